@@ -1,0 +1,29 @@
+//! The one code path that produces every diagnostic of a document, used by
+//! `pbn check` and (later) the language server.
+
+use crate::diagnostic::Diagnostic;
+use crate::syntax;
+use crate::text::SourceText;
+
+/// Options of a check run.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Also report what is legal in import format but not in export format.
+    pub export: bool,
+}
+
+/// The result of checking one document.
+#[derive(Debug)]
+pub struct CheckResult {
+    pub games: usize,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks a decoded document.
+pub fn check_text(source: &SourceText, _opts: &CheckOptions) -> CheckResult {
+    let tree = syntax::parse(&source.text);
+    let (games, _) = syntax::games(&tree);
+    let mut diagnostics = syntax::syntax_diagnostics(&tree, &source.text);
+    diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    CheckResult { games: games.len(), diagnostics }
+}

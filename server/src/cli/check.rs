@@ -1,0 +1,223 @@
+//! `pbn check`: diagnostics for files, directories or stdin.
+
+use super::files::{self, Input};
+use super::render::{render, Style};
+use clap::{Args, ValueEnum};
+use pbn::check::{check_text, CheckOptions};
+use pbn::diagnostic::{Diagnostic, Severity};
+use pbn::text::{decode, LineIndex, PositionEncoding, SourceText};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+/// Check PBN files and report every problem with file:line:column, code and
+/// spec section.
+///
+/// Exit status: 0 when no error (or, with --deny-warnings, no warning) was
+/// found, 1 when one was, 2 for usage or I/O problems.
+#[derive(Args)]
+#[command(after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn")]
+pub struct CheckArgs {
+    /// Files or directories (searched for *.pbn); `-` reads standard input.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Also report what is legal in import format but not in export format.
+    #[arg(long)]
+    export: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Exit with status 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+struct FileReport {
+    input: Input,
+    outcome: Result<(SourceText, pbn::check::CheckResult), String>,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let inputs = match files::expand(&args.paths) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = CheckOptions { export: args.export };
+    let reports = check_all(&inputs, &opts);
+
+    let mut errors = 0usize;
+    let mut warnings = 0usize;
+    let mut others = 0usize;
+    let mut io_failed = false;
+    let mut games = 0usize;
+    for r in &reports {
+        match &r.outcome {
+            Ok((_, res)) => {
+                games += res.games;
+                for d in &res.diagnostics {
+                    match d.severity {
+                        Severity::Error => errors += 1,
+                        Severity::Warning => warnings += 1,
+                        _ => others += 1,
+                    }
+                }
+            }
+            Err(_) => io_failed = true,
+        }
+    }
+
+    match args.format {
+        Format::Json => print_json(&reports, errors, warnings, others, games),
+        Format::Human => {
+            let color = match args.color.as_str() {
+                "always" => true,
+                "never" => false,
+                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            print_human(&reports, &Style { color }, errors, warnings, others, games);
+        }
+    }
+
+    if io_failed {
+        ExitCode::from(2)
+    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Checks inputs in parallel (one worker per core), keeping input order.
+fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(inputs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<FileReport>> = (0..inputs.len()).map(|_| None).collect();
+    let results = std::sync::Mutex::new(&mut slots);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= inputs.len() {
+                    break;
+                }
+                let input = inputs[i].clone();
+                let outcome = files::read(&input)
+                    .map_err(|e| format!("{}: {e}", input.display()))
+                    .map(|bytes| {
+                        let source = decode(&bytes);
+                        let res = check_text(&source, opts);
+                        (source, res)
+                    });
+                results.lock().unwrap()[i] = Some(FileReport { input, outcome });
+            });
+        }
+    });
+    slots.into_iter().map(|r| r.expect("every input was checked")).collect()
+}
+
+fn print_human(reports: &[FileReport], style: &Style, errors: usize, warnings: usize, others: usize, games: usize) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let mut files_ok = 0;
+    for r in reports {
+        match &r.outcome {
+            Err(e) => eprintln!("error: {e}"),
+            Ok((source, res)) => {
+                files_ok += 1;
+                if res.diagnostics.is_empty() {
+                    continue;
+                }
+                let index = LineIndex::new(&source.text);
+                let mut out = String::new();
+                let path = r.input.display();
+                for d in &res.diagnostics {
+                    render(&mut out, style, &path, &source.text, &index, d);
+                }
+                let _ = lock.write_all(out.as_bytes());
+            }
+        }
+    }
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let _ = writeln!(
+        lock,
+        "checked {} ({}): {}, {}{}",
+        plural(files_ok, "file"),
+        plural(games, "game"),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        if others > 0 { format!(", {} other", others) } else { String::new() }
+    );
+}
+
+fn diag_json(d: &Diagnostic, source: &SourceText, index: &LineIndex) -> serde_json::Value {
+    let s = index.line_col(&source.text, d.range.start, PositionEncoding::Chars);
+    let e = index.line_col(&source.text, d.range.end, PositionEncoding::Chars);
+    let mut v = json!({
+        "code": d.code.code,
+        "severity": d.severity.name(),
+        "category": d.code.category.name(),
+        "message": d.message,
+        "line": s.line + 1,
+        "column": s.col + 1,
+        "end_line": e.line + 1,
+        "end_column": e.col + 1,
+        "game": d.game.map(|g| g + 1),
+    });
+    if !d.related.is_empty() {
+        v["related"] = d
+            .related
+            .iter()
+            .map(|r| {
+                let p = index.line_col(&source.text, r.range.start, PositionEncoding::Chars);
+                json!({"message": r.message, "line": p.line + 1, "column": p.col + 1})
+            })
+            .collect();
+    }
+    v
+}
+
+fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: usize, games: usize) {
+    let mut files = Vec::new();
+    let mut failed = Vec::new();
+    for r in reports {
+        match &r.outcome {
+            Err(e) => failed.push(json!({"path": r.input.display(), "error": e})),
+            Ok((source, res)) => {
+                let index = LineIndex::new(&source.text);
+                files.push(json!({
+                    "path": r.input.display(),
+                    "encoding": source.encoding.name(),
+                    "line_ending": source.line_ending.name(),
+                    "games": res.games,
+                    "diagnostics": res.diagnostics.iter().map(|d| diag_json(d, source, &index)).collect::<Vec<_>>(),
+                }));
+            }
+        }
+    }
+    let doc = json!({
+        "files": files,
+        "failed": failed,
+        "summary": {
+            "files": reports.len(),
+            "games": games,
+            "errors": errors,
+            "warnings": warnings,
+            "other": others,
+        }
+    });
+    println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialize"));
+}

@@ -1,0 +1,39 @@
+use clap::Args;
+use pbn::codes::{lookup, CODES};
+use std::process::ExitCode;
+
+/// Print the long explanation of a diagnostic code.
+#[derive(Args)]
+#[command(after_help = "Examples:\n  pbn explain PBN0003\n  pbn explain unterminated-string\n  pbn explain --list")]
+pub struct ExplainArgs {
+    /// The code (`PBN0003`, `3`) or the rule name (`unterminated-string`).
+    #[arg(required_unless_present = "list")]
+    code: Option<String>,
+    /// List every code with its summary.
+    #[arg(long)]
+    list: bool,
+}
+
+pub fn run(args: ExplainArgs) -> ExitCode {
+    if args.list {
+        for c in CODES {
+            println!("{}  {:<8} {:<12} {:<28} {}", c.code, c.severity.name(), c.category.name(), c.name, c.summary);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let q = args.code.unwrap_or_default();
+    let Some(c) = lookup(&q) else {
+        eprintln!("error: unknown diagnostic code `{q}` (see `pbn explain --list`)");
+        return ExitCode::from(2);
+    };
+    println!("{} {} ({}, {}, PBN 2.1 {})\n", c.code, c.name, c.severity.name(), c.category.name(), c.section);
+    println!("{}\n", c.summary);
+    println!("{}\n", c.explanation);
+    println!("Fails:\n{}", indent(c.bad));
+    println!("Passes:\n{}", indent(c.good));
+    ExitCode::SUCCESS
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect()
+}

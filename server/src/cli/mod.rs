@@ -1,0 +1,4 @@
+pub mod check;
+pub mod explain;
+pub mod files;
+pub mod render;

@@ -1,0 +1,35 @@
+//! The `pbn` command line. Each subcommand lives in `cli/<name>.rs`.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "pbn",
+    version,
+    about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files",
+    long_about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files.\n\n\
+                  Every diagnostic has a stable code (PBN0001…) that names the rule and \
+                  the spec section; `pbn explain CODE` prints the long text.",
+    after_help = "Examples:\n  pbn check examples/schiphol.pbn\n  pbn check --format json games/\n  pbn explain PBN0003"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(cli::check::CheckArgs),
+    Explain(cli::explain::ExplainArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => cli::check::run(args),
+        Command::Explain(args) => cli::explain::run(args),
+    }
+}

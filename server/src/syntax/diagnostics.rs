@@ -1,0 +1,173 @@
+use super::{game_at, games};
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use tree_sitter::{Node, Tree};
+
+/// Diagnostics for everything the grammar could not read as valid PBN
+/// syntax. Each ERROR node yields one diagnostic (nested ERROR nodes are not
+/// reported twice); MISSING nodes name the token the parser inserted.
+pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
+    let (chunks, _) = games(tree);
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    if !root.has_error() && !has_lenient_errors(text) {
+        return out;
+    }
+    visit(root, text, &mut out);
+    for d in &mut out {
+        d.game = game_at(&chunks, d.range.start);
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
+}
+
+/// Cheap pre-check so that clean documents skip the tree walk: every lenient
+/// error leaf needs one of these characters (or a missing value).
+fn has_lenient_errors(text: &str) -> bool {
+    // A tag pair without a value or with an unquoted one cannot be excluded
+    // cheaply; walking is linear anyway, so only skip when nothing can match.
+    text.contains('[') || text.contains('"') || text.contains('{')
+}
+
+fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
+    if node.is_missing() {
+        // After a string without its closing quote, the missing `]` is a
+        // consequence, not a second problem.
+        if node.prev_sibling().is_some_and(|p| p.kind() == "unterminated_string") {
+            return;
+        }
+        let what = node.kind();
+        let at = node.start_byte();
+        out.push(Diagnostic::new(
+            &codes::MISSING_TOKEN,
+            at..at,
+            format!("missing `{what}` (§3.3: a tag pair is `[`, name, string, `]`)"),
+        ));
+        return;
+    }
+    if node.is_error() {
+        out.push(error_diagnostic(node, text));
+        return;
+    }
+    match node.kind() {
+        "unterminated_string" => {
+            out.push(Diagnostic::new(
+                &codes::UNTERMINATED_STRING,
+                node.byte_range(),
+                "string has no closing quote before the end of the line (§3.2)",
+            ));
+        }
+        "unterminated_comment" => {
+            let start = node.start_byte();
+            out.push(Diagnostic::new(
+                &codes::UNTERMINATED_COMMENT,
+                start..start + 1,
+                "`{` comment has no closing `}` before the next semi-empty line (§3.8)",
+            ));
+        }
+        "unquoted_value" => {
+            out.push(Diagnostic::new(
+                &codes::UNQUOTED_TAG_VALUE,
+                node.byte_range(),
+                format!(
+                    "tag value `{}` is not a quoted string (§3.3)",
+                    &text[node.byte_range()]
+                ),
+            ));
+        }
+        "tag_pair" if node.child_by_field_name("value").is_none() => {
+            let name = node
+                .child_by_field_name("name")
+                .map(|n| &text[n.byte_range()])
+                .unwrap_or("");
+            out.push(Diagnostic::new(
+                &codes::MISSING_TAG_VALUE,
+                node.byte_range(),
+                format!("tag `{name}` has no value; write `\"\"` or `\"?\"` (§3.3, §3.4)"),
+            ));
+        }
+        _ => {}
+    }
+    if node.child_count() > 0 && (node.has_error() || is_container(node.kind())) {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            visit(child, text, out);
+        }
+    }
+}
+
+fn is_container(kind: &str) -> bool {
+    matches!(
+        kind,
+        "document" | "game" | "auction_section" | "play_section" | "supplemental_section" | "tag_pair"
+    )
+}
+
+fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
+    let range = node.byte_range();
+    let snippet = text[range.clone()].trim();
+    let first_line = snippet.lines().next().unwrap_or("");
+    let shown: String = if first_line.chars().count() > 40 {
+        first_line.chars().take(40).collect::<String>() + "…"
+    } else {
+        first_line.to_owned()
+    };
+    let message = if snippet == "}" {
+        "stray `}`: brace comments do not nest, the comment already ended at an earlier `}` (§3.8)"
+            .to_owned()
+    } else if snippet.starts_with('%') {
+        "`%` starts an escape line only in the first column (§2.4)".to_owned()
+    } else if snippet.is_empty() {
+        "unexpected text (§3.2)".to_owned()
+    } else {
+        let parent = node.parent().map(|p| p.kind()).unwrap_or("document");
+        let place = match parent {
+            "auction_section" => " in the auction section (§3.5: calls and annotations only; free text goes in a comment)",
+            "play_section" => " in the play section (§3.6: cards and annotations only; free text goes in a comment)",
+            "tag_pair" => " inside a tag pair (§3.3)",
+            _ => " (§3.2: not a PBN token here; free text goes in a `{…}` comment)",
+        };
+        format!("unexpected `{shown}`{place}")
+    };
+    // Point at the first line of the error only: an ERROR node can span lines.
+    let end = text[range.clone()]
+        .find(['\n', '\r'])
+        .map(|i| range.start + i)
+        .unwrap_or(range.end)
+        .max(range.start + usize::from(range.end > range.start));
+    Diagnostic::new(&codes::SYNTAX_ERROR, range.start..end.min(range.end), message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    fn codes_of(text: &str) -> Vec<(&'static str, Option<usize>)> {
+        let tree = parse(text);
+        syntax_diagnostics(&tree, text).into_iter().map(|d| (d.code.code, d.game)).collect()
+    }
+
+    #[test]
+    fn clean_file_has_no_syntax_diagnostics() {
+        assert!(codes_of("[Event \"x\"]\n[Auction \"N\"]\n1C AP\n").is_empty());
+    }
+
+    #[test]
+    fn each_lenient_leaf_is_reported() {
+        assert_eq!(codes_of("[Event]\n"), vec![("PBN0005", Some(0))]);
+        assert_eq!(codes_of("[Event x]\n"), vec![("PBN0006", Some(0))]);
+        assert_eq!(codes_of("[Event \"x]\n"), vec![("PBN0003", Some(0))]);
+        assert_eq!(codes_of("[Event \"x\"\n[Site \"y\"]\n"), vec![("PBN0002", Some(0))]);
+        assert_eq!(codes_of("[Event \"a\"]\n\n{ x\n\n[Event \"b\"]\n"), vec![("PBN0004", None)]);
+        assert_eq!(codes_of("[Event \"a\"] }\n\n[Event \"b\"]\n"), vec![("PBN0001", Some(0))]);
+    }
+
+    #[test]
+    fn errors_are_attributed_to_their_game() {
+        let text = "[Event \"a\"]\n\n[Event \"b\"]\n[Auction \"N\"]\n1C free text .\n";
+        let got = codes_of(text);
+        assert!(!got.is_empty());
+        assert!(got.iter().all(|(c, g)| *c == "PBN0001" && *g == Some(1)), "{got:?}");
+    }
+}

@@ -1,0 +1,126 @@
+//! The syntax layer: tree-sitter-pbn is the only definition of PBN syntax.
+//!
+//! [`parse`] runs the grammar; [`games`] splits the document into games at
+//! the `game_break` nodes (semi-empty lines, §3); [`syntax_diagnostics`]
+//! turns ERROR/MISSING nodes and the grammar's lenient error leaves
+//! (`unterminated_string`, `unterminated_comment`, `unquoted_value`, a tag
+//! pair without value) into diagnostics.
+
+mod diagnostics;
+
+pub use diagnostics::syntax_diagnostics;
+
+use std::cell::RefCell;
+use std::ops::Range;
+use tree_sitter::{Node, Parser, Tree};
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new(new_parser());
+}
+
+/// A parser for the PBN language.
+pub fn new_parser() -> Parser {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_pbn::LANGUAGE.into())
+        .expect("tree-sitter-pbn is built for a compatible tree-sitter ABI");
+    parser
+}
+
+/// The tree-sitter language of PBN.
+pub fn language() -> tree_sitter::Language {
+    tree_sitter_pbn::LANGUAGE.into()
+}
+
+/// Parses a whole document (with a per-thread parser).
+pub fn parse(text: &str) -> Tree {
+    PARSER.with(|p| {
+        p.borrow_mut()
+            .parse(text, None)
+            .expect("parsing without a timeout or cancellation flag always yields a tree")
+    })
+}
+
+/// One game: the document children between two game breaks (§3), including
+/// the comments and escape lines before and after its tags. A stretch
+/// holding only comments and `%` lines is not a game.
+#[derive(Clone, Debug)]
+pub struct GameChunk<'t> {
+    /// Children of the document node in this game, in order.
+    pub nodes: Vec<Node<'t>>,
+    /// From the first to the last node.
+    pub range: Range<usize>,
+}
+
+impl GameChunk<'_> {
+    /// The `game` node (or ERROR node) that carries the tags, if any.
+    pub fn game_nodes(&self) -> impl Iterator<Item = &Node<'_>> {
+        self.nodes.iter().filter(|n| n.kind() == "game" || n.is_error())
+    }
+}
+
+/// Splits the document into games. Only chunks with at least one `game` or
+/// ERROR node are returned; comment-only stretches are not games (their
+/// nodes are returned separately as the second value).
+pub fn games<'t>(tree: &'t Tree) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
+    let root = tree.root_node();
+    let mut games = Vec::new();
+    let mut loose = Vec::new();
+    let mut current: Vec<Node<'t>> = Vec::new();
+    let mut flush = |current: &mut Vec<Node<'t>>| {
+        if current.is_empty() {
+            return;
+        }
+        let nodes = std::mem::take(current);
+        if nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing()) {
+            let range = nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte();
+            games.push(GameChunk { nodes, range });
+        } else {
+            loose.extend(nodes);
+        }
+    };
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        if child.kind() == "game_break" {
+            flush(&mut current);
+        } else {
+            current.push(child);
+        }
+    }
+    flush(&mut current);
+    (games, loose)
+}
+
+/// The index of the game containing byte `offset`, given sorted game ranges.
+pub fn game_at(games: &[GameChunk<'_>], offset: usize) -> Option<usize> {
+    let i = games.partition_point(|g| g.range.end <= offset);
+    (i < games.len() && games[i].range.start <= offset).then_some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_games_and_skips_comment_only_chunks() {
+        let text = "% PBN 2.1\n[Event \"a\"]\n\n{ not a game }\n\n[Event \"b\"] ; c\n";
+        let tree = parse(text);
+        let (games, loose) = games(&tree);
+        assert_eq!(games.len(), 2);
+        assert_eq!(loose.len(), 1);
+        assert_eq!(loose[0].kind(), "comment");
+        // leading escape line belongs to the first game; trailing comment to the second
+        assert_eq!(games[0].nodes[0].kind(), "escape_line");
+        assert_eq!(games[1].nodes.last().unwrap().kind(), "comment");
+        assert_eq!(game_at(&games, text.find("[Event \"b\"]").unwrap()), Some(1));
+    }
+
+    #[test]
+    fn empty_document_has_no_games() {
+        for text in ["", "\n\n", "% PBN 2.1\n% EXPORT\n"] {
+            let tree = parse(text);
+            assert!(!tree.root_node().has_error(), "{text:?}");
+            assert_eq!(games(&tree).0.len(), 0, "{text:?}");
+        }
+    }
+}

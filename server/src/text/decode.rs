@@ -1,0 +1,321 @@
+use serde::Serialize;
+
+/// The character encoding a file was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    /// UTF-8 without a byte order mark (plain ASCII files are reported so).
+    Utf8,
+    /// UTF-8 starting with a byte order mark (kept when writing back).
+    Utf8Bom,
+    /// ISO 8859-1, the encoding PBN 2.1 §2.2 prescribes. Every byte maps to
+    /// the code point of the same value, so reading and writing back is
+    /// lossless for any input.
+    Latin1,
+    /// Windows-1252: chosen instead of Latin-1 when the file uses bytes
+    /// 0x80–0x9F (curly quotes, the euro sign…), or when it declares it.
+    Windows1252,
+}
+
+impl Encoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf8Bom => "utf-8-bom",
+            Encoding::Latin1 => "iso-8859-1",
+            Encoding::Windows1252 => "windows-1252",
+        }
+    }
+}
+
+/// The line ending convention of a file (§2.3: export format uses CRLF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineEnding {
+    Lf,
+    CrLf,
+    Cr,
+    /// More than one convention; `dominant` is the most frequent one.
+    Mixed,
+    /// The file has no line break at all.
+    None,
+}
+
+impl LineEnding {
+    pub fn name(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "lf",
+            LineEnding::CrLf => "crlf",
+            LineEnding::Cr => "cr",
+            LineEnding::Mixed => "mixed",
+            LineEnding::None => "none",
+        }
+    }
+}
+
+/// Something worth telling the user about how the bytes were read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeNote {
+    /// The file is not valid UTF-8 and was read as Latin-1 / Windows-1252.
+    /// `byte` is the first offending byte offset in the raw input.
+    NotUtf8 { byte: usize },
+    /// A `%Content-type: …; charset=X` line named an encoding this reader does
+    /// not know; detection fell back to the content.
+    UnknownCharset { charset: String },
+    /// The declared charset disagrees with the content (e.g. declares
+    /// ISO-8859-1 but is valid, non-ASCII UTF-8).
+    CharsetMismatch { declared: String, used: Encoding },
+}
+
+/// A decoded PBN file.
+#[derive(Clone, Debug)]
+pub struct SourceText {
+    /// The text, without a byte order mark.
+    pub text: String,
+    pub encoding: Encoding,
+    pub line_ending: LineEnding,
+    /// The most frequent line ending (CRLF when there is none), what a writer
+    /// should use to "keep" the file's convention.
+    pub dominant_line_ending: LineEnding,
+    pub notes: Vec<DecodeNote>,
+}
+
+/// Decodes raw bytes. Never fails.
+///
+/// Order of detection: a UTF-8 byte order mark; a `%Content-type: …;
+/// charset=…` escape line (§2.4) near the top; valid UTF-8; otherwise
+/// Latin-1, or Windows-1252 when bytes 0x80–0x9F occur.
+pub fn decode(bytes: &[u8]) -> SourceText {
+    let mut notes = Vec::new();
+    let (text, encoding) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        (String::from_utf8_lossy(rest).into_owned(), Encoding::Utf8Bom)
+    } else {
+        let declared = declared_charset(bytes);
+        let utf8 = std::str::from_utf8(bytes);
+        match declared.as_deref() {
+            Some(cs) if is_utf8_label(cs) => match utf8 {
+                Ok(s) => (s.to_owned(), Encoding::Utf8),
+                Err(e) => {
+                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                    single_byte(bytes)
+                }
+            },
+            Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {
+                match utf8 {
+                    // Declared Latin-1 but valid UTF-8 with non-ASCII: the
+                    // declaration is wrong (seen in real files); trust content.
+                    Ok(s) if !s.is_ascii() => {
+                        notes.push(DecodeNote::CharsetMismatch {
+                            declared: cs.to_owned(),
+                            used: Encoding::Utf8,
+                        });
+                        (s.to_owned(), Encoding::Utf8)
+                    }
+                    Ok(s) => (s.to_owned(), Encoding::Utf8),
+                    Err(_) if is_cp1252_label(cs) => (decode_cp1252(bytes), Encoding::Windows1252),
+                    Err(_) => single_byte(bytes),
+                }
+            }
+            other => {
+                if let Some(cs) = other {
+                    notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() });
+                }
+                match utf8 {
+                    Ok(s) => (s.to_owned(), Encoding::Utf8),
+                    Err(e) => {
+                        notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                        single_byte(bytes)
+                    }
+                }
+            }
+        }
+    };
+    let (line_ending, dominant_line_ending) = detect_line_ending(&text);
+    SourceText { text, encoding, line_ending, dominant_line_ending, notes }
+}
+
+fn single_byte(bytes: &[u8]) -> (String, Encoding) {
+    if bytes.iter().any(|&b| (0x80..0xA0).contains(&b)) {
+        (decode_cp1252(bytes), Encoding::Windows1252)
+    } else {
+        (bytes.iter().map(|&b| b as char).collect(), Encoding::Latin1)
+    }
+}
+
+fn decode_cp1252(bytes: &[u8]) -> String {
+    let (s, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
+    s.into_owned()
+}
+
+/// Encodes text back into `encoding`. Characters the encoding cannot hold
+/// are written as `?` (§2.2 suggests `?` for characters that cannot be
+/// shown); the count of such replacements is returned so callers can refuse
+/// or warn.
+pub fn encode(text: &str, encoding: Encoding) -> (Vec<u8>, usize) {
+    match encoding {
+        Encoding::Utf8 => (text.as_bytes().to_vec(), 0),
+        Encoding::Utf8Bom => {
+            let mut v = b"\xEF\xBB\xBF".to_vec();
+            v.extend_from_slice(text.as_bytes());
+            (v, 0)
+        }
+        Encoding::Latin1 => {
+            let mut lost = 0;
+            let v = text
+                .chars()
+                .map(|c| {
+                    if (c as u32) < 256 {
+                        c as u8
+                    } else {
+                        lost += 1;
+                        b'?'
+                    }
+                })
+                .collect();
+            (v, lost)
+        }
+        Encoding::Windows1252 => {
+            let mut out = Vec::with_capacity(text.len());
+            let mut lost = 0;
+            let mut buf = [0u8; 4];
+            for c in text.chars() {
+                let s = c.encode_utf8(&mut buf);
+                let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(s);
+                if unmappable {
+                    lost += 1;
+                    out.push(b'?');
+                } else {
+                    out.extend_from_slice(&bytes);
+                }
+            }
+            (out, lost)
+        }
+    }
+}
+
+/// Looks for `%Content-type: text/x-pbn; charset=ISO-8859-1` (or any `%`
+/// line with `charset=`) in the first 4 KiB.
+fn declared_charset(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(4096)];
+    for line in head.split(|&b| b == b'\n' || b == b'\r') {
+        if line.first() != Some(&b'%') {
+            continue;
+        }
+        let lower: Vec<u8> = line.iter().map(|b| b.to_ascii_lowercase()).collect();
+        if let Some(pos) = find(&lower, b"charset=") {
+            let rest = &line[pos + 8..];
+            let cs: String = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_')
+                .map(|&b| b as char)
+                .collect();
+            if !cs.is_empty() {
+                return Some(cs);
+            }
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn is_utf8_label(cs: &str) -> bool {
+    matches!(cs.to_ascii_lowercase().as_str(), "utf-8" | "utf8")
+}
+
+fn is_latin1_label(cs: &str) -> bool {
+    matches!(
+        cs.to_ascii_lowercase().as_str(),
+        "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin1" | "latin-1" | "l1" | "us-ascii" | "ascii"
+    )
+}
+
+fn is_cp1252_label(cs: &str) -> bool {
+    matches!(cs.to_ascii_lowercase().as_str(), "windows-1252" | "cp1252" | "x-cp1252")
+}
+
+fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
+    let b = text.as_bytes();
+    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                crlf += 1;
+                i += 1;
+            }
+            b'\r' => cr += 1,
+            b'\n' => lf += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let kinds = [(crlf, LineEnding::CrLf), (lf, LineEnding::Lf), (cr, LineEnding::Cr)];
+    let present = kinds.iter().filter(|(n, _)| *n > 0).count();
+    let dominant = kinds
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, k)| *k)
+        .unwrap_or(LineEnding::CrLf);
+    let ending = match present {
+        0 => LineEnding::None,
+        1 => dominant,
+        _ => LineEnding::Mixed,
+    };
+    (ending, dominant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_plain() {
+        let s = decode(b"[Event \"x\"]\r\n");
+        assert_eq!(s.encoding, Encoding::Utf8);
+        assert_eq!(s.line_ending, LineEnding::CrLf);
+        assert!(s.notes.is_empty());
+    }
+
+    #[test]
+    fn bom_is_stripped_and_remembered() {
+        let s = decode(b"\xEF\xBB\xBF% PBN 2.1\n");
+        assert_eq!(s.encoding, Encoding::Utf8Bom);
+        assert_eq!(s.text, "% PBN 2.1\n");
+        assert_eq!(encode(&s.text, s.encoding).0, b"\xEF\xBB\xBF% PBN 2.1\n");
+    }
+
+    #[test]
+    fn latin1_roundtrips_every_byte() {
+        let bytes: Vec<u8> = (0u8..=255).filter(|b| !(0x80..0xA0).contains(b)).collect();
+        let s = decode(&bytes);
+        assert_eq!(s.encoding, Encoding::Latin1);
+        assert_eq!(encode(&s.text, s.encoding), (bytes, 0));
+        assert!(matches!(s.notes[0], DecodeNote::NotUtf8 { .. }));
+    }
+
+    #[test]
+    fn cp1252_when_c1_bytes_present() {
+        let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
+        assert_eq!(s.encoding, Encoding::Windows1252);
+        assert_eq!(s.text, "{ \u{201c}quoted\u{201d} caf\u{e9} }\n");
+        assert_eq!(encode(&s.text, s.encoding).0, b"{ \x93quoted\x94 caf\xe9 }\n");
+    }
+
+    #[test]
+    fn declared_latin1_but_utf8_content() {
+        let s = decode("%Content-type: text/x-pbn; charset=ISO-8859-1\n{ café }\n".as_bytes());
+        assert_eq!(s.encoding, Encoding::Utf8);
+        assert!(matches!(s.notes[0], DecodeNote::CharsetMismatch { .. }));
+    }
+
+    #[test]
+    fn mixed_line_endings() {
+        let s = decode(b"a\r\nb\r\nc\n");
+        assert_eq!(s.line_ending, LineEnding::Mixed);
+        assert_eq!(s.dominant_line_ending, LineEnding::CrLf);
+    }
+}

@@ -1,0 +1,141 @@
+/// How columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionEncoding {
+    /// Unicode scalar values (what humans and `pbn check` count).
+    Chars,
+    /// UTF-16 code units (the LSP default, VS Code).
+    Utf16,
+    /// UTF-8 bytes (LSP when negotiated).
+    Utf8,
+}
+
+/// A 0-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Line starts of a text, for converting byte offsets to line/column and
+/// back. A line ends at LF, CRLF or a lone CR (§2: "the representation of a
+/// text line differs among platforms").
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if b.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts, len: text.len() }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The byte offset where 0-based `line` starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(self.len)
+    }
+
+    /// The byte range of 0-based `line` without its line ending.
+    pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
+        let start = self.line_start(line);
+        let mut end = self.starts.get(line + 1).copied().unwrap_or(self.len);
+        let b = text.as_bytes();
+        while end > start && (b[end - 1] == b'\n' || b[end - 1] == b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// The 0-based line containing byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        }
+    }
+
+    /// Converts a byte offset (clamped to a char boundary) to line/column.
+    pub fn line_col(&self, text: &str, offset: usize, enc: PositionEncoding) -> LineCol {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let seg = &text[start..offset];
+        let col = match enc {
+            PositionEncoding::Utf8 => seg.len(),
+            PositionEncoding::Chars => seg.chars().count(),
+            PositionEncoding::Utf16 => seg.chars().map(char::len_utf16).sum(),
+        };
+        LineCol { line: line as u32, col: col as u32 }
+    }
+
+    /// Converts line/column back to a byte offset; columns past the end of
+    /// the line clamp to its end (as LSP requires).
+    pub fn offset(&self, text: &str, pos: LineCol, enc: PositionEncoding) -> usize {
+        let line = pos.line as usize;
+        if line >= self.starts.len() {
+            return self.len;
+        }
+        let range = self.line_range(text, line);
+        let seg = &text[range.clone()];
+        let mut units = 0usize;
+        for (i, c) in seg.char_indices() {
+            if units >= pos.col as usize {
+                return range.start + i;
+            }
+            units += match enc {
+                PositionEncoding::Utf8 => c.len_utf8(),
+                PositionEncoding::Chars => 1,
+                PositionEncoding::Utf16 => c.len_utf16(),
+            };
+        }
+        range.end
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_in_all_encodings() {
+        let text = "ab\r\n{é𝄞}x\rlast";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 3);
+        let x = text.find('x').unwrap();
+        assert_eq!(idx.line_col(text, x, PositionEncoding::Chars), LineCol { line: 1, col: 4 });
+        assert_eq!(idx.line_col(text, x, PositionEncoding::Utf16), LineCol { line: 1, col: 5 });
+        assert_eq!(idx.line_col(text, x, PositionEncoding::Utf8), LineCol { line: 1, col: 8 });
+        for enc in [PositionEncoding::Chars, PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            let lc = idx.line_col(text, x, enc);
+            assert_eq!(idx.offset(text, lc, enc), x);
+        }
+        assert_eq!(idx.line_col(text, text.len(), PositionEncoding::Chars), LineCol { line: 2, col: 4 });
+    }
+}

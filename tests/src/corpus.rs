@@ -1,0 +1,47 @@
+//! Locating the shared corpus of real PBN files (`../shared/corpus`).
+//!
+//! Tests that need it call [`corpus_dir`]; when it is absent (a user's fresh
+//! clone) they skip with a loud message, unless `PBN_REQUIRE_CORPUS=1` (set
+//! by `.ci/run`) turns the skip into a failure.
+
+use std::path::{Path, PathBuf};
+
+/// The corpus directory: `$PBN_CORPUS`, else `<repo>/../shared/corpus`.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("PBN_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        let msg = format!(
+            "\n\n!!!!!!!! SKIPPED: PBN corpus not found at {} (set PBN_CORPUS) !!!!!!!!\n\n",
+            dir.display()
+        );
+        if std::env::var("PBN_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
+            panic!("{msg}PBN_REQUIRE_CORPUS=1 makes this a failure");
+        }
+        eprintln!("{msg}");
+        None
+    }
+}
+
+/// Every `*.pbn` file under the corpus, as paths relative to it, sorted.
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).expect("corpus readable").flatten().collect();
+        entries.sort_by_key(|e| e.path());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pbn")) {
+                out.push(p.strip_prefix(base).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}

@@ -1,0 +1,4 @@
+//! Shared helpers for the end-to-end tests, the PBN generator and the
+//! benchmark binary.
+
+pub mod corpus;

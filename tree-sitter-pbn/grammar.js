@@ -1,0 +1,230 @@
+/**
+ * @file tree-sitter grammar for PBN (Portable Bridge Notation) 2.1, import format.
+ *
+ * Spec references (§) are to PBN 2.1, ../shared/seeds/001_faf97842eac7ec0d.txt.
+ *
+ * Design (see README.md in this folder for the full rationale):
+ * - Games are separated by semi-empty lines (§3). The external scanner
+ *   (src/scanner.c) turns one or more semi-empty lines into a hidden
+ *   `_game_break` token and lexes `%` escape lines in column 0 (§2.4).
+ * - Comments (§3.8) and escape lines are extras: they may appear between any
+ *   two tokens and are attached to items by the formatter, not the grammar.
+ * - Every tag pair is a `tag_pair` node (§3.3). `[Auction]`, `[Play]` and any
+ *   other tag followed by section data open an `auction_section`,
+ *   `play_section` or `supplemental_section` (§3.5, §3.6, §5). `[Note]` tags
+ *   that follow the calls/cards of a section belong to that section
+ *   (§3.5.5, §3.6.5).
+ * - Tokens are lexed leniently so that the checker can give precise
+ *   diagnostics: a call token that is not a legal call is an `invalid_call`
+ *   leaf, a bad card an `invalid_card`, a NAG with a non-digit an ordinary
+ *   `nag`, and so on. Tag values (Deal, Contract, table column specs, ...)
+ *   are single `string` tokens whose contents the checker parses itself
+ *   (server/src/model/values).
+ */
+
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
+
+// The call / card token of §3.2: letters, digits and the hyphen. The
+// underscore is accepted too, so that quiz blanks such as `____` (written by
+// BridgeComposer) are one `invalid_call` leaf for the checker to report.
+const WORD = /[A-Za-z0-9_-]+/;
+
+module.exports = grammar({
+  name: 'pbn',
+
+  externals: $ => [
+    $.game_break,
+    $.escape_line,
+  ],
+
+  extras: $ => [
+    /[\s\uFEFF]/,
+    $.comment,
+    $.unterminated_comment,
+    $.escape_line,
+  ],
+
+  // After the calls (cards) of a section, `[` may open one of its Note tags
+  // or the next item of the game: only the tag name tells. The GLR parser
+  // explores both for the one token.
+  conflicts: $ => [
+    [$.auction_section],
+    [$.play_section],
+  ],
+
+  supertypes: $ => [
+    $._call,
+    $._card,
+    $._annotation,
+  ],
+
+
+  rules: {
+    // §3: zero or more games, separated by semi-empty lines.
+    document: $ => repeat(choice($.game, $.game_break)),
+
+    game: $ => prec.right(repeat1(choice(
+      $.tag_pair,
+      $.auction_section,
+      $.play_section,
+      $.supplemental_section,
+    ))),
+
+    // §3.3: four tokens, any white space (and, leniently, comments) between.
+    tag_pair: $ => seq(
+      '[',
+      field('name', $.tag_name),
+      optional(field('value', $._tag_value)),
+      ']',
+    ),
+
+    // §3.2 name token. Upper-case first letter is a checker rule (§3.3).
+    tag_name: _ => /[A-Za-z0-9_]+/,
+
+    // §3.2 string token: `\"` and `\\` escapes; no line breaks.
+    string: _ => /"([^"\\\r\n]|\\[^\r\n])*"/,
+
+    // A string that reaches the end of its line without the closing quote.
+    // Kept as its own leaf so that the checker can point at it and the next
+    // line is parsed normally.
+    unterminated_string: _ => /"([^"\\\r\n]|\\[^\r\n])*\\?/,
+
+    // A bare word where a string belongs (`[Event No_quotes]`).
+    unquoted_value: _ => token(prec(-2, /[^\s\[\]"{};%]+/)),
+
+    // The value is optional in the tree so that `[Event]` or `[Event x]` stay
+    // one small tag pair; the checker reports them (§3.3).
+    _tag_value: $ => choice($.string, $.unterminated_string, $.unquoted_value),
+
+    // §3.5 auction section: the Auction tag, calls with annotations, then the
+    // auction notes (§3.5.5).
+    auction_section: $ => seq(
+      field('tag', alias($._auction_tag, $.tag_pair)),
+      repeat($._auction_element),
+      repeat(field('note', alias($._note_tag, $.tag_pair))),
+    ),
+
+    _auction_tag: $ => seq(
+      '[',
+      field('name', alias('Auction', $.tag_name)),
+      optional(field('value', $._tag_value)),
+      ']',
+    ),
+
+    _auction_element: $ => choice(
+      $._call,
+      $._annotation,
+      $.terminator,
+      $.continuation,
+    ),
+
+    // §3.5.1 calls; lower-case accepted (§3.11), checked by the checker.
+    _call: $ => choice(
+      $.bid,
+      $.pass,
+      $.double,
+      $.redouble,
+      $.all_pass,
+      $.dash,
+      alias($._word, $.invalid_call),
+    ),
+
+    bid: _ => /[1-7]([CDHScdhs]|[Nn][Tt])/,
+    pass: _ => /[Pp][Aa][Ss][Ss]/,
+    double: _ => /[Xx]/,
+    redouble: _ => /[Xx][Xx]/,
+    all_pass: _ => /[Aa][Pp]/,
+    dash: _ => '-',
+
+    // Any other call/card token (§3.2): `1N`, `P`, `S10`, `HHT`, ...
+    _word: _ => token(prec(-1, WORD)),
+
+    // §3.6 play section: the Play tag, cards with annotations, then the play
+    // notes (§3.6.5).
+    play_section: $ => seq(
+      field('tag', alias($._play_tag, $.tag_pair)),
+      repeat($._play_element),
+      repeat(field('note', alias($._note_tag, $.tag_pair))),
+    ),
+
+    _play_tag: $ => seq(
+      '[',
+      field('name', alias('Play', $.tag_name)),
+      optional(field('value', $._tag_value)),
+      ']',
+    ),
+
+    _play_element: $ => choice(
+      $._card,
+      $._annotation,
+      $.terminator,
+      $.continuation,
+    ),
+
+    // §3.6.1 cards.
+    _card: $ => choice(
+      $.card,
+      $.dash,
+      alias($._word, $.invalid_card),
+    ),
+
+    card: _ => /[SHDCshdc][AKQJTakqjt2-9]/,
+
+    _note_tag: $ => seq(
+      '[',
+      field('name', alias('Note', $.tag_name)),
+      optional(field('value', $._tag_value)),
+      ']',
+    ),
+
+    // §3.5.2-§3.5.4, §3.6.2-§3.6.4, §3.7, §3.9 annotations.
+    _annotation: $ => choice(
+      $.suffix,
+      $.note_ref,
+      $.nag,
+      $.irregularity,
+    ),
+
+    // §3.5.3: one or two of `!` `?`; `!!!` is two suffix tokens.
+    suffix: _ => /[!?][!?]?/,
+    // §3.5.4 `=n=`; the checker validates the digits and the range 1..32.
+    note_ref: _ => /=[^=\s\[\]{};"%]*=/,
+    // §3.7 `$n`; the checker validates the digits and the range 0..255.
+    nag: _ => /\$[A-Za-z0-9]*/,
+    // §3.9 `^I` `^S` `^R` `^L`; the checker validates letter and section.
+    irregularity: _ => /\^[A-Za-z]/,
+
+    // §3.5/§3.6 `*`: no further calls/cards; `+`: to be continued.
+    terminator: _ => '*',
+    continuation: _ => '+',
+
+    // §5: any other tag followed by section data (tables, user sections).
+    supplemental_section: $ => prec.right(seq(
+      field('tag', $.tag_pair),
+      repeat1($._section_element),
+    )),
+
+    _section_element: $ => choice(
+      $.section_token,
+      $.string,
+    ),
+
+    // §3.2 section token: printing characters except []{};"% (leniently any
+    // non-space character, so that stray Latin-1 letters are diagnosed by the
+    // checker rather than lost in an ERROR node).
+    section_token: _ => /[^\s\[\]{};"%]+/,
+
+    // §3.8: `;` to the end of the line, or `{` to the next `}` (no nesting,
+    // may span lines, may contain semi-empty lines).
+    comment: _ => token(choice(
+      /;[^\r\n]*/,
+      /\{[^}]*\}/,
+    )),
+
+    // A `{` comment with no closing `}`: by §3.8 it would run to the end of
+    // the file; it is cut at the next semi-empty line instead so that the
+    // following games survive. The checker reports it.
+    unterminated_comment: _ => /\{([^}\n]|\n[ \t]*[^}\s])*/,
+  },
+});

@@ -1,0 +1,119 @@
+/*
+ * External scanner for tree-sitter-pbn.
+ *
+ * It lexes the two tokens whose meaning depends on line structure, which a
+ * context-free lexer cannot see:
+ *
+ *   _game_break  one or more semi-empty lines (empty, or only spaces and
+ *                tabs).  PBN 2.1 §3: "Each game, except for the first game,
+ *                starts with a semi-empty line."  A semi-empty line inside a
+ *                `{}` comment is part of the comment token and never reaches
+ *                this scanner.
+ *   escape_line  a line whose first character (column 0) is `%`, up to but
+ *                excluding the line end (§2.4).  A `%` anywhere else is not an
+ *                escape.
+ *
+ * The scanner is stateless.  It is called before every token (escape_line is
+ * an extra, so it is valid everywhere).  It returns quickly when the next
+ * character is neither white space nor `%`.  A blank line is reported as a
+ * game break even where the grammar does not expect one (e.g. inside a tag
+ * pair): the parser then recovers with a small ERROR/MISSING node instead of
+ * letting one broken game swallow the next.
+ */
+
+#include "tree_sitter/parser.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum TokenType {
+  GAME_BREAK,
+  ESCAPE_LINE,
+};
+
+void *tree_sitter_pbn_external_scanner_create(void) { return NULL; }
+void tree_sitter_pbn_external_scanner_destroy(void *payload) { (void)payload; }
+unsigned tree_sitter_pbn_external_scanner_serialize(void *payload, char *buffer) {
+  (void)payload;
+  (void)buffer;
+  return 0;
+}
+void tree_sitter_pbn_external_scanner_deserialize(void *payload, const char *buffer,
+                                                  unsigned length) {
+  (void)payload;
+  (void)buffer;
+  (void)length;
+}
+
+static inline bool is_hspace(int32_t c) {
+  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+static inline bool is_newline(int32_t c) { return c == '\n' || c == '\r'; }
+
+/* Consume one line end: LF, CRLF or a lone CR. */
+static inline void consume_newline(TSLexer *lexer, bool skip) {
+  if (lexer->lookahead == '\r') {
+    lexer->advance(lexer, skip);
+    if (lexer->lookahead == '\n') lexer->advance(lexer, skip);
+  } else {
+    lexer->advance(lexer, skip);
+  }
+}
+
+/* Consume the rest of an escape line (the `%` is the lookahead). */
+static bool finish_escape_line(TSLexer *lexer) {
+  while (!lexer->eof(lexer) && !is_newline(lexer->lookahead)) {
+    lexer->advance(lexer, false);
+  }
+  lexer->mark_end(lexer);
+  lexer->result_symbol = ESCAPE_LINE;
+  return true;
+}
+
+bool tree_sitter_pbn_external_scanner_scan(void *payload, TSLexer *lexer,
+                                           const bool *valid_symbols) {
+  (void)payload;
+  (void)valid_symbols;
+
+  int32_t c = lexer->lookahead;
+
+  /* A byte order mark at the start of the file: `%` right after it is still
+   * in the first column. */
+  if (c == 0xFEFF) {
+    lexer->advance(lexer, true);
+    if (lexer->lookahead == '%') return finish_escape_line(lexer);
+    return false;
+  }
+
+  /* Fast path: the next token starts right here. */
+  if (c == '%') {
+    if (lexer->get_column(lexer) == 0) return finish_escape_line(lexer);
+    return false;
+  }
+  if (!is_hspace(c) && !is_newline(c)) return false;
+
+  /* Skip the white space up to the end of the current line. */
+  while (is_hspace(lexer->lookahead)) lexer->advance(lexer, true);
+  if (!is_newline(lexer->lookahead)) return false;
+  consume_newline(lexer, true);
+
+  /* Now at column 0 of the next line. */
+  if (lexer->lookahead == '%') return finish_escape_line(lexer);
+  while (is_hspace(lexer->lookahead)) lexer->advance(lexer, true);
+  if (!is_newline(lexer->lookahead)) return false;  /* content or EOF */
+
+  /* That line was semi-empty: a game break.  Swallow every following
+   * semi-empty line too, so that the token ends at the start of the next
+   * non-blank line (or at EOF). */
+  consume_newline(lexer, false);
+  lexer->mark_end(lexer);
+  for (;;) {
+    while (is_hspace(lexer->lookahead)) lexer->advance(lexer, false);
+    if (!is_newline(lexer->lookahead)) break;
+    consume_newline(lexer, false);
+    lexer->mark_end(lexer);
+  }
+  lexer->result_symbol = GAME_BREAK;
+  return true;
+}
