@@ -6,7 +6,7 @@
 use serde::Serialize;
 use std::ops::Range;
 
-pub use crate::codes::{lookup, Category, CodeInfo, CODES};
+pub use crate::codes::{all as all_codes, lookup, Category, CodeInfo};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -10,8 +10,10 @@
 //!
 //! Nothing here knows about LSP; the `lsp` module is the only one that will.
 
+pub mod bridge;
 pub mod check;
 pub mod codes;
 pub mod diagnostic;
+pub mod model;
 pub mod syntax;
 pub mod text;

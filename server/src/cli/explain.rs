@@ -1,5 +1,5 @@
 use clap::Args;
-use pbn::codes::{lookup, CODES};
+use pbn::codes::{all, lookup};
 use std::process::ExitCode;
 
 /// Print the long explanation of a diagnostic code.
@@ -16,7 +16,7 @@ pub struct ExplainArgs {
 
 pub fn run(args: ExplainArgs) -> ExitCode {
     if args.list {
-        for c in CODES {
+        for c in all() {
             println!("{}  {:<8} {:<12} {:<28} {}", c.code, c.severity.name(), c.category.name(), c.name, c.summary);
         }
         return ExitCode::SUCCESS;

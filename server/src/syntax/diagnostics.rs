@@ -39,7 +39,7 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
         let what = node.kind();
         let at = node.start_byte();
         out.push(Diagnostic::new(
-            &codes::MISSING_TOKEN,
+            &codes::syntax::MISSING_TOKEN,
             at..at,
             format!("missing `{what}` (§3.3: a tag pair is `[`, name, string, `]`)"),
         ));
@@ -52,7 +52,7 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
     match node.kind() {
         "unterminated_string" => {
             out.push(Diagnostic::new(
-                &codes::UNTERMINATED_STRING,
+                &codes::syntax::UNTERMINATED_STRING,
                 node.byte_range(),
                 "string has no closing quote before the end of the line (§3.2)",
             ));
@@ -60,14 +60,14 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
         "unterminated_comment" => {
             let start = node.start_byte();
             out.push(Diagnostic::new(
-                &codes::UNTERMINATED_COMMENT,
+                &codes::syntax::UNTERMINATED_COMMENT,
                 start..start + 1,
                 "`{` comment has no closing `}` before the next semi-empty line (§3.8)",
             ));
         }
         "unquoted_value" => {
             out.push(Diagnostic::new(
-                &codes::UNQUOTED_TAG_VALUE,
+                &codes::syntax::UNQUOTED_TAG_VALUE,
                 node.byte_range(),
                 format!(
                     "tag value `{}` is not a quoted string (§3.3)",
@@ -81,7 +81,7 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
                 .map(|n| &text[n.byte_range()])
                 .unwrap_or("");
             out.push(Diagnostic::new(
-                &codes::MISSING_TAG_VALUE,
+                &codes::syntax::MISSING_TAG_VALUE,
                 node.byte_range(),
                 format!("tag `{name}` has no value; write `\"\"` or `\"?\"` (§3.3, §3.4)"),
             ));
@@ -135,7 +135,7 @@ fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
         .map(|i| range.start + i)
         .unwrap_or(range.end)
         .max(range.start + usize::from(range.end > range.start));
-    Diagnostic::new(&codes::SYNTAX_ERROR, range.start..end.min(range.end), message)
+    Diagnostic::new(&codes::syntax::SYNTAX_ERROR, range.start..end.min(range.end), message)
 }
 
 #[cfg(test)]

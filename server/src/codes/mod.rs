@@ -1,0 +1,187 @@
+//! The registry of diagnostic codes. Every rule has one stable code; `pbn
+//! explain CODE` prints its entry. Codes are grouped by hundreds, one file
+//! per group owner:
+//!
+//! | range    | category            | file          |
+//! |----------|---------------------|---------------|
+//! | PBN00xx  | syntax              | `syntax.rs`   |
+//! | PBN01xx  | characters, lines, encoding | `text.rs` |
+//! | PBN02xx  | tags (names, duplicates, `#`, dependencies) | `tags.rs` |
+//! | PBN03xx  | tag values          | `values.rs`   |
+//! | PBN04xx  | the Deal            | `values.rs`   |
+//! | PBN05xx  | the auction         | `bridge.rs`   |
+//! | PBN06xx  | the play            | `bridge.rs`   |
+//! | PBN07xx  | annotations and notes | `notes.rs`  |
+//! | PBN08xx  | supplemental sections and tables | `tables.rs` |
+//! | PBN09xx  | consistency between tags | `bridge.rs` |
+//! | PBN10xx  | export format       | `export.rs`   |
+//!
+//! Never renumber or reuse a published code.
+
+use crate::diagnostic::Severity;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+pub mod bridge;
+pub mod export;
+pub mod notes;
+pub mod syntax;
+pub mod tables;
+pub mod tags;
+pub mod text;
+pub mod values;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Syntax,
+    Encoding,
+    Tag,
+    Deal,
+    Auction,
+    Play,
+    Note,
+    Table,
+    Consistency,
+    Export,
+}
+
+impl Category {
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Syntax => "syntax",
+            Category::Encoding => "encoding",
+            Category::Tag => "tag",
+            Category::Deal => "deal",
+            Category::Auction => "auction",
+            Category::Play => "play",
+            Category::Note => "note",
+            Category::Table => "table",
+            Category::Consistency => "consistency",
+            Category::Export => "export",
+        }
+    }
+}
+
+/// One diagnostic code: its default severity, category, the spec section it
+/// enforces and the long explanation with a failing and a fixed example.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: Category,
+    /// PBN 2.1 section, e.g. "§3.3".
+    pub section: &'static str,
+    pub summary: &'static str,
+    pub explanation: &'static str,
+    /// A PBN fragment that triggers the code…
+    pub bad: &'static str,
+    /// …and the same fragment fixed.
+    pub good: &'static str,
+}
+
+/// Defines code statics and a `LIST` of them. Used by each group file:
+///
+/// ```ignore
+/// codes! {
+///     NAME = "PBN0301", "rule-name", Error, Tag, "§3.4.3",
+///         "one-line summary",
+///         "long explanation",
+///         bad: "[Date \"95.06.10\"]\n",
+///         good: "[Date \"1995.06.10\"]\n";
+/// }
+/// ```
+macro_rules! codes {
+    ($( $ident:ident = $code:literal, $name:literal, $sev:ident, $cat:ident, $sec:literal,
+        $summary:literal, $expl:literal, bad: $bad:literal, good: $good:literal; )*) => {
+        $( pub static $ident: $crate::codes::CodeInfo = $crate::codes::CodeInfo {
+            code: $code, name: $name, severity: $crate::diagnostic::Severity::$sev,
+            category: $crate::codes::Category::$cat,
+            section: $sec, summary: $summary, explanation: $expl, bad: $bad, good: $good,
+        }; )*
+        /// The codes of this group.
+        pub static LIST: &[&$crate::codes::CodeInfo] = &[ $( &$ident ),* ];
+    };
+}
+pub(crate) use codes;
+
+/// Every code, sorted by code.
+pub fn all() -> &'static [&'static CodeInfo] {
+    static ALL: OnceLock<Vec<&'static CodeInfo>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<&'static CodeInfo> = Vec::new();
+        for group in [
+            syntax::LIST,
+            text::LIST,
+            tags::LIST,
+            values::LIST,
+            bridge::LIST,
+            notes::LIST,
+            tables::LIST,
+            export::LIST,
+        ] {
+            v.extend_from_slice(group);
+        }
+        v.sort_by_key(|c| c.code);
+        v
+    })
+}
+
+/// Finds a code by its number (`PBN0001`, `pbn0001`, `1`) or its name.
+pub fn lookup(query: &str) -> Option<&'static CodeInfo> {
+    let q = query.trim();
+    let upper = q.to_ascii_uppercase();
+    let by_number = |n: &str| all().iter().copied().find(|c| c.code == n);
+    if let Some(c) = by_number(&upper) {
+        return Some(c);
+    }
+    if let Ok(n) = q.parse::<u32>() {
+        return by_number(&format!("PBN{n:04}"));
+    }
+    all().iter().copied().find(|c| c.name.eq_ignore_ascii_case(q))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl CodeInfo {
+        fn message_like_summary(&self) -> bool {
+            !self.summary.is_empty() && !self.summary.ends_with('.') && self.explanation.len() > 40
+        }
+    }
+
+    #[test]
+    fn codes_are_unique_and_sorted() {
+        let all = all();
+        for w in all.windows(2) {
+            assert_ne!(w[0].code, w[1].code, "duplicate code");
+            assert!(w[0].code < w[1].code, "{} before {}", w[0].code, w[1].code);
+        }
+        let mut names: Vec<_> = all.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+    }
+
+    #[test]
+    fn every_code_cites_a_section_and_has_examples() {
+        for c in all() {
+            assert!(c.code.len() == 7 && c.code.starts_with("PBN"), "{}", c.code);
+            assert!(c.message_like_summary(), "{}", c.code);
+            assert!(c.section.starts_with('§'), "{}", c.code);
+            assert!(!c.bad.is_empty() && !c.good.is_empty(), "{}", c.code);
+            assert_ne!(c.bad, c.good, "{}", c.code);
+        }
+    }
+
+    #[test]
+    fn lookup_forms() {
+        assert_eq!(lookup("PBN0001").unwrap().code, "PBN0001");
+        assert_eq!(lookup("pbn0003").unwrap().code, "PBN0003");
+        assert_eq!(lookup("5").unwrap().code, "PBN0005");
+        assert_eq!(lookup("syntax-error").unwrap().code, "PBN0001");
+        assert!(lookup("PBN9999").is_none());
+    }
+}

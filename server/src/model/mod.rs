@@ -1,0 +1,3 @@
+//! The typed semantic model of a PBN document (placeholder; being written).
+
+pub mod values;
