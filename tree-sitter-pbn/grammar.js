@@ -5,8 +5,8 @@
  *
  * Design (see README.md in this folder for the full rationale):
  * - Games are separated by semi-empty lines (§3). The external scanner
- *   (src/scanner.c) turns one or more semi-empty lines into a hidden
- *   `_game_break` token and lexes `%` escape lines in column 0 (§2.4).
+ *   (src/scanner.c) turns one or more semi-empty lines into a `game_break`
+ *   token and lexes `%` escape lines in column 0 (§2.4).
  * - Comments (§3.8) and escape lines are extras: they may appear between any
  *   two tokens and are attached to items by the formatter, not the grammar.
  * - Every tag pair is a `tag_pair` node (§3.3). `[Auction]`, `[Play]` and any
@@ -29,6 +29,15 @@
 // underscore is accepted too, so that quiz blanks such as `____` (written by
 // BridgeComposer) are one `invalid_call` leaf for the checker to report.
 const WORD = /[A-Za-z0-9_-]+/;
+
+// Lexical precedence shared by every call and card token (`bid` ... `dash`,
+// `card`) and by `_word`. Being equal, the longest match wins, as §3.2 asks:
+// `--`, `1NTX` or `SKX` is one (invalid) token, not `-` `-` or `1NT` `X`; on a
+// tie the legal token wins because it is defined before `_word`. Being above
+// the default 0 (`tag_name`, `section_token`), these tokens stay in
+// tree-sitter's error-recovery lexer, so that text inside an ERROR node is
+// still lexed as calls and words rather than split into single characters.
+const CALL_CARD = 1;
 
 module.exports = grammar({
   name: 'pbn',
@@ -130,15 +139,12 @@ module.exports = grammar({
       alias($._word, $.invalid_call),
     ),
 
-    bid: _ => /[1-7]([CDHScdhs]|[Nn][Tt])/,
-    pass: _ => /[Pp][Aa][Ss][Ss]/,
-    double: _ => /[Xx]/,
-    redouble: _ => /[Xx][Xx]/,
-    all_pass: _ => /[Aa][Pp]/,
-    dash: _ => '-',
-
-    // Any other call/card token (§3.2): `1N`, `P`, `S10`, `HHT`, ...
-    _word: _ => token(prec(-1, WORD)),
+    bid: _ => token(prec(CALL_CARD, /[1-7]([CDHScdhs]|[Nn][Tt])/)),
+    pass: _ => token(prec(CALL_CARD, /[Pp][Aa][Ss][Ss]/)),
+    double: _ => token(prec(CALL_CARD, /[Xx]/)),
+    redouble: _ => token(prec(CALL_CARD, /[Xx][Xx]/)),
+    all_pass: _ => token(prec(CALL_CARD, /[Aa][Pp]/)),
+    dash: _ => token(prec(CALL_CARD, '-')),
 
     // §3.6 play section: the Play tag, cards with annotations, then the play
     // notes (§3.6.5).
@@ -169,14 +175,24 @@ module.exports = grammar({
       alias($._word, $.invalid_card),
     ),
 
-    card: _ => /[SHDCshdc][AKQJTakqjt2-9]/,
+    card: _ => token(prec(CALL_CARD, /[SHDCshdc][AKQJTakqjt2-9]/)),
 
-    _note_tag: $ => seq(
+    // Any other call/card token (§3.2): `1N`, `P`, `S10`, `HHT`, `--`, `1NTX`.
+    // See CALL_CARD for why it must be defined after the legal tokens.
+    _word: _ => token(prec(CALL_CARD, WORD)),
+
+    // A Note tag right after the calls (cards) of a section parses both as a
+    // section note and as an ordinary tag pair of the game (the conflicts
+    // above). The dynamic precedence makes the section note win. Without it
+    // the choice was left to tree-sitter's tie-break between equal trees,
+    // which put the notes of the §1.2 example game, and of any section
+    // holding an ERROR node, outside the section.
+    _note_tag: $ => prec.dynamic(1, seq(
       '[',
       field('name', alias('Note', $.tag_name)),
       optional(field('value', $._tag_value)),
       ']',
-    ),
+    )),
 
     // §3.5.2-§3.5.4, §3.6.2-§3.6.4, §3.7, §3.9 annotations.
     _annotation: $ => choice(
@@ -225,6 +241,6 @@ module.exports = grammar({
     // A `{` comment with no closing `}`: by §3.8 it would run to the end of
     // the file; it is cut at the next semi-empty line instead so that the
     // following games survive. The checker reports it.
-    unterminated_comment: _ => /\{([^}\n]|\n[ \t]*[^}\s])*/,
+    unterminated_comment: _ => /\{([^}\r\n]|(\r\n|\r|\n)[ \t]*[^}\s])*/,
   },
 });

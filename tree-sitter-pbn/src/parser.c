@@ -33,9 +33,9 @@ enum ts_symbol_identifiers {
   sym_redouble = 11,
   sym_all_pass = 12,
   sym_dash = 13,
-  sym__word = 14,
-  anon_sym_Play = 15,
-  sym_card = 16,
+  anon_sym_Play = 14,
+  sym_card = 15,
+  sym__word = 16,
   anon_sym_Note = 17,
   sym_suffix = 18,
   sym_note_ref = 19,
@@ -88,9 +88,9 @@ static const char * const ts_symbol_names[] = {
   [sym_redouble] = "redouble",
   [sym_all_pass] = "all_pass",
   [sym_dash] = "dash",
-  [sym__word] = "invalid_call",
   [anon_sym_Play] = "tag_name",
   [sym_card] = "card",
+  [sym__word] = "invalid_call",
   [anon_sym_Note] = "tag_name",
   [sym_suffix] = "suffix",
   [sym_note_ref] = "note_ref",
@@ -143,9 +143,9 @@ static const TSSymbol ts_symbol_map[] = {
   [sym_redouble] = sym_redouble,
   [sym_all_pass] = sym_all_pass,
   [sym_dash] = sym_dash,
-  [sym__word] = sym__word,
   [anon_sym_Play] = sym_tag_name,
   [sym_card] = sym_card,
+  [sym__word] = sym__word,
   [anon_sym_Note] = sym_tag_name,
   [sym_suffix] = sym_suffix,
   [sym_note_ref] = sym_note_ref,
@@ -240,15 +240,15 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .visible = true,
     .named = true,
   },
-  [sym__word] = {
-    .visible = true,
-    .named = true,
-  },
   [anon_sym_Play] = {
     .visible = true,
     .named = true,
   },
   [sym_card] = {
+    .visible = true,
+    .named = true,
+  },
+  [sym__word] = {
     .visible = true,
     .named = true,
   },
@@ -528,33 +528,33 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(16);
+      if (eof) ADVANCE(17);
       ADVANCE_MAP(
-        '"', 30,
-        '$', 69,
-        '*', 71,
-        '+', 72,
+        '"', 31,
+        '$', 68,
+        '*', 70,
+        '+', 71,
         '-', 41,
-        ';', 76,
-        '=', 5,
-        'A', 52,
-        'N', 48,
-        'P', 46,
-        '[', 17,
-        ']', 18,
-        '^', 11,
-        'a', 56,
-        'p', 54,
-        '{', 77,
-        '!', 67,
-        '?', 67,
+        ';', 75,
+        '=', 6,
+        'A', 54,
+        'N', 50,
+        'P', 48,
+        '[', 18,
+        ']', 19,
+        '^', 12,
+        'a', 58,
+        'p', 56,
+        '{', 76,
+        '!', 66,
+        '?', 66,
         'X', 38,
         'x', 38,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ' ||
           lookahead == 0xfeff) SKIP(0);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(55);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(57);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -562,148 +562,156 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(60);
+          lookahead == 's') ADVANCE(62);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 1:
-      if (lookahead == '"') ADVANCE(30);
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == ']') ADVANCE(18);
-      if (lookahead == '{') ADVANCE(77);
-      if (lookahead == 0xfeff) ADVANCE(32);
+      if (lookahead == '\n') ADVANCE(10);
+      if (lookahead == '}') ADVANCE(74);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(10);
+      if ((0x0b <= lookahead && lookahead <= '\r')) ADVANCE(11);
+      if (lookahead != 0) ADVANCE(76);
+      END_STATE();
+    case 2:
+      if (lookahead == '"') ADVANCE(31);
+      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == ']') ADVANCE(19);
+      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == 0xfeff) ADVANCE(33);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(1);
+          lookahead == ' ') SKIP(2);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != '[' &&
-          lookahead != '}') ADVANCE(33);
-      END_STATE();
-    case 2:
-      if (lookahead == '"') ADVANCE(29);
-      if (lookahead == '\\') ADVANCE(12);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(2);
+          lookahead != '}') ADVANCE(34);
       END_STATE();
     case 3:
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == 'A') ADVANCE(26);
-      if (lookahead == 'P') ADVANCE(22);
-      if (lookahead == '{') ADVANCE(77);
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(3);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+      if (lookahead == '"') ADVANCE(30);
+      if (lookahead == '\\') ADVANCE(13);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(3);
       END_STATE();
     case 4:
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == 'N') ADVANCE(7);
-      if (lookahead == '{') ADVANCE(77);
+      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == 'A') ADVANCE(27);
+      if (lookahead == 'P') ADVANCE(23);
+      if (lookahead == '{') ADVANCE(76);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ' ||
           lookahead == 0xfeff) SKIP(4);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('B' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 5:
-      if (lookahead == '=') ADVANCE(68);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(5);
+      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == 'N') ADVANCE(8);
+      if (lookahead == '{') ADVANCE(76);
+      if (('\t' <= lookahead && lookahead <= '\r') ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(5);
       END_STATE();
     case 6:
-      if (lookahead == 'e') ADVANCE(65);
+      if (lookahead == '=') ADVANCE(67);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(6);
       END_STATE();
     case 7:
-      if (lookahead == 'o') ADVANCE(8);
+      if (lookahead == 'e') ADVANCE(64);
       END_STATE();
     case 8:
-      if (lookahead == 't') ADVANCE(6);
+      if (lookahead == 'o') ADVANCE(9);
       END_STATE();
     case 9:
-      if (lookahead == '}') ADVANCE(75);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(9);
-      if (('\n' <= lookahead && lookahead <= '\r')) ADVANCE(10);
-      if (lookahead != 0) ADVANCE(77);
+      if (lookahead == 't') ADVANCE(7);
       END_STATE();
     case 10:
-      if (lookahead == '}') ADVANCE(75);
-      if (lookahead != 0) ADVANCE(10);
+      if (lookahead == '}') ADVANCE(74);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(10);
+      if (('\n' <= lookahead && lookahead <= '\r')) ADVANCE(11);
+      if (lookahead != 0) ADVANCE(76);
       END_STATE();
     case 11:
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
+      if (lookahead == '}') ADVANCE(74);
+      if (lookahead != 0) ADVANCE(11);
       END_STATE();
     case 12:
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(2);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(69);
       END_STATE();
     case 13:
-      if (eof) ADVANCE(16);
-      if (lookahead == '"') ADVANCE(2);
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == '[') ADVANCE(17);
-      if (lookahead == '{') ADVANCE(77);
-      if (lookahead == 0xfeff) ADVANCE(73);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(3);
+      END_STATE();
+    case 14:
+      if (eof) ADVANCE(17);
+      if (lookahead == '"') ADVANCE(3);
+      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == '[') ADVANCE(18);
+      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == 0xfeff) ADVANCE(72);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(13);
+          lookahead == ' ') SKIP(14);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != ']' &&
-          lookahead != '}') ADVANCE(74);
+          lookahead != '}') ADVANCE(73);
       END_STATE();
-    case 14:
-      if (eof) ADVANCE(16);
+    case 15:
+      if (eof) ADVANCE(17);
       ADVANCE_MAP(
-        '$', 69,
-        '*', 71,
-        '+', 72,
+        '$', 68,
+        '*', 70,
+        '+', 71,
         '-', 41,
-        ';', 76,
-        '=', 5,
-        '[', 17,
-        '^', 11,
-        '{', 77,
-        '!', 67,
-        '?', 67,
-        'A', 56,
-        'a', 56,
-        'P', 54,
-        'p', 54,
+        ';', 75,
+        '=', 6,
+        '[', 18,
+        '^', 12,
+        '{', 76,
+        '!', 66,
+        '?', 66,
+        'A', 58,
+        'a', 58,
+        'P', 56,
+        'p', 56,
         'X', 38,
         'x', 38,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(14);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(55);
+          lookahead == 0xfeff) SKIP(15);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(57);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 15:
-      if (eof) ADVANCE(16);
+    case 16:
+      if (eof) ADVANCE(17);
       ADVANCE_MAP(
-        '$', 69,
-        '*', 71,
-        '+', 72,
+        '$', 68,
+        '*', 70,
+        '+', 71,
         '-', 41,
-        ';', 76,
-        '=', 5,
-        '[', 17,
-        '^', 11,
-        '{', 77,
-        '!', 67,
-        '?', 67,
+        ';', 75,
+        '=', 6,
+        '[', 18,
+        '^', 12,
+        '{', 76,
+        '!', 66,
+        '?', 66,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(15);
+          lookahead == 0xfeff) SKIP(16);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -711,292 +719,334 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(60);
+          lookahead == 's') ADVANCE(62);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
-      END_STATE();
-    case 16:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 17:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 18:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 19:
-      ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'a') ADVANCE(27);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+      ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
     case 20:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'c') ADVANCE(25);
+      if (lookahead == 'a') ADVANCE(28);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 21:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'i') ADVANCE(24);
+      if (lookahead == 'c') ADVANCE(26);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 22:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'l') ADVANCE(19);
+      if (lookahead == 'i') ADVANCE(25);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 23:
+      ACCEPT_TOKEN(sym_tag_name);
+      if (lookahead == 'l') ADVANCE(20);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+      END_STATE();
+    case 24:
       ACCEPT_TOKEN(sym_tag_name);
       if (lookahead == 'n') ADVANCE(35);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
-      END_STATE();
-    case 24:
-      ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'o') ADVANCE(23);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 25:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 't') ADVANCE(21);
+      if (lookahead == 'o') ADVANCE(24);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 26:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'u') ADVANCE(20);
+      if (lookahead == 't') ADVANCE(22);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 27:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'y') ADVANCE(63);
+      if (lookahead == 'u') ADVANCE(21);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 28:
+      ACCEPT_TOKEN(sym_tag_name);
+      if (lookahead == 'y') ADVANCE(42);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+      END_STATE();
+    case 29:
       ACCEPT_TOKEN(sym_tag_name);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
-      END_STATE();
-    case 29:
-      ACCEPT_TOKEN(sym_string);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 30:
-      ACCEPT_TOKEN(sym_unterminated_string);
-      if (lookahead == '"') ADVANCE(29);
-      if (lookahead == '\\') ADVANCE(31);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(30);
+      ACCEPT_TOKEN(sym_string);
       END_STATE();
     case 31:
       ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead == '"') ADVANCE(30);
+      if (lookahead == '\\') ADVANCE(32);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(30);
+          lookahead != '\r') ADVANCE(31);
       END_STATE();
     case 32:
-      ACCEPT_TOKEN(sym_unquoted_value);
-      if (lookahead == '"') ADVANCE(30);
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == ']') ADVANCE(18);
-      if (lookahead == '{') ADVANCE(77);
-      if (lookahead == 0xfeff) ADVANCE(32);
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(1);
+      ACCEPT_TOKEN(sym_unterminated_string);
       if (lookahead != 0 &&
-          lookahead != '%' &&
-          lookahead != '[' &&
-          lookahead != '}') ADVANCE(33);
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(31);
       END_STATE();
     case 33:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(33);
+      if (lookahead == '"') ADVANCE(31);
+      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == ']') ADVANCE(19);
+      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == 0xfeff) ADVANCE(33);
+      if (('\t' <= lookahead && lookahead <= '\r') ||
+          lookahead == ' ') SKIP(2);
+      if (lookahead != 0 &&
+          lookahead != '%' &&
+          lookahead != '[' &&
+          lookahead != '}') ADVANCE(34);
       END_STATE();
     case 34:
-      ACCEPT_TOKEN(anon_sym_Auction);
+      ACCEPT_TOKEN(sym_unquoted_value);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(34);
       END_STATE();
     case 35:
       ACCEPT_TOKEN(anon_sym_Auction);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 36:
       ACCEPT_TOKEN(sym_bid);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 37:
       ACCEPT_TOKEN(sym_pass);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 38:
       ACCEPT_TOKEN(sym_double);
       if (lookahead == 'X' ||
           lookahead == 'x') ADVANCE(39);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 39:
       ACCEPT_TOKEN(sym_redouble);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 40:
       ACCEPT_TOKEN(sym_all_pass);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 41:
       ACCEPT_TOKEN(sym_dash);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 42:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'a') ADVANCE(53);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
+      ACCEPT_TOKEN(anon_sym_Play);
+      if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
     case 43:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'c') ADVANCE(51);
+      ACCEPT_TOKEN(sym_card);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 44:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'e') ADVANCE(65);
+      if (lookahead == 'a') ADVANCE(55);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 45:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'i') ADVANCE(49);
+      if (lookahead == 'c') ADVANCE(53);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 46:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'l') ADVANCE(42);
+      if (lookahead == 'e') ADVANCE(63);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+      END_STATE();
+    case 47:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'i') ADVANCE(51);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+      END_STATE();
+    case 48:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'l') ADVANCE(44);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(58);
+          lookahead == 'a') ADVANCE(60);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
-      END_STATE();
-    case 47:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'n') ADVANCE(34);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
-      END_STATE();
-    case 48:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(50);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 49:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(47);
+      if (lookahead == 'n') ADVANCE(63);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 50:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(44);
+      if (lookahead == 'o') ADVANCE(52);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 51:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(45);
+      if (lookahead == 'o') ADVANCE(49);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 52:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'u') ADVANCE(43);
+      if (lookahead == 't') ADVANCE(46);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+      END_STATE();
+    case 53:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 't') ADVANCE(47);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+      END_STATE();
+    case 54:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'u') ADVANCE(45);
       if (lookahead == 'P' ||
           lookahead == 'p') ADVANCE(40);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 53:
+    case 55:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'y') ADVANCE(62);
+      if (lookahead == 'y') ADVANCE(63);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 54:
+    case 56:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(58);
+          lookahead == 'a') ADVANCE(60);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 55:
+    case 57:
       ACCEPT_TOKEN(sym__word);
       ADVANCE_MAP(
-        'N', 59,
-        'n', 59,
+        'N', 61,
+        'n', 61,
         'C', 36,
         'D', 36,
         'H', 36,
@@ -1010,9 +1060,9 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 56:
+    case 58:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'P' ||
           lookahead == 'p') ADVANCE(40);
@@ -1020,9 +1070,9 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 57:
+    case 59:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'S' ||
           lookahead == 's') ADVANCE(37);
@@ -1030,19 +1080,19 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 58:
+    case 60:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(57);
+          lookahead == 's') ADVANCE(59);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 59:
+    case 61:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'T' ||
           lookahead == 't') ADVANCE(36);
@@ -1050,91 +1100,79 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 60:
+    case 62:
       ACCEPT_TOKEN(sym__word);
-      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(64);
+      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(43);
       if (lookahead == '-' ||
           lookahead == '0' ||
           lookahead == '1' ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(61);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
-    case 61:
+    case 63:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(61);
-      END_STATE();
-    case 62:
-      ACCEPT_TOKEN(anon_sym_Play);
-      END_STATE();
-    case 63:
-      ACCEPT_TOKEN(anon_sym_Play);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(28);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
       END_STATE();
     case 64:
-      ACCEPT_TOKEN(sym_card);
+      ACCEPT_TOKEN(anon_sym_Note);
       END_STATE();
     case 65:
-      ACCEPT_TOKEN(anon_sym_Note);
+      ACCEPT_TOKEN(sym_suffix);
       END_STATE();
     case 66:
       ACCEPT_TOKEN(sym_suffix);
+      if (lookahead == '!' ||
+          lookahead == '?') ADVANCE(65);
       END_STATE();
     case 67:
-      ACCEPT_TOKEN(sym_suffix);
-      if (lookahead == '!' ||
-          lookahead == '?') ADVANCE(66);
-      END_STATE();
-    case 68:
       ACCEPT_TOKEN(sym_note_ref);
       END_STATE();
-    case 69:
+    case 68:
       ACCEPT_TOKEN(sym_nag);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(69);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(68);
       END_STATE();
-    case 70:
+    case 69:
       ACCEPT_TOKEN(sym_irregularity);
       END_STATE();
-    case 71:
+    case 70:
       ACCEPT_TOKEN(sym_terminator);
       END_STATE();
-    case 72:
+    case 71:
       ACCEPT_TOKEN(sym_continuation);
+      END_STATE();
+    case 72:
+      ACCEPT_TOKEN(sym_section_token);
+      if (lookahead == 0xfeff) ADVANCE(72);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(73);
       END_STATE();
     case 73:
       ACCEPT_TOKEN(sym_section_token);
-      if (lookahead == 0xfeff) ADVANCE(73);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(74);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(73);
       END_STATE();
     case 74:
-      ACCEPT_TOKEN(sym_section_token);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(74);
+      ACCEPT_TOKEN(sym_comment);
       END_STATE();
     case 75:
       ACCEPT_TOKEN(sym_comment);
-      END_STATE();
-    case 76:
-      ACCEPT_TOKEN(sym_comment);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(76);
+          lookahead != '\r') ADVANCE(75);
       END_STATE();
-    case 77:
+    case 76:
       ACCEPT_TOKEN(sym_unterminated_comment);
-      if (lookahead == '\n') ADVANCE(9);
-      if (lookahead == '}') ADVANCE(75);
-      if (lookahead != 0) ADVANCE(77);
+      if (lookahead == '\n') ADVANCE(10);
+      if (lookahead == '\r') ADVANCE(1);
+      if (lookahead == '}') ADVANCE(74);
+      if (lookahead != 0) ADVANCE(76);
       END_STATE();
     default:
       return false;
@@ -1144,45 +1182,45 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0, .external_lex_state = 1},
   [1] = {.lex_state = 0, .external_lex_state = 1},
-  [2] = {.lex_state = 14, .external_lex_state = 1},
-  [3] = {.lex_state = 14, .external_lex_state = 1},
-  [4] = {.lex_state = 14, .external_lex_state = 1},
-  [5] = {.lex_state = 15, .external_lex_state = 1},
-  [6] = {.lex_state = 15, .external_lex_state = 1},
-  [7] = {.lex_state = 14, .external_lex_state = 1},
-  [8] = {.lex_state = 14, .external_lex_state = 1},
-  [9] = {.lex_state = 14, .external_lex_state = 1},
-  [10] = {.lex_state = 15, .external_lex_state = 1},
-  [11] = {.lex_state = 14, .external_lex_state = 1},
-  [12] = {.lex_state = 15, .external_lex_state = 1},
+  [2] = {.lex_state = 15, .external_lex_state = 1},
+  [3] = {.lex_state = 15, .external_lex_state = 1},
+  [4] = {.lex_state = 15, .external_lex_state = 1},
+  [5] = {.lex_state = 16, .external_lex_state = 1},
+  [6] = {.lex_state = 16, .external_lex_state = 1},
+  [7] = {.lex_state = 15, .external_lex_state = 1},
+  [8] = {.lex_state = 15, .external_lex_state = 1},
+  [9] = {.lex_state = 15, .external_lex_state = 1},
+  [10] = {.lex_state = 16, .external_lex_state = 1},
+  [11] = {.lex_state = 15, .external_lex_state = 1},
+  [12] = {.lex_state = 16, .external_lex_state = 1},
   [13] = {.lex_state = 0, .external_lex_state = 1},
-  [14] = {.lex_state = 15, .external_lex_state = 1},
+  [14] = {.lex_state = 16, .external_lex_state = 1},
   [15] = {.lex_state = 0, .external_lex_state = 1},
-  [16] = {.lex_state = 15, .external_lex_state = 1},
-  [17] = {.lex_state = 15, .external_lex_state = 1},
-  [18] = {.lex_state = 15, .external_lex_state = 1},
+  [16] = {.lex_state = 16, .external_lex_state = 1},
+  [17] = {.lex_state = 16, .external_lex_state = 1},
+  [18] = {.lex_state = 16, .external_lex_state = 1},
   [19] = {.lex_state = 0, .external_lex_state = 1},
   [20] = {.lex_state = 0, .external_lex_state = 1},
-  [21] = {.lex_state = 13, .external_lex_state = 1},
-  [22] = {.lex_state = 13, .external_lex_state = 1},
-  [23] = {.lex_state = 13, .external_lex_state = 1},
+  [21] = {.lex_state = 14, .external_lex_state = 1},
+  [22] = {.lex_state = 14, .external_lex_state = 1},
+  [23] = {.lex_state = 14, .external_lex_state = 1},
   [24] = {.lex_state = 0, .external_lex_state = 1},
-  [25] = {.lex_state = 13, .external_lex_state = 1},
+  [25] = {.lex_state = 14, .external_lex_state = 1},
   [26] = {.lex_state = 0, .external_lex_state = 1},
-  [27] = {.lex_state = 1, .external_lex_state = 2},
-  [28] = {.lex_state = 1, .external_lex_state = 2},
-  [29] = {.lex_state = 1, .external_lex_state = 2},
+  [27] = {.lex_state = 2, .external_lex_state = 2},
+  [28] = {.lex_state = 2, .external_lex_state = 2},
+  [29] = {.lex_state = 2, .external_lex_state = 2},
   [30] = {.lex_state = 0, .external_lex_state = 1},
   [31] = {.lex_state = 0, .external_lex_state = 1},
-  [32] = {.lex_state = 1, .external_lex_state = 2},
-  [33] = {.lex_state = 13, .external_lex_state = 1},
+  [32] = {.lex_state = 2, .external_lex_state = 2},
+  [33] = {.lex_state = 14, .external_lex_state = 1},
   [34] = {.lex_state = 0, .external_lex_state = 1},
   [35] = {.lex_state = 0, .external_lex_state = 1},
-  [36] = {.lex_state = 3, .external_lex_state = 2},
+  [36] = {.lex_state = 4, .external_lex_state = 2},
   [37] = {.lex_state = 0, .external_lex_state = 1},
   [38] = {.lex_state = 0, .external_lex_state = 1},
   [39] = {.lex_state = 0, .external_lex_state = 2},
-  [40] = {.lex_state = 4, .external_lex_state = 2},
+  [40] = {.lex_state = 5, .external_lex_state = 2},
   [41] = {.lex_state = 0, .external_lex_state = 2},
   [42] = {.lex_state = 0, .external_lex_state = 2},
   [43] = {.lex_state = 0, .external_lex_state = 2},
@@ -1203,9 +1241,9 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_redouble] = ACTIONS(1),
     [sym_all_pass] = ACTIONS(1),
     [sym_dash] = ACTIONS(1),
-    [sym__word] = ACTIONS(1),
     [anon_sym_Play] = ACTIONS(1),
     [sym_card] = ACTIONS(1),
+    [sym__word] = ACTIONS(1),
     [anon_sym_Note] = ACTIONS(1),
     [sym_suffix] = ACTIONS(1),
     [sym_note_ref] = ACTIONS(1),
@@ -1239,7 +1277,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
 };
 
 static const uint16_t ts_small_parse_table[] = {
-  [0] = 11,
+  [0] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(15), 1,
@@ -1254,13 +1292,10 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(13), 2,
       sym_game_break,
       ts_builtin_sym_end,
-    ACTIONS(20), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(24), 2,
+    ACTIONS(22), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(22), 4,
+    ACTIONS(20), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1270,16 +1305,18 @@ static const uint16_t ts_small_parse_table[] = {
       sym__call,
       sym__annotation,
       aux_sym_auction_section_repeat1,
-    ACTIONS(18), 5,
+    ACTIONS(18), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
-  [48] = 11,
+      sym__word,
+  [46] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(28), 1,
+    ACTIONS(26), 1,
       anon_sym_LBRACK,
     STATE(24), 1,
       aux_sym_auction_section_repeat2,
@@ -1288,16 +1325,13 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(20), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(26), 2,
+    ACTIONS(24), 2,
       sym_game_break,
       ts_builtin_sym_end,
-    ACTIONS(31), 2,
+    ACTIONS(29), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(22), 4,
+    ACTIONS(20), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1307,29 +1341,28 @@ static const uint16_t ts_small_parse_table[] = {
       sym__call,
       sym__annotation,
       aux_sym_auction_section_repeat1,
-    ACTIONS(18), 5,
+    ACTIONS(18), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
-  [96] = 8,
+      sym__word,
+  [92] = 7,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(38), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(44), 2,
+    ACTIONS(39), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(33), 3,
+    ACTIONS(31), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(41), 4,
+    ACTIONS(36), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1339,18 +1372,20 @@ static const uint16_t ts_small_parse_table[] = {
       sym__call,
       sym__annotation,
       aux_sym_auction_section_repeat1,
-    ACTIONS(35), 5,
+    ACTIONS(33), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
-  [136] = 11,
+      sym__word,
+  [130] = 11,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(49), 1,
+    ACTIONS(44), 1,
       anon_sym_LBRACK,
-    ACTIONS(54), 1,
+    ACTIONS(49), 1,
       sym__word,
     STATE(26), 1,
       aux_sym_auction_section_repeat2,
@@ -1359,16 +1394,16 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(47), 2,
+    ACTIONS(42), 2,
       sym_game_break,
       ts_builtin_sym_end,
-    ACTIONS(52), 2,
+    ACTIONS(47), 2,
       sym_dash,
       sym_card,
-    ACTIONS(58), 2,
+    ACTIONS(53), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(56), 4,
+    ACTIONS(51), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1378,12 +1413,12 @@ static const uint16_t ts_small_parse_table[] = {
       sym__card,
       sym__annotation,
       aux_sym_play_section_repeat1,
-  [180] = 11,
+  [174] = 11,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(54), 1,
+    ACTIONS(49), 1,
       sym__word,
-    ACTIONS(62), 1,
+    ACTIONS(57), 1,
       anon_sym_LBRACK,
     STATE(31), 1,
       aux_sym_auction_section_repeat2,
@@ -1392,16 +1427,16 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(52), 2,
+    ACTIONS(47), 2,
       sym_dash,
       sym_card,
+    ACTIONS(55), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
     ACTIONS(60), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-    ACTIONS(65), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(56), 4,
+    ACTIONS(51), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1411,97 +1446,97 @@ static const uint16_t ts_small_parse_table[] = {
       sym__card,
       sym__annotation,
       aux_sym_play_section_repeat1,
-  [224] = 4,
+  [218] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(69), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(67), 14,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
+    ACTIONS(64), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
+      sym__word,
+    ACTIONS(62), 9,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [252] = 4,
+  [246] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(73), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(71), 14,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
+    ACTIONS(68), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
+      sym__word,
+    ACTIONS(66), 9,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [280] = 4,
+  [274] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(77), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(75), 14,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
+    ACTIONS(72), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
+      sym__word,
+    ACTIONS(70), 9,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [308] = 8,
+  [302] = 8,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(84), 1,
+    ACTIONS(79), 1,
       sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(81), 2,
+    ACTIONS(76), 2,
       sym_dash,
       sym_card,
-    ACTIONS(90), 2,
+    ACTIONS(85), 2,
       sym_terminator,
       sym_continuation,
-    ACTIONS(79), 3,
+    ACTIONS(74), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(87), 4,
+    ACTIONS(82), 4,
       sym_suffix,
       sym_note_ref,
       sym_nag,
@@ -1511,58 +1546,58 @@ static const uint16_t ts_small_parse_table[] = {
       sym__card,
       sym__annotation,
       aux_sym_play_section_repeat1,
-  [344] = 4,
+  [338] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(95), 2,
-      sym_double,
-      sym__word,
-    ACTIONS(93), 14,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
+    ACTIONS(90), 7,
       sym_bid,
       sym_pass,
+      sym_double,
       sym_redouble,
       sym_all_pass,
       sym_dash,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [372] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(99), 1,
       sym__word,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(97), 11,
+    ACTIONS(88), 9,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-      sym_dash,
-      sym_card,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [396] = 10,
+  [366] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(94), 3,
+      sym_dash,
+      sym_card,
+      sym__word,
+    ACTIONS(92), 9,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [390] = 10,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(96), 1,
+      ts_builtin_sym_end,
+    ACTIONS(98), 1,
+      anon_sym_LBRACK,
     ACTIONS(101), 1,
-      ts_builtin_sym_end,
-    ACTIONS(103), 1,
-      anon_sym_LBRACK,
-    ACTIONS(106), 1,
       sym_game_break,
     STATE(3), 1,
       sym__auction_tag,
@@ -1581,34 +1616,34 @@ static const uint16_t ts_small_parse_table[] = {
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [432] = 4,
+  [426] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(111), 1,
-      sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(109), 11,
+    ACTIONS(106), 3,
+      sym_dash,
+      sym_card,
+      sym__word,
+    ACTIONS(104), 9,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-      sym_dash,
-      sym_card,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [456] = 10,
+  [450] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(9), 1,
       anon_sym_LBRACK,
-    ACTIONS(113), 1,
+    ACTIONS(108), 1,
       ts_builtin_sym_end,
-    ACTIONS(115), 1,
+    ACTIONS(110), 1,
       sym_game_break,
     STATE(3), 1,
       sym__auction_tag,
@@ -1627,70 +1662,92 @@ static const uint16_t ts_small_parse_table[] = {
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [492] = 4,
+  [486] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(119), 1,
-      sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(117), 11,
+    ACTIONS(114), 3,
+      sym_dash,
+      sym_card,
+      sym__word,
+    ACTIONS(112), 9,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-      sym_dash,
-      sym_card,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [516] = 4,
+  [510] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(123), 1,
-      sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(121), 11,
+    ACTIONS(118), 3,
+      sym_dash,
+      sym_card,
+      sym__word,
+    ACTIONS(116), 9,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-      sym_dash,
-      sym_card,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [540] = 4,
+  [534] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(73), 1,
-      sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(71), 11,
+    ACTIONS(68), 3,
+      sym_dash,
+      sym_card,
+      sym__word,
+    ACTIONS(66), 9,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-      sym_dash,
-      sym_card,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [564] = 8,
+  [558] = 8,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(127), 1,
+    ACTIONS(122), 1,
+      anon_sym_LBRACK,
+    STATE(3), 1,
+      sym__auction_tag,
+    STATE(5), 1,
+      sym__play_tag,
+    STATE(21), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(120), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+    STATE(19), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [588] = 8,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(9), 1,
       anon_sym_LBRACK,
     STATE(3), 1,
       sym__auction_tag,
@@ -1709,86 +1766,64 @@ static const uint16_t ts_small_parse_table[] = {
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [594] = 8,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(9), 1,
-      anon_sym_LBRACK,
-    STATE(3), 1,
-      sym__auction_tag,
-    STATE(5), 1,
-      sym__play_tag,
-    STATE(21), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(130), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-    STATE(19), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [624] = 7,
+  [618] = 7,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(134), 1,
+    ACTIONS(129), 1,
       anon_sym_LBRACK,
-    ACTIONS(136), 1,
+    ACTIONS(131), 1,
       sym_string,
-    ACTIONS(138), 1,
+    ACTIONS(133), 1,
       sym_section_token,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(132), 2,
+    ACTIONS(127), 2,
       sym_game_break,
       ts_builtin_sym_end,
     STATE(22), 2,
       sym__section_element,
       aux_sym_supplemental_section_repeat1,
-  [649] = 7,
+  [643] = 7,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(142), 1,
+    ACTIONS(137), 1,
       anon_sym_LBRACK,
-    ACTIONS(144), 1,
+    ACTIONS(139), 1,
       sym_string,
-    ACTIONS(146), 1,
+    ACTIONS(141), 1,
       sym_section_token,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(140), 2,
+    ACTIONS(135), 2,
       sym_game_break,
       ts_builtin_sym_end,
     STATE(23), 2,
       sym__section_element,
       aux_sym_supplemental_section_repeat1,
-  [674] = 7,
+  [668] = 7,
     ACTIONS(3), 1,
       sym_escape_line,
+    ACTIONS(145), 1,
+      anon_sym_LBRACK,
+    ACTIONS(147), 1,
+      sym_string,
     ACTIONS(150), 1,
-      anon_sym_LBRACK,
-    ACTIONS(152), 1,
-      sym_string,
-    ACTIONS(155), 1,
       sym_section_token,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(148), 2,
+    ACTIONS(143), 2,
       sym_game_break,
       ts_builtin_sym_end,
     STATE(23), 2,
       sym__section_element,
       aux_sym_supplemental_section_repeat1,
-  [699] = 6,
+  [693] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(160), 1,
+    ACTIONS(155), 1,
       anon_sym_LBRACK,
     STATE(30), 1,
       aux_sym_auction_section_repeat2,
@@ -1797,26 +1832,26 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(158), 2,
+    ACTIONS(153), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [720] = 4,
+  [714] = 4,
     ACTIONS(3), 1,
       sym_escape_line,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(165), 2,
+    ACTIONS(160), 2,
       anon_sym_LBRACK,
       sym_string,
-    ACTIONS(163), 3,
+    ACTIONS(158), 3,
       sym_game_break,
       ts_builtin_sym_end,
       sym_section_token,
-  [737] = 6,
+  [731] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(169), 1,
+    ACTIONS(164), 1,
       anon_sym_LBRACK,
     STATE(30), 1,
       aux_sym_auction_section_repeat2,
@@ -1825,52 +1860,67 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(167), 2,
+    ACTIONS(162), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [758] = 5,
+  [752] = 5,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(172), 1,
+    ACTIONS(167), 1,
       anon_sym_RBRACK,
     STATE(41), 1,
       sym__tag_value,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(174), 3,
+    ACTIONS(169), 3,
       sym_string,
       sym_unterminated_string,
       sym_unquoted_value,
-  [777] = 5,
+  [771] = 5,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(176), 1,
+    ACTIONS(171), 1,
       anon_sym_RBRACK,
     STATE(44), 1,
       sym__tag_value,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(178), 3,
+    ACTIONS(173), 3,
       sym_string,
       sym_unterminated_string,
       sym_unquoted_value,
-  [796] = 5,
+  [790] = 5,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(180), 1,
+    ACTIONS(175), 1,
       anon_sym_RBRACK,
     STATE(42), 1,
       sym__tag_value,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(182), 3,
+    ACTIONS(177), 3,
       sym_string,
       sym_unterminated_string,
       sym_unquoted_value,
-  [815] = 6,
+  [809] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(181), 1,
+      anon_sym_LBRACK,
+    STATE(30), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(35), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(179), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+  [830] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(186), 1,
@@ -1885,52 +1935,37 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(184), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [836] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(191), 1,
-      anon_sym_LBRACK,
-    STATE(30), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(35), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(189), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-  [857] = 5,
+  [851] = 5,
     ACTIONS(3), 1,
       sym_escape_line,
-    ACTIONS(194), 1,
+    ACTIONS(189), 1,
       anon_sym_RBRACK,
     STATE(43), 1,
       sym__tag_value,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(196), 3,
+    ACTIONS(191), 3,
       sym_string,
       sym_unterminated_string,
       sym_unquoted_value,
-  [876] = 4,
+  [870] = 4,
     ACTIONS(3), 1,
       sym_escape_line,
     ACTIONS(5), 2,
       sym_comment,
       sym_unterminated_comment,
-    ACTIONS(200), 2,
+    ACTIONS(195), 2,
       anon_sym_LBRACK,
       sym_string,
-    ACTIONS(198), 3,
+    ACTIONS(193), 3,
       sym_game_break,
       ts_builtin_sym_end,
       sym_section_token,
-  [893] = 6,
+  [887] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(204), 1,
+    ACTIONS(199), 1,
       anon_sym_LBRACK,
     STATE(30), 1,
       aux_sym_auction_section_repeat2,
@@ -1939,95 +1974,95 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(202), 2,
+    ACTIONS(197), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [914] = 3,
+  [908] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(207), 3,
+    ACTIONS(202), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [927] = 5,
+  [921] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(209), 1,
+    ACTIONS(204), 1,
       sym_tag_name,
-    ACTIONS(211), 1,
+    ACTIONS(206), 1,
       anon_sym_Auction,
-    ACTIONS(213), 1,
+    ACTIONS(208), 1,
       anon_sym_Play,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [944] = 3,
+  [938] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(215), 3,
+    ACTIONS(210), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [957] = 3,
+  [951] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(217), 3,
+    ACTIONS(212), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [970] = 3,
+  [964] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(219), 1,
+    ACTIONS(214), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [981] = 3,
+  [975] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(221), 1,
+    ACTIONS(216), 1,
       anon_sym_Note,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [992] = 3,
+  [986] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(223), 1,
+    ACTIONS(218), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [1003] = 3,
+  [997] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(225), 1,
+    ACTIONS(220), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [1014] = 3,
+  [1008] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(227), 1,
+    ACTIONS(222), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [1025] = 3,
+  [1019] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(229), 1,
+    ACTIONS(224), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -2036,48 +2071,48 @@ static const uint16_t ts_small_parse_table[] = {
 
 static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(2)] = 0,
-  [SMALL_STATE(3)] = 48,
-  [SMALL_STATE(4)] = 96,
-  [SMALL_STATE(5)] = 136,
-  [SMALL_STATE(6)] = 180,
-  [SMALL_STATE(7)] = 224,
-  [SMALL_STATE(8)] = 252,
-  [SMALL_STATE(9)] = 280,
-  [SMALL_STATE(10)] = 308,
-  [SMALL_STATE(11)] = 344,
-  [SMALL_STATE(12)] = 372,
-  [SMALL_STATE(13)] = 396,
-  [SMALL_STATE(14)] = 432,
-  [SMALL_STATE(15)] = 456,
-  [SMALL_STATE(16)] = 492,
-  [SMALL_STATE(17)] = 516,
-  [SMALL_STATE(18)] = 540,
-  [SMALL_STATE(19)] = 564,
-  [SMALL_STATE(20)] = 594,
-  [SMALL_STATE(21)] = 624,
-  [SMALL_STATE(22)] = 649,
-  [SMALL_STATE(23)] = 674,
-  [SMALL_STATE(24)] = 699,
-  [SMALL_STATE(25)] = 720,
-  [SMALL_STATE(26)] = 737,
-  [SMALL_STATE(27)] = 758,
-  [SMALL_STATE(28)] = 777,
-  [SMALL_STATE(29)] = 796,
-  [SMALL_STATE(30)] = 815,
-  [SMALL_STATE(31)] = 836,
-  [SMALL_STATE(32)] = 857,
-  [SMALL_STATE(33)] = 876,
-  [SMALL_STATE(34)] = 893,
-  [SMALL_STATE(35)] = 914,
-  [SMALL_STATE(36)] = 927,
-  [SMALL_STATE(37)] = 944,
-  [SMALL_STATE(38)] = 957,
-  [SMALL_STATE(39)] = 970,
-  [SMALL_STATE(40)] = 981,
-  [SMALL_STATE(41)] = 992,
-  [SMALL_STATE(42)] = 1003,
-  [SMALL_STATE(43)] = 1014,
-  [SMALL_STATE(44)] = 1025,
+  [SMALL_STATE(3)] = 46,
+  [SMALL_STATE(4)] = 92,
+  [SMALL_STATE(5)] = 130,
+  [SMALL_STATE(6)] = 174,
+  [SMALL_STATE(7)] = 218,
+  [SMALL_STATE(8)] = 246,
+  [SMALL_STATE(9)] = 274,
+  [SMALL_STATE(10)] = 302,
+  [SMALL_STATE(11)] = 338,
+  [SMALL_STATE(12)] = 366,
+  [SMALL_STATE(13)] = 390,
+  [SMALL_STATE(14)] = 426,
+  [SMALL_STATE(15)] = 450,
+  [SMALL_STATE(16)] = 486,
+  [SMALL_STATE(17)] = 510,
+  [SMALL_STATE(18)] = 534,
+  [SMALL_STATE(19)] = 558,
+  [SMALL_STATE(20)] = 588,
+  [SMALL_STATE(21)] = 618,
+  [SMALL_STATE(22)] = 643,
+  [SMALL_STATE(23)] = 668,
+  [SMALL_STATE(24)] = 693,
+  [SMALL_STATE(25)] = 714,
+  [SMALL_STATE(26)] = 731,
+  [SMALL_STATE(27)] = 752,
+  [SMALL_STATE(28)] = 771,
+  [SMALL_STATE(29)] = 790,
+  [SMALL_STATE(30)] = 809,
+  [SMALL_STATE(31)] = 830,
+  [SMALL_STATE(32)] = 851,
+  [SMALL_STATE(33)] = 870,
+  [SMALL_STATE(34)] = 887,
+  [SMALL_STATE(35)] = 908,
+  [SMALL_STATE(36)] = 921,
+  [SMALL_STATE(37)] = 938,
+  [SMALL_STATE(38)] = 951,
+  [SMALL_STATE(39)] = 964,
+  [SMALL_STATE(40)] = 975,
+  [SMALL_STATE(41)] = 986,
+  [SMALL_STATE(42)] = 997,
+  [SMALL_STATE(43)] = 1008,
+  [SMALL_STATE(44)] = 1019,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -2090,102 +2125,100 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(15),
   [13] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1),
   [15] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1), SHIFT(40),
-  [18] = {.entry = {.count = 1, .reusable = true}}, SHIFT(7),
-  [20] = {.entry = {.count = 1, .reusable = false}}, SHIFT(7),
-  [22] = {.entry = {.count = 1, .reusable = true}}, SHIFT(8),
-  [24] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
-  [26] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
-  [28] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1), SHIFT(40),
-  [31] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
-  [33] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0),
-  [35] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
-  [38] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
-  [41] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(8),
-  [44] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
-  [47] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
-  [49] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1), SHIFT(40),
-  [52] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
-  [54] = {.entry = {.count = 1, .reusable = false}}, SHIFT(12),
-  [56] = {.entry = {.count = 1, .reusable = true}}, SHIFT(18),
-  [58] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [60] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
-  [62] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1), SHIFT(40),
-  [65] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
-  [67] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__call, 1, 0, 0),
-  [69] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__call, 1, 0, 0),
-  [71] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__annotation, 1, 0, 0),
-  [73] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__annotation, 1, 0, 0),
-  [75] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [77] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [79] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
-  [81] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(14),
-  [84] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(12),
-  [87] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(18),
-  [90] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
-  [93] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [95] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [97] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__card, 1, 0, 5),
-  [99] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__card, 1, 0, 5),
-  [101] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
-  [103] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(36),
-  [106] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(13),
-  [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__card, 1, 0, 0),
-  [111] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__card, 1, 0, 0),
-  [113] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
-  [115] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
-  [117] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [119] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [121] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [123] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [125] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
-  [127] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(36),
-  [130] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
-  [132] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [134] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [136] = {.entry = {.count = 1, .reusable = false}}, SHIFT(22),
-  [138] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
-  [140] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [142] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [144] = {.entry = {.count = 1, .reusable = false}}, SHIFT(23),
-  [146] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
-  [148] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [150] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [152] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
-  [155] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
-  [158] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
-  [160] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4), SHIFT(40),
-  [163] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [165] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [167] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
-  [169] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4), SHIFT(40),
-  [172] = {.entry = {.count = 1, .reusable = false}}, SHIFT(25),
-  [174] = {.entry = {.count = 1, .reusable = false}}, SHIFT(41),
-  [176] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
-  [178] = {.entry = {.count = 1, .reusable = false}}, SHIFT(44),
-  [180] = {.entry = {.count = 1, .reusable = false}}, SHIFT(9),
-  [182] = {.entry = {.count = 1, .reusable = false}}, SHIFT(42),
-  [184] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
-  [186] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(40),
-  [189] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
-  [191] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7), SHIFT(40),
-  [194] = {.entry = {.count = 1, .reusable = false}}, SHIFT(16),
-  [196] = {.entry = {.count = 1, .reusable = false}}, SHIFT(43),
-  [198] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [200] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [202] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
-  [204] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7), SHIFT(40),
-  [207] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
-  [209] = {.entry = {.count = 1, .reusable = false}}, SHIFT(27),
-  [211] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
-  [213] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
-  [215] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 0, 6),
-  [217] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 0, 9),
-  [219] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
-  [221] = {.entry = {.count = 1, .reusable = true}}, SHIFT(28),
-  [223] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
-  [225] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
-  [227] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
-  [229] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
+  [18] = {.entry = {.count = 1, .reusable = false}}, SHIFT(7),
+  [20] = {.entry = {.count = 1, .reusable = true}}, SHIFT(8),
+  [22] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
+  [24] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
+  [26] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1), SHIFT(40),
+  [29] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
+  [31] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0),
+  [33] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
+  [36] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(8),
+  [39] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
+  [42] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
+  [44] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1), SHIFT(40),
+  [47] = {.entry = {.count = 1, .reusable = false}}, SHIFT(14),
+  [49] = {.entry = {.count = 1, .reusable = false}}, SHIFT(12),
+  [51] = {.entry = {.count = 1, .reusable = true}}, SHIFT(18),
+  [53] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
+  [55] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
+  [57] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1), SHIFT(40),
+  [60] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
+  [62] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__call, 1, 0, 0),
+  [64] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__call, 1, 0, 0),
+  [66] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__annotation, 1, 0, 0),
+  [68] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__annotation, 1, 0, 0),
+  [70] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 6),
+  [72] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 6),
+  [74] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
+  [76] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(14),
+  [79] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(12),
+  [82] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(18),
+  [85] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
+  [88] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 9),
+  [90] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 9),
+  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__card, 1, 0, 5),
+  [94] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__card, 1, 0, 5),
+  [96] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
+  [98] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(36),
+  [101] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(13),
+  [104] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__card, 1, 0, 0),
+  [106] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__card, 1, 0, 0),
+  [108] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
+  [110] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
+  [112] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 6),
+  [114] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 6),
+  [116] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 9),
+  [118] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 9),
+  [120] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
+  [122] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(36),
+  [125] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
+  [127] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
+  [129] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
+  [131] = {.entry = {.count = 1, .reusable = false}}, SHIFT(22),
+  [133] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
+  [135] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
+  [137] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_supplemental_section, 2, 0, 2),
+  [139] = {.entry = {.count = 1, .reusable = false}}, SHIFT(23),
+  [141] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
+  [143] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
+  [145] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
+  [147] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
+  [150] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
+  [153] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
+  [155] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4), SHIFT(40),
+  [158] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
+  [160] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 3, 0, 6),
+  [162] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
+  [164] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4), SHIFT(40),
+  [167] = {.entry = {.count = 1, .reusable = false}}, SHIFT(25),
+  [169] = {.entry = {.count = 1, .reusable = false}}, SHIFT(41),
+  [171] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
+  [173] = {.entry = {.count = 1, .reusable = false}}, SHIFT(44),
+  [175] = {.entry = {.count = 1, .reusable = false}}, SHIFT(9),
+  [177] = {.entry = {.count = 1, .reusable = false}}, SHIFT(42),
+  [179] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
+  [181] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(40),
+  [184] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
+  [186] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7), SHIFT(40),
+  [189] = {.entry = {.count = 1, .reusable = false}}, SHIFT(16),
+  [191] = {.entry = {.count = 1, .reusable = false}}, SHIFT(43),
+  [193] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
+  [195] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 4, 0, 9),
+  [197] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
+  [199] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7), SHIFT(40),
+  [202] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
+  [204] = {.entry = {.count = 1, .reusable = false}}, SHIFT(27),
+  [206] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
+  [208] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
+  [210] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 1, 6),
+  [212] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 1, 9),
+  [214] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [216] = {.entry = {.count = 1, .reusable = true}}, SHIFT(28),
+  [218] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [220] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
+  [222] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
+  [224] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
 };
 
 enum ts_external_scanner_symbol_identifiers {

@@ -4,7 +4,7 @@
  * It lexes the two tokens whose meaning depends on line structure, which a
  * context-free lexer cannot see:
  *
- *   _game_break  one or more semi-empty lines (empty, or only spaces and
+ *   game_break   one or more semi-empty lines (empty, or only spaces and
  *                tabs).  PBN 2.1 §3: "Each game, except for the first game,
  *                starts with a semi-empty line."  A semi-empty line inside a
  *                `{}` comment is part of the comment token and never reaches
@@ -46,7 +46,7 @@ void tree_sitter_pbn_external_scanner_deserialize(void *payload, const char *buf
 }
 
 static inline bool is_hspace(int32_t c) {
-  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+  return c == ' ' || c == '\t';
 }
 
 static inline bool is_newline(int32_t c) { return c == '\n' || c == '\r'; }
