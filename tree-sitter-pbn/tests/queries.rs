@@ -1,0 +1,61 @@
+//! The query files compile against the grammar and capture what editors
+//! expect at known positions.
+
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
+
+fn language() -> tree_sitter::Language {
+    tree_sitter_pbn::LANGUAGE.into()
+}
+
+#[test]
+fn every_query_compiles() {
+    for (name, src) in [
+        ("highlights", tree_sitter_pbn::HIGHLIGHTS_QUERY),
+        ("folds", tree_sitter_pbn::FOLDS_QUERY),
+        ("injections", tree_sitter_pbn::INJECTIONS_QUERY),
+        ("textobjects", tree_sitter_pbn::TEXTOBJECTS_QUERY),
+    ] {
+        Query::new(&language(), src).unwrap_or_else(|e| panic!("{name}.scm: {e}"));
+    }
+}
+
+/// The highlight capture of the innermost node starting at `needle`.
+fn captures_at(src: &str, needle: &str) -> Vec<String> {
+    let mut parser = Parser::new();
+    parser.set_language(&language()).unwrap();
+    let tree = parser.parse(src, None).unwrap();
+    let query = Query::new(&language(), tree_sitter_pbn::HIGHLIGHTS_QUERY).unwrap();
+    let offset = src.find(needle).expect("needle in source");
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&query, tree.root_node(), src.as_bytes());
+    let mut out = Vec::new();
+    while let Some(m) = matches.next() {
+        for c in m.captures() {
+            if c.node.start_byte() == offset && c.node.end_byte() == offset + needle.len() {
+                out.push(query.capture_names()[c.index as usize].to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn highlight_captures_at_known_positions() {
+    let src = "% PBN 2.1\n[Event \"x\"] ; c\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= Pass $3 X XX\nAP\n[Note \"1:y\"]\n[Play \"E\"]\nSA ! ^R H2 - *\n[ScoreTable \"Rank\"]\n1\n";
+    let first = |needle: &str| captures_at(src, needle).first().cloned().unwrap_or_default();
+    assert_eq!(first("% PBN 2.1"), "keyword.directive");
+    assert_eq!(first("; c"), "comment");
+    assert_eq!(first("Event"), "property");
+    assert_eq!(first("\"x\""), "string");
+    assert_eq!(first("Auction"), "keyword");
+    assert_eq!(first("1C"), "number");
+    assert_eq!(first("=1="), "label");
+    assert_eq!(first("Pass"), "constant.builtin");
+    assert_eq!(first("$3"), "number");
+    assert_eq!(first("XX"), "operator");
+    assert_eq!(first("SA"), "constant");
+    assert_eq!(first("!"), "operator");
+    assert_eq!(first("^R"), "keyword.exception");
+    assert_eq!(first("*"), "punctuation.special");
+    assert_eq!(first("["), "punctuation.bracket");
+}
