@@ -22,8 +22,9 @@ pub struct CheckResult {
 /// Checks a decoded document.
 pub fn check_text(source: &SourceText, _opts: &CheckOptions) -> CheckResult {
     let tree = syntax::parse(&source.text);
-    let (games, _) = syntax::games(&tree);
+    let doc = crate::model::lower(&tree, &source.text);
     let mut diagnostics = syntax::syntax_diagnostics(&tree, &source.text);
+    diagnostics.extend(crate::rules::check_document(source, &tree, &doc, _opts));
     diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
-    CheckResult { games: games.len(), diagnostics }
+    CheckResult { games: doc.games.len(), diagnostics }
 }

@@ -15,5 +15,6 @@ pub mod check;
 pub mod codes;
 pub mod diagnostic;
 pub mod model;
+pub mod rules;
 pub mod syntax;
 pub mod text;

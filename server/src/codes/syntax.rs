@@ -10,8 +10,8 @@ codes! {
          note references, NAGs, `*`, `+`, irregularities and section tokens). Free text \
          belongs in a `{…}` or `;` comment (§3.8). A `}` with no `{` before it usually \
          means a brace comment contained another `}`: brace comments do not nest.",
-        bad: "[Event \"x\"]\nthis is free text\n",
-        good: "[Event \"x\"]\n{this is free text}\n";
+        bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1C (alert) AP\n",
+        good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C {alert} AP\n";
     MISSING_TOKEN = "PBN0002", "missing-token", Error, Syntax, "§3.3",
         "a required token is missing",
         "A tag pair is composed of four consecutive tokens: a left bracket, a name, a \

@@ -1,6 +1,32 @@
-//! Diagnostic codes of this group (see the table in codes/mod.rs).
+//! PBN08xx: supplemental sections and tables (§5).
 
 use super::codes;
 
 codes! {
+    TABLE_ELEMENT_COUNT = "PBN0801", "table-element-count", Error, Table, "§5.2",
+        "number of table elements is not a multiple of the column count",
+        "The section data of a table are structured in rows and columns; every row has \
+         one element per column given in the tag value (§5.2). Use `?` for an unknown \
+         element and `-` for an irrelevant one.",
+        bad: "[OptimumResultTable \"Declarer;Denomination;Result\"]\nN NT 6\nN S\n",
+        good: "[OptimumResultTable \"Declarer;Denomination;Result\"]\nN NT 6\nN S ?\n";
+    COMMENT_IN_SECTION = "PBN0802", "comment-in-section-data", Warning, Table, "§5.1",
+        "comment after a section element",
+        "Only the tag pair of a section may be followed by commentary; commentary after a \
+         section element is forbidden (§5.1).",
+        bad: "[ScoreTable \"Rank;Score_NS\"]\n1 620 {top}\n",
+        good: "[ScoreTable \"Rank;Score_NS\"] {top}\n1 620\n";
+    TABLE_NEEDS_SECTION = "PBN0803", "table-needs-section", Error, Table, "§5.4",
+        "time table without the section it times",
+        "An Auction section must be given before an AuctionTimeTable, and a Play section \
+         before a PlayTimeTable (§5.4, §5.8); each row gives the time of one call or card \
+         in the same order.",
+        bad: "[AuctionTimeTable \"Time\"]\n10\n",
+        good: "[Auction \"N\"]\n1C AP\n[AuctionTimeTable \"Time\"]\n10\n5\n";
+    TABLE_ROW_COUNT = "PBN0804", "table-row-count", Warning, Table, "§5.4",
+        "time table rows do not match the calls or cards",
+        "Each row of an AuctionTimeTable (PlayTimeTable) gives the thinking time of one \
+         call (card), in the order of the Auction (Play) section (§5.4, §5.8).",
+        bad: "[Auction \"N\"]\n1C Pass Pass Pass\n[AuctionTimeTable \"Time\"]\n10\n",
+        good: "[Auction \"N\"]\n1C Pass Pass Pass\n[AuctionTimeTable \"Time\"]\n10\n2\n1\n1\n";
 }

@@ -1,6 +1,74 @@
-//! Diagnostic codes of this group (see the table in codes/mod.rs).
+//! PBN01xx: characters, lines and encoding (§2.2, §2.3, §3.2).
 
 use super::codes;
 
 codes! {
+    CONTROL_CHARACTER = "PBN0101", "control-character", Error, Encoding, "§2.2",
+        "control character not permitted in PBN data",
+        "PBN data uses the printing characters of ISO 8859-1. The horizontal and vertical \
+         tab are permitted; no other ASCII control character (0–31, 127) may appear except \
+         in the line ends, and the code values 128–159 are not used for PBN data (§2.2). \
+         Such bytes usually come from a file damaged in transfer or written in another \
+         encoding.",
+        bad: "[Event \"a\u{7}b\"]\n",
+        good: "[Event \"ab\"]\n";
+    TAB_IN_STRING = "PBN0102", "tab-in-string", Error, Encoding, "§2.3",
+        "tab character inside a string",
+        "Tab characters may not appear inside string data (§2.3; §3.2: non-printing \
+         characters like tab are not permitted inside strings). Replace the tab with \
+         spaces.",
+        bad: "[Event \"Club\tnight\"]\n",
+        good: "[Event \"Club night\"]\n";
+    LINE_TOO_LONG = "PBN0103", "line-too-long", Error, Encoding, "§2.3",
+        "line longer than 255 characters",
+        "The length of a PBN text line is at most 255 characters including the \
+         end-of-line indicator (§2.3), so at most 254 visible characters. Long comments \
+         can be broken over several lines; a long Note can be split into two notes or \
+         moved into a comment.",
+        bad: "{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx }\n",
+        good: "{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx }\n";
+    TOKEN_TOO_LONG = "PBN0104", "token-too-long", Error, Encoding, "§3.2",
+        "token longer than 255 characters",
+        "A token's length is limited to a maximum of 255 characters (§3.2). This applies \
+         to tag names, strings (quotes included), calls, cards and section tokens.",
+        bad: "[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n",
+        good: "[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n";
+    NON_ASCII_SYMBOL = "PBN0105", "non-ascii-outside-strings", Error, Encoding, "§2.2",
+        "non-ASCII character outside strings and comments",
+        "Printing characters outside the seven-bit ASCII range may only appear in string \
+         data and in commentary; they are not permitted for symbol construction (§2.2): \
+         tag names, calls, cards and section tokens must be ASCII.",
+        bad: "[ScoreTable \"Rank;Names_NS\"]\n1 Müller\n",
+        good: "[ScoreTable \"Rank;Names_NS\"]\n1 \"Müller\"\n";
+    NOT_LATIN1 = "PBN0106", "not-latin1", Warning, Encoding, "§2.2",
+        "character outside ISO 8859-1",
+        "PBN data is represented in ISO 8859-1 (Latin-1, §2.2). This character (for \
+         example a suit symbol ♠ or a curly quote) has no Latin-1 code: a PBN reader \
+         that follows the standard will show garbage, and the file cannot be written \
+         back in Latin-1. Write suits as `\\S`, `\\H`, `\\D`, `\\C` in comments (§3.8).",
+        bad: "{ 4♠ makes }\n",
+        good: "{ 4\\S makes }\n";
+    CHARSET_MISMATCH = "PBN0107", "charset-mismatch", Warning, Encoding, "§2.2",
+        "declared charset does not match the content",
+        "A `%Content-type: …; charset=…` escape line declares an encoding that the bytes \
+         of the file contradict (for example it declares ISO-8859-1 but the file is \
+         valid UTF-8 with non-ASCII characters). The file was read the way its content \
+         shows; fix or remove the declaration.",
+        bad: "%Content-type: text/x-pbn; charset=ISO-8859-1\n{ café (written as UTF-8) }\n",
+        good: "%Content-type: text/x-pbn; charset=UTF-8\n{ café (written as UTF-8) }\n";
+    C1_CHARACTER = "PBN0108", "windows-1252-character", Warning, Encoding, "§2.2",
+        "Windows-1252 character in the range 128–159",
+        "The file is not UTF-8 and uses byte values 128–159, which ISO 8859-1 reserves \
+         for control characters that are not used for PBN data (§2.2). It was read as \
+         Windows-1252, where these bytes are printing characters such as curly quotes \
+         or the euro sign; other PBN readers may not do so.",
+        bad: "{ \u{201c}quoted\u{201d} } (bytes 0x93 0x94)\n",
+        good: "{ \"quoted\" }\n";
+    UNKNOWN_CHARSET = "PBN0109", "unknown-charset", Warning, Encoding, "§2.2",
+        "unknown charset declaration",
+        "A `%Content-type` escape line names a charset this reader does not know. The \
+         encoding was detected from the content (UTF-8 if valid, else ISO 8859-1, the \
+         encoding PBN 2.1 prescribes in §2.2).",
+        bad: "%Content-type: text/x-pbn; charset=klingon\n",
+        good: "%Content-type: text/x-pbn; charset=ISO-8859-1\n";
 }

@@ -1,3 +1,312 @@
-//! The typed semantic model of a PBN document (placeholder; being written).
+//! The typed semantic model of a PBN document.
+//!
+//! [`lower`] turns the tree-sitter-pbn tree into a [`Document`]: games, their
+//! tags in order (with `#`/`##` inheritance resolved across games, §4.8), the
+//! auction and play sections with their annotations and notes, supplemental
+//! sections, and every comment with its position. All positions are byte
+//! ranges into the decoded text.
+//!
+//! The model keeps tag values as written ([`TagValue::raw`]); typed
+//! interpretations (Deal, Contract, …) come from [`values`].
 
+mod inherit;
+mod lower;
 pub mod values;
+
+pub use lower::lower;
+
+use std::ops::Range;
+
+/// A whole document.
+#[derive(Clone, Debug, Default)]
+pub struct Document {
+    pub games: Vec<Game>,
+    /// Comments and escape lines in stretches without any tag (not games).
+    pub loose: Vec<Comment>,
+}
+
+/// One game (§3): everything between two semi-empty lines that has tags.
+#[derive(Clone, Debug, Default)]
+pub struct Game {
+    /// 0-based position in the document.
+    pub index: usize,
+    /// From the first to the last node of the game (comments included).
+    pub range: Range<usize>,
+    /// The game contains an ERROR/MISSING node or a lenient error leaf:
+    /// its meaning is uncertain and the formatter prints it verbatim.
+    pub syntax_error: bool,
+    /// Every tag pair, in document order, including Auction, Play, Note and
+    /// section tags.
+    pub tags: Vec<Tag>,
+    pub auction: Option<Auction>,
+    pub play: Option<Play>,
+    /// Supplemental sections (§5): tags followed by section data.
+    pub sections: Vec<Section>,
+    /// Comments and escape lines of the game, in document order.
+    pub comments: Vec<Comment>,
+    /// Values this game receives from `##` tags of earlier games without
+    /// having the tag itself (§4.8).
+    pub inherited: Vec<Inherited>,
+}
+
+/// Where a tag pair sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagRole {
+    /// An ordinary tag pair (identification section, §3.4, or a supplemental
+    /// tag, §4).
+    Plain,
+    /// `[Auction]`: starts the auction section (§3.5).
+    Auction,
+    /// `[Play]`: starts the play section (§3.6).
+    Play,
+    /// A `[Note]` at the end of the auction section (§3.5.5).
+    AuctionNote,
+    /// A `[Note]` at the end of the play section (§3.6.5).
+    PlayNote,
+    /// A tag followed by section data (§5).
+    Section,
+}
+
+/// The value of a tag pair as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagValue {
+    /// The characters between the quotes, escapes not processed.
+    pub raw: String,
+    /// The value with `\"` and `\\` unescaped (§3.2).
+    pub text: String,
+    /// Byte range of `raw` in the document (inside the quotes).
+    pub range: Range<usize>,
+    /// Written as a quoted string (not a bare word).
+    pub quoted: bool,
+    /// Has its closing quote.
+    pub terminated: bool,
+}
+
+/// `#` / `##` inheritance markers (§4.8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inherit {
+    None,
+    /// `"#"`: the value of the same tag in the nearest previous game.
+    Previous,
+    /// `"##text"`: `text`, here and in all subsequent games.
+    Header(String),
+}
+
+/// Where an inherited value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// Game index and tag index of the tag that holds the real value.
+    pub game: usize,
+    pub tag: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tag {
+    pub name: String,
+    pub name_range: Range<usize>,
+    /// `None` when the tag pair has no value at all (`[Event]`).
+    pub value: Option<TagValue>,
+    /// The whole tag pair.
+    pub range: Range<usize>,
+    pub role: TagRole,
+    pub inherit: Inherit,
+    /// For `#` values: the value found in earlier games and its source; for
+    /// `##text`: `text` with no source. `None` for ordinary values.
+    pub resolved: Option<(String, Option<Source>)>,
+}
+
+impl Tag {
+    /// The value to use: the resolved inherited value or the text itself.
+    pub fn effective(&self) -> Option<&str> {
+        match &self.resolved {
+            Some((v, _)) => Some(v),
+            None => self.value.as_ref().map(|v| v.text.as_str()),
+        }
+    }
+}
+
+/// A tag a game does not have but receives through `##` (§4.8).
+#[derive(Clone, Debug)]
+pub struct Inherited {
+    pub name: String,
+    pub value: String,
+    pub source: Source,
+}
+
+/// A comment (§3.8) or escape line (§2.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub kind: CommentKind,
+    pub range: Range<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommentKind {
+    /// `; …` to the end of the line.
+    Line,
+    /// `{ … }`.
+    Brace,
+    /// `{ …` without its `}`.
+    UnterminatedBrace,
+    /// `%` in column 0.
+    Escape,
+}
+
+/// An annotation after a call or card, or an irregularity before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annotation {
+    pub kind: AnnotationKind,
+    pub range: Range<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnnotationKind {
+    /// `!` `?` `!!` `??` `!?` `?!` as 1..=6 in that order (§3.5.3).
+    Suffix(u8),
+    /// `=n=`; `None` when the inside is not a number (§3.5.4).
+    NoteRef(Option<u32>),
+    /// `$n`; `None` when not a number (§3.7).
+    Nag(Option<u32>),
+    /// `^I` `^S` `^R` `^L` (or another letter, which the checker rejects).
+    Irregularity(char),
+}
+
+/// The six suffixes in NAG order: `!`=1 `?`=2 `!!`=3 `??`=4 `!?`=5 `?!`=6.
+pub const SUFFIXES: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
+
+/// A call token as read (§3.5.1); case is kept in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallToken {
+    Bid(contract_bridge::Bid),
+    Pass,
+    Double,
+    Redouble,
+    /// `AP`: all (remaining) players pass.
+    AllPass,
+    /// `-`: not yet this player's turn (before the dealer).
+    Dash,
+    /// `^S`: a player skipped by a call out of rotation (§3.9 B).
+    Skip,
+    /// `+`: the next call, to be continued (§3.5).
+    Continuation,
+    /// `*`: no further calls (§3.5).
+    Terminator,
+    /// A call token that is not a legal call (`1N`, `P`, …).
+    Invalid,
+}
+
+/// A card token as read (§3.6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardToken {
+    Card(contract_bridge::Card),
+    /// `-`: unknown or not played card.
+    Dash,
+    Continuation,
+    Terminator,
+    Invalid,
+}
+
+/// A call or card with its annotations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry<T> {
+    pub token: T,
+    /// Range of the token itself.
+    pub range: Range<usize>,
+    /// Irregularities written before the token (`^I 1C`, `^R S6`).
+    pub pre: Vec<Annotation>,
+    /// Suffix, note reference and NAGs written after the token.
+    pub post: Vec<Annotation>,
+}
+
+/// The auction section (§3.5).
+#[derive(Clone, Debug)]
+pub struct Auction {
+    /// Index of the `[Auction]` tag in [`Game::tags`].
+    pub tag: usize,
+    pub entries: Vec<Entry<CallToken>>,
+    /// Annotations with no call before them (or irregularities with no call
+    /// after them).
+    pub stray: Vec<Annotation>,
+    /// Indices of the section's `[Note]` tags in [`Game::tags`].
+    pub notes: Vec<usize>,
+    pub range: Range<usize>,
+}
+
+/// The play section (§3.6).
+#[derive(Clone, Debug)]
+pub struct Play {
+    pub tag: usize,
+    pub entries: Vec<Entry<CardToken>>,
+    pub stray: Vec<Annotation>,
+    pub notes: Vec<usize>,
+    pub range: Range<usize>,
+}
+
+/// A supplemental section (§5).
+#[derive(Clone, Debug)]
+pub struct Section {
+    pub tag: usize,
+    pub elements: Vec<Element>,
+    pub range: Range<usize>,
+}
+
+/// A section element: a section token or a string token (§5.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    /// The element's text (unescaped, without quotes, for strings).
+    pub text: String,
+    pub range: Range<usize>,
+    pub quoted: bool,
+}
+
+impl Game {
+    /// The first tag with this name (§3.4: later duplicates are ignored).
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+
+    /// The effective value of a tag: its own (resolved) value, or one
+    /// inherited through `##`.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        match self.tag(name) {
+            Some(t) => t.effective(),
+            None => self.inherited.iter().find(|i| i.name == name).map(|i| i.value.as_str()),
+        }
+    }
+}
+
+/// Unescapes a PBN string's inside: `\"` → `"`, `\\` → `\` (§3.2). Other
+/// backslashes are kept as written.
+pub fn unescape(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_owned();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('"') | Some('\\') => out.push(chars.next().unwrap()),
+                _ => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Escapes a value for writing inside quotes.
+pub fn escape(text: &str) -> String {
+    if !text.contains(['"', '\\']) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

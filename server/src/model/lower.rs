@@ -1,0 +1,379 @@
+//! Lowering: tree-sitter-pbn tree → [`Document`].
+
+use super::*;
+use crate::syntax::{self, GameChunk};
+use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
+use tree_sitter::{Node, Tree};
+
+/// Builds the model of a parsed document. Never fails: whatever the tree
+/// holds is represented, and syntax errors mark their game.
+pub fn lower(tree: &Tree, text: &str) -> Document {
+    let (chunks, loose) = syntax::games(tree);
+    let mut doc = Document {
+        games: Vec::with_capacity(chunks.len()),
+        loose: loose.iter().filter_map(|n| comment_of(*n, text)).collect(),
+    };
+    for (index, chunk) in chunks.iter().enumerate() {
+        doc.games.push(lower_game(index, chunk, text));
+    }
+    super::inherit::resolve(&mut doc);
+    doc
+}
+
+fn comment_of(node: Node<'_>, text: &str) -> Option<Comment> {
+    let kind = match node.kind() {
+        "comment" if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
+        "comment" => CommentKind::Brace,
+        "unterminated_comment" => CommentKind::UnterminatedBrace,
+        "escape_line" => CommentKind::Escape,
+        _ => return None,
+    };
+    Some(Comment { kind, range: node.byte_range() })
+}
+
+struct Lowerer<'a> {
+    text: &'a str,
+    game: Game,
+}
+
+fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
+    let mut l = Lowerer {
+        text,
+        game: Game { index, range: chunk.range.clone(), ..Default::default() },
+    };
+    for node in &chunk.nodes {
+        l.visit_top(*node);
+    }
+    l.game
+}
+
+impl<'a> Lowerer<'a> {
+    fn comment(&mut self, node: Node<'_>) -> bool {
+        let Some(c) = comment_of(node, self.text) else { return false };
+        if c.kind == CommentKind::UnterminatedBrace {
+            self.game.syntax_error = true;
+        }
+        self.game.comments.push(c);
+        true
+    }
+
+    fn visit_top(&mut self, node: Node<'_>) {
+        if self.comment(node) {
+            return;
+        }
+        if node.is_error() || node.is_missing() {
+            self.game.syntax_error = true;
+            // Keep what can be kept: tags and comments inside the error.
+            self.visit_children_generic(node);
+            return;
+        }
+        match node.kind() {
+            "game" => {
+                if node.has_error() {
+                    self.game.syntax_error = true;
+                }
+                let mut c = node.walk();
+                for child in node.children(&mut c) {
+                    self.visit_item(child);
+                }
+            }
+            _ => self.visit_children_generic(node),
+        }
+    }
+
+    /// Inside ERROR nodes: collect tag pairs and comments, nothing else.
+    fn visit_children_generic(&mut self, node: Node<'_>) {
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if self.comment(child) {
+                continue;
+            }
+            match child.kind() {
+                "tag_pair" => {
+                    self.tag(child, TagRole::Plain);
+                }
+                _ if child.child_count() > 0 => self.visit_children_generic(child),
+                _ => {}
+            }
+        }
+    }
+
+    fn visit_item(&mut self, node: Node<'_>) {
+        if self.comment(node) {
+            return;
+        }
+        if node.is_error() || node.is_missing() {
+            self.game.syntax_error = true;
+            self.visit_children_generic(node);
+            return;
+        }
+        match node.kind() {
+            "tag_pair" => {
+                self.tag(node, TagRole::Plain);
+            }
+            "auction_section" => self.auction(node),
+            "play_section" => self.play(node),
+            "supplemental_section" => self.section(node),
+            _ => {}
+        }
+    }
+
+    /// Lowers a tag pair and returns its index.
+    fn tag(&mut self, node: Node<'_>, role: TagRole) -> usize {
+        let mut name = String::new();
+        let mut name_range = node.start_byte()..node.start_byte();
+        let mut value = None;
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if self.comment(child) {
+                continue;
+            }
+            if child.is_error() || child.is_missing() {
+                self.game.syntax_error = true;
+                continue;
+            }
+            match child.kind() {
+                "tag_name" => {
+                    name = self.text[child.byte_range()].to_owned();
+                    name_range = child.byte_range();
+                }
+                "string" => {
+                    let r = child.start_byte() + 1..child.end_byte() - 1;
+                    let raw = &self.text[r.clone()];
+                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: true });
+                }
+                "unterminated_string" => {
+                    self.game.syntax_error = true;
+                    let r = child.start_byte() + 1..child.end_byte();
+                    let raw = &self.text[r.clone()];
+                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: false });
+                }
+                "unquoted_value" => {
+                    self.game.syntax_error = true;
+                    let r = child.byte_range();
+                    let raw = &self.text[r.clone()];
+                    value = Some(TagValue { raw: raw.to_owned(), text: raw.to_owned(), range: r, quoted: false, terminated: true });
+                }
+                _ => {}
+            }
+        }
+        if value.is_none() {
+            self.game.syntax_error = true;
+        }
+        let inherit = match value.as_ref().map(|v| v.text.as_str()) {
+            Some("#") => Inherit::Previous,
+            Some(v) if v.starts_with("##") => Inherit::Header(v[2..].to_owned()),
+            _ => Inherit::None,
+        };
+        self.game.tags.push(Tag {
+            name,
+            name_range,
+            value,
+            range: node.byte_range(),
+            role,
+            inherit,
+            resolved: None,
+        });
+        self.game.tags.len() - 1
+    }
+
+    fn annotation(&self, node: Node<'_>) -> Option<Annotation> {
+        let t = &self.text[node.byte_range()];
+        let kind = match node.kind() {
+            "suffix" => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
+            "note_ref" => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
+            "nag" => AnnotationKind::Nag(digits(&t[1..])),
+            "irregularity" => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
+            _ => return None,
+        };
+        Some(Annotation { kind, range: node.byte_range() })
+    }
+
+    fn auction(&mut self, node: Node<'_>) {
+        let mut auction = Auction {
+            tag: usize::MAX,
+            entries: Vec::new(),
+            stray: Vec::new(),
+            notes: Vec::new(),
+            range: node.byte_range(),
+        };
+        let mut pending: Vec<Annotation> = Vec::new();
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if self.comment(child) {
+                continue;
+            }
+            if child.is_error() || child.is_missing() {
+                self.game.syntax_error = true;
+                self.visit_children_generic(child);
+                continue;
+            }
+            if child.kind() == "tag_pair" {
+                if node.child_by_field_name("tag") != Some(child) {
+                    let i = self.tag(child, TagRole::AuctionNote);
+                    auction.notes.push(i);
+                } else {
+                    auction.tag = self.tag(child, TagRole::Auction);
+                }
+                continue;
+            }
+            let t = &self.text[child.byte_range()];
+            let token = match child.kind() {
+                "bid" => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
+                "pass" => CallToken::Pass,
+                "double" => CallToken::Double,
+                "redouble" => CallToken::Redouble,
+                "all_pass" => CallToken::AllPass,
+                "dash" => CallToken::Dash,
+                "invalid_call" | "invalid_card" | "card" => CallToken::Invalid,
+                "continuation" => CallToken::Continuation,
+                "terminator" => CallToken::Terminator,
+                "irregularity" if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
+                _ => {
+                    if let Some(a) = self.annotation(child) {
+                        if matches!(a.kind, AnnotationKind::Irregularity(_)) {
+                            pending.push(a);
+                        } else if let Some(last) = auction.entries.last_mut() {
+                            last.post.push(a);
+                        } else {
+                            auction.stray.push(a);
+                        }
+                    }
+                    continue;
+                }
+            };
+            auction.entries.push(Entry { token, range: child.byte_range(), pre: std::mem::take(&mut pending), post: Vec::new() });
+        }
+        auction.stray.extend(pending);
+        self.game.auction.get_or_insert(auction);
+    }
+
+    fn play(&mut self, node: Node<'_>) {
+        let mut play = Play { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new(), range: node.byte_range() };
+        let mut pending: Vec<Annotation> = Vec::new();
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if self.comment(child) {
+                continue;
+            }
+            if child.is_error() || child.is_missing() {
+                self.game.syntax_error = true;
+                self.visit_children_generic(child);
+                continue;
+            }
+            if child.kind() == "tag_pair" {
+                if node.child_by_field_name("tag") != Some(child) {
+                    let i = self.tag(child, TagRole::PlayNote);
+                    play.notes.push(i);
+                } else {
+                    play.tag = self.tag(child, TagRole::Play);
+                }
+                continue;
+            }
+            let t = &self.text[child.byte_range()];
+            let token = match child.kind() {
+                "card" => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
+                "dash" => CardToken::Dash,
+                "invalid_card" | "invalid_call" => CardToken::Invalid,
+                "continuation" => CardToken::Continuation,
+                "terminator" => CardToken::Terminator,
+                _ => {
+                    if let Some(a) = self.annotation(child) {
+                        if matches!(a.kind, AnnotationKind::Irregularity(_)) {
+                            pending.push(a);
+                        } else if let Some(last) = play.entries.last_mut() {
+                            last.post.push(a);
+                        } else {
+                            play.stray.push(a);
+                        }
+                    }
+                    continue;
+                }
+            };
+            play.entries.push(Entry { token, range: child.byte_range(), pre: std::mem::take(&mut pending), post: Vec::new() });
+        }
+        play.stray.extend(pending);
+        self.game.play.get_or_insert(play);
+    }
+
+    fn section(&mut self, node: Node<'_>) {
+        let mut section = Section { tag: usize::MAX, elements: Vec::new(), range: node.byte_range() };
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if self.comment(child) {
+                continue;
+            }
+            if child.is_error() || child.is_missing() {
+                self.game.syntax_error = true;
+                continue;
+            }
+            match child.kind() {
+                "tag_pair" => section.tag = self.tag(child, TagRole::Section),
+                "section_token" => section.elements.push(Element {
+                    text: self.text[child.byte_range()].to_owned(),
+                    range: child.byte_range(),
+                    quoted: false,
+                }),
+                "string" => {
+                    let r = child.start_byte() + 1..child.end_byte() - 1;
+                    section.elements.push(Element { text: unescape(&self.text[r]), range: child.byte_range(), quoted: true })
+                }
+                _ => {}
+            }
+        }
+        self.game.sections.push(section);
+    }
+}
+
+fn digits(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok().or(Some(u32::MAX))
+}
+
+/// Parses a bid token (`1C` … `7NT`, any case).
+pub fn parse_bid(t: &str) -> Option<Bid> {
+    let b = t.as_bytes();
+    let level = b.first().filter(|c| (b'1'..=b'7').contains(c))? - b'0';
+    let strain = match t[1..].to_ascii_uppercase().as_str() {
+        "C" => Strain::Clubs,
+        "D" => Strain::Diamonds,
+        "H" => Strain::Hearts,
+        "S" => Strain::Spades,
+        "NT" => Strain::Notrump,
+        _ => return None,
+    };
+    Some(Bid { level: Level::new(level), strain })
+}
+
+/// Parses a card token (`SA`, `hT`, …).
+pub fn parse_card(t: &str) -> Option<Card> {
+    let mut ch = t.chars();
+    let suit = match ch.next()?.to_ascii_uppercase() {
+        'S' => Suit::Spades,
+        'H' => Suit::Hearts,
+        'D' => Suit::Diamonds,
+        'C' => Suit::Clubs,
+        _ => return None,
+    };
+    let rank = rank_of(ch.next()?)?;
+    if ch.next().is_some() {
+        return None;
+    }
+    Some(Card { suit, rank })
+}
+
+/// A rank character (`A K Q J T 9 … 2`, any case).
+pub fn rank_of(c: char) -> Option<Rank> {
+    let v = match c.to_ascii_uppercase() {
+        'A' => 14,
+        'K' => 13,
+        'Q' => 12,
+        'J' => 11,
+        'T' => 10,
+        d @ '2'..='9' => d as u8 - b'0',
+        _ => return None,
+    };
+    Some(Rank::new(v))
+}

@@ -1,0 +1,419 @@
+//! Date, EventDate, UTCDate (§3.4.3, §4.4.1, §4.5.2); Time, UTCTime
+//! (§4.5.1, §4.5.3); TimeControl (§4.6.1); TimeCall, TimeCard (§4.6.2-3).
+
+use super::{char_range, is_unknown, issue, parse_uint, trim_padded, Parsed};
+use crate::codes::values as codes;
+
+/// A date of the Date/EventDate/UTCDate tags (§3.4.3). Each field is `None`
+/// when one of its digits is unknown (`?`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Date {
+    pub year: Option<u16>,
+    pub month: Option<u8>,
+    pub day: Option<u8>,
+    /// The date in the standard form `YYYY.MM.DD`, `?` kept per digit. Equal
+    /// to the raw value when it was written in the standard form.
+    pub canonical: String,
+}
+
+impl Date {
+    /// Whether every digit is known.
+    pub fn is_complete(&self) -> bool {
+        self.year.is_some() && self.month.is_some() && self.day.is_some()
+    }
+}
+
+const DATE_RULE: &str = "a date must be YYYY.MM.DD with `?` for unknown digits (§3.4.3)";
+
+/// Parses a Date, EventDate or UTCDate tag value (§3.4.3, §4.4.1, §4.5.2).
+///
+/// `YYYY.MM.DD` with `?` per unknown digit is clean. Readable variants give
+/// [`codes::NONSTANDARD_DATE`] (warning) and the interpreted date: `-` or `/`
+/// separators, no separators (`20151006`), a one-character month or day
+/// (`2015.9.1`, `2015.09.?`). Anything else is [`codes::DATE_FORMAT`];
+/// a month or day that does not exist is [`codes::IMPOSSIBLE_DATE`].
+pub fn parse_date(raw: &str) -> Parsed<Date> {
+    if raw.is_empty() || is_unknown(raw) {
+        return Parsed::none();
+    }
+    let mut issues = Vec::new();
+    let (off, s) = trim_padded(raw, "Date", "§3.4.3", &mut issues);
+    if s.is_empty() {
+        return Parsed::new(None, issues);
+    }
+    let whole = off..off + s.len();
+    let is_date_char = |c: char| c.is_ascii_digit() || c == '?';
+
+    // The parts (offset in `s`, text) and whether the form is non-standard.
+    let mut nonstandard = Vec::new();
+    let parts: Vec<(usize, &str)> = if s.len() == 8 && s.chars().all(is_date_char) {
+        nonstandard.push("has no separators");
+        vec![(0, &s[0..4]), (4, &s[4..6]), (6, &s[6..8])]
+    } else {
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for (i, c) in s.char_indices() {
+            if matches!(c, '.' | '-' | '/') {
+                parts.push((start, &s[start..i]));
+                start = i + 1;
+                if c != '.' && !nonstandard.contains(&"uses `-` or `/` as separator") {
+                    nonstandard.push("uses `-` or `/` as separator");
+                }
+            }
+        }
+        parts.push((start, &s[start..]));
+        parts
+    };
+    if parts.len() != 3 {
+        issues.push(issue(
+            &codes::DATE_FORMAT,
+            whole,
+            format!("{DATE_RULE}; `{s}` does not have three fields"),
+        ));
+        return Parsed::new(None, issues);
+    }
+    let mut ok = true;
+    for &(p, text) in &parts {
+        for (i, c) in text.char_indices() {
+            if !is_date_char(c) {
+                ok = false;
+                issues.push(issue(
+                    &codes::DATE_FORMAT,
+                    char_range(raw, off + p + i),
+                    format!("{DATE_RULE}; `{c}` is not a digit"),
+                ));
+            }
+        }
+    }
+    if !ok {
+        return Parsed::new(None, issues);
+    }
+    let (yp, year) = parts[0];
+    if year.len() != 4 {
+        issues.push(issue(
+            &codes::DATE_FORMAT,
+            off + yp..off + yp + year.len(),
+            format!("{DATE_RULE}; the year must have four digits, not {}", year.len()),
+        ));
+        return Parsed::new(None, issues);
+    }
+    let mut fields = [String::new(), String::new()];
+    for (k, &(p, text)) in parts[1..].iter().enumerate() {
+        let what = if k == 0 { "month" } else { "day" };
+        match text.len() {
+            2 => fields[k] = text.to_string(),
+            1 => {
+                fields[k] = if text == "?" { "??".into() } else { format!("0{text}") };
+                if !nonstandard.contains(&"has a one-character month or day") {
+                    nonstandard.push("has a one-character month or day");
+                }
+            }
+            _ => {
+                issues.push(issue(
+                    &codes::DATE_FORMAT,
+                    off + p..off + p + text.len(),
+                    format!("{DATE_RULE}; the {what} must have two digits"),
+                ));
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        return Parsed::new(None, issues);
+    }
+    let canonical = format!("{year}.{}.{}", fields[0], fields[1]);
+    if !nonstandard.is_empty() {
+        issues.push(issue(
+            &codes::NONSTANDARD_DATE,
+            whole.clone(),
+            format!("date `{s}` {}; read as `{canonical}`: {DATE_RULE}", nonstandard.join(" and ")),
+        ));
+    }
+    let known = |t: &str| t.parse::<u16>().ok().filter(|_| !t.contains('?'));
+    let y = known(year);
+    let m = known(&fields[0]).map(|v| v as u8);
+    let d = known(&fields[1]).map(|v| v as u8);
+    let (mp, mtext) = parts[1];
+    let (dp, dtext) = parts[2];
+    let mut value_ok = true;
+    if let Some(m) = m {
+        if !(1..=12).contains(&m) {
+            value_ok = false;
+            issues.push(issue(
+                &codes::IMPOSSIBLE_DATE,
+                off + mp..off + mp + mtext.len(),
+                format!("month {m} does not exist; the month is 01 to 12 (§3.4.3)"),
+            ));
+        }
+    }
+    if let Some(d) = d {
+        let max = match m {
+            Some(2) => match y {
+                Some(y) if !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) => 28,
+                _ => 29,
+            },
+            Some(4 | 6 | 9 | 11) => 30,
+            _ => 31,
+        };
+        if d == 0 || d > max {
+            value_ok = false;
+            let month = match m {
+                Some(m) if (1..=12).contains(&m) => format!(" in month {m:02}"),
+                _ => String::new(),
+            };
+            issues.push(issue(
+                &codes::IMPOSSIBLE_DATE,
+                off + dp..off + dp + dtext.len(),
+                format!("day {d} does not exist{month}; the day is 01 to {max} (§3.4.3)"),
+            ));
+        }
+    }
+    let value = value_ok.then_some(Date { year: y, month: m, day: d, canonical });
+    Parsed::new(value, issues)
+}
+
+/// A time of day of the Time/UTCTime tags (§4.5.1). Each field is `None`
+/// when one of its digits is unknown (`?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Time {
+    pub hour: Option<u8>,
+    pub minute: Option<u8>,
+    pub second: Option<u8>,
+}
+
+/// Parses a Time or UTCTime tag value `HH:MM:SS` (§4.5.1, §4.5.3); as in
+/// the Date tag, `?` may replace unknown digits. Errors:
+/// [`codes::TIME_FORMAT`].
+pub fn parse_time(raw: &str) -> Parsed<Time> {
+    if raw.is_empty() || is_unknown(raw) {
+        return Parsed::none();
+    }
+    let mut issues = Vec::new();
+    let (off, s) = trim_padded(raw, "Time", "§4.5.1", &mut issues);
+    if s.is_empty() {
+        return Parsed::new(None, issues);
+    }
+    let whole = off..off + s.len();
+    const RULE: &str = "a time must be HH:MM:SS with colons (§4.5.1)";
+    let parts: Vec<&str> = s.split(':').collect();
+    let well_formed = parts.len() == 3
+        && parts.iter().all(|p| p.len() == 2 && p.chars().all(|c| c.is_ascii_digit() || c == '?'));
+    if !well_formed {
+        issues.push(issue(&codes::TIME_FORMAT, whole, format!("{RULE}; `{s}` is not")));
+        return Parsed::new(None, issues);
+    }
+    let known = |t: &str| t.parse::<u8>().ok().filter(|_| !t.contains('?'));
+    let t = Time { hour: known(parts[0]), minute: known(parts[1]), second: known(parts[2]) };
+    let mut ok = true;
+    for (k, (v, max, what)) in
+        [(t.hour, 23, "hour"), (t.minute, 59, "minute"), (t.second, 59, "second")].into_iter().enumerate()
+    {
+        if let Some(v) = v {
+            if v > max {
+                ok = false;
+                issues.push(issue(
+                    &codes::TIME_FORMAT,
+                    off + 3 * k..off + 3 * k + 2,
+                    format!("{what} {v} does not exist; the {what} is 00 to {max} (§4.5.1)"),
+                ));
+            }
+        }
+    }
+    Parsed::new(ok.then_some(t), issues)
+}
+
+/// The TimeControl tag value (§4.6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// `""`: no time limit at all.
+    Unlimited,
+    /// `<NrGames>/<NrMinutes>`: `games` games must be finished within
+    /// `minutes` minutes.
+    Limit { games: u32, minutes: u32 },
+}
+
+/// Parses a TimeControl tag value: `<NrGames>/<NrMinutes>` (two positive
+/// integers), or `""` for no limit (§4.6.1). Errors:
+/// [`codes::TIME_CONTROL_FORMAT`].
+pub fn parse_time_control(raw: &str) -> Parsed<TimeControl> {
+    if raw.is_empty() {
+        return Parsed::ok(TimeControl::Unlimited);
+    }
+    if is_unknown(raw) {
+        return Parsed::none();
+    }
+    let mut issues = Vec::new();
+    let (off, s) = trim_padded(raw, "TimeControl", "§4.6.1", &mut issues);
+    if s.is_empty() {
+        return Parsed::new(None, issues);
+    }
+    let positive = |t: &str| parse_uint(t).and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0);
+    let value = s.split_once('/').and_then(|(g, m)| Some((positive(g)?, positive(m)?)));
+    match value {
+        Some((games, minutes)) => Parsed::new(Some(TimeControl::Limit { games, minutes }), issues),
+        None => {
+            issues.push(issue(
+                &codes::TIME_CONTROL_FORMAT,
+                off..off + s.len(),
+                "TimeControl must be <NrGames>/<NrMinutes> with two positive integers, e.g. \"4/30\", \
+                 or \"\" for no time limit (§4.6.1)",
+            ));
+            Parsed::new(None, issues)
+        }
+    }
+}
+
+/// Parses a TimeCall or TimeCard tag value: a non-negative integer number
+/// of seconds (§4.6.2, §4.6.3). Errors: [`codes::SECONDS_FORMAT`].
+pub fn parse_seconds(raw: &str) -> Parsed<u32> {
+    if raw.is_empty() || is_unknown(raw) {
+        return Parsed::none();
+    }
+    let mut issues = Vec::new();
+    let (off, s) = trim_padded(raw, "TimeCall/TimeCard", "§4.6.2", &mut issues);
+    if s.is_empty() {
+        return Parsed::new(None, issues);
+    }
+    match parse_uint(s).and_then(|v| u32::try_from(v).ok()) {
+        Some(v) => Parsed::new(Some(v), issues),
+        None => {
+            issues.push(issue(
+                &codes::SECONDS_FORMAT,
+                off..off + s.len(),
+                "TimeCall and TimeCard give a number of seconds, a non-negative integer (§4.6.2, §4.6.3)",
+            ));
+            Parsed::new(None, issues)
+        }
+    }
+}
+
+/// A duration of the Time/TotalTime table columns: `HH:MM:SS`, `MM:SS` or
+/// `SS` (§5.4, §5.8); returns seconds. Minutes and seconds after the first
+/// field must be below 60.
+pub fn parse_duration(s: &str) -> Option<u64> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() > 3 {
+        return None;
+    }
+    let mut total = 0u64;
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 && p.len() > 2 {
+            return None;
+        }
+        let v = parse_uint(p)?;
+        if i > 0 && v >= 60 {
+            return None;
+        }
+        total = total.checked_mul(60)?.checked_add(v)?;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use super::*;
+
+    #[test]
+    fn standard_dates() {
+        let p = parse_date("1995.06.10");
+        assert_clean(&p.issues, "date");
+        let d = p.value.unwrap();
+        assert_eq!((d.year, d.month, d.day), (Some(1995), Some(6), Some(10)));
+        assert_eq!(d.canonical, "1995.06.10");
+        assert!(d.is_complete());
+        let p = parse_date("2012.08.??");
+        assert_clean(&p.issues, "partial");
+        assert_eq!(p.value.unwrap().day, None);
+        assert_clean(&parse_date("????.??.??").issues, "unknown digits");
+        assert_clean(&parse_date("2000.02.29").issues, "leap");
+        assert_clean(&parse_date("????.02.29").issues, "leap unknown year");
+        assert!(parse_date("").value.is_none() && parse_date("").issues.is_empty());
+        assert!(parse_date("?").issues.is_empty());
+    }
+
+    #[test]
+    fn date_errors() {
+        let p = parse_date("95.06.10");
+        assert_eq!(expect(&p.issues, &codes::DATE_FORMAT).range, 0..2);
+        assert!(p.value.is_none());
+        let p = parse_date("1995.o6.10");
+        assert_eq!(expect(&p.issues, &codes::DATE_FORMAT).range, 5..6);
+        let p = parse_date("1995.06");
+        expect(&p.issues, &codes::DATE_FORMAT);
+        let p = parse_date("1995.006.10");
+        expect(&p.issues, &codes::DATE_FORMAT);
+        let p = parse_date("10/07/2023");
+        expect(&p.issues, &codes::DATE_FORMAT);
+    }
+
+    #[test]
+    fn impossible_dates() {
+        let p = parse_date("1995.13.40");
+        let codes_ = codes_of(&p.issues);
+        assert_eq!(codes_, vec!["PBN0303", "PBN0303"]);
+        assert_eq!(p.issues[0].range, 5..7);
+        assert_eq!(p.issues[1].range, 8..10);
+        assert!(p.value.is_none());
+        expect(&parse_date("1900.02.29").issues, &codes::IMPOSSIBLE_DATE);
+        expect(&parse_date("2001.04.31").issues, &codes::IMPOSSIBLE_DATE);
+        expect(&parse_date("2001.00.01").issues, &codes::IMPOSSIBLE_DATE);
+        expect(&parse_date("2001.01.00").issues, &codes::IMPOSSIBLE_DATE);
+        assert_clean(&parse_date("2001.1?.31").issues, "partial month not checked");
+    }
+
+    #[test]
+    fn nonstandard_dates_are_interpreted() {
+        for (raw, canon) in [
+            ("2023-07-28", "2023.07.28"),
+            ("2023/07/28", "2023.07.28"),
+            ("20151006", "2015.10.06"),
+            ("2015.09.?", "2015.09.??"),
+            ("2015.9.1", "2015.09.01"),
+        ] {
+            let p = parse_date(raw);
+            assert_eq!(codes_of(&p.issues), vec!["PBN0302"], "{raw}");
+            assert_eq!(p.value.unwrap().canonical, canon, "{raw}");
+        }
+        let p = parse_date(" 2023.07.28");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0331"]);
+        assert_eq!(p.value.unwrap().canonical, "2023.07.28");
+    }
+
+    #[test]
+    fn times() {
+        let p = parse_time("23:59:59");
+        assert_clean(&p.issues, "time");
+        assert_eq!(p.value.unwrap().hour, Some(23));
+        assert_clean(&parse_time("20:??:??").issues, "unknown");
+        assert_eq!(expect(&parse_time("24:00:00").issues, &codes::TIME_FORMAT).range, 0..2);
+        assert_eq!(expect(&parse_time("12:60:00").issues, &codes::TIME_FORMAT).range, 3..5);
+        expect(&parse_time("12.30.00").issues, &codes::TIME_FORMAT);
+        expect(&parse_time("9:30").issues, &codes::TIME_FORMAT);
+    }
+
+    #[test]
+    fn time_control_and_seconds() {
+        assert_eq!(parse_time_control("4/30").value, Some(TimeControl::Limit { games: 4, minutes: 30 }));
+        assert_eq!(parse_time_control("").value, Some(TimeControl::Unlimited));
+        expect(&parse_time_control("4/").issues, &codes::TIME_CONTROL_FORMAT);
+        expect(&parse_time_control("0/30").issues, &codes::TIME_CONTROL_FORMAT);
+        expect(&parse_time_control("30 minutes").issues, &codes::TIME_CONTROL_FORMAT);
+        assert_eq!(parse_seconds("10").value, Some(10));
+        assert_clean(&parse_seconds("0").issues, "zero seconds");
+        expect(&parse_seconds("-1").issues, &codes::SECONDS_FORMAT);
+        expect(&parse_seconds("10s").issues, &codes::SECONDS_FORMAT);
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("01:02:03"), Some(3723));
+        assert_eq!(parse_duration("02:03"), Some(123));
+        assert_eq!(parse_duration("45"), Some(45));
+        assert_eq!(parse_duration("125"), Some(125));
+        assert_eq!(parse_duration("1:60"), None);
+        assert_eq!(parse_duration("a"), None);
+        assert_eq!(parse_duration("1:2:3:4"), None);
+        assert_eq!(parse_duration(""), None);
+    }
+}

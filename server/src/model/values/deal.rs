@@ -1,0 +1,610 @@
+//! The Deal tag (§3.4.11), end positions (§3.10), lowercase (§3.11).
+
+use super::{is_unknown, issue, Parsed};
+use crate::codes::values as codes;
+use crate::diagnostic::Related;
+use contract_bridge::{Card, Hand, Rank, Seat, Suit};
+use std::ops::Range;
+
+/// A parsed Deal tag value. Arrays are indexed by `Seat as usize`
+/// (`Seat::ALL` order: North, East, South, West).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// `<first>`: the direction of the first hand. In export format it must
+    /// equal the dealer (§3.4.11); import format allows any.
+    pub first: Seat,
+    /// The known cards of each hand; `None` for a hand given as `-` (or
+    /// `...`, see [`codes::DEAL_EMPTY_HAND`]).
+    pub hands: [Option<Hand>; 4],
+    /// Byte range of each hand's text in the raw value.
+    pub hand_ranges: [Range<usize>; 4],
+    /// Number of cards of each given hand, including `x` spot cards
+    /// (0 for a hand not given).
+    pub card_counts: [usize; 4],
+    /// `x` spot cards (unknown small ranks) per hand; not in [`Deal::hands`].
+    pub spot_cards: [usize; 4],
+    /// All given hands have the same number of cards below 13 (§3.10).
+    pub is_end_position: bool,
+    /// The ranks of every suit are in descending order (required in
+    /// export format, §3.4.11).
+    pub ranks_sorted: bool,
+    /// Some rank or the first seat was lowercase (§3.11).
+    pub lowercase_used: bool,
+}
+
+impl Deal {
+    /// The hand of `seat`.
+    pub fn hand(&self, seat: Seat) -> Option<Hand> {
+        self.hands[seat as usize]
+    }
+
+    /// Number of given hands.
+    pub fn given_hands(&self) -> usize {
+        self.hands.iter().filter(|h| h.is_some()).count()
+    }
+
+    /// Total number of cards given (including spot cards).
+    pub fn card_count(&self) -> usize {
+        self.card_counts.iter().sum()
+    }
+
+    /// The deal in export form starting with `first` (normally the dealer):
+    /// uppercase, ranks descending, `-` for hands not given. `None` when a
+    /// hand has `x` spot cards (they have no PBN form).
+    pub fn export_form(&self, first: Seat) -> Option<String> {
+        if self.spot_cards.iter().any(|&n| n > 0) {
+            return None;
+        }
+        let mut out = format!("{}:", first.letter());
+        for k in 0..4 {
+            let seat = Seat::ALL[(first as usize + k) % 4];
+            if k > 0 {
+                out.push(' ');
+            }
+            match self.hands[seat as usize] {
+                None => out.push('-'),
+                Some(hand) => {
+                    for (i, suit) in Suit::DESC.into_iter().enumerate() {
+                        if i > 0 {
+                            out.push('.');
+                        }
+                        for rank in hand[suit].iter() {
+                            out.push(rank_char(rank));
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The PBN character of a rank (A K Q J T 9 … 2).
+pub fn rank_char(rank: Rank) -> char {
+    match rank.get() {
+        14 => 'A',
+        13 => 'K',
+        12 => 'Q',
+        11 => 'J',
+        10 => 'T',
+        n => (b'0' + n) as char,
+    }
+}
+
+/// A rank character in either case (§3.11).
+pub fn rank_of_char(c: char) -> Option<Rank> {
+    let n = match c.to_ascii_uppercase() {
+        'A' => 14,
+        'K' => 13,
+        'Q' => 12,
+        'J' => 11,
+        'T' => 10,
+        d @ '2'..='9' => d as u8 - b'0',
+        _ => return None,
+    };
+    Some(Rank::new(n))
+}
+
+fn seat_name(seat: Seat) -> &'static str {
+    match seat {
+        Seat::North => "North",
+        Seat::East => "East",
+        Seat::South => "South",
+        Seat::West => "West",
+    }
+}
+
+fn card_index(card: Card) -> usize {
+    card.suit as usize * 13 + (card.rank.get() as usize - 2)
+}
+
+/// One hand's text: its cards, count, whether sorted.
+struct HandScan {
+    hand: Hand,
+    count: usize,
+    spots: usize,
+    sorted: bool,
+    lowercase: bool,
+}
+
+const SECTION: &str = "§3.4.11";
+
+/// Parses a Deal tag value (§3.4.11): `<first>:<h1> <h2> <h3> <h4>`, hands
+/// clockwise from `<first>`, each `S.H.D.C` with ranks `AKQJT98765432`, `-`
+/// for a hand not given. `""` and `?` give no value and no issue.
+///
+/// Clean in import format: lowercase (§3.11), ranks in any order, any first
+/// seat; see [`Deal::ranks_sorted`], [`Deal::lowercase_used`],
+/// [`Deal::export_form`]. Errors: missing/bad `<first>:`
+/// ([`codes::DEAL_FIRST_SEAT`]), not 4 hands ([`codes::DEAL_HAND_COUNT`]),
+/// other than one space between hands ([`codes::DEAL_SPACING`]), not 4
+/// suits ([`codes::DEAL_SUIT_COUNT`]), a bad rank ([`codes::DEAL_RANK`]), a
+/// card twice ([`codes::DEAL_DUPLICATE_CARD`], related: the first
+/// occurrence), more than 13 cards ([`codes::DEAL_TOO_MANY_CARDS`]), hands of
+/// different sizes ([`codes::DEAL_UNEQUAL_HANDS`]; equal sizes below 13 are
+/// an end position, §3.10), no card at all ([`codes::DEAL_NO_CARDS`]).
+/// Warnings: `x` spot cards ([`codes::DEAL_SPOT_CARDS`]) and `...` for a
+/// hand not given ([`codes::DEAL_EMPTY_HAND`]). The value is returned when
+/// the structure (first seat, 4 hands, 4 suits) is readable, even if the
+/// cards have errors; callers that need a sound deal check
+/// [`Parsed::has_errors`].
+pub fn parse_deal(raw: &str) -> Parsed<Deal> {
+    if raw.is_empty() || is_unknown(raw) {
+        return Parsed::none();
+    }
+    let mut issues = Vec::new();
+    let mut structure_ok = true;
+
+    // <first>:
+    let (first, body_start) = match raw.find(':') {
+        Some(colon) => {
+            let lead = &raw[..colon];
+            let t = lead.trim_matches(super::is_ws);
+            let mut chars = t.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if super::seat::seat_letter(c).is_some() => {
+                    if t.len() != lead.len() {
+                        issues.push(issue(
+                            &codes::DEAL_SPACING,
+                            0..colon,
+                            format!(
+                                "no white space is allowed around <first> in \"<first>:<hands>\" ({SECTION})"
+                            ),
+                        ));
+                    }
+                    (super::seat::seat_letter(c), colon + 1)
+                }
+                _ => {
+                    issues.push(issue(
+                        &codes::DEAL_FIRST_SEAT,
+                        0..colon.max(1).min(raw.len()),
+                        format!("the Deal starts with the direction of the first hand, W, N, E or S, and a colon, e.g. \"N:\" ({SECTION})"),
+                    ));
+                    structure_ok = false;
+                    (None, colon + 1)
+                }
+            }
+        }
+        None => {
+            let end = raw.find(super::is_ws).unwrap_or(raw.len());
+            issues.push(issue(
+                &codes::DEAL_FIRST_SEAT,
+                0..end.max(1).min(raw.len()),
+                format!("the Deal starts with <first>: the direction of the first hand and a colon, e.g. \"N:\" ({SECTION})"),
+            ));
+            structure_ok = false;
+            (None, 0)
+        }
+    };
+    let lowercase_first = first.is_some_and(|(_, lower)| lower);
+    let first = first.map(|(s, _)| s);
+
+    // Hands, separated by exactly one space.
+    let body = &raw[body_start..];
+    let mut hands: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    let bytes = body.as_bytes();
+    while i < bytes.len() {
+        if super::is_ws(bytes[i] as char) {
+            let start = i;
+            while i < bytes.len() && super::is_ws(bytes[i] as char) {
+                i += 1;
+            }
+            let ws = &body[start..i];
+            let what = if start == 0 {
+                Some("no white space is allowed before the first hand")
+            } else if i == bytes.len() {
+                Some("no white space is allowed after the last hand")
+            } else if ws != " " {
+                Some("exactly one space separates two hands")
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                issues.push(issue(
+                    &codes::DEAL_SPACING,
+                    body_start + start..body_start + i,
+                    format!("{what} ({SECTION})"),
+                ));
+            }
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && !super::is_ws(bytes[i] as char) {
+            i += 1;
+        }
+        hands.push(body_start + start..body_start + i);
+    }
+    if hands.len() != 4 {
+        let range = if hands.len() > 4 {
+            hands[4].start..hands.last().unwrap().end
+        } else if hands.is_empty() {
+            body_start.min(raw.len().saturating_sub(1))..raw.len()
+        } else {
+            hands[0].start..hands.last().unwrap().end
+        };
+        issues.push(issue(
+            &codes::DEAL_HAND_COUNT,
+            range,
+            format!(
+                "the Deal has {} hands; it gives 4 hands, `-` for a hand not given ({SECTION})",
+                hands.len()
+            ),
+        ));
+        structure_ok = false;
+    }
+
+    // Scan each hand.
+    let mut seen: [Option<Range<usize>>; 52] = std::array::from_fn(|_| None);
+    let mut scans: Vec<Option<HandScan>> = Vec::new();
+    let mut ranks_sorted = true;
+    let mut lowercase_used = lowercase_first;
+    for (k, range) in hands.iter().enumerate() {
+        let text = &raw[range.clone()];
+        let who = match first {
+            Some(f) if k < 4 => seat_name(Seat::ALL[(f as usize + k) % 4]).to_string(),
+            _ => format!("hand {}", k + 1),
+        };
+        if text == "-" {
+            scans.push(None);
+            continue;
+        }
+        let suits: Vec<(usize, &str)> = {
+            let mut v = Vec::new();
+            let mut s = 0;
+            for (j, c) in text.char_indices() {
+                if c == '.' {
+                    v.push((s, &text[s..j]));
+                    s = j + 1;
+                }
+            }
+            v.push((s, &text[s..]));
+            v
+        };
+        if suits.len() != 4 {
+            issues.push(issue(
+                &codes::DEAL_SUIT_COUNT,
+                range.clone(),
+                format!(
+                    "{who} has {} suits; a hand gives spades, hearts, diamonds and clubs separated by 3 dots ({SECTION})",
+                    suits.len()
+                ),
+            ));
+            structure_ok = false;
+        }
+        let mut scan = HandScan { hand: Hand::EMPTY, count: 0, spots: 0, sorted: true, lowercase: false };
+        for (si, &(soff, stext)) in suits.iter().enumerate() {
+            let suit = Suit::DESC.get(si).copied();
+            let mut prev: Option<Rank> = None;
+            let mut chars = stext.char_indices().peekable();
+            while let Some((j, c)) = chars.next() {
+                let at = range.start + soff + j;
+                let crange = at..at + c.len_utf8();
+                if c == 'x' || c == 'X' {
+                    scan.spots += 1;
+                    scan.count += 1;
+                    continue;
+                }
+                let Some(rank) = rank_of_char(c) else {
+                    let (r, hint) = if c == '1' && chars.peek().is_some_and(|&(_, n)| n == '0') {
+                        chars.next();
+                        (at..at + 2, "; the ten is written `T`")
+                    } else {
+                        (crange, "")
+                    };
+                    issues.push(issue(
+                        &codes::DEAL_RANK,
+                        r,
+                        format!(
+                            "`{}` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2{hint} ({SECTION})",
+                            if hint.is_empty() { c.to_string() } else { "10".into() }
+                        ),
+                    ));
+                    continue;
+                };
+                scan.count += 1;
+                scan.lowercase |= c.is_ascii_lowercase();
+                if prev.is_some_and(|p| p <= rank) {
+                    scan.sorted = false;
+                }
+                prev = Some(rank);
+                let Some(suit) = suit else { continue };
+                let card = Card { suit, rank };
+                let idx = card_index(card);
+                if let Some(first_at) = &seen[idx] {
+                    let mut i = issue(
+                        &codes::DEAL_DUPLICATE_CARD,
+                        crange.clone(),
+                        format!(
+                            "{}{} appears twice; every card is in one hand only ({SECTION})",
+                            suit.letter(),
+                            rank_char(rank)
+                        ),
+                    );
+                    i.related = Some(Related { range: first_at.clone(), message: "first occurrence".into() });
+                    issues.push(i);
+                } else {
+                    seen[idx] = Some(crange);
+                    scan.hand.insert(card);
+                }
+            }
+        }
+        if scan.spots > 0 {
+            issues.push(issue(
+                &codes::DEAL_SPOT_CARDS,
+                range.clone(),
+                format!(
+                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and is read as a small card of unknown rank ({SECTION})",
+                    scan.spots,
+                    if scan.spots == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        if scan.count > 13 {
+            issues.push(issue(
+                &codes::DEAL_TOO_MANY_CARDS,
+                range.clone(),
+                format!("{who} has {} cards; a hand has at most 13 ({SECTION})", scan.count),
+            ));
+        }
+        ranks_sorted &= scan.sorted;
+        lowercase_used |= scan.lowercase;
+        scans.push(Some(scan));
+    }
+
+    // `...`: an empty hand among non-empty ones is read as "not given".
+    let any_cards = scans.iter().flatten().any(|s| s.count > 0);
+    if any_cards {
+        for (k, scan) in scans.iter_mut().enumerate() {
+            if scan.as_ref().is_some_and(|s| s.count == 0) {
+                *scan = None;
+                issues.push(issue(
+                    &codes::DEAL_EMPTY_HAND,
+                    hands[k].clone(),
+                    format!(
+                        "a hand without cards is read as a hand not given, which is written `-` ({SECTION})"
+                    ),
+                ));
+            }
+        }
+    } else if hands.len() == 4 && structure_ok {
+        issues.push(issue(
+            &codes::DEAL_NO_CARDS,
+            hands[0].start..hands[3].end,
+            format!("the Deal gives no card; use \"?\" when the cards are unknown ({SECTION}, §3.4)"),
+        ));
+    }
+
+    // Equal hand sizes (§3.10).
+    let counts: Vec<(usize, usize)> =
+        scans.iter().enumerate().filter_map(|(k, s)| s.as_ref().map(|s| (k, s.count))).collect();
+    let reference = {
+        // The most frequent count; ties go to the larger one.
+        let mut best = (0, 0);
+        for &(_, c) in &counts {
+            let n = counts.iter().filter(|&&(_, d)| d == c).count();
+            if (n, c) > best {
+                best = (n, c);
+            }
+        }
+        best.1
+    };
+    let mut equal = true;
+    for &(k, c) in &counts {
+        if c != reference && c <= 13 {
+            equal = false;
+            let who = match first {
+                Some(f) => seat_name(Seat::ALL[(f as usize + k) % 4]).to_string(),
+                None => format!("hand {}", k + 1),
+            };
+            issues.push(issue(
+                &codes::DEAL_UNEQUAL_HANDS,
+                hands[k].clone(),
+                format!(
+                    "{who} has {c} cards but the other hands have {reference}; all given hands have 13 cards, or the same number in an end position (§3.10)"
+                ),
+            ));
+        }
+    }
+    if counts.iter().any(|&(_, c)| c > 13) {
+        equal = false;
+    }
+
+    let (Some(first), true) = (first, structure_ok) else {
+        return Parsed::new(None, issues);
+    };
+    let mut out_hands = [None; 4];
+    let mut hand_ranges: [Range<usize>; 4] = std::array::from_fn(|_| 0..0);
+    let mut card_counts = [0; 4];
+    let mut spot_cards = [0; 4];
+    for k in 0..4 {
+        let seat = Seat::ALL[(first as usize + k) % 4] as usize;
+        hand_ranges[seat] = hands[k].clone();
+        if let Some(scan) = &scans[k] {
+            out_hands[seat] = Some(scan.hand);
+            card_counts[seat] = scan.count;
+            spot_cards[seat] = scan.spots;
+        }
+    }
+    let is_end_position = equal && any_cards && reference < 13;
+    Parsed::new(
+        Some(Deal {
+            first,
+            hands: out_hands,
+            hand_ranges,
+            card_counts,
+            spot_cards,
+            is_end_position,
+            ranks_sorted,
+            lowercase_used,
+        }),
+        issues,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use super::*;
+
+    const FULL: &str = "W:KQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+
+    #[test]
+    fn full_deal() {
+        let p = parse_deal(FULL);
+        assert_clean(&p.issues, FULL);
+        let d = p.value.unwrap();
+        assert_eq!(d.first, Seat::West);
+        assert_eq!(d.card_count(), 52);
+        assert_eq!(d.given_hands(), 4);
+        assert!(!d.is_end_position);
+        assert!(d.ranks_sorted);
+        assert!(!d.lowercase_used);
+        let west = d.hand(Seat::West).unwrap();
+        assert_eq!(west.len(), 13);
+        assert!(west.contains(Card { suit: Suit::Spades, rank: Rank::K }));
+        assert_eq!(&FULL[d.hand_ranges[Seat::West as usize].clone()], "KQT2.AT.J6542.85");
+        assert_eq!(&FULL[d.hand_ranges[Seat::North as usize].clone()], ".63.AKQ987.A9732");
+        assert_eq!(
+            d.export_form(Seat::North).unwrap(),
+            "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
+        );
+    }
+
+    #[test]
+    fn import_forms_are_clean() {
+        let p = parse_deal("n:2TQK.ta.J6542.85 - - -");
+        assert_clean(&p.issues, "lowercase unsorted");
+        let d = p.value.unwrap();
+        assert!(!d.ranks_sorted);
+        assert!(d.lowercase_used);
+        assert_eq!(d.first, Seat::North);
+        assert_eq!(d.export_form(Seat::West).unwrap(), "W:- KQT2.AT.J6542.85 - -");
+        let p = parse_deal("W:- .63.AKQ987.A9732 - J973.J98742.3.K4");
+        assert_clean(&p.issues, "partial");
+        assert_eq!(p.value.unwrap().given_hands(), 2);
+        assert!(parse_deal("").value.is_none() && parse_deal("").issues.is_empty());
+        assert!(parse_deal("?").issues.is_empty());
+    }
+
+    #[test]
+    fn end_position() {
+        let p = parse_deal("N:AK.Q.. 2.3.4. - -");
+        assert_clean(&p.issues, "end position");
+        let d = p.value.unwrap();
+        assert!(d.is_end_position);
+        assert_eq!(d.card_counts[Seat::North as usize], 3);
+    }
+
+    #[test]
+    fn errors_10_deals() {
+        // game 11: bad rank
+        let raw = "W:vKQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        let p = parse_deal(raw);
+        assert_eq!(codes_of(&p.issues), vec!["PBN0405"]);
+        assert_eq!(p.issues[0].range, 2..3);
+        // game 12: double SK
+        let raw = "W:KQT2.AT.J6542.85 K.63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        let p = parse_deal(raw);
+        let i = expect(&p.issues, &codes::DEAL_DUPLICATE_CARD);
+        assert_eq!(i.range, 19..20);
+        assert_eq!(i.related.as_ref().unwrap().range, 2..3);
+        // game 13: West has 14 cards
+        let p = parse_deal("W:KQT2.AT.J6542.852 .63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4");
+        assert_eq!(expect(&p.issues, &codes::DEAL_TOO_MANY_CARDS).range, 2..19);
+        // game 14: West has 12 cards, others 13
+        let p = parse_deal("W:QT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0408"]);
+        assert_eq!(p.issues[0].range, 2..17);
+        assert!(!p.value.unwrap().is_end_position);
+        // game 15: same with two hands
+        let p = parse_deal("W:QT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0408"]);
+        assert_eq!(p.issues[0].range, 2..17);
+        // game 16: double space
+        let p = parse_deal("W:KQT2.AT.J6542.85  - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0403"]);
+        assert_eq!(p.issues[0].range, 18..20);
+        // game 17: 14 cards
+        let p = parse_deal("W:KQT2.AT.J6542.852 - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0407"]);
+        // game 18: no cards
+        let p = parse_deal("W:- - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0409"]);
+    }
+
+    #[test]
+    fn structure_errors() {
+        let p = parse_deal("KQT2.AT.J6542.85 - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0401"]);
+        assert!(p.value.is_none());
+        let p = parse_deal("X:KQT2.AT.J6542.85 - - -");
+        assert_eq!(p.issues[0].range, 0..1);
+        expect(&p.issues, &codes::DEAL_FIRST_SEAT);
+        let p = parse_deal("W:KQT2.AT.J6542.85 - -");
+        expect(&p.issues, &codes::DEAL_HAND_COUNT);
+        assert!(p.value.is_none());
+        let p = parse_deal("W:KQT2.AT.J6542.85 - - - -");
+        assert_eq!(expect(&p.issues, &codes::DEAL_HAND_COUNT).range, 25..26);
+        let p = parse_deal("N:AKQJ.T98.765 - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0404"]);
+        let p = parse_deal(" W:KQT2.AT.J6542.85 - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0403"]);
+        let p = parse_deal("W:KQT2.AT.J6542.85 - - - ");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0403"]);
+        assert_eq!(p.issues[0].range, 24..25);
+        let p = parse_deal("W:KQT2.AT.J6542.85\t- - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0403"]);
+        let p = parse_deal("W:");
+        expect(&p.issues, &codes::DEAL_HAND_COUNT);
+    }
+
+    #[test]
+    fn card_errors() {
+        // A card twice in one suit.
+        let p = parse_deal("N:AKA.T98.765.432 - - -");
+        let i = expect(&p.issues, &codes::DEAL_DUPLICATE_CARD);
+        assert_eq!(i.range, 4..5);
+        assert_eq!(i.related.as_ref().unwrap().range, 2..3);
+        // "10" for the ten.
+        let p = parse_deal("N:AK10.QJ.765.432 - - -");
+        let i = expect(&p.issues, &codes::DEAL_RANK);
+        assert_eq!(i.range, 4..6);
+        assert!(i.message.contains('T'));
+    }
+
+    #[test]
+    fn spot_cards_and_empty_hands() {
+        let p = parse_deal("W:xxxxx.xx.xx.xxxx ... xxx.xxx.xx.xxxxx ...");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0410", "PBN0410", "PBN0411", "PBN0411"]);
+        let d = p.value.unwrap();
+        assert_eq!(d.card_counts[Seat::West as usize], 13);
+        assert_eq!(d.spot_cards[Seat::West as usize], 13);
+        assert_eq!(d.hand(Seat::North), None);
+        assert!(d.export_form(Seat::West).is_none());
+        let p = parse_deal("W:AKxx.Kxx.Qxx.xxx - - -");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0410"]);
+        let p = parse_deal("W:... ... ... ...");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0409"]);
+    }
+}

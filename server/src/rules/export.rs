@@ -1,0 +1,371 @@
+//! PBN10xx: what import format allows but export format does not (§2.1,
+//! §2.3, §3.3–§3.6, §3.11). Active with `--export` or a `% EXPORT` line.
+
+use super::tags::MANDATORY;
+use super::GameCtx;
+use crate::codes::export as c;
+use crate::diagnostic::Diagnostic;
+use crate::model::{AnnotationKind, CallToken, CardToken, Game, TagRole};
+use crate::syntax::{game_at, GameChunk};
+use crate::text::{LineEnding, SourceText};
+use std::ops::Range;
+
+/// Does the document declare export format (`% EXPORT` escape line, §2.4)?
+pub fn declares_export(text: &str) -> bool {
+    text.lines().take_while(|l| l.starts_with('%') || l.trim().is_empty()).any(|l| {
+        let rest = l[1..].trim();
+        rest.eq_ignore_ascii_case("EXPORT") || rest.split_whitespace().any(|w| w == "EXPORT")
+    })
+}
+
+/// File-level export rules: line ends, tabs, game separators.
+pub fn check_file(source: &SourceText, tree: &tree_sitter::Tree, chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
+    let text = source.text.as_str();
+    let b = text.as_bytes();
+    if !matches!(source.line_ending, LineEnding::CrLf | LineEnding::None) {
+        // Point at the first line end that is not CRLF.
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                i += 2;
+                continue;
+            }
+            if b[i] == b'\n' || b[i] == b'\r' {
+                out.push(Diagnostic::new(
+                    &c::EXPORT_LINE_ENDING,
+                    i..i + 1,
+                    format!(
+                        "lines end with {} here; export format ends every line with CRLF (§2.3)",
+                        if b[i] == b'\n' { "LF" } else { "CR" }
+                    ),
+                ));
+                break;
+            }
+            i += 1;
+        }
+    }
+    let mut tabs = 0;
+    for (i, ch) in text.char_indices() {
+        if ch == '\t' || ch == '\u{b}' {
+            tabs += 1;
+            if tabs <= 20 {
+                out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));
+            }
+        }
+    }
+    // Game separators: exactly one empty line.
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let children: Vec<_> = root.children(&mut cursor).collect();
+    for (k, n) in children.iter().enumerate() {
+        if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
+            continue;
+        }
+        let gap = &text[children[k - 1].end_byte()..children[k + 1].start_byte()];
+        let ok = gap == "\r\n\r\n" || gap == "\n\n" || gap == "\r\r";
+        if !ok {
+            out.push(Diagnostic::new(
+                &c::EXPORT_GAME_SEPARATOR,
+                n.byte_range(),
+                "games must be separated by exactly one empty line, without spaces or tabs (§3)",
+            ));
+        }
+    }
+    let _ = (chunks, game_at);
+}
+
+fn seat_letter(v: &str) -> Option<char> {
+    let t = v.trim();
+    let t = t.strip_prefix('^').unwrap_or(t);
+    match t {
+        "N" | "n" => Some('N'),
+        "E" | "e" => Some('E'),
+        "S" | "s" => Some('S'),
+        "W" | "w" => Some('W'),
+        _ => None,
+    }
+}
+
+fn lho(s: char) -> char {
+    match s {
+        'N' => 'E',
+        'E' => 'S',
+        'S' => 'W',
+        _ => 'N',
+    }
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].bytes().filter(|&b| b == b'\n').count()
+}
+
+fn line_start(text: &str, offset: usize) -> usize {
+    text[..offset].rfind(['\n', '\r']).map(|i| i + 1).unwrap_or(0)
+}
+
+fn rest_of_line_empty(text: &str, offset: usize) -> bool {
+    let rest = &text[offset..];
+    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+    rest[..end].is_empty()
+}
+
+pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
+    let text = ctx.text;
+    let first_range = g.tags.first().map(|t| t.range.clone()).unwrap_or(g.range.clone());
+
+    // PBN1001 mandatory tags.
+    let missing: Vec<&str> = MANDATORY.iter().copied().filter(|n| g.tag(n).is_none() && g.value(n).is_none()).collect();
+    if !missing.is_empty() {
+        ctx.push(out, Diagnostic::new(
+            &c::EXPORT_MISSING_TAG,
+            first_range.clone(),
+            format!("export format requires the mandatory tag(s) {} (§3.4; write \"?\" for an unknown value)", missing.join(", ")),
+        ));
+    }
+
+    // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
+    let mut seen: Vec<&str> = Vec::new();
+    let mut prev_key: Option<(u8, usize, String, &str)> = None;
+    for tag in &g.tags {
+        let name = tag.name.as_str();
+        if matches!(tag.role, TagRole::AuctionNote | TagRole::PlayNote) {
+            continue;
+        }
+        if seen.contains(&name) {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_DUPLICATE_TAG, tag.range.clone(), format!("`{name}` occurs more than once; export format allows each tag once (§3.4)")));
+            continue;
+        }
+        seen.push(name);
+        let key = match tag.role {
+            TagRole::Auction => (2, 0, String::new()),
+            TagRole::Play => (3, 0, String::new()),
+            TagRole::Section => (4, 0, name.to_owned()),
+            _ => match MANDATORY.iter().position(|m| *m == name) {
+                Some(i) => (0, i, String::new()),
+                None => (1, 0, name.to_owned()),
+            },
+        };
+        if let Some((pk, pi, pn, pname)) = &prev_key {
+            if (key.0, key.1, &key.2) < (*pk, *pi, pn) {
+                ctx.push(out, Diagnostic::new(
+                    &c::EXPORT_TAG_ORDER,
+                    tag.name_range.clone(),
+                    format!(
+                        "`{name}` must come before `{pname}`: mandatory tags in fixed order, supplemental tags alphabetically, auction, play, then sections alphabetically (§3.1, §3.4)"
+                    ),
+                ));
+            }
+        }
+        prev_key = Some((key.0, key.1, key.2, name));
+    }
+    for tag in &g.tags {
+        let Some(v) = &tag.value else { continue };
+        let expected = format!("[{} \"{}\"]", tag.name, v.raw);
+        let written = &text[tag.range.clone()];
+        let at_line_start = line_start(text, tag.range.start) == tag.range.start;
+        if written != expected || !at_line_start || !rest_of_line_empty(text, tag.range.end) {
+            ctx.push(out, Diagnostic::new(
+                &c::EXPORT_TAG_LAYOUT,
+                tag.range.clone(),
+                format!("write this tag as `{expected}`, left justified on a line by itself (§3.3)"),
+            ));
+        }
+    }
+
+    // PBN1006 lower case; PBN1013 value forms; PBN1012 deal form.
+    let dealer = g.value("Dealer").and_then(seat_letter);
+    for tag in &g.tags {
+        let Some(v) = &tag.value else { continue };
+        let raw = v.raw.as_str();
+        if raw == "#" || raw.starts_with("##") {
+            continue;
+        }
+        let lower = match tag.name.as_str() {
+            "Dealer" | "Declarer" | "Auction" | "Play" | "Contract" | "Deal" => raw.chars().any(|c| c.is_ascii_lowercase()),
+            _ => false,
+        };
+        if lower {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, v.range.clone(), format!("`{}` value must be upper case in export format (§3.11)", tag.name)));
+        }
+        match tag.name.as_str() {
+            "Vulnerable" => {
+                let canon = match raw.to_ascii_lowercase().as_str() {
+                    "none" | "love" | "-" => Some("None"),
+                    "ns" => Some("NS"),
+                    "ew" => Some("EW"),
+                    "all" | "both" => Some("All"),
+                    _ => None,
+                };
+                if let Some(canon) = canon {
+                    if canon != raw {
+                        ctx.push(out, Diagnostic::new(&c::EXPORT_VALUE_FORM, v.range.clone(), format!("write Vulnerable as \"{canon}\" in export format (§3.4.10)")));
+                    }
+                }
+            }
+            "Result" => {
+                let t = raw.trim_start_matches('^');
+                if t.starts_with("NS") || t.starts_with("EW") {
+                    ctx.push(out, Diagnostic::new(&c::EXPORT_VALUE_FORM, v.range.clone(), "in export format the Result is the number of tricks won by declarer (§3.4.15)"));
+                }
+            }
+            "Deal" => {
+                if let Some((first, hands)) = raw.split_once(':') {
+                    if let (Some(f), Some(d)) = (seat_letter(first), dealer) {
+                        if f != d {
+                            ctx.push(out, Diagnostic::new(&c::EXPORT_DEAL_FORM, v.range.start..v.range.start + first.len(), format!("the Deal must start with the dealer `{d}` in export format (§3.4.11)")));
+                        }
+                    }
+                    const ORDER: &str = "AKQJT98765432";
+                    let unsorted = hands.split(' ').flat_map(|h| h.split('.')).any(|suit| {
+                        let pos: Vec<Option<usize>> = suit.chars().map(|c| ORDER.find(c.to_ascii_uppercase())).collect();
+                        pos.windows(2).any(|w| matches!((w[0], w[1]), (Some(a), Some(b)) if a > b))
+                    });
+                    if unsorted {
+                        ctx.push(out, Diagnostic::new(&c::EXPORT_DEAL_FORM, v.range.clone(), "the ranks of each suit must be in descending order (AKQJT98765432) in export format (§3.4.11)"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    auction(ctx, g, dealer, out);
+    play(ctx, g, out);
+}
+
+fn annotations<T>(ctx: &GameCtx<'_>, entries: &[crate::model::Entry<T>], out: &mut Vec<Diagnostic>) {
+    for e in entries {
+        let mut seen_nag: Option<u32> = None;
+        for a in &e.post {
+            match a.kind {
+                AnnotationKind::Suffix(_) => ctx.push(out, Diagnostic::new(&c::EXPORT_SUFFIX, a.range.clone(), "export format writes suffixes as their NAG ($1..$6 for calls, $7..$12 for cards) (§3.5.2)")),
+                AnnotationKind::NoteRef(_) => {
+                    if seen_nag.is_some() {
+                        ctx.push(out, Diagnostic::new(&c::EXPORT_ANNOTATION_ORDER, a.range.clone(), "the note reference comes before the NAGs in export format (§3.5.2)"));
+                    }
+                }
+                AnnotationKind::Nag(Some(n)) => {
+                    if seen_nag.is_some_and(|p| p > n) {
+                        ctx.push(out, Diagnostic::new(&c::EXPORT_ANNOTATION_ORDER, a.range.clone(), "NAGs are given in increasing order in export format (§3.5.2)"));
+                    }
+                    seen_nag = Some(n);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Checks that the entries of a section are laid out 4 to a line with
+/// single spaces; `counts` tells which entries occupy a column.
+fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, out: &mut Vec<Diagnostic>) {
+    // (range, counts as a column, has annotations)
+    let text = ctx.text;
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    let mut last_line = usize::MAX;
+    for (i, (r, counts, _)) in ranges.iter().enumerate() {
+        if !counts {
+            continue;
+        }
+        let l = line_of(text, r.start);
+        if l != last_line {
+            lines.push(Vec::new());
+            last_line = l;
+        }
+        lines.last_mut().unwrap().push(i);
+    }
+    for (k, line) in lines.iter().enumerate() {
+        let first = &ranges[line[0]].0;
+        let annotated = line.iter().any(|&i| ranges[i].2);
+        let is_last = k + 1 == lines.len();
+        let bad_count = line.len() > 4 || (line.len() < 4 && !is_last && !annotated);
+        let not_left = line_start(text, first.start) != first.start;
+        if bad_count || not_left {
+            let end = ranges[*line.last().unwrap()].0.end;
+            ctx.push(out, Diagnostic::new(
+                &c::EXPORT_LINE_LAYOUT,
+                first.start..end,
+                format!("each line holds 4 {what}s starting at the left margin (fewer only due to annotation) in export format (§3.5, §3.6)"),
+            ));
+            continue;
+        }
+        for w in line.windows(2) {
+            let gap = &text[ranges[w[0]].0.end..ranges[w[1]].0.start];
+            if gap != " " && !gap.contains(['{', ';', '$', '=', '!', '?', '^']) {
+                ctx.push(out, Diagnostic::new(
+                    &c::EXPORT_LINE_LAYOUT,
+                    ranges[w[0]].0.end..ranges[w[1]].0.start,
+                    format!("{what}s are separated by a single space in export format (§3.5, §5.1)"),
+                ));
+                break;
+            }
+        }
+    }
+}
+
+fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
+    let Some(a) = &g.auction else { return };
+    if a.tag == usize::MAX {
+        return;
+    }
+    let tag = &g.tags[a.tag];
+    let seat = tag.value.as_ref().and_then(|v| seat_letter(&v.raw));
+    if let (Some(s), Some(d)) = (seat, dealer) {
+        if s != d {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_AUCTION_START, tag.range.clone(), format!("the auction must start with the dealer `{d}` in export format (§3.5)")));
+        }
+    }
+    for e in &a.entries {
+        let t = &ctx.text[e.range.clone()];
+        let canonical = match e.token {
+            CallToken::Bid(_) => t.to_ascii_uppercase() == t,
+            CallToken::Pass => t == "Pass",
+            CallToken::Double => t == "X",
+            CallToken::Redouble => t == "XX",
+            CallToken::AllPass => t == "AP",
+            _ => true,
+        };
+        if !canonical {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, e.range.clone(), format!("write `{t}` in upper case (`Pass`, `X`, `1NT`…) in export format (§3.11)")));
+        }
+        if e.token == CallToken::Dash {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_AUCTION_START, e.range.clone(), "no `-` padding in export format: the auction starts with the dealer (§3.5)"));
+        }
+    }
+    annotations(ctx, &a.entries, out);
+    let ranges: Vec<_> = a
+        .entries
+        .iter()
+        .map(|e| (e.range.clone(), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post.is_empty() || !e.pre.is_empty()))
+        .collect();
+    layout(ctx, &ranges, "call", out);
+}
+
+fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
+    let Some(p) = &g.play else { return };
+    if p.tag == usize::MAX {
+        return;
+    }
+    let tag = &g.tags[p.tag];
+    let seat = tag.value.as_ref().and_then(|v| seat_letter(&v.raw));
+    let declarer = g.value("Declarer").filter(|d| !d.starts_with('^')).and_then(seat_letter);
+    if let (Some(s), Some(d)) = (seat, declarer) {
+        if s != lho(d) {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_PLAY_START, tag.range.clone(), format!("the play must start with the opening leader `{}` (declarer's left-hand opponent) in export format (§3.6)", lho(d))));
+        }
+    }
+    for e in &p.entries {
+        let t = &ctx.text[e.range.clone()];
+        if matches!(e.token, CardToken::Card(_)) && t.to_ascii_uppercase() != t {
+            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, e.range.clone(), format!("write `{}` in upper case in export format (§3.11)", t.to_ascii_uppercase())));
+        }
+    }
+    annotations(ctx, &p.entries, out);
+    let ranges: Vec<_> = p
+        .entries
+        .iter()
+        .map(|e| (e.range.clone(), !matches!(e.token, CardToken::Terminator), !e.post.is_empty() || !e.pre.is_empty()))
+        .collect();
+    layout(ctx, &ranges, "card", out);
+}

@@ -1,0 +1,282 @@
+//! PBN02xx: tag names, duplicates, inheritance, section dependencies and
+//! placement of Note tags (§3.1, §3.3, §3.4, §3.5.5, §4.8, §4.9, §5.1).
+
+use super::GameCtx;
+use crate::codes::tags as c;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::{Inherit, TagRole};
+use std::collections::HashMap;
+
+/// The 15 tags of the Mandatory Tag Set, in export order (§3.4).
+pub const MANDATORY: [&str; 15] = [
+    "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal", "Scoring",
+    "Declarer", "Contract", "Result",
+];
+
+/// Section-starting tags of chapter 3.
+pub const SECTION_TAGS: [&str; 3] = ["Auction", "Play", "Note"];
+
+/// Supplemental tags of chapter 4.
+pub const SUPPLEMENTAL: [&str; 43] = [
+    "Competition", "DealId", "Description", "FrenchMP", "Generator", "Hidden", "Room", "Termination", "Score",
+    "ScoreIMP", "ScoreMP", "ScorePercentage", "ScoreRubber", "ScoreRubberHistory", "OptimumScore", "BidSystemEW",
+    "BidSystemNS", "PairEW", "PairNS", "WestNA", "NorthNA", "EastNA", "SouthNA", "WestType", "NorthType",
+    "EastType", "SouthType", "EventDate", "EventSponsor", "HomeTeam", "Round", "Section", "Stage", "Table",
+    "VisitTeam", "Time", "UTCDate", "UTCTime", "TimeControl", "TimeCall", "TimeCard", "Annotator", "AnnotatorNA",
+];
+
+/// Application-specific tags of chapter 4.7 and table tags of chapter 5.
+pub const MISC_AND_TABLES: [&str; 10] = [
+    "Application", "Mode", "ActionTable", "AuctionTimeTable", "InstantScoreTable", "OptimumPlayTable",
+    "OptimumResultTable", "PlayTimeTable", "ScoreTable", "TotalScoreTable",
+];
+
+/// Tags written by widely used programs; reported as hints, never warnings.
+pub const VENDOR: [&str; 16] = [
+    "BCFlags", "DoubleDummyTricks", "ParContract", "OptimumContract", "Ability", "Minimax", "Views", "BCNote",
+    "TotalScoreTable", "PlayerCount", "RotationNote", "OriginalRotationBasis", "ContractLevel", "Category",
+    "Difficulty", "Student",
+];
+
+/// Tags for which `#` and `##` are forbidden (§4.8).
+pub const NO_INHERIT: [&str; 8] = ["Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"];
+
+pub fn is_known(name: &str) -> bool {
+    MANDATORY.contains(&name) || SECTION_TAGS.contains(&name) || SUPPLEMENTAL.contains(&name) || MISC_AND_TABLES.contains(&name)
+}
+
+pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (i, tag) in g.tags.iter().enumerate() {
+        let name = tag.name.as_str();
+        if name.is_empty() {
+            continue;
+        }
+        // §3.3 names begin with an upper case letter.
+        if !name.as_bytes()[0].is_ascii_uppercase() {
+            let suggestion = all_known().find(|k| k.eq_ignore_ascii_case(name));
+            let msg = match suggestion {
+                Some(k) => format!("tag name `{name}` must begin with an upper case letter; did you mean `{k}`? (§3.3)"),
+                None => format!("tag name `{name}` must begin with an upper case letter (§3.3)"),
+            };
+            ctx.push(out, Diagnostic::new(&c::TAG_NAME_CASE, tag.name_range.clone(), msg));
+        } else if !is_known(name) {
+            let mut d = Diagnostic::new(
+                &c::UNKNOWN_TAG,
+                tag.name_range.clone(),
+                match all_known().find(|k| close(k, name)) {
+                    Some(k) => format!("unknown tag `{name}`; did you mean `{k}`? (§4.9)"),
+                    None => format!("unknown tag `{name}` is skipped by PBN readers (§4.9)"),
+                },
+            );
+            if VENDOR.contains(&name) {
+                d.severity = Severity::Hint;
+                d.message = format!("`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)");
+            }
+            ctx.push(out, d);
+        }
+        // §4.8 inheritance forbidden for some tags.
+        if tag.inherit != Inherit::None && NO_INHERIT.contains(&name) {
+            let r = tag.value.as_ref().map(|v| v.range.clone()).unwrap_or(tag.range.clone());
+            ctx.push(out, Diagnostic::new(
+                &c::FORBIDDEN_INHERITANCE,
+                r,
+                format!("`{name}` may not use `#` or `##`: every game must be playable on its own (§4.8)"),
+            ));
+        }
+        // §3.4 duplicates (Note tags are checked per section).
+        if name == "Note" {
+            if tag.role == TagRole::Plain {
+                ctx.push(out, Diagnostic::new(
+                    &c::NOTE_OUTSIDE_SECTION,
+                    tag.range.clone(),
+                    "Note tag outside the auction and play sections; notes go at the end of the section whose calls or cards refer to them (§3.5.5, §3.6.5)",
+                ));
+            }
+            continue;
+        }
+        match first.get(name) {
+            None => {
+                first.insert(name, i);
+            }
+            Some(&f) => {
+                let a = g.tags[f].value.as_ref().map(|v| v.text.as_str());
+                let b = tag.value.as_ref().map(|v| v.text.as_str());
+                let mut d = Diagnostic::new(
+                    &c::DUPLICATE_TAG,
+                    tag.range.clone(),
+                    if a == b {
+                        format!("`{name}` occurs again; the repeated tag is ignored (§3.4)")
+                    } else {
+                        format!(
+                            "`{name}` occurs again with value {:?}, which is ignored: the first value {:?} counts (§3.4)",
+                            b.unwrap_or(""),
+                            a.unwrap_or("")
+                        )
+                    },
+                )
+                .with_related(g.tags[f].range.clone(), format!("first `{name}` tag"));
+                if a != b {
+                    d.severity = Severity::Error;
+                }
+                ctx.push(out, d);
+            }
+        }
+    }
+
+    // §3.1 dependencies of the auction and play sections.
+    let filled = |name: &str, before: usize| -> Result<(), bool> {
+        // Ok: present before; Err(true): present after; Err(false): absent/empty.
+        let has_value = |v: Option<&str>| v.is_some_and(|v| !v.trim().is_empty());
+        match g.tags.iter().position(|t| t.name == name) {
+            Some(p) if has_value(g.tags[p].effective()) => {
+                if p < before {
+                    Ok(())
+                } else {
+                    Err(true)
+                }
+            }
+            Some(_) => Err(false),
+            None => {
+                if has_value(g.value(name)) {
+                    Ok(()) // inherited through ## from an earlier game
+                } else {
+                    Err(false)
+                }
+            }
+        }
+    };
+    if let Some(a) = &g.auction {
+        if a.tag != usize::MAX {
+            let at = &g.tags[a.tag];
+            match filled("Dealer", a.tag) {
+                Ok(()) => {}
+                Err(true) => ctx.push(out, Diagnostic::new(
+                    &c::TAGS_OUT_OF_ORDER,
+                    at.range.clone(),
+                    "the Dealer tag must come before the auction section (§3.1)",
+                )),
+                Err(false) => ctx.push(out, Diagnostic::new(
+                    &c::AUCTION_NEEDS_DEALER,
+                    at.range.clone(),
+                    "auction section without a Dealer: the tag Dealer must be filled before the auction section (§3.1)",
+                )),
+            }
+        }
+    }
+    if let Some(p) = &g.play {
+        if p.tag != usize::MAX {
+            let pt = &g.tags[p.tag];
+            let mut missing = Vec::new();
+            for name in ["Deal", "Declarer", "Contract"] {
+                match filled(name, p.tag) {
+                    Ok(()) => {}
+                    Err(true) => ctx.push(out, Diagnostic::new(
+                        &c::TAGS_OUT_OF_ORDER,
+                        pt.range.clone(),
+                        format!("the {name} tag must come before the play section (§3.1)"),
+                    )),
+                    Err(false) => missing.push(name),
+                }
+            }
+            if !missing.is_empty() {
+                ctx.push(out, Diagnostic::new(
+                    &c::PLAY_NEEDS_TAGS,
+                    pt.range.clone(),
+                    format!(
+                        "play section without {}: Deal, Declarer and Contract must be filled before the play section (§3.1)",
+                        missing.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+
+    // §5.1: section data after an identification tag is free text.
+    for s in &g.sections {
+        if s.tag == usize::MAX {
+            continue;
+        }
+        let name = g.tags[s.tag].name.as_str();
+        if MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name) {
+            let r = s.elements.first().map(|e| e.range.start).unwrap_or(s.range.start)..s.range.end;
+            let first_line_end = ctx.text[r.clone()].find(['\n', '\r']).map(|i| r.start + i).unwrap_or(r.end);
+            ctx.push(out, Diagnostic::new(
+                &c::UNEXPECTED_SECTION_DATA,
+                r.start..first_line_end,
+                format!("text after the `{name}` tag, which has no section data; put free text in a `{{…}}` comment (§5.1, §3.8)"),
+            ));
+        }
+    }
+
+    // §3.5.5 / §3.6.5 duplicate note indices within a section.
+    for notes in [g.auction.as_ref().map(|a| &a.notes), g.play.as_ref().map(|p| &p.notes)].into_iter().flatten() {
+        let mut seen: HashMap<u32, usize> = HashMap::new();
+        for &i in notes {
+            if let Some(n) = note_index(g.tags[i].value.as_ref().map(|v| v.text.as_str()).unwrap_or("")) {
+                if let Some(&f) = seen.get(&n) {
+                    ctx.push(out, Diagnostic::new(
+                        &c::DUPLICATE_NOTE,
+                        g.tags[i].range.clone(),
+                        format!("a second note number {n} in this section; notes must differ in their index (§3.5.5)"),
+                    ).with_related(g.tags[f].range.clone(), format!("first note {n}")));
+                } else {
+                    seen.insert(n, i);
+                }
+            }
+        }
+    }
+}
+
+/// The index of a Note value `"n:text"`, if it has one.
+pub fn note_index(value: &str) -> Option<u32> {
+    let (n, _) = value.split_once(':')?;
+    let n = n.trim();
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+fn all_known() -> impl Iterator<Item = &'static str> {
+    MANDATORY.iter().chain(&SECTION_TAGS).chain(&SUPPLEMENTAL).chain(&MISC_AND_TABLES).copied()
+}
+
+/// Edit distance ≤ 1 or case-insensitively equal: a probable misspelling.
+fn close(known: &str, name: &str) -> bool {
+    if known.eq_ignore_ascii_case(name) {
+        return true;
+    }
+    let (a, b) = (known.as_bytes(), name.as_bytes());
+    if a.len().abs_diff(b.len()) > 1 || a.len() < 4 {
+        return false;
+    }
+    // Levenshtein distance bounded by 1 (with transpositions).
+    let (mut i, mut j, mut edits) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        edits += 1;
+        if edits > 1 {
+            return false;
+        }
+        if a.len() == b.len() {
+            if i + 1 < a.len() && a[i] == b[j + 1] && a[i + 1] == b[j] {
+                i += 2;
+                j += 2;
+            } else {
+                i += 1;
+                j += 1;
+            }
+        } else if a.len() > b.len() {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    edits + (a.len() - i) + (b.len() - j) <= 1
+}
