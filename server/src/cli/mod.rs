@@ -1,4 +1,5 @@
 pub mod check;
+pub mod dump;
 pub mod explain;
 pub mod files;
 pub mod render;

@@ -9,6 +9,7 @@
 //! The model keeps tag values as written ([`TagValue::raw`]); typed
 //! interpretations (Deal, Contract, …) come from [`values`].
 
+pub mod dump;
 mod inherit;
 mod lower;
 pub mod values;

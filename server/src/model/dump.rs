@@ -1,0 +1,243 @@
+//! `pbn dump`: the meaning of every game as JSON, independent of layout.
+//!
+//! Two files that mean the same (e.g. a file and its export-format
+//! rendering by the formatter) dump equal: tags are keyed by name (the first
+//! occurrence counts, §3.4), `"?"` (unknown, §3.4) is the same as absent,
+//! values are in canonical form (upper case, `None`/`All`, the Deal per seat
+//! with sorted ranks, Result as declarer's tricks), calls and cards carry
+//! their seat, suffixes are translated to NAGs (§3.7) and NAGs are sorted.
+//! Comments and positions are not part of the meaning (the formatter tests
+//! check comments separately).
+
+use super::values::{self, ContractValue};
+use super::*;
+use contract_bridge::Seat;
+use serde_json::{json, Map, Value};
+
+fn seat_name(s: Seat) -> &'static str {
+    match s {
+        Seat::North => "N",
+        Seat::East => "E",
+        Seat::South => "S",
+        Seat::West => "W",
+    }
+}
+
+/// The dump of a whole document.
+pub fn dump(doc: &Document, text: &str) -> Value {
+    json!({
+        "games": doc.games.iter().map(|g| dump_game(g, text)).collect::<Vec<_>>(),
+    })
+}
+
+fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
+    let parsed_ok = |v: Option<String>| v.map(Value::String).unwrap_or_else(|| Value::String(value.to_owned()));
+    match name {
+        "Dealer" | "Auction" | "Play" => parsed_ok(values::parse_dealer(value).value.map(|s| seat_name(s.seat).to_owned())),
+        "Declarer" => parsed_ok(values::parse_declarer(value).value.map(|d| match d.seat {
+            Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_name(s)),
+            None => String::new(),
+        })),
+        "Vulnerable" => parsed_ok(values::parse_vulnerable(value).value.map(|v| v.canonical_export().to_owned())),
+        "Contract" => parsed_ok(values::parse_contract(value).value.map(|c| c.export_form())),
+        "Deal" => match values::parse_deal(value).value {
+            Some(deal) => {
+                let mut m = Map::new();
+                for s in Seat::ALL {
+                    if let Some(form) = deal.export_form(s) {
+                        // The hand of `s` is the first hand of the export form.
+                        let hand = form.split_once(':').map(|(_, h)| h.split(' ').next().unwrap_or("").to_owned()).unwrap_or_default();
+                        m.insert(seat_name(s).to_owned(), Value::String(hand));
+                    } else {
+                        return Value::String(value.to_owned());
+                    }
+                }
+                Value::Object(m)
+            }
+            None => Value::String(value.to_owned()),
+        },
+        "Result" => {
+            let Some(r) = values::parse_result(value).value else { return Value::String(value.to_owned()) };
+            let declarer = game.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
+            match (r.tricks, declarer) {
+                (None, _) => Value::String(String::new()),
+                (Some(t), Some(d)) => match t.for_declarer(matches!(d, Seat::North | Seat::South)) {
+                    Some(n) => Value::String(format!("{}{n}", if r.differs_from_actual { "^" } else { "" })),
+                    None => Value::String(value.to_owned()),
+                },
+                (Some(values::SideScores::Declarer(n)), None) => Value::String(format!("{}{n}", if r.differs_from_actual { "^" } else { "" })),
+                _ => Value::String(value.to_owned()),
+            }
+        }
+        _ => Value::String(value.to_owned()),
+    }
+}
+
+fn annotations(pre: &[Annotation], post: &[Annotation], card: bool, text: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    let mut nags: Vec<u32> = Vec::new();
+    let mut notes: Vec<Value> = Vec::new();
+    for a in post {
+        match a.kind {
+            AnnotationKind::Suffix(s) => nags.push(s as u32 + if card { 6 } else { 0 }),
+            AnnotationKind::Nag(Some(n)) => nags.push(n),
+            AnnotationKind::Nag(None) => notes.push(Value::String(text[a.range.clone()].to_owned())),
+            AnnotationKind::NoteRef(Some(n)) => notes.push(json!(n)),
+            AnnotationKind::NoteRef(None) => notes.push(Value::String(text[a.range.clone()].to_owned())),
+            AnnotationKind::Irregularity(_) => {}
+        }
+    }
+    nags.sort_unstable();
+    if !notes.is_empty() {
+        m.insert("note".into(), if notes.len() == 1 { notes.remove(0) } else { Value::Array(notes) });
+    }
+    if !nags.is_empty() {
+        m.insert("nags".into(), json!(nags));
+    }
+    let irr: Vec<String> = pre.iter().filter_map(|a| match a.kind {
+        AnnotationKind::Irregularity(c) => Some(format!("^{c}")),
+        _ => None,
+    }).collect();
+    if !irr.is_empty() {
+        m.insert("irregular".into(), json!(irr));
+    }
+    m
+}
+
+fn notes_of(game: &Game, idx: &[usize]) -> Value {
+    let mut m = Map::new();
+    for &i in idx {
+        let Some(v) = &game.tags[i].value else { continue };
+        match values::parse_note(&v.raw).value {
+            Some(n) => {
+                m.entry(n.index.to_string()).or_insert(Value::String(n.text));
+            }
+            None => {
+                m.entry(v.text.clone()).or_insert(Value::Null);
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+fn dump_game(game: &Game, text: &str) -> Value {
+    let mut tags = Map::new();
+    for t in &game.tags {
+        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(&t.name) {
+            continue;
+        }
+        let Some(v) = t.effective() else { continue };
+        if v == "?" && t.inherit == Inherit::None {
+            continue;
+        }
+        let value = match &t.inherit {
+            Inherit::None => canonical_value(game, &t.name, v),
+            Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
+            Inherit::Header(h) => json!({ "inherit": "##", "value": canonical_value(game, &t.name, h) }),
+        };
+        tags.insert(t.name.clone(), value);
+    }
+    let mut g = Map::new();
+    g.insert("game".into(), json!(game.index + 1));
+    if game.syntax_error {
+        g.insert("syntax_error".into(), json!(true));
+    }
+    g.insert("tags".into(), Value::Object(tags));
+
+    if let Some(a) = &game.auction {
+        let first = (a.tag != usize::MAX).then(|| game.tags[a.tag].effective()).flatten().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat);
+        let mut seat = first;
+        let mut calls = Vec::new();
+        let mut end = Value::Null;
+        for e in &a.entries {
+            let token = &text[e.range.clone()];
+            let call = match e.token {
+                CallToken::Bid(_) => token.to_ascii_uppercase(),
+                CallToken::Pass => "Pass".into(),
+                CallToken::Double => "X".into(),
+                CallToken::Redouble => "XX".into(),
+                CallToken::AllPass => "AP".into(),
+                CallToken::Skip => "^S".into(),
+                CallToken::Invalid => token.to_owned(),
+                CallToken::Dash => {
+                    seat = seat.map(|s| s.lho());
+                    continue;
+                }
+                CallToken::Terminator => {
+                    end = json!("*");
+                    continue;
+                }
+                CallToken::Continuation => {
+                    end = json!("+");
+                    continue;
+                }
+            };
+            let mut m = annotations(&e.pre, &e.post, false, text);
+            m.insert("call".into(), Value::String(call));
+            if let Some(s) = seat {
+                m.insert("seat".into(), json!(seat_name(s)));
+            }
+            seat = seat.map(|s| s.lho());
+            calls.push(Value::Object(m));
+        }
+        g.insert("auction".into(), json!({ "calls": calls, "end": end, "notes": notes_of(game, &a.notes) }));
+    }
+    if let Some(p) = &game.play {
+        let first = (p.tag != usize::MAX).then(|| game.tags[p.tag].effective()).flatten().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat);
+        let mut tricks: Vec<Map<String, Value>> = Vec::new();
+        let mut col = 0usize;
+        let mut end = Value::Null;
+        for e in &p.entries {
+            let token = &text[e.range.clone()];
+            let card = match e.token {
+                CardToken::Card(_) => token.to_ascii_uppercase(),
+                CardToken::Dash => "-".into(),
+                CardToken::Continuation => "+".into(),
+                CardToken::Invalid => token.to_owned(),
+                CardToken::Terminator => {
+                    end = json!("*");
+                    continue;
+                }
+            };
+            if col % 4 == 0 {
+                tricks.push(Map::new());
+            }
+            let key = match first {
+                Some(f) => seat_name(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
+                None => (col % 4).to_string(),
+            };
+            let ann = annotations(&e.pre, &e.post, true, text);
+            let v = if ann.is_empty() { Value::String(card) } else {
+                let mut m = ann;
+                m.insert("card".into(), Value::String(card));
+                Value::Object(m)
+            };
+            tricks.last_mut().unwrap().insert(key, v);
+            col += 1;
+        }
+        g.insert("play".into(), json!({
+            "tricks": tricks.into_iter().map(Value::Object).collect::<Vec<_>>(),
+            "end": end,
+            "notes": notes_of(game, &p.notes),
+        }));
+    }
+    let mut sections = Map::new();
+    for s in &game.sections {
+        if s.tag == usize::MAX {
+            continue;
+        }
+        let t = &game.tags[s.tag];
+        if sections.contains_key(&t.name) {
+            continue;
+        }
+        sections.insert(t.name.clone(), json!({
+            "value": t.effective().unwrap_or(""),
+            "elements": s.elements.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
+        }));
+    }
+    if !sections.is_empty() {
+        g.insert("sections".into(), Value::Object(sections));
+    }
+    let _ = ContractValue::Empty;
+    Value::Object(g)
+}
