@@ -44,8 +44,10 @@ fn codes_of_bytes(bytes: &[u8], export: bool) -> Vec<&'static str> {
 #[test]
 fn described_only_codes_have_byte_fixtures() {
     // PBN0108: Windows-1252 bytes 0x80–0x9F.
-    assert!(codes_of_bytes(b"{ \x93quoted\x94 caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
-    assert!(!codes_of_bytes(b"{ \"quoted\" caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
+    assert!(codes_of_bytes(b"%charset=windows-1252\n{ \x93quoted\x94 caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
+    assert!(!codes_of_bytes(b"%charset=windows-1252\n{ \"quoted\" caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
+    // Undeclared, such bytes are Latin-1 C1 controls (§2.2).
+    assert!(codes_of_bytes(b"{ \x93quoted\x94 }\n[Event \"x\"]\n", false).contains(&"PBN0101"));
     // PBN1004: LF line ends in export mode.
     assert!(codes_of_bytes(b"[Event \"x\"]\n", true).contains(&"PBN1004"));
     assert!(!codes_of_bytes(b"[Event \"x\"]\r\n", true).contains(&"PBN1004"));

@@ -18,6 +18,19 @@ pub fn declares_export(text: &str) -> bool {
     })
 }
 
+/// The offset of the first `% EXPORT` escape line anywhere in the file.
+pub fn export_line_offset(text: &str) -> Option<usize> {
+    let mut off = 0;
+    for line in text.split_inclusive(['\n']) {
+        let l = line.trim_end_matches(['\r', '\n']);
+        if l.starts_with('%') && l[1..].split_whitespace().any(|w| w == "EXPORT") {
+            return Some(off);
+        }
+        off += line.len();
+    }
+    None
+}
+
 /// File-level export rules: line ends, tabs, game separators.
 pub fn check_file(source: &SourceText, tree: &tree_sitter::Tree, chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
     let text = source.text.as_str();

@@ -36,6 +36,9 @@ pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &C
     let text = source.text.as_str();
     let export = opts.export || export::declares_export(text);
     let mut out = text::check(source, tree);
+    // A `% EXPORT` line further down switches the games after it to export
+    // rules (the reference verifier's error file does this).
+    let export_from = if export { Some(0) } else { export::export_line_offset(text) };
     if export {
         let (chunks, _) = crate::syntax::games(tree);
         let mut file = Vec::new();
@@ -45,15 +48,16 @@ pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &C
         }
         out.extend(file);
     }
-    out.extend(check_games(text, doc, opts, export, 0..doc.games.len()));
+    out.extend(check_games(text, doc, opts, export_from, 0..doc.games.len()));
     out
 }
 
 /// Runs the per-game rules on a range of games (used by the server to
 /// re-check only the games an edit touched).
-pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export: bool, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
+pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
     let games = &doc.games[games];
     let per_game = |g: &Game| {
+        let export = export_from.is_some_and(|p| p <= g.range.start);
         let ctx = GameCtx { text, doc, game: g, opts, export };
         let mut out = Vec::new();
         tags::check(&ctx, &mut out);

@@ -71,7 +71,11 @@ fn characters(source: &SourceText, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::new(
                     &c::CONTROL_CHARACTER,
                     i..i + ch.len_utf8(),
-                    format!("control character U+{code:04X} is not permitted in PBN data (§2.2)"),
+                    if (0x80..0xa0).contains(&code) {
+                        format!("byte 0x{code:02X} is a control character in ISO 8859-1 and not used for PBN data (§2.2); if the file is Windows-1252, declare it with `%Content-type: text/x-pbn; charset=windows-1252`")
+                    } else {
+                        format!("control character U+{code:04X} is not permitted in PBN data (§2.2)")
+                    },
                 ));
             }
         } else if code > 0xff && ch != '\u{feff}' {

@@ -12,8 +12,8 @@ pub enum Encoding {
     /// the code point of the same value, so reading and writing back is
     /// lossless for any input.
     Latin1,
-    /// Windows-1252: chosen instead of Latin-1 when the file uses bytes
-    /// 0x80–0x9F (curly quotes, the euro sign…), or when it declares it.
+    /// Windows-1252: used when the file declares it (`charset=windows-1252`);
+    /// bytes 0x80–0x9F are then curly quotes, the euro sign, ….
     Windows1252,
 }
 
@@ -84,7 +84,7 @@ pub struct SourceText {
 ///
 /// Order of detection: a UTF-8 byte order mark; a `%Content-type: …;
 /// charset=…` escape line (§2.4) near the top; valid UTF-8; otherwise
-/// Latin-1, or Windows-1252 when bytes 0x80–0x9F occur.
+/// Latin-1 (Windows-1252 only when declared).
 pub fn decode(bytes: &[u8]) -> SourceText {
     let mut notes = Vec::new();
     let (text, encoding) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
@@ -134,12 +134,12 @@ pub fn decode(bytes: &[u8]) -> SourceText {
     SourceText { text, encoding, line_ending, dominant_line_ending, notes }
 }
 
+/// Not UTF-8 and not declared otherwise: ISO 8859-1, as §2.2 prescribes.
+/// Bytes 0x80–0x9F become the C1 control characters U+0080–U+009F (which
+/// the checker reports; they are often Windows-1252 curly quotes). Reading
+/// is lossless: writing back gives the same bytes.
 fn single_byte(bytes: &[u8]) -> (String, Encoding) {
-    if bytes.iter().any(|&b| (0x80..0xA0).contains(&b)) {
-        (decode_cp1252(bytes), Encoding::Windows1252)
-    } else {
-        (bytes.iter().map(|&b| b as char).collect(), Encoding::Latin1)
-    }
+    (bytes.iter().map(|&b| b as char).collect(), Encoding::Latin1)
 }
 
 fn decode_cp1252(bytes: &[u8]) -> String {
@@ -298,11 +298,15 @@ mod tests {
     }
 
     #[test]
-    fn cp1252_when_c1_bytes_present() {
+    fn c1_bytes_stay_latin1_unless_declared() {
         let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
-        assert_eq!(s.encoding, Encoding::Windows1252);
-        assert_eq!(s.text, "{ \u{201c}quoted\u{201d} caf\u{e9} }\n");
+        assert_eq!(s.encoding, Encoding::Latin1);
+        assert_eq!(s.text, "{ \u{93}quoted\u{94} caf\u{e9} }\n");
         assert_eq!(encode(&s.text, s.encoding).0, b"{ \x93quoted\x94 caf\xe9 }\n");
+        let s = decode(b"%charset=windows-1252\n{ \x93quoted\x94 caf\xe9 }\n");
+        assert_eq!(s.encoding, Encoding::Windows1252);
+        let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
+        assert_eq!(s.text, "{ \u{93}quoted\u{94} caf\u{e9} }\n");
     }
 
     #[test]
