@@ -2,3 +2,4 @@
 //! benchmark binary.
 
 pub mod corpus;
+pub mod gen;

@@ -25,8 +25,8 @@ const MALFORMED: &[(&str, &str, &str)] = &[
     ),
     (
         "pbn-to-pdf/Precision 1C Auctions with Notes.pbn",
-        "I guess,",
-        "free prose inside an auction section without comment braces (§3.5 allows only calls and annotations)",
+        "/",
+        "free prose inside an auction section without comment braces (§3.5 allows only calls and annotations): its punctuation (`3D/H`, `or,`) is not a token",
     ),
 ];
 

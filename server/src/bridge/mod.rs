@@ -1,4 +1,301 @@
 //! Bridge logic the checker needs: the PBN auction (with its irregularities),
-//! the play (tricks, following suit, trick winners), board rotation and
-//! scoring. Card, seat, contract and scoring types come from the
-//! `contract-bridge` crate; this module adds what PBN needs on top.
+//! the play (tricks, following suit, trick winners), the consistency of the
+//! Declarer/Contract/Result tags with them, board rotation and scoring.
+//!
+//! Card, seat, contract and scoring types come from the `contract-bridge`
+//! crate ([`Seat`], [`Suit`], [`Strain`], [`Card`], [`Hand`], [`Bid`],
+//! [`Contract`], [`Penalty`], [`Call`], `Contract::score`); this module adds
+//! what PBN needs on top. Everything here works on already-parsed values: the
+//! model turns tokens into [`AuctionItem`]s / [`PlayItem`]s and tag values into
+//! [`DeclarerTag`], [`ContractTag`] and [`ResultTag`], calls the `analyze_*` and
+//! `compare_*` functions and maps each [`Issue`] (an item index) or
+//! [`TagMismatch`] (a tag name) back to a source range. The codes are in
+//! [`crate::codes::bridge`] (PBN05xx auction, PBN06xx play, PBN09xx
+//! consistency).
+//!
+//! - [`auction`]: [`analyze_auction`] — seats of the calls (`-` padding, `^S`),
+//!   legality (insufficient bids and `^I`, doubles, redoubles, calls after the
+//!   end, `*`/`+`), the final contract and declarer, and the legal next calls.
+//! - [`play`]: [`analyze_play`] — the column layout of the play section,
+//!   trick leaders and winners, following suit (`^R`), leads out of turn
+//!   (`^L`), cards not in hand or played twice, end positions (§3.10), and the
+//!   legal next cards.
+//! - [`tags`]: [`compare_contract`] and [`compare_result`].
+//! - here: [`board_dealer`], [`board_vulnerability`], [`duplicate_score`].
+//!
+//! # Wiring (for the model)
+//!
+//! `examples_tests.rs` is a runnable miniature of it. In short:
+//! - Auction: `analyze_auction(Dealer tag, Auction tag seat, items)`; an
+//!   unreadable call token (`1N`) becomes [`AuctionToken::Unknown`], and
+//!   `^I` before a token sets `insufficient_marked` (misplaced or repeated
+//!   marks stay PBN0712 of `rules/notes.rs`, which this module leaves alone).
+//!   Then `compare_contract(&analysis, Declarer tag, Contract tag)`, with
+//!   `None` for an absent or `"?"` tag.
+//! - Play: `analyze_play(Deal hands, trump, DeclarerTag::playing_seat(),
+//!   Play tag seat, items)`, where trump is the Contract's denomination
+//!   (also the bare denomination of an end position, §3.10); an unreadable
+//!   card becomes [`PlayToken::Unknown`]. Then `compare_result(&play, Result tag,
+//!   declarer)` when Declarer names a seat.
+//! - PBN0905/PBN0906 (info) compare Dealer/Vulnerable with
+//!   [`board_dealer`]/[`board_vulnerability`] of the Board tag; PBN0907
+//!   (warning) compares Score with [`duplicate_score`] of Contract, the
+//!   auction's declarer ([`DeclarerTag::auction_declarer`]), Result and
+//!   Vulnerable.
+//!
+//! # The double-dummy solver (`dds-bridge`): not now
+//!
+//! `dds-bridge` 0.21 wraps Bo Haglund's C++ DDS. It could verify the
+//! supplemental `OptimumResultTable`/`DoubleDummyTricks`/`OptimumScore` tags
+//! and give exact trick bounds after a claim. We do not use it, for now:
+//!
+//! - It builds C++ through `dds-bridge-sys` (a C++ toolchain on every machine
+//!   and CI job that builds the checker, no WebAssembly build for a web
+//!   editor), and requires Rust 1.93 while this workspace declares 1.90.
+//! - A full solve (20 strain/declarer pairs) costs tens to hundreds of ms per
+//!   deal, with global solver state and a thread pool: too slow and too heavy
+//!   to run on every keystroke of a language server over files of thousands
+//!   of deals (the corpus has a 3,816-deal file), so it would have to be an
+//!   opt-in batch mode anyway.
+//! - What it checks is bridge analysis that a producer (usually DDS itself)
+//!   wrote, not PBN conformance: the spec gives no rule those values must
+//!   obey beyond their syntax, and a difference would mostly mean "another
+//!   solver version". Its panic policy (panics on inputs DDS rejects) is also
+//!   at odds with a checker that must survive any input.
+//! - The one place where exact analysis would help, a Result after a claim
+//!   (`*`), is not a double-dummy question: players may misplay or concede.
+//!   [`compare_result`] uses sound bounds instead (tricks already won; the
+//!   opponents' top trumps always win).
+//!
+//! Revisit as an optional cargo feature (`dds`) behind a `pbn check --solve`
+//! flag if users ask for OptimumResultTable verification.
+
+pub mod auction;
+pub mod play;
+pub mod tags;
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod examples_tests;
+
+pub use auction::{analyze_auction, AuctionAnalysis, AuctionItem, AuctionToken, FinalContract};
+pub use contract_bridge::auction::Call;
+pub use contract_bridge::{Bid, Card, Contract, Hand, Level, Penalty, Rank, Seat, Strain, Suit};
+pub use play::{analyze_play, PlayAnalysis, PlayItem, PlayToken, Trick};
+pub use tags::{
+    compare_contract, compare_result, ContractTag, DeclarerTag, ResultForm, ResultTag, TagMismatch,
+};
+
+use crate::codes::CodeInfo;
+
+/// Vulnerability of the two sides (North-South, East-West), from
+/// `contract-bridge`: `Vulnerability::NONE`, `NS`, `EW`, `ALL`.
+pub type Vulnerability = contract_bridge::AbsoluteVulnerability;
+
+/// One problem found in an auction or play section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    pub code: &'static CodeInfo,
+    /// Index into the items given to [`analyze_auction`] / [`analyze_play`].
+    /// Section-level issues (PBN0510 incomplete auction, PBN0611 incomplete
+    /// play) point at the last item, or are `items.len()` (== 0) for an
+    /// empty section: map that to the section's tag. PBN0601 (wrong opening
+    /// leader) is about the Play tag and points at item 0 (or 0 == len when
+    /// the section is empty); map it to the Play tag value.
+    pub index: usize,
+    /// Names the rule and its section.
+    pub message: String,
+    /// Another item, e.g. the bid this one is insufficient against, or the
+    /// first play of a card played twice.
+    pub related: Option<usize>,
+}
+
+impl Issue {
+    pub(crate) fn new(code: &'static CodeInfo, index: usize, message: impl Into<String>) -> Self {
+        Issue { code, index, message: message.into(), related: None }
+    }
+
+    pub(crate) fn related(mut self, related: Option<usize>) -> Self {
+        self.related = related;
+        self
+    }
+}
+
+/// The seat `steps` places clockwise after `seat`.
+pub fn rotate(seat: Seat, steps: usize) -> Seat {
+    Seat::ALL[(seat as usize + steps) % 4]
+}
+
+/// How many places clockwise `to` is after `from` (0..4).
+pub fn distance(from: Seat, to: Seat) -> usize {
+    (to as usize + 4 - from as usize) % 4
+}
+
+/// Whether the seat is North or South.
+pub fn is_north_south(seat: Seat) -> bool {
+    matches!(seat, Seat::North | Seat::South)
+}
+
+/// Whether two seats are partners (or the same seat).
+pub fn same_side(a: Seat, b: Seat) -> bool {
+    is_north_south(a) == is_north_south(b)
+}
+
+/// "North-South" or "East-West".
+pub fn side_name(seat: Seat) -> &'static str {
+    if is_north_south(seat) {
+        "North-South"
+    } else {
+        "East-West"
+    }
+}
+
+/// Full name of a seat, for messages.
+pub fn seat_name(seat: Seat) -> &'static str {
+    match seat {
+        Seat::North => "North",
+        Seat::East => "East",
+        Seat::South => "South",
+        Seat::West => "West",
+    }
+}
+
+/// The dealer of a board in the standard duplicate rotation: North deals
+/// boards 1, 5, 9, …, East 2, 6, …, South 3, 7, …, West 4, 8, ….
+/// (Board 0, not a valid board number, is treated like board 16.)
+pub fn board_dealer(board: u32) -> Seat {
+    Seat::ALL[((board % 4) + 3) as usize % 4]
+}
+
+/// The vulnerability of a board in the standard duplicate cycle of 16:
+/// None NS EW All / NS EW All None / EW All None NS / All None NS EW.
+pub fn board_vulnerability(board: u32) -> Vulnerability {
+    const N: Vulnerability = Vulnerability::NONE;
+    const NS: Vulnerability = Vulnerability::NS;
+    const EW: Vulnerability = Vulnerability::EW;
+    const A: Vulnerability = Vulnerability::ALL;
+    const CYCLE: [Vulnerability; 16] = [N, NS, EW, A, NS, EW, A, N, EW, A, N, NS, A, N, NS, EW];
+    CYCLE[((board % 16) + 15) as usize % 16]
+}
+
+/// Whether `seat`'s side is vulnerable.
+pub fn is_vulnerable(vulnerability: Vulnerability, seat: Seat) -> bool {
+    let side = if is_north_south(seat) { Vulnerability::NS } else { Vulnerability::EW };
+    vulnerability.contains(side)
+}
+
+/// The duplicate score of `contract` played by `declarer` taking `tricks`
+/// tricks (0..=13; larger values are clamped), from North-South's point of
+/// view (positive when NS score). Wraps `contract_bridge::Contract::score`.
+pub fn duplicate_score(
+    contract: Contract,
+    declarer: Seat,
+    tricks: u8,
+    vulnerability: Vulnerability,
+) -> i32 {
+    let score = contract.score(tricks.min(13), is_vulnerable(vulnerability, declarer));
+    if is_north_south(declarer) {
+        score
+    } else {
+        -score
+    }
+}
+
+/// Letter of a strain as PBN writes it in a contract ("C", …, "NT").
+pub(crate) fn strain_text(strain: Strain) -> &'static str {
+    match strain {
+        Strain::Clubs => "C",
+        Strain::Diamonds => "D",
+        Strain::Hearts => "H",
+        Strain::Spades => "S",
+        Strain::Notrump => "NT",
+    }
+}
+
+/// A bid as PBN writes it ("1C", "3NT").
+pub(crate) fn bid_text(bid: Bid) -> String {
+    format!("{}{}", bid.level.get(), strain_text(bid.strain))
+}
+
+/// A contract as PBN writes it ("4SX").
+pub(crate) fn contract_text(contract: Contract) -> String {
+    let risk = match contract.penalty {
+        Penalty::Undoubled => "",
+        Penalty::Doubled => "X",
+        Penalty::Redoubled => "XX",
+    };
+    format!("{}{}", bid_text(contract.bid), risk)
+}
+
+/// A card as PBN writes it ("SK", "HT").
+pub(crate) fn card_text(card: Card) -> String {
+    format!("{}{}", card.suit.letter(), card.rank.letter())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dealer_rotation() {
+        use Seat::*;
+        let got: Vec<Seat> = (1..=8).map(board_dealer).collect();
+        assert_eq!(got, vec![North, East, South, West, North, East, South, West]);
+        assert_eq!(board_dealer(16), West);
+        assert_eq!(board_dealer(17), North);
+        assert_eq!(board_dealer(0), West);
+        assert_eq!(board_dealer(u32::MAX), South); // u32::MAX ≡ 3 (mod 4)
+    }
+
+    #[test]
+    fn vulnerability_cycle() {
+        let names: Vec<String> = (1..=16).map(|b| board_vulnerability(b).to_string()).collect();
+        assert_eq!(
+            names.join(" "),
+            "none ns ew both ns ew both none ew both none ns both none ns ew"
+        );
+        assert_eq!(board_vulnerability(17), Vulnerability::NONE);
+        assert_eq!(board_vulnerability(32), Vulnerability::EW);
+        assert_eq!(board_vulnerability(0), Vulnerability::EW);
+        assert!(is_vulnerable(Vulnerability::NS, Seat::South));
+        assert!(!is_vulnerable(Vulnerability::NS, Seat::West));
+        assert!(is_vulnerable(Vulnerability::ALL, Seat::East));
+    }
+
+    #[test]
+    fn scores_from_north_south() {
+        let c = |s: &str| s.parse::<Contract>().unwrap();
+        // 4S making exactly, not vulnerable.
+        assert_eq!(duplicate_score(c("4S"), Seat::South, 10, Vulnerability::NONE), 420);
+        // Same contract by East: NS lose 420.
+        assert_eq!(duplicate_score(c("4S"), Seat::East, 10, Vulnerability::NONE), -420);
+        // §1.2: 5HX by South, 9 tricks, none vulnerable: down 2 doubled = -300.
+        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NONE), -300);
+        // Vulnerable: -500.
+        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NS), -500);
+        // EW vulnerable does not matter for NS's contract.
+        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::EW), -300);
+        // 3NT+1 vulnerable by West: NS -630.
+        assert_eq!(duplicate_score(c("3NT"), Seat::West, 10, Vulnerability::ALL), -630);
+        // 1NTXX making 7, not vulnerable: 40*4=160 + 300 game + 100 insult = 560.
+        assert_eq!(duplicate_score(c("1NTXX"), Seat::North, 7, Vulnerability::NONE), 560);
+        // Clamped trick count.
+        assert_eq!(
+            duplicate_score(c("7NT"), Seat::North, 20, Vulnerability::NONE),
+            duplicate_score(c("7NT"), Seat::North, 13, Vulnerability::NONE)
+        );
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(contract_text("3NTX".parse().unwrap()), "3NTX");
+        assert_eq!(bid_text("1C".parse().unwrap()), "1C");
+        assert_eq!(card_text("HT".parse().unwrap()), "HT");
+        assert_eq!(rotate(Seat::West, 1), Seat::North);
+        assert_eq!(distance(Seat::West, Seat::North), 1);
+        assert_eq!(distance(Seat::North, Seat::West), 3);
+        assert!(same_side(Seat::North, Seat::South));
+        assert!(!same_side(Seat::North, Seat::West));
+    }
+}
