@@ -259,4 +259,33 @@ codes! {
               [Score \"NS 450\"]\n",
         good: "[Vulnerable \"None\"]\n[Declarer \"S\"]\n[Contract \"4S\"]\n[Result \"10\"]\n\
                [Score \"NS 420\"]\n";
+    NONSTANDARD_CALL = "PBN0520", "nonstandard-call", Error, Auction, "§3.5.1",
+        "call written in a form PBN does not define",
+        "The call tokens of PBN are `Pass`, `X`, `XX`, `1C`…`7NT`, `AP` and `-` (lower case \
+         allowed, §3.5.1, §3.11). This token is a common abbreviation (`1N` for `1NT`, `P` \
+         for `Pass`, `D`/`Dbl` for `X`, `R`/`Rdbl` for `XX`); it was read as the call it \
+         stands for so that the rest of the auction can be checked, but other PBN readers \
+         reject it.",
+        bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1N P P P\n",
+        good: "[Dealer \"N\"]\n[Auction \"N\"]\n1NT Pass Pass Pass\n";
+    INVALID_CALL = "PBN0521", "invalid-call", Error, Auction, "§3.5.1",
+        "token is not a call",
+        "In the auction section only calls (`Pass`, `X`, `XX`, `1C`…`7NT`, `AP`, `-`), \
+         their annotations, `*` and `+` may appear (§3.5, §3.5.1). A level must be 1–7 and \
+         a denomination C, D, H, S or NT. Free text belongs in a `{…}` comment.",
+        bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1 Pass Pass Pass\n",
+        good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass Pass Pass\n";
+    NONSTANDARD_CARD = "PBN0620", "nonstandard-card", Warning, Play, "§3.6.1",
+        "card written in a form PBN does not define",
+        "A card token is a suit letter followed by a rank letter (`SA`, `HT`), or `-` for an \
+         unknown card (§3.6.1). This token (`--`, or a ten written `10`) was read as the \
+         card it stands for.",
+        bad: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n-- - - -\n",
+        good: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n- - - -\n";
+    INVALID_CARD = "PBN0621", "invalid-card", Error, Play, "§3.6.1",
+        "token is not a card",
+        "A card is `<suit><rank>` with suit S, H, D, C and rank A K Q J T 9 8 7 6 5 4 3 2, \
+         or `-` (§3.6.1). The ten is the single character `T`.",
+        bad: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\nS1 - - -\n",
+        good: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\nSA - - -\n";
 }

@@ -11,7 +11,7 @@
 
 pub mod dump;
 mod inherit;
-mod lower;
+pub mod lower;
 pub mod values;
 
 pub use lower::lower;

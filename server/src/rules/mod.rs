@@ -2,6 +2,7 @@
 //! `codes/`). [`check_document`] runs them all; games are independent and
 //! are checked in parallel on large documents.
 
+mod bridge;
 mod export;
 mod notes;
 mod tables;
@@ -64,6 +65,7 @@ pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from:
         notes::check(&ctx, &mut out);
         tables::check(&ctx, &mut out);
         values::check(&ctx, &mut out);
+        bridge::check(&ctx, &mut out);
         if export {
             export::check(&ctx, &mut out);
         }

@@ -1,0 +1,297 @@
+//! PBN05xx auction, PBN06xx play, PBN09xx consistency: the model's sections
+//! and tags fed to `crate::bridge`, its issues mapped back to ranges.
+
+use super::GameCtx;
+use crate::bridge::{
+    self, analyze_auction, analyze_play, compare_contract, compare_result, AuctionItem, AuctionToken, ContractTag,
+    DeclarerTag, PlayItem, PlayToken, ResultForm, ResultTag, Seat, Strain,
+};
+use crate::codes::bridge as c;
+use crate::diagnostic::Diagnostic;
+use crate::model::values::{self, ContractValue, SideScores};
+use crate::model::{AnnotationKind, CallToken, CardToken, Entry, Game};
+use contract_bridge::{Bid, Level};
+use std::ops::Range;
+
+/// The typed tags the bridge rules need.
+struct Tags {
+    dealer: Option<Seat>,
+    declarer: Option<DeclarerTag>,
+    contract: Option<ContractTag>,
+    strain: Option<Strain>,
+}
+
+fn tags(g: &Game) -> Tags {
+    let dealer = g.value("Dealer").and_then(|v| values::parse_dealer(v).value).map(|s| s.seat);
+    let declarer = g.value("Declarer").and_then(|v| values::parse_declarer(v).value).map(|d| match (d.seat, d.swapped) {
+        (None, _) => DeclarerTag::Empty,
+        (Some(s), true) => DeclarerTag::Swapped(s),
+        (Some(s), false) => DeclarerTag::Seat(s),
+    });
+    let parsed = g.value("Contract").and_then(|v| values::parse_contract(v).value);
+    let (contract, strain) = match parsed.map(|c| c.value) {
+        Some(ContractValue::Pass) => (Some(ContractTag::Pass), None),
+        Some(ContractValue::Empty) => (Some(ContractTag::Empty), None),
+        Some(ContractValue::Contract(k)) => (Some(ContractTag::Contract(k)), Some(k.bid.strain)),
+        Some(ContractValue::EndPosition(s)) => (None, Some(s)),
+        None => (None, None),
+    };
+    Tags { dealer, declarer, contract, strain }
+}
+
+fn tag_range(g: &Game, name: &str) -> Option<Range<usize>> {
+    g.tag(name).map(|t| t.value.as_ref().map(|v| v.range.clone()).unwrap_or(t.range.clone()))
+}
+
+pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
+    let t = tags(g);
+    auction(ctx, g, &t, out);
+    play(ctx, g, &t, out);
+    board(ctx, g, out);
+    score(ctx, g, &t, out);
+}
+
+/// Reads a call token that is not a PBN call: `Some` when its meaning is
+/// clear (`1N`, `P`, `Dbl`, …).
+fn interpret_call(text: &str) -> Option<(AuctionToken, &'static str)> {
+    let u = text.to_ascii_uppercase();
+    let b = u.as_bytes();
+    if b.len() == 2 && (b'1'..=b'7').contains(&b[0]) && b[1] == b'N' {
+        let bid = Bid { level: Level::new(b[0] - b'0'), strain: Strain::Notrump };
+        return Some((AuctionToken::Bid(bid), "NT"));
+    }
+    match u.as_str() {
+        "P" | "PA" | "PS" => Some((AuctionToken::Pass, "Pass")),
+        "D" | "DBL" | "DB" => Some((AuctionToken::Double, "X")),
+        "R" | "RDBL" | "RD" | "REDBL" => Some((AuctionToken::Redouble, "XX")),
+        _ => None,
+    }
+}
+
+fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
+    if text.bytes().all(|b| b == b'-') && text.len() > 1 {
+        return Some((PlayToken::Dash, "-".into()));
+    }
+    let u = text.to_ascii_uppercase();
+    if u.len() == 3 && u.ends_with("10") {
+        let card = crate::model::lower::parse_card(&format!("{}T", &u[..1]))?;
+        return Some((PlayToken::Card(card), format!("{}T", &u[..1])));
+    }
+    None
+}
+
+fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
+    e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
+}
+
+fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some(a) = &g.auction else { return };
+    if a.tag == usize::MAX {
+        return;
+    }
+    let tag = &g.tags[a.tag];
+    let Some(first) = tag.effective().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat) else { return };
+    let mut items = Vec::with_capacity(a.entries.len());
+    for e in &a.entries {
+        let token = match e.token {
+            CallToken::Bid(b) => AuctionToken::Bid(b),
+            CallToken::Pass => AuctionToken::Pass,
+            CallToken::Double => AuctionToken::Double,
+            CallToken::Redouble => AuctionToken::Redouble,
+            CallToken::AllPass => AuctionToken::AllPass,
+            CallToken::Dash => AuctionToken::Dash,
+            CallToken::Skip => AuctionToken::Skip,
+            CallToken::Continuation => AuctionToken::Continuation,
+            CallToken::Terminator => AuctionToken::Terminator,
+            CallToken::Invalid => {
+                let text = &ctx.text[e.range.clone()];
+                match interpret_call(text) {
+                    Some((tok, name)) => {
+                        ctx.push(out, Diagnostic::new(
+                            &c::NONSTANDARD_CALL,
+                            e.range.clone(),
+                            format!("`{text}` is not a PBN call; read as `{}` (§3.5.1)", match tok {
+                                AuctionToken::Bid(b) => format!("{}{name}", b.level.get()),
+                                _ => name.to_owned(),
+                            }),
+                        ));
+                        tok
+                    }
+                    None => {
+                        ctx.push(out, Diagnostic::new(
+                            &c::INVALID_CALL,
+                            e.range.clone(),
+                            format!("`{text}` is not a call: calls are Pass, X, XX, 1C…7NT, AP and - (§3.5.1)"),
+                        ));
+                        AuctionToken::Unknown
+                    }
+                }
+            }
+        };
+        items.push(AuctionItem { token, insufficient_marked: has_mark(e, 'I') });
+    }
+    let analysis = analyze_auction(t.dealer, first, &items);
+    let at = |i: usize| a.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    for issue in &analysis.issues {
+        let mut d = Diagnostic::new(issue.code, at(issue.index), issue.message.clone());
+        if let Some(r) = issue.related {
+            d = d.with_related(at(r), "the call this refers to");
+        }
+        ctx.push(out, d);
+    }
+    for m in compare_contract(&analysis, t.declarer, t.contract) {
+        let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
+        ctx.push(out, Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the auction"));
+    }
+}
+
+fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some(p) = &g.play else { return };
+    if p.tag == usize::MAX {
+        return;
+    }
+    let tag = &g.tags[p.tag];
+    let Some(first) = tag.effective().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat) else { return };
+    let hands = g.value("Deal").and_then(|v| values::parse_deal(v).value).map(|d| d.hands).unwrap_or([None; 4]);
+    let mut items = Vec::with_capacity(p.entries.len());
+    for e in &p.entries {
+        let token = match e.token {
+            CardToken::Card(card) => PlayToken::Card(card),
+            CardToken::Dash => PlayToken::Dash,
+            CardToken::Continuation => PlayToken::Continuation,
+            CardToken::Terminator => PlayToken::Terminator,
+            CardToken::Invalid => {
+                let text = &ctx.text[e.range.clone()];
+                match interpret_card(text) {
+                    Some((tok, name)) => {
+                        ctx.push(out, Diagnostic::new(
+                            &c::NONSTANDARD_CARD,
+                            e.range.clone(),
+                            format!("`{text}` is not a PBN card; read as `{name}` (§3.6.1)"),
+                        ));
+                        tok
+                    }
+                    None => {
+                        ctx.push(out, Diagnostic::new(
+                            &c::INVALID_CARD,
+                            e.range.clone(),
+                            format!("`{text}` is not a card: a suit S, H, D, C and a rank A K Q J T 9…2, or - (§3.6.1)"),
+                        ));
+                        PlayToken::Unknown
+                    }
+                }
+            }
+        };
+        items.push(PlayItem { token, revoke_marked: has_mark(e, 'R'), lead_out_of_turn_marked: has_mark(e, 'L') });
+    }
+    let trump = t.strain.and_then(Strain::suit);
+    let playing = t.declarer.and_then(DeclarerTag::playing_seat);
+    let analysis = analyze_play(&hands, trump, playing, first, &items);
+    let at = |i: usize| p.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    for issue in &analysis.issues {
+        let range = if std::ptr::eq(issue.code, &c::WRONG_OPENING_LEADER) { tag.range.clone() } else { at(issue.index) };
+        let mut d = Diagnostic::new(issue.code, range, issue.message.clone());
+        if let Some(r) = issue.related {
+            d = d.with_related(at(r), "related card");
+        }
+        ctx.push(out, d);
+    }
+    let Some(declarer) = playing else { return };
+    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    let Some(tricks) = result.tricks else { return };
+    let form = match tricks {
+        SideScores::Declarer(n) => ResultForm::Declarer(n),
+        SideScores::Sides { ns: Some(ns), ew: Some(ew), .. } => ResultForm::NsEw { ns, ew },
+        SideScores::Sides { ns: Some(n), ew: None, .. } => ResultForm::Ns(n),
+        SideScores::Sides { ns: None, ew: Some(n), .. } => ResultForm::Ew(n),
+        SideScores::Sides { .. } => return,
+    };
+    let rt = ResultTag { differs: result.differs_from_actual, form };
+    for m in compare_result(&analysis, &rt, declarer) {
+        let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
+        ctx.push(out, Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the play"));
+    }
+}
+
+fn board(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
+    let Some(board) = g.value("Board").and_then(|v| values::parse_board(v).value) else { return };
+    if board == 0 {
+        return;
+    }
+    if let Some(d) = g.value("Dealer").and_then(|v| values::parse_dealer(v).value).map(|s| s.seat) {
+        let expected = bridge::board_dealer(board);
+        if d != expected {
+            if let Some(r) = tag_range(g, "Dealer") {
+                ctx.push(out, Diagnostic::new(
+                    &c::DEALER_DIFFERS_FROM_BOARD,
+                    r,
+                    format!("board {board} is usually dealt by {}, not {}", bridge::seat_name(expected), bridge::seat_name(d)),
+                ));
+            }
+        }
+    }
+    if let Some(v) = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value) {
+        let expected = bridge::board_vulnerability(board);
+        if v.vulnerability != expected {
+            if let Some(r) = tag_range(g, "Vulnerable") {
+                ctx.push(out, Diagnostic::new(
+                    &c::VULNERABILITY_DIFFERS_FROM_BOARD,
+                    r,
+                    format!("board {board} usually has vulnerability {}", vul_name(expected)),
+                ));
+            }
+        }
+    }
+}
+
+fn vul_name(v: bridge::Vulnerability) -> &'static str {
+    if v == bridge::Vulnerability::NS {
+        "NS"
+    } else if v == bridge::Vulnerability::EW {
+        "EW"
+    } else if v == bridge::Vulnerability::ALL {
+        "All"
+    } else {
+        "None"
+    }
+}
+
+fn score(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some(ContractTag::Contract(contract)) = t.contract else { return };
+    let Some(declarer) = t.declarer.and_then(DeclarerTag::auction_declarer) else { return };
+    let Some(score) = g.value("Score").and_then(|v| values::parse_score(v).value) else { return };
+    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    if result.differs_from_actual {
+        return;
+    }
+    let ns_side = bridge::is_north_south(declarer);
+    let Some(tricks) = result.tricks.and_then(|r| r.for_declarer(ns_side)) else { return };
+    let vul = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value).map(|v| v.vulnerability).unwrap_or(bridge::Vulnerability::NONE);
+    let ns = bridge::duplicate_score(contract, declarer, tricks, vul) as i64;
+    let claimed = match score {
+        SideScores::Declarer(n) => {
+            if ns_side {
+                n
+            } else {
+                -n
+            }
+        }
+        SideScores::Sides { ns: Some(n), .. } => n,
+        SideScores::Sides { ew: Some(n), .. } => -n,
+        SideScores::Sides { .. } => return,
+    };
+    if claimed != ns {
+        if let Some(r) = tag_range(g, "Score") {
+            ctx.push(out, Diagnostic::new(
+                &c::SCORE_MISMATCH,
+                r,
+                format!(
+                    "{} by {} taking {tricks} tricks at this vulnerability scores NS {ns}, not NS {claimed} (§4.2.1)",
+                    g.value("Contract").unwrap_or(""),
+                    bridge::seat_name(declarer)
+                ),
+            ));
+        }
+    }
+}
