@@ -288,4 +288,11 @@ codes! {
          or `-` (§3.6.1). The ten is the single character `T`.",
         bad: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\nS1 - - -\n",
         good: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\nSA - - -\n";
+    RESULT_WITHOUT_CONTRACT = "PBN0908", "result-without-contract", Error, Consistency, "§3.4.15",
+        "Result given although all players passed",
+        "When all 4 players pass, the Declarer and Result tag values are empty strings \
+         (§3.4.13, §3.4.15): there is no declarer to win tricks. A Result next to a \
+         `Pass` contract or an empty Declarer has no meaning.",
+        bad: "[Declarer \"\"]\n[Contract \"Pass\"]\n[Result \"1\"]\n",
+        good: "[Declarer \"\"]\n[Contract \"Pass\"]\n[Result \"\"]\n";
 }

@@ -50,6 +50,26 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     play(ctx, g, &t, out);
     board(ctx, g, out);
     score(ctx, g, &t, out);
+    result_without_contract(ctx, g, &t, out);
+}
+
+/// §3.4.13, §3.4.15: all pass → Declarer and Result are empty.
+fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let passed = matches!(t.contract, Some(ContractTag::Pass)) || matches!(t.declarer, Some(DeclarerTag::Empty));
+    if !passed {
+        return;
+    }
+    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    if result.tricks.is_some() {
+        let why = if matches!(t.contract, Some(ContractTag::Pass)) { "the Contract is Pass" } else { "the Declarer is empty" };
+        if let Some(r) = tag_range(g, "Result") {
+            ctx.push(out, Diagnostic::new(
+                &c::RESULT_WITHOUT_CONTRACT,
+                r,
+                format!("Result given although {why}: when all players pass the Result is \"\" (§3.4.15)"),
+            ));
+        }
+    }
 }
 
 /// Reads a call token that is not a PBN call: `Some` when its meaning is

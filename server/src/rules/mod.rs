@@ -58,7 +58,8 @@ pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &C
 pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
     let games = &doc.games[games];
     let per_game = |g: &Game| {
-        let export = export_from.is_some_and(|p| p <= g.range.start);
+        let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);
+        let export = export_from.is_some_and(|p| p <= first_tag);
         let ctx = GameCtx { text, doc, game: g, opts, export };
         let mut out = Vec::new();
         tags::check(&ctx, &mut out);
