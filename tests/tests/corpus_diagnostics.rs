@@ -6,6 +6,9 @@ use pbn::check::{check_text, CheckOptions};
 use pbn::text::{decode, LineIndex, PositionEncoding};
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 
+/// Diagnostics listed one by one per file (the counts cover all of them).
+const SHOWN: usize = 300;
+
 #[test]
 fn corpus_diagnostics_snapshots() {
     let Some(dir) = corpus_dir() else { return };
@@ -25,7 +28,16 @@ fn corpus_diagnostics_snapshots() {
             result.games,
             result.diagnostics.len()
         );
+        // Large files: every code with its count, then the first diagnostics.
+        let mut counts = std::collections::BTreeMap::new();
         for d in &result.diagnostics {
+            *counts.entry((d.code.code, d.severity.name())).or_insert(0usize) += 1;
+        }
+        for ((code, sev), n) in &counts {
+            report.push_str(&format!("count {code} {sev}: {n}\n"));
+        }
+        report.push('\n');
+        for d in result.diagnostics.iter().take(SHOWN) {
             let p = index.line_col(&source.text, d.range.start, PositionEncoding::Chars);
             report.push_str(&format!(
                 "{}:{} {} {} [game {}] {}\n",

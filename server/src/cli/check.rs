@@ -115,13 +115,15 @@ fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
                     break;
                 }
                 let input = inputs[i].clone();
-                let outcome = files::read(&input)
-                    .map_err(|e| format!("{}: {e}", input.display()))
-                    .map(|bytes| {
+                let outcome = files::read(&input).map_err(|e| format!("{}: {e}", input.display())).and_then(|bytes| {
+                    // A bug must not take the other files down with it.
+                    std::panic::catch_unwind(|| {
                         let source = decode(&bytes);
                         let res = check_text(&source, opts);
                         (source, res)
-                    });
+                    })
+                    .map_err(|_| format!("{}: internal error while checking this file (please report it)", input.display()))
+                });
                 results.lock().unwrap()[i] = Some(FileReport { input, outcome });
             });
         }

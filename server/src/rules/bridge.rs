@@ -101,6 +101,31 @@ fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
     None
 }
 
+/// At most this many diagnostics of one code per section: a broken Deal or
+/// a misread column layout otherwise floods the file with consequences of
+/// one mistake.
+const PER_SECTION_CAP: usize = 3;
+
+fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, diags: Vec<Diagnostic>) {
+    let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+    for d in &diags {
+        *counts.entry(d.code.code).or_default() += 1;
+    }
+    let mut seen: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+    for mut d in diags {
+        let n = seen.entry(d.code.code).or_default();
+        *n += 1;
+        let total = counts[d.code.code];
+        if *n > PER_SECTION_CAP {
+            continue;
+        }
+        if *n == PER_SECTION_CAP && total > PER_SECTION_CAP {
+            d.message.push_str(&format!(" ({} more like this in this section)", total - PER_SECTION_CAP));
+        }
+        ctx.push(out, d);
+    }
+}
+
 fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
     e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
 }
@@ -153,13 +178,15 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     }
     let analysis = analyze_auction(t.dealer, first, &items);
     let at = |i: usize| a.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    let mut diags = Vec::new();
     for issue in &analysis.issues {
         let mut d = Diagnostic::new(issue.code, at(issue.index), issue.message.clone());
         if let Some(r) = issue.related {
             d = d.with_related(at(r), "the call this refers to");
         }
-        ctx.push(out, d);
+        diags.push(d);
     }
+    push_capped(ctx, out, diags);
     for m in compare_contract(&analysis, t.declarer, t.contract) {
         let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
         ctx.push(out, Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the auction"));
@@ -209,14 +236,16 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
     let analysis = analyze_play(&hands, trump, playing, first, &items);
     let at = |i: usize| p.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    let mut diags = Vec::new();
     for issue in &analysis.issues {
         let range = if std::ptr::eq(issue.code, &c::WRONG_OPENING_LEADER) { tag.range.clone() } else { at(issue.index) };
         let mut d = Diagnostic::new(issue.code, range, issue.message.clone());
         if let Some(r) = issue.related {
             d = d.with_related(at(r), "related card");
         }
-        ctx.push(out, d);
+        diags.push(d);
     }
+    push_capped(ctx, out, diags);
     let Some(declarer) = playing else { return };
     let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
     let Some(tricks) = result.tricks else { return };

@@ -13,8 +13,7 @@ use std::ops::Range;
 /// Does the document declare export format (`% EXPORT` escape line, §2.4)?
 pub fn declares_export(text: &str) -> bool {
     text.lines().take_while(|l| l.starts_with('%') || l.trim().is_empty()).any(|l| {
-        let rest = l[1..].trim();
-        rest.eq_ignore_ascii_case("EXPORT") || rest.split_whitespace().any(|w| w == "EXPORT")
+        l.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT"))
     })
 }
 
@@ -23,7 +22,7 @@ pub fn export_line_offset(text: &str) -> Option<usize> {
     let mut off = 0;
     for line in text.split_inclusive(['\n']) {
         let l = line.trim_end_matches(['\r', '\n']);
-        if l.starts_with('%') && l[1..].split_whitespace().any(|w| w == "EXPORT") {
+        if l.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT")) {
             return Some(off);
         }
         off += line.len();
@@ -195,7 +194,8 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let lower = match tag.name.as_str() {
-            "Dealer" | "Declarer" | "Auction" | "Play" | "Contract" | "Deal" => raw.chars().any(|c| c.is_ascii_lowercase()),
+            "Dealer" | "Declarer" | "Auction" | "Play" | "Deal" => raw.chars().any(|c| c.is_ascii_lowercase()),
+            "Contract" => raw != "Pass" && raw.chars().any(|c| c.is_ascii_lowercase()),
             _ => false,
         };
         if lower {
@@ -218,7 +218,9 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             }
             "Result" => {
                 let t = raw.trim_start_matches('^');
-                if t.starts_with("NS") || t.starts_with("EW") {
+                // Only expressible as declarer's tricks when there is a declarer.
+                let has_declarer = g.value("Declarer").is_some_and(|d| seat_letter(d).is_some());
+                if has_declarer && (t.starts_with("NS") || t.starts_with("EW")) {
                     ctx.push(out, Diagnostic::new(&c::EXPORT_VALUE_FORM, v.range.clone(), "in export format the Result is the number of tricks won by declarer (§3.4.15)"));
                 }
             }
@@ -317,6 +319,11 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
     }
 }
 
+/// From the first irregularity mark before the token to the token's end.
+fn entry_span<T>(e: &crate::model::Entry<T>) -> Range<usize> {
+    e.pre.first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
+}
+
 fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
     let Some(a) = &g.auction else { return };
     if a.tag == usize::MAX {
@@ -350,7 +357,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     let ranges: Vec<_> = a
         .entries
         .iter()
-        .map(|e| (e.range.clone(), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post.is_empty() || !e.pre.is_empty()))
         .collect();
     layout(ctx, &ranges, "call", out);
 }
@@ -378,7 +385,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     let ranges: Vec<_> = p
         .entries
         .iter()
-        .map(|e| (e.range.clone(), !matches!(e.token, CardToken::Terminator), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post.is_empty() || !e.pre.is_empty()))
         .collect();
     layout(ctx, &ranges, "card", out);
 }
