@@ -48,7 +48,7 @@ module.exports = grammar({
   ],
 
   extras: $ => [
-    /[\s\uFEFF]/,
+    /\s/,
     $.comment,
     $.unterminated_comment,
     $.escape_line,

@@ -475,30 +475,29 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (eof) ADVANCE(17);
       ADVANCE_MAP(
         '"', 31,
-        '$', 68,
-        '*', 70,
-        '+', 71,
-        '-', 41,
+        '$', 69,
+        '*', 71,
+        '+', 72,
+        '-', 42,
         ';', 75,
-        '=', 6,
-        'A', 54,
-        'N', 50,
-        'P', 48,
+        '=', 33,
+        'A', 55,
+        'N', 51,
+        'P', 49,
         '[', 18,
         ']', 19,
-        '^', 12,
-        'a', 58,
-        'p', 56,
+        '^', 34,
+        'a', 59,
+        'p', 57,
         '{', 76,
-        '!', 66,
-        '?', 66,
-        'X', 38,
-        'x', 38,
+        '!', 67,
+        '?', 67,
+        'X', 39,
+        'x', 39,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(0);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(57);
+          lookahead == ' ') SKIP(0);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(58);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -506,11 +505,15 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(62);
+          lookahead == 's') ADVANCE(63);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+      if (lookahead != 0 &&
+          lookahead != '$' &&
+          lookahead != '%' &&
+          lookahead != '}') ADVANCE(35);
       END_STATE();
     case 1:
       if (lookahead == '\n') ADVANCE(10);
@@ -525,13 +528,12 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ';') ADVANCE(75);
       if (lookahead == ']') ADVANCE(19);
       if (lookahead == '{') ADVANCE(76);
-      if (lookahead == 0xfeff) ADVANCE(33);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(2);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != '[' &&
-          lookahead != '}') ADVANCE(34);
+          lookahead != '}') ADVANCE(35);
       END_STATE();
     case 3:
       if (lookahead == '"') ADVANCE(30);
@@ -546,8 +548,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == 'P') ADVANCE(23);
       if (lookahead == '{') ADVANCE(76);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(4);
+          lookahead == ' ') SKIP(4);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
@@ -558,15 +559,14 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == 'N') ADVANCE(8);
       if (lookahead == '{') ADVANCE(76);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(5);
+          lookahead == ' ') SKIP(5);
       END_STATE();
     case 6:
-      if (lookahead == '=') ADVANCE(67);
+      if (lookahead == '=') ADVANCE(68);
       if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(6);
       END_STATE();
     case 7:
-      if (lookahead == 'e') ADVANCE(64);
+      if (lookahead == 'e') ADVANCE(65);
       END_STATE();
     case 8:
       if (lookahead == 'o') ADVANCE(9);
@@ -587,7 +587,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 12:
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(69);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
       END_STATE();
     case 13:
       if (lookahead != 0 &&
@@ -600,7 +600,6 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ';') ADVANCE(75);
       if (lookahead == '[') ADVANCE(18);
       if (lookahead == '{') ADVANCE(76);
-      if (lookahead == 0xfeff) ADVANCE(72);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(14);
       if (lookahead != 0 &&
@@ -611,51 +610,49 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 15:
       if (eof) ADVANCE(17);
       ADVANCE_MAP(
-        '$', 68,
-        '*', 70,
-        '+', 71,
-        '-', 41,
+        '$', 69,
+        '*', 71,
+        '+', 72,
+        '-', 42,
         ';', 75,
         '=', 6,
         '[', 18,
         '^', 12,
         '{', 76,
-        '!', 66,
-        '?', 66,
-        'A', 58,
-        'a', 58,
-        'P', 56,
-        'p', 56,
-        'X', 38,
-        'x', 38,
+        '!', 67,
+        '?', 67,
+        'A', 59,
+        'a', 59,
+        'P', 57,
+        'p', 57,
+        'X', 39,
+        'x', 39,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(15);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(57);
+          lookahead == ' ') SKIP(15);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(58);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 16:
       if (eof) ADVANCE(17);
       ADVANCE_MAP(
-        '$', 68,
-        '*', 70,
-        '+', 71,
-        '-', 41,
+        '$', 69,
+        '*', 71,
+        '+', 72,
+        '-', 42,
         ';', 75,
         '=', 6,
         '[', 18,
         '^', 12,
         '{', 76,
-        '!', 66,
-        '?', 66,
+        '!', 67,
+        '?', 67,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(16);
+          lookahead == ' ') SKIP(16);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -663,11 +660,11 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(62);
+          lookahead == 's') ADVANCE(63);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 17:
       ACCEPT_TOKEN(ts_builtin_sym_end);
@@ -712,7 +709,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 24:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'n') ADVANCE(35);
+      if (lookahead == 'n') ADVANCE(36);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
@@ -744,7 +741,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 28:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'y') ADVANCE(42);
+      if (lookahead == 'y') ADVANCE(43);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
@@ -776,176 +773,164 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 33:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if (lookahead == '"') ADVANCE(31);
-      if (lookahead == ';') ADVANCE(75);
-      if (lookahead == ']') ADVANCE(19);
-      if (lookahead == '{') ADVANCE(76);
-      if (lookahead == 0xfeff) ADVANCE(33);
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(2);
-      if (lookahead != 0 &&
-          lookahead != '%' &&
-          lookahead != '[' &&
-          lookahead != '}') ADVANCE(34);
+      if (lookahead == '=') ADVANCE(68);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(33);
       END_STATE();
     case 34:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(34);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
       END_STATE();
     case 35:
+      ACCEPT_TOKEN(sym_unquoted_value);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
+      END_STATE();
+    case 36:
       ACCEPT_TOKEN(anon_sym_Auction);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
-    case 36:
+    case 37:
       ACCEPT_TOKEN(sym_bid);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 37:
+    case 38:
       ACCEPT_TOKEN(sym_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 38:
+    case 39:
       ACCEPT_TOKEN(sym_double);
       if (lookahead == 'X' ||
-          lookahead == 'x') ADVANCE(39);
+          lookahead == 'x') ADVANCE(40);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 39:
+    case 40:
       ACCEPT_TOKEN(sym_redouble);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 40:
+    case 41:
       ACCEPT_TOKEN(sym_all_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 41:
+    case 42:
       ACCEPT_TOKEN(sym_dash);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 42:
+    case 43:
       ACCEPT_TOKEN(anon_sym_Play);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
       END_STATE();
-    case 43:
+    case 44:
       ACCEPT_TOKEN(sym_card);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
-      END_STATE();
-    case 44:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'a') ADVANCE(55);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 45:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'c') ADVANCE(53);
+      if (lookahead == 'a') ADVANCE(56);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 46:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'e') ADVANCE(63);
+      if (lookahead == 'c') ADVANCE(54);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 47:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'i') ADVANCE(51);
+      if (lookahead == 'e') ADVANCE(64);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 48:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'l') ADVANCE(44);
+      if (lookahead == 'i') ADVANCE(52);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+      END_STATE();
+    case 49:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'l') ADVANCE(45);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(60);
+          lookahead == 'a') ADVANCE(61);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
-      END_STATE();
-    case 49:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'n') ADVANCE(63);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 50:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(52);
+      if (lookahead == 'n') ADVANCE(64);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 51:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(49);
+      if (lookahead == 'o') ADVANCE(53);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 52:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(46);
+      if (lookahead == 'o') ADVANCE(50);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 53:
       ACCEPT_TOKEN(sym__word);
@@ -954,149 +939,153 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 54:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'u') ADVANCE(45);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(40);
+      if (lookahead == 't') ADVANCE(48);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 55:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'y') ADVANCE(63);
+      if (lookahead == 'u') ADVANCE(46);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(41);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 56:
       ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'y') ADVANCE(64);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+      END_STATE();
+    case 57:
+      ACCEPT_TOKEN(sym__word);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(60);
+          lookahead == 'a') ADVANCE(61);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 57:
+    case 58:
       ACCEPT_TOKEN(sym__word);
       ADVANCE_MAP(
-        'N', 61,
-        'n', 61,
-        'C', 36,
-        'D', 36,
-        'H', 36,
-        'S', 36,
-        'c', 36,
-        'd', 36,
-        'h', 36,
-        's', 36,
+        'N', 62,
+        'n', 62,
+        'C', 37,
+        'D', 37,
+        'H', 37,
+        'S', 37,
+        'c', 37,
+        'd', 37,
+        'h', 37,
+        's', 37,
       );
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
-      END_STATE();
-    case 58:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(40);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 59:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(37);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(41);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 60:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(59);
+          lookahead == 's') ADVANCE(38);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 61:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'T' ||
-          lookahead == 't') ADVANCE(36);
+      if (lookahead == 'S' ||
+          lookahead == 's') ADVANCE(60);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 62:
       ACCEPT_TOKEN(sym__word);
-      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(43);
+      if (lookahead == 'T' ||
+          lookahead == 't') ADVANCE(37);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+      END_STATE();
+    case 63:
+      ACCEPT_TOKEN(sym__word);
+      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(44);
       if (lookahead == '-' ||
           lookahead == '0' ||
           lookahead == '1' ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(63);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
-    case 63:
+    case 64:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(63);
-      END_STATE();
-    case 64:
-      ACCEPT_TOKEN(anon_sym_Note);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
       END_STATE();
     case 65:
-      ACCEPT_TOKEN(sym_suffix);
+      ACCEPT_TOKEN(anon_sym_Note);
       END_STATE();
     case 66:
       ACCEPT_TOKEN(sym_suffix);
-      if (lookahead == '!' ||
-          lookahead == '?') ADVANCE(65);
       END_STATE();
     case 67:
-      ACCEPT_TOKEN(sym_note_ref);
+      ACCEPT_TOKEN(sym_suffix);
+      if (lookahead == '!' ||
+          lookahead == '?') ADVANCE(66);
       END_STATE();
     case 68:
+      ACCEPT_TOKEN(sym_note_ref);
+      END_STATE();
+    case 69:
       ACCEPT_TOKEN(sym_nag);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(68);
-      END_STATE();
-    case 69:
-      ACCEPT_TOKEN(sym_irregularity);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(69);
       END_STATE();
     case 70:
-      ACCEPT_TOKEN(sym_terminator);
+      ACCEPT_TOKEN(sym_irregularity);
       END_STATE();
     case 71:
-      ACCEPT_TOKEN(sym_continuation);
+      ACCEPT_TOKEN(sym_terminator);
       END_STATE();
     case 72:
-      ACCEPT_TOKEN(sym_section_token);
-      if (lookahead == 0xfeff) ADVANCE(72);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(73);
+      ACCEPT_TOKEN(sym_continuation);
       END_STATE();
     case 73:
       ACCEPT_TOKEN(sym_section_token);
@@ -1174,6 +1163,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_RBRACK] = ACTIONS(1),
     [sym_string] = ACTIONS(1),
     [sym_unterminated_string] = ACTIONS(1),
+    [sym_unquoted_value] = ACTIONS(1),
     [anon_sym_Auction] = ACTIONS(1),
     [sym_bid] = ACTIONS(1),
     [sym_pass] = ACTIONS(1),
@@ -1594,61 +1584,55 @@ static const uint16_t ts_small_parse_table[] = {
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [484] = 7,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(111), 1,
-      anon_sym_LBRACK,
-    ACTIONS(113), 1,
-      sym_string,
-    ACTIONS(115), 1,
-      sym_section_token,
+  [484] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
     STATE(19), 1,
       aux_sym_supplemental_section_repeat1,
-    ACTIONS(5), 2,
+    ACTIONS(3), 2,
+      sym_escape_line,
       sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(109), 2,
+    ACTIONS(111), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(109), 3,
       sym_game_break,
       ts_builtin_sym_end,
-  [508] = 7,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(119), 1,
       anon_sym_LBRACK,
-    ACTIONS(121), 1,
-      sym_string,
-    ACTIONS(123), 1,
-      sym_section_token,
+  [504] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
     STATE(17), 1,
       aux_sym_supplemental_section_repeat1,
-    ACTIONS(5), 2,
+    ACTIONS(3), 2,
+      sym_escape_line,
       sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(117), 2,
+    ACTIONS(115), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(113), 3,
       sym_game_break,
       ts_builtin_sym_end,
-  [532] = 7,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(127), 1,
       anon_sym_LBRACK,
-    ACTIONS(129), 1,
-      sym_string,
-    ACTIONS(132), 1,
-      sym_section_token,
+  [524] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
     STATE(19), 1,
       aux_sym_supplemental_section_repeat1,
-    ACTIONS(5), 2,
+    ACTIONS(3), 2,
+      sym_escape_line,
       sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(125), 2,
+    ACTIONS(119), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(117), 3,
       sym_game_break,
       ts_builtin_sym_end,
-  [556] = 6,
+      anon_sym_LBRACK,
+  [544] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(137), 1,
+    ACTIONS(124), 1,
       anon_sym_LBRACK,
     STATE(24), 1,
       aux_sym_auction_section_repeat2,
@@ -1657,13 +1641,13 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(135), 2,
+    ACTIONS(122), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [577] = 6,
+  [565] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(142), 1,
+    ACTIONS(129), 1,
       anon_sym_LBRACK,
     STATE(24), 1,
       aux_sym_auction_section_repeat2,
@@ -1672,214 +1656,216 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(140), 2,
+    ACTIONS(127), 2,
       sym_game_break,
       ts_builtin_sym_end,
-  [598] = 4,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(5), 2,
-      sym_comment,
+  [586] = 3,
+    ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(147), 2,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(132), 5,
+      sym_game_break,
+      ts_builtin_sym_end,
       anon_sym_LBRACK,
       sym_string,
-    ACTIONS(145), 3,
+      sym_section_token,
+  [601] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(136), 1,
+      anon_sym_LBRACK,
+    STATE(24), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(31), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(134), 2,
       sym_game_break,
       ts_builtin_sym_end,
+  [622] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(141), 1,
+      anon_sym_LBRACK,
+    STATE(24), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(31), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(139), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+  [643] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(146), 1,
+      anon_sym_LBRACK,
+    STATE(24), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(31), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(144), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+  [664] = 3,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(149), 5,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_string,
       sym_section_token,
-  [615] = 6,
+  [679] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(151), 1,
-      anon_sym_LBRACK,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(31), 1,
-      sym__note_tag,
+      anon_sym_RBRACK,
+    ACTIONS(155), 1,
+      sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(149), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-  [636] = 6,
+    ACTIONS(153), 2,
+      sym_string,
+      sym_unquoted_value,
+  [697] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(156), 1,
-      anon_sym_LBRACK,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(31), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(154), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-  [657] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
+    ACTIONS(157), 1,
+      anon_sym_RBRACK,
     ACTIONS(161), 1,
-      anon_sym_LBRACK,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(31), 1,
-      sym__note_tag,
+      sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
     ACTIONS(159), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-  [678] = 4,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(5), 2,
-      sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(166), 2,
-      anon_sym_LBRACK,
       sym_string,
-    ACTIONS(164), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      sym_section_token,
-  [695] = 4,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(168), 1,
-      anon_sym_RBRACK,
-    ACTIONS(5), 2,
-      sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(170), 3,
-      sym_string,
-      sym_unterminated_string,
       sym_unquoted_value,
-  [711] = 4,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(172), 1,
-      anon_sym_RBRACK,
-    ACTIONS(5), 2,
-      sym_comment,
+  [715] = 5,
+    ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(174), 3,
-      sym_string,
-      sym_unterminated_string,
-      sym_unquoted_value,
-  [727] = 4,
-    ACTIONS(3), 1,
-      sym_escape_line,
-    ACTIONS(176), 1,
+    ACTIONS(163), 1,
       anon_sym_RBRACK,
-    ACTIONS(5), 2,
-      sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(178), 3,
-      sym_string,
+    ACTIONS(167), 1,
       sym_unterminated_string,
-      sym_unquoted_value,
-  [743] = 4,
-    ACTIONS(3), 1,
+    ACTIONS(3), 2,
       sym_escape_line,
-    ACTIONS(180), 1,
-      anon_sym_RBRACK,
-    ACTIONS(5), 2,
       sym_comment,
-      sym_unterminated_comment,
-    ACTIONS(182), 3,
+    ACTIONS(165), 2,
       sym_string,
-      sym_unterminated_string,
       sym_unquoted_value,
-  [759] = 3,
+  [733] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(169), 1,
+      anon_sym_RBRACK,
+    ACTIONS(173), 1,
+      sym_unterminated_string,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(171), 2,
+      sym_string,
+      sym_unquoted_value,
+  [751] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(184), 3,
+    ACTIONS(175), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [772] = 5,
+  [764] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(186), 1,
+    ACTIONS(177), 1,
       sym_tag_name,
-    ACTIONS(188), 1,
+    ACTIONS(179), 1,
       anon_sym_Auction,
-    ACTIONS(190), 1,
+    ACTIONS(181), 1,
       anon_sym_Play,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [789] = 3,
+  [781] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(192), 3,
+    ACTIONS(183), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [802] = 3,
+  [794] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(194), 3,
+    ACTIONS(185), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [815] = 3,
+  [807] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(196), 1,
+    ACTIONS(187), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [826] = 3,
+  [818] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(198), 1,
+    ACTIONS(189), 1,
       anon_sym_Note,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [837] = 3,
+  [829] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(200), 1,
+    ACTIONS(191), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [848] = 3,
+  [840] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(202), 1,
+    ACTIONS(193), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [859] = 3,
+  [851] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(204), 1,
+    ACTIONS(195), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [870] = 3,
+  [862] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(206), 1,
+    ACTIONS(197), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -1903,29 +1889,29 @@ static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(15)] = 424,
   [SMALL_STATE(16)] = 454,
   [SMALL_STATE(17)] = 484,
-  [SMALL_STATE(18)] = 508,
-  [SMALL_STATE(19)] = 532,
-  [SMALL_STATE(20)] = 556,
-  [SMALL_STATE(21)] = 577,
-  [SMALL_STATE(22)] = 598,
-  [SMALL_STATE(23)] = 615,
-  [SMALL_STATE(24)] = 636,
-  [SMALL_STATE(25)] = 657,
-  [SMALL_STATE(26)] = 678,
-  [SMALL_STATE(27)] = 695,
-  [SMALL_STATE(28)] = 711,
-  [SMALL_STATE(29)] = 727,
-  [SMALL_STATE(30)] = 743,
-  [SMALL_STATE(31)] = 759,
-  [SMALL_STATE(32)] = 772,
-  [SMALL_STATE(33)] = 789,
-  [SMALL_STATE(34)] = 802,
-  [SMALL_STATE(35)] = 815,
-  [SMALL_STATE(36)] = 826,
-  [SMALL_STATE(37)] = 837,
-  [SMALL_STATE(38)] = 848,
-  [SMALL_STATE(39)] = 859,
-  [SMALL_STATE(40)] = 870,
+  [SMALL_STATE(18)] = 504,
+  [SMALL_STATE(19)] = 524,
+  [SMALL_STATE(20)] = 544,
+  [SMALL_STATE(21)] = 565,
+  [SMALL_STATE(22)] = 586,
+  [SMALL_STATE(23)] = 601,
+  [SMALL_STATE(24)] = 622,
+  [SMALL_STATE(25)] = 643,
+  [SMALL_STATE(26)] = 664,
+  [SMALL_STATE(27)] = 679,
+  [SMALL_STATE(28)] = 697,
+  [SMALL_STATE(29)] = 715,
+  [SMALL_STATE(30)] = 733,
+  [SMALL_STATE(31)] = 751,
+  [SMALL_STATE(32)] = 764,
+  [SMALL_STATE(33)] = 781,
+  [SMALL_STATE(34)] = 794,
+  [SMALL_STATE(35)] = 807,
+  [SMALL_STATE(36)] = 818,
+  [SMALL_STATE(37)] = 829,
+  [SMALL_STATE(38)] = 840,
+  [SMALL_STATE(39)] = 851,
+  [SMALL_STATE(40)] = 862,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -1979,51 +1965,47 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [104] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(32),
   [107] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
   [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [111] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [113] = {.entry = {.count = 1, .reusable = false}}, SHIFT(19),
-  [115] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
-  [117] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [119] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [121] = {.entry = {.count = 1, .reusable = false}}, SHIFT(17),
-  [123] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
-  [125] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [127] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [129] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(19),
-  [132] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(19),
-  [135] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
-  [137] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4), SHIFT(36),
-  [140] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
-  [142] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4), SHIFT(36),
-  [145] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [147] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [149] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
-  [151] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7), SHIFT(36),
-  [154] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
-  [156] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(36),
-  [159] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
-  [161] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7), SHIFT(36),
-  [164] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [166] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [168] = {.entry = {.count = 1, .reusable = false}}, SHIFT(13),
-  [170] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
-  [172] = {.entry = {.count = 1, .reusable = false}}, SHIFT(5),
-  [174] = {.entry = {.count = 1, .reusable = false}}, SHIFT(38),
-  [176] = {.entry = {.count = 1, .reusable = false}}, SHIFT(33),
-  [178] = {.entry = {.count = 1, .reusable = false}}, SHIFT(40),
-  [180] = {.entry = {.count = 1, .reusable = false}}, SHIFT(22),
-  [182] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
-  [184] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
-  [186] = {.entry = {.count = 1, .reusable = false}}, SHIFT(30),
-  [188] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
-  [190] = {.entry = {.count = 1, .reusable = false}}, SHIFT(27),
-  [192] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 1, 6),
-  [194] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 1, 9),
-  [196] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
-  [198] = {.entry = {.count = 1, .reusable = true}}, SHIFT(29),
-  [200] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
-  [202] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [204] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
-  [206] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
+  [111] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
+  [113] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
+  [115] = {.entry = {.count = 1, .reusable = true}}, SHIFT(17),
+  [117] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
+  [119] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(19),
+  [122] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
+  [124] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4), SHIFT(36),
+  [127] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
+  [129] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4), SHIFT(36),
+  [132] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
+  [134] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
+  [136] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7), SHIFT(36),
+  [139] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
+  [141] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(36),
+  [144] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
+  [146] = {.entry = {.count = 2, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7), SHIFT(36),
+  [149] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
+  [151] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
+  [153] = {.entry = {.count = 1, .reusable = true}}, SHIFT(39),
+  [155] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
+  [157] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
+  [159] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
+  [161] = {.entry = {.count = 1, .reusable = false}}, SHIFT(38),
+  [163] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [165] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
+  [167] = {.entry = {.count = 1, .reusable = false}}, SHIFT(40),
+  [169] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
+  [171] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
+  [173] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
+  [175] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
+  [177] = {.entry = {.count = 1, .reusable = false}}, SHIFT(30),
+  [179] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
+  [181] = {.entry = {.count = 1, .reusable = false}}, SHIFT(27),
+  [183] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 1, 6),
+  [185] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 1, 9),
+  [187] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [189] = {.entry = {.count = 1, .reusable = true}}, SHIFT(29),
+  [191] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
+  [193] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
+  [195] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
+  [197] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
 };
 
 enum ts_external_scanner_symbol_identifiers {

@@ -80,7 +80,7 @@ bool tree_sitter_pbn_external_scanner_scan(void *payload, TSLexer *lexer,
 
   /* A byte order mark at the start of the file: `%` right after it is still
    * in the first column. */
-  if (c == 0xFEFF) {
+  if (c == 0xFEFF && lexer->get_column(lexer) == 0) {
     lexer->advance(lexer, true);
     if (lexer->lookahead == '%') return finish_escape_line(lexer);
     return false;

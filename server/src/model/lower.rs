@@ -3,6 +3,7 @@
 use super::*;
 use crate::syntax::{self, GameChunk};
 use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
+use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 /// Builds the model of a parsed document. Never fails: whatever the tree
@@ -138,13 +139,13 @@ impl<'a> Lowerer<'a> {
                     name_range = child.byte_range();
                 }
                 "string" => {
-                    let r = child.start_byte() + 1..child.end_byte() - 1;
+                    let r = string_inner(self.text, child.byte_range(), true);
                     let raw = &self.text[r.clone()];
                     value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: true });
                 }
                 "unterminated_string" => {
                     self.game.syntax_error = true;
-                    let r = child.start_byte() + 1..child.end_byte();
+                    let r = string_inner(self.text, child.byte_range(), false);
                     let raw = &self.text[r.clone()];
                     value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: false });
                 }
@@ -315,7 +316,7 @@ impl<'a> Lowerer<'a> {
                     quoted: false,
                 }),
                 "string" => {
-                    let r = child.start_byte() + 1..child.end_byte() - 1;
+                    let r = string_inner(self.text, child.byte_range(), true);
                     section.elements.push(Element { text: unescape(&self.text[r]), range: child.byte_range(), quoted: true })
                 }
                 _ => {}
@@ -323,6 +324,18 @@ impl<'a> Lowerer<'a> {
         }
         self.game.sections.push(section);
     }
+}
+
+/// The inside of a string token: after its opening quote, before its
+/// closing quote (if `closed`). Robust against odd token boundaries.
+fn string_inner(text: &str, r: Range<usize>, closed: bool) -> Range<usize> {
+    let s = &text[r.clone()];
+    let start = s.find('"').map(|i| r.start + i + 1).unwrap_or(r.start);
+    let mut end = r.end;
+    if closed && end > start && text.as_bytes()[end - 1] == b'"' {
+        end -= 1;
+    }
+    start..end.max(start)
 }
 
 fn digits(s: &str) -> Option<u32> {
