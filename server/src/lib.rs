@@ -14,6 +14,7 @@ pub mod bridge;
 pub mod check;
 pub mod codes;
 pub mod diagnostic;
+pub mod format;
 pub mod model;
 pub mod rules;
 pub mod syntax;

@@ -130,8 +130,12 @@ fn dump_game(game: &Game, text: &str) -> Value {
         if v == "?" && t.inherit == Inherit::None {
             continue;
         }
+        // `#` is forbidden for these tags (§4.8): the value it would take is
+        // not part of the game's meaning.
+        let forbidden = crate::rules::tags::NO_INHERIT.contains(&t.name.as_str());
         let value = match &t.inherit {
             Inherit::None => canonical_value(game, &t.name, v),
+            Inherit::Previous if forbidden => json!({ "inherit": "#" }),
             Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
             Inherit::Header(h) => json!({ "inherit": "##", "value": canonical_value(game, &t.name, h) }),
         };
@@ -145,7 +149,11 @@ fn dump_game(game: &Game, text: &str) -> Value {
     g.insert("tags".into(), Value::Object(tags));
 
     if let Some(a) = &game.auction {
-        let first = (a.tag != usize::MAX).then(|| game.tags[a.tag].effective()).flatten().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat);
+        let first = (a.tag != usize::MAX && game.tags[a.tag].inherit == Inherit::None)
+            .then(|| game.tags[a.tag].effective())
+            .flatten()
+            .and_then(|v| values::parse_auction_seat(v).value)
+            .map(|s| s.seat);
         let mut seat = first;
         let mut calls = Vec::new();
         let mut end = Value::Null;
@@ -183,7 +191,11 @@ fn dump_game(game: &Game, text: &str) -> Value {
         g.insert("auction".into(), json!({ "calls": calls, "end": end, "notes": notes_of(game, &a.notes) }));
     }
     if let Some(p) = &game.play {
-        let first = (p.tag != usize::MAX).then(|| game.tags[p.tag].effective()).flatten().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat);
+        let first = (p.tag != usize::MAX && game.tags[p.tag].inherit == Inherit::None)
+            .then(|| game.tags[p.tag].effective())
+            .flatten()
+            .and_then(|v| values::parse_play_seat(v).value)
+            .map(|s| s.seat);
         let mut tricks: Vec<Map<String, Value>> = Vec::new();
         let mut col = 0usize;
         let mut end = Value::Null;

@@ -6,7 +6,7 @@ mod bridge;
 mod export;
 mod notes;
 mod tables;
-mod tags;
+pub mod tags;
 mod text;
 mod values;
 

@@ -1,0 +1,565 @@
+//! Printing one game in export format.
+
+use super::options::FormatOptions;
+use crate::model::values::{self, ContractValue, SideScores};
+use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole};
+use crate::rules::tags::MANDATORY;
+use contract_bridge::Seat;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Sec {
+    Auction,
+    Play,
+}
+
+/// What a comment is attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Anchor {
+    Lead,
+    Tag(usize),
+    Pre(Sec, usize, usize),
+    Token(Sec, usize),
+    Post(Sec, usize, usize),
+    Element(usize, usize),
+}
+
+struct Printer<'a> {
+    text: &'a str,
+    game: &'a Game,
+    attached: HashMap<Anchor, Vec<usize>>,
+    printed: Vec<bool>,
+}
+
+fn seat_letter(s: Seat) -> char {
+    s.letter()
+}
+
+impl<'a> Printer<'a> {
+    fn comments(&mut self, a: Anchor) -> Vec<usize> {
+        let v = self.attached.get(&a).cloned().unwrap_or_default();
+        for &i in &v {
+            self.printed[i] = true;
+        }
+        v
+    }
+
+    fn comment_text(&self, i: usize) -> &'a str {
+        &self.text[self.game.comments[i].range.clone()]
+    }
+
+    /// Comments after a tag: each at the beginning of a new line (§3.8).
+    fn tag_comments(&mut self, a: Anchor, out: &mut String) {
+        for i in self.comments(a) {
+            out.push_str(self.comment_text(i).trim_end_matches(['\r', '\n']));
+            out.push('\n');
+        }
+    }
+}
+
+/// Prints a game; `None` when it cannot be printed safely (then the caller
+/// prints it verbatim). Returns the text and the number of duplicate tags
+/// dropped.
+pub(super) fn print(text: &str, _doc: &Document, g: &Game, opts: &FormatOptions) -> Option<(String, usize)> {
+    let mut p = Printer { text, game: g, attached: HashMap::new(), printed: vec![false; g.comments.len()] };
+    attach(&mut p);
+
+    let mut out = String::new();
+    // Leading comments and escape lines.
+    for i in p.comments(Anchor::Lead) {
+        out.push_str(p.comment_text(i).trim_end_matches(['\r', '\n']));
+        out.push('\n');
+    }
+
+    // First occurrence of each tag; later duplicates are dropped and their
+    // comments go to the first one.
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut dropped = 0;
+    for (i, t) in g.tags.iter().enumerate() {
+        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote) || t.name == "Note" {
+            continue;
+        }
+        match first.get(t.name.as_str()) {
+            None => {
+                first.insert(&t.name, i);
+            }
+            Some(&f) => {
+                dropped += 1;
+                let moved = p.attached.remove(&Anchor::Tag(i)).unwrap_or_default();
+                p.attached.entry(Anchor::Tag(f)).or_default().extend(moved);
+                if matches!(t.role, TagRole::Auction | TagRole::Play | TagRole::Section) {
+                    return None; // a second section: keep the game as written
+                }
+            }
+        }
+    }
+
+    // (1) the mandatory tags in their fixed order.
+    for name in MANDATORY {
+        match first.get(name) {
+            Some(&i) if g.tags[i].role == TagRole::Plain => print_tag(&mut p, i, &mut out),
+            Some(_) => {}
+            None => {
+                if opts.add_missing_tags && g.value(name).is_none() {
+                    out.push_str(&format!("[{name} \"?\"]\n"));
+                }
+            }
+        }
+    }
+    // (2) the supplemental tags, alphabetically; misplaced Note tags too.
+    let mut supplemental: Vec<usize> = g
+        .tags
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| t.role == TagRole::Plain && !MANDATORY.contains(&t.name.as_str()) && (t.name == "Note" || first.get(t.name.as_str()) == Some(i)))
+        .map(|(i, _)| i)
+        .collect();
+    supplemental.sort_by(|&a, &b| g.tags[a].name.cmp(&g.tags[b].name).then(a.cmp(&b)));
+    for i in supplemental {
+        print_tag(&mut p, i, &mut out);
+    }
+    // (3) the auction section, (4) the play section.
+    if let Some(a) = &g.auction {
+        auction(&mut p, a, &mut out)?;
+    }
+    if let Some(pl) = &g.play {
+        play(&mut p, pl, &mut out)?;
+    }
+    // (5) supplemental sections, alphabetically.
+    let mut sections: Vec<usize> = (0..g.sections.len()).collect();
+    sections.sort_by(|&a, &b| {
+        let na = g.tags.get(g.sections[a].tag).map(|t| t.name.as_str()).unwrap_or("");
+        let nb = g.tags.get(g.sections[b].tag).map(|t| t.name.as_str()).unwrap_or("");
+        na.cmp(nb).then(a.cmp(&b))
+    });
+    for s in sections {
+        section(&mut p, s, &mut out)?;
+    }
+    // Every comment printed exactly once, or the game is left as written.
+    if p.printed.iter().any(|&b| !b) {
+        return None;
+    }
+    Some((out, dropped))
+}
+
+/// Attaches each comment to the item it follows.
+fn attach(p: &mut Printer<'_>) {
+    let g = p.game;
+    let mut anchors: Vec<(usize, Anchor)> = Vec::new();
+    for (i, t) in g.tags.iter().enumerate() {
+        anchors.push((t.range.start, Anchor::Tag(i)));
+    }
+    let mut entries = |sec: Sec, starts: Vec<(usize, Vec<usize>, Vec<usize>)>| {
+        for (k, (token, pre, post)) in starts.into_iter().enumerate() {
+            for (j, s) in pre.into_iter().enumerate() {
+                anchors.push((s, Anchor::Pre(sec, k, j)));
+            }
+            anchors.push((token, Anchor::Token(sec, k)));
+            for (j, s) in post.into_iter().enumerate() {
+                anchors.push((s, Anchor::Post(sec, k, j)));
+            }
+        }
+    };
+    fn starts<T>(es: &[Entry<T>]) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
+        es.iter()
+            .map(|e| (e.range.start, e.pre.iter().map(|a| a.range.start).collect(), e.post.iter().map(|a| a.range.start).collect()))
+            .collect()
+    }
+    if let Some(a) = &g.auction {
+        entries(Sec::Auction, starts(&a.entries));
+    }
+    if let Some(pl) = &g.play {
+        entries(Sec::Play, starts(&pl.entries));
+    }
+    for (s, sec) in g.sections.iter().enumerate() {
+        for (k, e) in sec.elements.iter().enumerate() {
+            anchors.push((e.range.start, Anchor::Element(s, k)));
+        }
+    }
+    anchors.sort_by_key(|(s, _)| *s);
+    for (ci, c) in g.comments.iter().enumerate() {
+        let idx = anchors.partition_point(|(s, _)| *s < c.range.start);
+        let anchor = if idx == 0 { Anchor::Lead } else { anchors[idx - 1].1 };
+        p.attached.entry(anchor).or_default().push(ci);
+    }
+}
+
+fn parse_ok<T>(p: &values::Parsed<T>) -> bool {
+    !p.issues.iter().any(|i| i.severity() == crate::diagnostic::Severity::Error)
+}
+
+/// The export form of a tag value (§3.4.10, §3.4.11, §3.4.15, §3.11), or
+/// the value as written when it cannot be normalised safely.
+fn normalized(g: &Game, name: &str, raw: &str) -> String {
+    let keep = || raw.to_owned();
+    match name {
+        "Dealer" | "Auction" | "Play" => {
+            let p = values::parse_dealer(raw);
+            match (&p.value, parse_ok(&p)) {
+                (Some(s), true) => seat_letter(s.seat).to_string(),
+                _ => keep(),
+            }
+        }
+        "Declarer" => {
+            let p = values::parse_declarer(raw);
+            match (&p.value, parse_ok(&p)) {
+                (Some(d), true) => match d.seat {
+                    Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_letter(s)),
+                    None => String::new(),
+                },
+                _ => keep(),
+            }
+        }
+        "Vulnerable" => {
+            let p = values::parse_vulnerable(raw);
+            match (&p.value, parse_ok(&p)) {
+                (Some(v), true) => v.canonical_export().to_owned(),
+                _ => keep(),
+            }
+        }
+        "Contract" => {
+            let p = values::parse_contract(raw);
+            match (&p.value, parse_ok(&p)) {
+                (Some(c), true) if !matches!(c.value, ContractValue::Empty) || raw.is_empty() => c.export_form(),
+                _ => keep(),
+            }
+        }
+        "Deal" => {
+            let p = values::parse_deal(raw);
+            let dealer = g.value("Dealer").and_then(|d| values::parse_dealer(d).value).map(|s| s.seat);
+            match (&p.value, p.issues.is_empty()) {
+                (Some(d), true) => d.export_form(dealer.unwrap_or(d.first)).unwrap_or_else(keep),
+                _ => keep(),
+            }
+        }
+        "Result" => {
+            let p = values::parse_result(raw);
+            let declarer = g.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
+            match (&p.value, parse_ok(&p), declarer) {
+                (Some(r), true, Some(d)) => match r.tricks.and_then(|t| t.for_declarer(matches!(d, Seat::North | Seat::South))) {
+                    Some(n) => format!("{}{n}", if r.differs_from_actual { "^" } else { "" }),
+                    None => keep(),
+                },
+                (Some(r), true, None) => match r.tricks {
+                    Some(SideScores::Declarer(n)) => format!("{}{n}", if r.differs_from_actual { "^" } else { "" }),
+                    _ => keep(),
+                },
+                _ => keep(),
+            }
+        }
+        _ => keep(),
+    }
+}
+
+fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
+    let t = &p.game.tags[i];
+    let value = match &t.value {
+        None => String::new(),
+        Some(v) if t.inherit != Inherit::None => v.raw.clone(),
+        Some(v) => {
+            let n = normalized(p.game, &t.name, &v.raw);
+            if n == v.raw { n } else { crate::model::escape(&n) }
+        }
+    };
+    out.push_str(&format!("[{} \"{}\"]\n", t.name, value));
+    p.tag_comments(Anchor::Tag(i), out);
+}
+
+/// Appends `piece` to the current line, separated by one space.
+fn push_piece(line: &mut String, piece: &str) {
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    line.push_str(piece);
+}
+
+/// Prints the pieces of one entry (irregularity marks, token, annotations,
+/// with their comments) onto `line`; returns whether the line must end
+/// after it (a `;` comment or an escape line).
+fn entry_pieces<T>(p: &mut Printer<'_>, sec: Sec, k: usize, e: &Entry<T>, token: &str, line: &mut String, lines: &mut Vec<String>) -> bool {
+    let mut must_break = false;
+    let emit_comments = |p: &mut Printer<'_>, a: Anchor, line: &mut String, lines: &mut Vec<String>, must_break: &mut bool| {
+        for ci in p.comments(a) {
+            let c = &p.game.comments[ci];
+            let t = p.text[c.range.clone()].trim_end_matches(['\r', '\n']);
+            match c.kind {
+                CommentKind::Escape => {
+                    if !line.is_empty() {
+                        lines.push(std::mem::take(line));
+                    }
+                    lines.push(t.to_owned());
+                }
+                CommentKind::Line => {
+                    push_piece(line, t);
+                    lines.push(std::mem::take(line));
+                    *must_break = true;
+                }
+                _ => push_piece(line, t),
+            }
+        }
+    };
+    for (j, a) in e.pre.iter().enumerate() {
+        push_piece(line, &p.text[a.range.clone()]);
+        emit_comments(p, Anchor::Pre(sec, k, j), line, lines, &mut must_break);
+    }
+    push_piece(line, token);
+    emit_comments(p, Anchor::Token(sec, k), line, lines, &mut must_break);
+    // Export order: the note reference, then the NAGs in increasing order
+    // (§3.5.2); suffixes become their NAG (§3.7).
+    let mut order: Vec<(u8, u64, usize, String)> = Vec::new();
+    for (j, a) in e.post.iter().enumerate() {
+        let t = &p.text[a.range.clone()];
+        let item = match a.kind {
+            AnnotationKind::NoteRef(_) => (0, 0, j, t.to_owned()),
+            AnnotationKind::Suffix(s) => {
+                let nag = s as u64 + if sec == Sec::Play { 6 } else { 0 };
+                (1, nag, j, format!("${nag}"))
+            }
+            AnnotationKind::Nag(Some(n)) => (1, n as u64, j, format!("${n}")),
+            AnnotationKind::Nag(None) => (2, 0, j, t.to_owned()),
+            AnnotationKind::Irregularity(_) => (3, 0, j, t.to_owned()),
+        };
+        order.push(item);
+    }
+    order.sort();
+    for (_, _, j, t) in order {
+        push_piece(line, &t);
+        emit_comments(p, Anchor::Post(sec, k, j), line, lines, &mut must_break);
+    }
+    must_break
+}
+
+fn slot_layout(pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)>, p: &mut Printer<'_>) -> Vec<String> {
+    // (counts as a slot, printer)
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut slot = 0usize;
+    for (counts, f) in pieces {
+        if counts && slot % 4 == 0 && slot > 0 && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        let broke = f(p, &mut line, &mut lines);
+        if broke && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if counts {
+            slot += 1;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> Option<()> {
+    let g = p.game;
+    if a.tag == usize::MAX {
+        return None;
+    }
+    let tag = &g.tags[a.tag];
+    if tag.inherit != Inherit::None {
+        return None;
+    }
+    let seat = tag.value.as_ref().and_then(|v| values::parse_auction_seat(&v.raw).value).map(|s| s.seat);
+    let dealer = g.value("Dealer").and_then(|d| values::parse_dealer(d).value).map(|s| s.seat);
+    // Drop the `-` padding before the dealer (§3.5) when it is exactly that.
+    let mut skip = 0;
+    let mut tag_seat = seat;
+    if let (Some(s), Some(d)) = (seat, dealer) {
+        let pad = crate::bridge::distance(s, d);
+        let dashes = a.entries.iter().take_while(|e| e.token == CallToken::Dash && e.post.is_empty() && e.pre.is_empty()).count();
+        let dash_comments = (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Sec::Auction, k)));
+        if pad > 0 && dashes >= pad && !dash_comments {
+            skip = pad;
+            tag_seat = Some(d);
+        }
+    }
+    let value = match tag_seat {
+        Some(s) => seat_letter(s).to_string(),
+        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+    };
+    out.push_str(&format!("[Auction \"{value}\"]\n"));
+    p.tag_comments(Anchor::Tag(a.tag), out);
+    let mut terminator: Option<usize> = None;
+    let mut pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)> = Vec::new();
+    for (k, e) in a.entries.iter().enumerate().skip(skip) {
+        if e.token == CallToken::Terminator {
+            terminator = Some(k);
+            continue;
+        }
+        let token = call_text(p.text, e);
+        pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| entry_pieces(p, Sec::Auction, k, e, &token, line, lines))));
+    }
+    for l in slot_layout(pieces, p) {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    if let Some(k) = terminator {
+        let e = &a.entries[k];
+        let mut line = String::new();
+        let mut lines = Vec::new();
+        entry_pieces(p, Sec::Auction, k, e, "*", &mut line, &mut lines);
+        lines.push(line);
+        for l in lines.into_iter().filter(|l| !l.is_empty()) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    for &n in &a.notes {
+        print_tag(p, n, out);
+    }
+    Some(())
+}
+
+fn call_text(text: &str, e: &Entry<CallToken>) -> String {
+    let t = &text[e.range.clone()];
+    match e.token {
+        CallToken::Bid(_) => t.to_ascii_uppercase(),
+        CallToken::Pass => "Pass".into(),
+        CallToken::Double => "X".into(),
+        CallToken::Redouble => "XX".into(),
+        CallToken::AllPass => "AP".into(),
+        _ => t.to_owned(),
+    }
+}
+
+fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Option<()> {
+    let g = p.game;
+    if pl.tag == usize::MAX {
+        return None;
+    }
+    let tag = &g.tags[pl.tag];
+    if tag.inherit != Inherit::None {
+        return None;
+    }
+    let seat = tag.value.as_ref().and_then(|v| values::parse_play_seat(&v.raw).value).map(|s| s.seat);
+    let declarer = g.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
+    let cards: Vec<usize> = (0..pl.entries.len()).filter(|&k| pl.entries[k].token != CardToken::Terminator).collect();
+    let terminator: Vec<usize> = (0..pl.entries.len()).filter(|&k| pl.entries[k].token == CardToken::Terminator).collect();
+    // Rotate the columns so that each line starts with the opening leader
+    // (§3.6) when every trick line is complete and nothing marks a lead out
+    // of turn.
+    let mut order = cards.clone();
+    let mut tag_seat = seat;
+    if let (Some(s), Some(d)) = (seat, declarer) {
+        let leader = d.lho();
+        let shift = crate::bridge::distance(s, leader);
+        let any_l = pl.entries.iter().any(|e| e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity('L')));
+        let terminator_last = terminator.iter().all(|&t| t + 1 == pl.entries.len());
+        if shift > 0 && cards.len() % 4 == 0 && !any_l && terminator_last {
+            order = cards.chunks(4).flat_map(|row| row[shift..].iter().chain(&row[..shift]).copied().collect::<Vec<_>>()).collect();
+            tag_seat = Some(leader);
+        }
+    }
+    let value = match tag_seat {
+        Some(s) => seat_letter(s).to_string(),
+        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+    };
+    out.push_str(&format!("[Play \"{value}\"]\n"));
+    p.tag_comments(Anchor::Tag(pl.tag), out);
+    let mut pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)> = Vec::new();
+    for k in order {
+        let e = &pl.entries[k];
+        let t = &p.text[e.range.clone()];
+        let token = match e.token {
+            CardToken::Card(_) => t.to_ascii_uppercase(),
+            _ => t.to_owned(),
+        };
+        pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| entry_pieces(p, Sec::Play, k, e, &token, line, lines))));
+    }
+    for l in slot_layout(pieces, p) {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    for k in terminator {
+        let e = &pl.entries[k];
+        let mut line = String::new();
+        let mut lines = Vec::new();
+        entry_pieces(p, Sec::Play, k, e, "*", &mut line, &mut lines);
+        lines.push(line);
+        for l in lines.into_iter().filter(|l| !l.is_empty()) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    for &n in &pl.notes {
+        print_tag(p, n, out);
+    }
+    Some(())
+}
+
+fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
+    let g = p.game;
+    let sec = &g.sections[s];
+    if sec.tag == usize::MAX {
+        return None;
+    }
+    print_tag(p, sec.tag, out);
+    let tag = &g.tags[sec.tag];
+    let columns = if values::is_table_tag(&tag.name) {
+        tag.value.as_ref().and_then(|v| values::parse_columns(&v.raw).value).filter(|c| !c.is_empty())
+    } else {
+        None
+    };
+    let element_text = |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
+    match columns {
+        Some(cols) if sec.elements.len() % cols.len() == 0 => {
+            for row in (0..sec.elements.len()).collect::<Vec<_>>().chunks(cols.len()) {
+                let mut line = String::new();
+                for (c, &k) in row.iter().enumerate() {
+                    let t = element_text(p, k);
+                    let col = &cols[c];
+                    let width = col.min_width.unwrap_or(0);
+                    let len = t.chars().count();
+                    let padded = if len >= width {
+                        t
+                    } else {
+                        let pad = " ".repeat(width - len);
+                        let right = match col.align {
+                            Some(values::Align::Right) => true,
+                            Some(values::Align::Left) => false,
+                            None => t.trim_start_matches(['-', '+', '^']).chars().next().is_some_and(|c| c.is_ascii_digit()),
+                        };
+                        if right { format!("{pad}{t}") } else { format!("{t}{pad}") }
+                    };
+                    if c > 0 {
+                        line.push(' ');
+                    }
+                    line.push_str(&padded);
+                    for ci in p.comments(Anchor::Element(s, k)) {
+                        line.push(' ');
+                        line.push_str(p.comment_text(ci).trim_end_matches(['\r', '\n']));
+                    }
+                }
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+        _ => {
+            // Keep the rows as written, one space between elements.
+            let mut line = String::new();
+            let mut last_end: Option<usize> = None;
+            for k in 0..sec.elements.len() {
+                let e = &sec.elements[k];
+                if let Some(end) = last_end {
+                    if p.text[end..e.range.start].contains(['\n', '\r']) && !line.is_empty() {
+                        out.push_str(&line);
+                        out.push('\n');
+                        line.clear();
+                    }
+                }
+                push_piece(&mut line, &element_text(p, k));
+                for ci in p.comments(Anchor::Element(s, k)) {
+                    push_piece(&mut line, p.comment_text(ci).trim_end_matches(['\r', '\n']));
+                }
+                last_end = Some(e.range.end);
+            }
+            if !line.is_empty() {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
+    Some(())
+}

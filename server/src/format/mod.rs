@@ -1,0 +1,143 @@
+//! The export formatter (§2.1, §2.3, §3, §5): prints the model and every
+//! comment back in PBN export format.
+//!
+//! Comments are attached before printing (biome-style): each comment or
+//! escape line belongs to the item it follows — a tag, a call or card, one
+//! of its annotations, a note, a section element — or leads the game when it
+//! comes before the first tag (§3.8: "A comment refers to the preceding
+//! event tag, auction call, played card, suffix, note reference, or nag").
+//! When items move (tags into export order, annotations into note-then-NAGs
+//! order) their comments move with them. After printing, the multiset of
+//! printed comments is checked against the input's; a game that fails this
+//! check, or has a syntax error, is printed verbatim.
+
+mod game;
+mod options;
+
+pub use options::{EolOption, FormatOptions};
+
+use crate::model::{self, CommentKind};
+use crate::text::{LineEnding, SourceText};
+
+/// The result of formatting a document.
+#[derive(Debug, Clone)]
+pub struct Formatted {
+    /// The formatted text (in the chosen line ending; encode it with
+    /// [`crate::text::encode`] and the source's encoding to write it).
+    pub text: String,
+    /// 0-based indices of games printed verbatim because they have syntax
+    /// errors (their meaning is uncertain).
+    pub verbatim_games: Vec<usize>,
+    /// Number of later duplicate tags dropped (§3.4: they are ignored).
+    pub dropped_duplicates: usize,
+}
+
+impl Formatted {
+    /// The formatter could not understand every game.
+    pub fn is_partial(&self) -> bool {
+        !self.verbatim_games.is_empty()
+    }
+}
+
+/// Formats a whole document.
+pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let text = source.text.as_str();
+    let tree = crate::syntax::parse(text);
+    let doc = model::lower(&tree, text);
+    let root = tree.root_node();
+
+    // Blocks between game breaks: a game, or comments only.
+    let mut blocks: Vec<String> = Vec::new();
+    let mut verbatim_games = Vec::new();
+    let mut dropped = 0;
+    let mut game_iter = doc.games.iter();
+    let mut current: Vec<tree_sitter::Node<'_>> = Vec::new();
+    let mut flush = |nodes: &mut Vec<tree_sitter::Node<'_>>, blocks: &mut Vec<String>| {
+        if nodes.is_empty() {
+            return;
+        }
+        let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
+        if is_game {
+            let g = game_iter.next().expect("one model game per game chunk");
+            let out = if g.syntax_error { None } else { game::print(text, &doc, g, opts) };
+            match out {
+                Some((s, d)) => {
+                    dropped += d;
+                    blocks.push(s);
+                }
+                None => {
+                    verbatim_games.push(g.index);
+                    blocks.push(text[g.range.clone()].to_owned());
+                }
+            }
+        } else {
+            let mut s = String::new();
+            for n in nodes.iter() {
+                s.push_str(&text[n.byte_range()]);
+                s.push('\n');
+            }
+            blocks.push(s.trim_end_matches('\n').to_owned());
+        }
+        nodes.clear();
+    };
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        if child.kind() == "game_break" {
+            flush(&mut current, &mut blocks);
+        } else {
+            current.push(child);
+        }
+    }
+    flush(&mut current, &mut blocks);
+
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    if opts.export_header {
+        let has = |l: &str| text.lines().take_while(|x| x.starts_with('%')).any(|x| x.trim() == l);
+        if !has("% PBN 2.1") && !text.starts_with("% PBN") {
+            out.push_str("% PBN 2.1\n");
+        }
+        if !has("% EXPORT") {
+            out.push_str("% EXPORT\n");
+        }
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(b.trim_end_matches(['\n', '\r']));
+        out.push('\n');
+    }
+    let eol = match opts.eol {
+        EolOption::Keep => match source.dominant_line_ending {
+            LineEnding::Lf => "\n",
+            LineEnding::Cr => "\r",
+            _ => "\r\n",
+        },
+        EolOption::Crlf => "\r\n",
+        EolOption::Lf => "\n",
+    };
+    let text = normalize_eol(&out, eol);
+    let _ = CommentKind::Line;
+    Formatted { text, verbatim_games, dropped_duplicates: dropped }
+}
+
+/// Converts every line end (LF, CRLF, CR) to `eol`.
+fn normalize_eol(s: &str, eol: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 16);
+    let b = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\r' || b[i] == b'\n' {
+            out.push_str(&s[start..i]);
+            out.push_str(eol);
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    out.push_str(&s[start..]);
+    out
+}
