@@ -13,6 +13,7 @@
 pub mod bridge;
 pub mod check;
 pub mod codes;
+pub mod config;
 pub mod diagnostic;
 pub mod format;
 pub mod model;

@@ -13,7 +13,7 @@ use std::process::ExitCode;
     long_about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files.\n\n\
                   Every diagnostic has a stable code (PBN0001…) that names the rule and \
                   the spec section; `pbn explain CODE` prints the long text.",
-    after_help = "Examples:\n  pbn check examples/schiphol.pbn\n  pbn dump examples/schiphol.pbn\n  pbn check --format json games/\n  pbn explain PBN0003"
+    after_help = "Examples:\n  pbn check examples/schiphol.pbn\n  pbn dump examples/schiphol.pbn\n  pbn fmt --check games/\n  pbn check --format json games/\n  pbn explain PBN0003"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,6 +23,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(cli::check::CheckArgs),
+    Fmt(cli::fmt::FmtArgs),
+    Config(cli::config::ConfigArgs),
     Dump(cli::dump::DumpArgs),
     Explain(cli::explain::ExplainArgs),
 }
@@ -31,6 +33,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cli::check::run(args),
+        Command::Fmt(args) => cli::fmt::run(args),
+        Command::Config(args) => cli::config::run(args),
         Command::Dump(args) => cli::dump::run(args),
         Command::Explain(args) => cli::explain::run(args),
     }

@@ -49,8 +49,23 @@ impl<'a> Printer<'a> {
     }
 
     /// Comments after a tag: each at the beginning of a new line (§3.8).
+    /// Comments after a tag: the first at the beginning of a new line
+    /// (§3.8); comments that shared a line in the input share it again.
     fn tag_comments(&mut self, a: Anchor, out: &mut String) {
-        for i in self.comments(a) {
+        let list = self.comments(a);
+        for (n, &i) in list.iter().enumerate() {
+            let c = &self.game.comments[i];
+            if n > 0 {
+                let prev = &self.game.comments[list[n - 1]];
+                let same_line = prev.kind != CommentKind::Escape
+                    && c.kind != CommentKind::Escape
+                    && prev.kind != CommentKind::Line
+                    && !self.text[prev.range.end..c.range.start].contains(['\n', '\r']);
+                if same_line {
+                    out.pop();
+                    out.push(' ');
+                }
+            }
             out.push_str(self.comment_text(i).trim_end_matches(['\r', '\n']));
             out.push('\n');
         }
@@ -66,10 +81,7 @@ pub(super) fn print(text: &str, _doc: &Document, g: &Game, opts: &FormatOptions)
 
     let mut out = String::new();
     // Leading comments and escape lines.
-    for i in p.comments(Anchor::Lead) {
-        out.push_str(p.comment_text(i).trim_end_matches(['\r', '\n']));
-        out.push('\n');
-    }
+    p.tag_comments(Anchor::Lead, &mut out);
 
     // First occurrence of each tag; later duplicates are dropped and their
     // comments go to the first one.
@@ -101,7 +113,9 @@ pub(super) fn print(text: &str, _doc: &Document, g: &Game, opts: &FormatOptions)
             Some(_) => {}
             None => {
                 if opts.add_missing_tags && g.value(name).is_none() {
-                    out.push_str(&format!("[{name} \"?\"]\n"));
+                    // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
+                    let passed = matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
+                    out.push_str(&format!("[{name} \"{}\"]\n", if passed { "" } else { "?" }));
                 }
             }
         }
@@ -261,7 +275,15 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
             if n == v.raw { n } else { crate::model::escape(&n) }
         }
     };
-    out.push_str(&format!("[{} \"{}\"]\n", t.name, value));
+    // A tag pair alone on its line (§3.3), but a line holds at most 254
+    // characters plus its end (§2.3): drop the space if that is what it takes.
+    let line = format!("[{} \"{}\"]", t.name, value);
+    if line.chars().count() > 254 && line.chars().count() <= 255 {
+        out.push_str(&format!("[{}\"{}\"]\n", t.name, value));
+    } else {
+        out.push_str(&line);
+        out.push('\n');
+    }
     p.tag_comments(Anchor::Tag(i), out);
 }
 
@@ -387,6 +409,25 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         if e.token == CallToken::Terminator {
             terminator = Some(k);
             continue;
+        }
+        // `AP` is written as the passes it stands for (as the reference
+        // verifier's export does), unless it carries annotations.
+        if e.token == CallToken::AllPass && e.post.is_empty() && e.pre.is_empty() {
+            let n = crate::model::all_pass_count(&a.entries[..k]);
+            for j in 0..n {
+                let last = j + 1 == n;
+                pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
+                    if last {
+                        entry_pieces(p, Sec::Auction, k, e, "Pass", line, lines)
+                    } else {
+                        push_piece(line, "Pass");
+                        false
+                    }
+                })));
+            }
+            if n > 0 {
+                continue;
+            }
         }
         let token = call_text(p.text, e);
         pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| entry_pieces(p, Sec::Auction, k, e, &token, line, lines))));

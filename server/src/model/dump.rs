@@ -130,6 +130,11 @@ fn dump_game(game: &Game, text: &str) -> Value {
         if v == "?" && t.inherit == Inherit::None {
             continue;
         }
+        // With a Pass contract, an empty Declarer or Result says nothing more
+        // (§3.4.13, §3.4.15).
+        if v.is_empty() && matches!(t.name.as_str(), "Declarer" | "Result") && super::contract_is_pass(game) {
+            continue;
+        }
         // `#` is forbidden for these tags (§4.8): the value it would take is
         // not part of the game's meaning.
         let forbidden = crate::rules::tags::NO_INHERIT.contains(&t.name.as_str());
@@ -164,6 +169,23 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 CallToken::Pass => "Pass".into(),
                 CallToken::Double => "X".into(),
                 CallToken::Redouble => "XX".into(),
+                CallToken::AllPass if e.post.is_empty() && e.pre.is_empty() => {
+                    // AP is the passes it stands for (§3.5.1).
+                    let n = super::all_pass_count(&a.entries[..a.entries.iter().position(|x| std::ptr::eq(x, e)).unwrap_or(0)]);
+                    for _ in 0..n {
+                        let mut m = Map::new();
+                        m.insert("call".into(), json!("Pass"));
+                        if let Some(s) = seat {
+                            m.insert("seat".into(), json!(seat_name(s)));
+                        }
+                        seat = seat.map(|s| s.lho());
+                        calls.push(Value::Object(m));
+                    }
+                    if n > 0 {
+                        continue;
+                    }
+                    "AP".into()
+                }
                 CallToken::AllPass => "AP".into(),
                 CallToken::Skip => "^S".into(),
                 CallToken::Invalid => token.to_owned(),

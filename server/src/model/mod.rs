@@ -311,3 +311,23 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
+
+/// How many passes an `AP` after `before` stands for (§3.5.1 "all players
+/// pass"): enough for three passes after the last bid, double or redouble,
+/// or four passes when nobody has bid.
+pub fn all_pass_count(before: &[Entry<CallToken>]) -> usize {
+    let calls: Vec<CallToken> = before
+        .iter()
+        .map(|e| e.token)
+        .filter(|t| !matches!(t, CallToken::Dash | CallToken::Terminator | CallToken::Continuation))
+        .collect();
+    let trailing = calls.iter().rev().take_while(|t| **t == CallToken::Pass).count();
+    let bid = calls.iter().any(|t| !matches!(t, CallToken::Pass | CallToken::Skip));
+    let need: usize = if bid { 3 } else { 4 };
+    need.saturating_sub(trailing)
+}
+
+/// The game's Contract is `Pass` (all four players passed).
+pub fn contract_is_pass(g: &Game) -> bool {
+    g.value("Contract").is_some_and(|c| c.trim().eq_ignore_ascii_case("pass"))
+}

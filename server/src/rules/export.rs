@@ -173,7 +173,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
-        let expected = format!("[{} \"{}\"]", tag.name, v.raw);
+        let mut expected = format!("[{} \"{}\"]", tag.name, v.raw);
+        if expected.chars().count() == 255 {
+            // Without the space the line fits in 255 characters (§2.3).
+            expected = format!("[{}\"{}\"]", tag.name, v.raw);
+        }
         let written = &text[tag.range.clone()];
         let at_line_start = line_start(text, tag.range.start) == tag.range.start;
         if written != expected || !at_line_start || !rest_of_line_empty(text, tag.range.end) {

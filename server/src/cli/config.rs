@@ -1,0 +1,44 @@
+use clap::{Args, Subcommand};
+use std::process::ExitCode;
+
+/// Show the configuration (`pbn.toml`).
+#[derive(Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    command: ConfigCommand,
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print the JSON schema of pbn.toml.
+    Schema,
+    /// Print the configuration that applies to a path (defaults filled in).
+    Show {
+        /// File or directory; the pbn.toml is searched upward from it.
+        #[arg(default_value = ".")]
+        path: std::path::PathBuf,
+    },
+}
+
+pub fn run(args: ConfigArgs) -> ExitCode {
+    match args.command {
+        ConfigCommand::Schema => {
+            println!("{}", serde_json::to_string_pretty(&pbn::config::schema()).expect("schema serializes"));
+            ExitCode::SUCCESS
+        }
+        ConfigCommand::Show { path } => match pbn::config::load_for(&path) {
+            Ok((c, file)) => {
+                match file {
+                    Some(f) => println!("# from {}", f.display()),
+                    None => println!("# no pbn.toml found; defaults"),
+                }
+                print!("{}", toml::to_string(&c).expect("config serializes"));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}

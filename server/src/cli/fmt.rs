@@ -1,0 +1,215 @@
+//! `pbn fmt`: write PBN files in export format.
+
+use super::files::{self, Input};
+use clap::{Args, ValueEnum};
+use pbn::config;
+use pbn::format::{format, EolOption, FormatOptions};
+use pbn::text::{decode, encode};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Eol {
+    Keep,
+    Crlf,
+    Lf,
+}
+
+/// Format PBN files in export format (PBN 2.1 §2.1, §3, §5).
+///
+/// Tags in the mandatory order, then supplemental tags alphabetically, the
+/// auction and play 4 calls/cards a line starting with the dealer/opening
+/// leader, suffixes as NAGs, values in their export form, tables padded.
+/// Every comment is kept with what it follows. A game with syntax errors is
+/// printed as written, and such a file is not written back unless --force.
+/// Files are rewritten in place (atomically) in their own encoding.
+#[derive(Args)]
+#[command(after_help = "Examples:\n  pbn fmt games.pbn\n  pbn fmt --check tournaments/\n  pbn fmt --diff game.pbn\n  pbn fmt --eol crlf --export-header out.pbn\n  cat game.pbn | pbn fmt -\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config schema`).")]
+pub struct FmtArgs {
+    /// Files or directories (searched for *.pbn); `-` reads stdin and writes stdout.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Do not write; list the files that would change and exit 1 if any.
+    #[arg(long)]
+    check: bool,
+    /// Do not write; print a unified diff of the changes.
+    #[arg(long)]
+    diff: bool,
+    /// Print the formatted text to stdout instead of writing the files.
+    #[arg(long)]
+    stdout: bool,
+    /// Line endings: keep the file's own, or CRLF (strict export format), or LF.
+    #[arg(long, value_enum)]
+    eol: Option<Eol>,
+    /// Start the file with `% PBN 2.1` and `% EXPORT`.
+    #[arg(long)]
+    export_header: bool,
+    /// Do not add missing mandatory tags as "?".
+    #[arg(long)]
+    no_add_missing_tags: bool,
+    /// Read options from this file instead of the pbn.toml found upward.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write files even if some games have syntax errors (those games are
+    /// kept exactly as written).
+    #[arg(long)]
+    force: bool,
+}
+
+fn options_for(args: &FmtArgs, start: &Path) -> Result<FormatOptions, String> {
+    let mut opts = match &args.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            config::parse(&text, p)?.format
+        }
+        None => config::load_for(start)?.0.format,
+    };
+    if let Some(e) = args.eol {
+        opts.eol = match e {
+            Eol::Keep => EolOption::Keep,
+            Eol::Crlf => EolOption::Crlf,
+            Eol::Lf => EolOption::Lf,
+        };
+    }
+    if args.export_header {
+        opts.export_header = true;
+    }
+    if args.no_add_missing_tags {
+        opts.add_missing_tags = false;
+    }
+    Ok(opts)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory
+/// and a rename, so that a crash never leaves a half-written file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.pbn-fmt-{}", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(&tmp, meta.permissions());
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+pub fn run(args: FmtArgs) -> ExitCode {
+    let inputs = match files::expand(&args.paths) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    let mut would_change = Vec::new();
+    let mut refused = 0;
+    let (mut changed, mut unchanged) = (0, 0);
+    for input in &inputs {
+        let start = match input {
+            Input::Stdin => std::env::current_dir().unwrap_or_default(),
+            Input::File(p) => p.clone(),
+        };
+        let opts = match options_for(&args, &start) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let bytes = match files::read(input) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.display());
+                failed = true;
+                continue;
+            }
+        };
+        let source = decode(&bytes);
+        let result = match std::panic::catch_unwind(|| format(&source, &opts)) {
+            Ok(r) => r,
+            Err(_) => {
+                eprintln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
+                failed = true;
+                continue;
+            }
+        };
+        let (out, lost) = encode(&result.text, source.encoding);
+        let name = input.display();
+        if lost > 0 {
+            eprintln!("error: {name}: {lost} character(s) cannot be written in {}; not written", source.encoding.name());
+            failed = true;
+            continue;
+        }
+        let differs = out != bytes;
+        if !result.verbatim_games.is_empty() {
+            let games: Vec<String> = result.verbatim_games.iter().map(|g| (g + 1).to_string()).collect();
+            eprintln!(
+                "warning: {name}: game(s) {} have syntax errors and are kept as written (run `pbn check {name}`)",
+                games.join(", ")
+            );
+        }
+        if matches!(input, Input::Stdin) || args.stdout {
+            let _ = std::io::stdout().write_all(&out);
+            continue;
+        }
+        if args.diff {
+            if differs {
+                let diff = similar::TextDiff::from_lines(source.text.as_str(), result.text.as_str());
+                print!("{}", diff.unified_diff().context_radius(3).header(&name, &format!("{name} (formatted)")));
+            }
+            if differs {
+                would_change.push(name);
+            }
+            continue;
+        }
+        if args.check {
+            if differs {
+                println!("{name}");
+                would_change.push(name);
+            }
+            continue;
+        }
+        if !differs {
+            unchanged += 1;
+            continue;
+        }
+        if result.is_partial() && !args.force {
+            eprintln!("error: {name}: not written because of syntax errors (use --force to write it anyway)");
+            refused += 1;
+            continue;
+        }
+        let Input::File(path) = input else { continue };
+        match write_atomically(path, &out) {
+            Ok(()) => changed += 1,
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                failed = true;
+            }
+        }
+    }
+    if args.check || args.diff {
+        if !would_change.is_empty() {
+            eprintln!("{} file(s) would be reformatted", would_change.len());
+            return ExitCode::from(1);
+        }
+        return if failed { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
+    if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
+        eprintln!("formatted {changed} file(s), {unchanged} unchanged{}", if refused > 0 { format!(", {refused} not written (syntax errors)") } else { String::new() });
+    }
+    if failed {
+        ExitCode::from(2)
+    } else if refused > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
