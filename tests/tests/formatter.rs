@@ -68,3 +68,116 @@ fn generated_files_format_idempotently_and_keep_meaning() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+#[test]
+fn formatted_output_of_error_free_files_passes_the_export_check() {
+    use pbn::check::{check_text, CheckOptions};
+    use pbn::codes::Category;
+    use pbn::diagnostic::Severity;
+    let Some(dir) = corpus_dir() else { return };
+    let opts = FormatOptions { eol: pbn::format::EolOption::Crlf, ..Default::default() };
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for rel in corpus_files(&dir) {
+        let source = decode(&std::fs::read(dir.join(&rel)).unwrap());
+        let before = check_text(&source, &CheckOptions { export: false });
+        if before.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            continue;
+        }
+        checked += 1;
+        let out = format(&source, &opts);
+        let after = check_text(&decode(out.text.as_bytes()), &CheckOptions { export: true });
+        for d in after.diagnostics.iter().filter(|d| d.code.category == Category::Export || d.severity == Severity::Error) {
+            failures.push(format!("{}: {} {}", rel.display(), d.code.code, d.message));
+        }
+    }
+    assert!(checked >= 20, "only {checked} error-free corpus files");
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Turns export-format text into equivalent import-format text: what a
+/// person typing PBN by hand would write.
+fn to_import_format(text: &str, seed: u64) -> String {
+    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = String::new();
+    for game in text.split("\n\n") {
+        let mut tags: Vec<String> = Vec::new();
+        let mut rest: Vec<String> = Vec::new();
+        let mut in_section = false;
+        for line in game.lines() {
+            if line.starts_with('[') && !in_section && !line.starts_with("[Auction") && !line.starts_with("[Play") {
+                tags.push(line.to_owned());
+            } else {
+                in_section = true;
+                rest.push(line.to_owned());
+            }
+        }
+        // Tags in any order (§3.4: the order is unimportant in import format).
+        for i in (1..tags.len()).rev() {
+            let j = (next() as usize) % (i + 1);
+            tags.swap(i, j);
+        }
+        for t in &mut tags {
+            if t == "[Vulnerable \"None\"]" {
+                *t = "[Vulnerable \"love\"]".into();
+            } else if t == "[Vulnerable \"All\"]" {
+                *t = "[Vulnerable \"Both\"]".into();
+            }
+            if next() % 3 == 0 {
+                *t = t.replacen(' ', "   ", 1).replacen('[', "[ ", 1);
+            }
+        }
+        out.push_str(&tags.join(if next() % 2 == 0 { "\n" } else { " " }));
+        out.push('\n');
+        let mut in_calls_or_cards = false;
+        for line in rest {
+            if line.starts_with('[') {
+                in_calls_or_cards = line.starts_with("[Auction") || line.starts_with("[Play") || (in_calls_or_cards && line.starts_with("[Note"));
+            }
+            if line.starts_with('[') || line.starts_with('{') || line.starts_with('%') || !in_calls_or_cards {
+                out.push_str(&line);
+            } else {
+                // Lower case (§3.11), suffixes for NAGs (§3.5.3), extra spaces.
+                let mut words = Vec::new();
+                for w in line.split(' ') {
+                    let w = match w {
+                        "$1" if next() % 2 == 0 => "!".to_owned(),
+                        "$3" if next() % 2 == 0 => "!!".to_owned(),
+                        "$7" if next() % 2 == 0 => "!".to_owned(),
+                        w if w.len() == 2 && next() % 4 == 0 && !w.starts_with(['$', '=']) => w.to_ascii_lowercase(),
+                        "Pass" if next() % 3 == 0 => "pass".to_owned(),
+                        w => w.to_owned(),
+                    };
+                    words.push(w);
+                }
+                out.push_str(&words.join(if next() % 4 == 0 { "   " } else { " " }));
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn import_format_variants_format_back_to_the_same_meaning() {
+    let mut failures = Vec::new();
+    for seed in 0..6 {
+        let export = pbn_tests::gen::generate(60, seed, &pbn_tests::gen::GenOptions::default());
+        let import = to_import_format(&export, seed);
+        assert_eq!(
+            dump(&export)["games"], dump(&import)["games"],
+            "the import-format variant must mean the same (seed {seed}); the mutator is wrong"
+        );
+        check_one(&format!("import variant seed {seed}"), import.as_bytes(), &mut failures);
+        let formatted = format(&decode(import.as_bytes()), &FormatOptions::default()).text;
+        assert!(formatted.len() > export.len() / 2);
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
