@@ -10,6 +10,7 @@
 //! interpretations (Deal, Contract, …) come from [`values`].
 
 pub mod dump;
+pub mod typed;
 mod inherit;
 pub mod lower;
 pub mod values;

@@ -3,14 +3,14 @@
 
 use super::GameCtx;
 use crate::bridge::{
-    self, analyze_auction, analyze_play, compare_contract, compare_result, AuctionItem, AuctionToken, ContractTag,
-    DeclarerTag, PlayItem, PlayToken, ResultForm, ResultTag, Seat, Strain,
+    self, analyze_auction, analyze_play, compare_contract, compare_result, ContractTag, DeclarerTag, ResultForm,
+    ResultTag, Seat, Strain,
 };
 use crate::codes::bridge as c;
 use crate::diagnostic::Diagnostic;
 use crate::model::values::{self, ContractValue, SideScores};
-use crate::model::{AnnotationKind, CallToken, CardToken, Entry, Game};
-use contract_bridge::{Bid, Level};
+use crate::model::typed::TokenReading;
+use crate::model::Game;
 use std::ops::Range;
 
 /// The typed tags the bridge rules need.
@@ -72,34 +72,7 @@ fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<
     }
 }
 
-/// Reads a call token that is not a PBN call: `Some` when its meaning is
-/// clear (`1N`, `P`, `Dbl`, …).
-fn interpret_call(text: &str) -> Option<(AuctionToken, &'static str)> {
-    let u = text.to_ascii_uppercase();
-    let b = u.as_bytes();
-    if b.len() == 2 && (b'1'..=b'7').contains(&b[0]) && b[1] == b'N' {
-        let bid = Bid { level: Level::new(b[0] - b'0'), strain: Strain::Notrump };
-        return Some((AuctionToken::Bid(bid), "NT"));
-    }
-    match u.as_str() {
-        "P" | "PA" | "PS" => Some((AuctionToken::Pass, "Pass")),
-        "D" | "DBL" | "DB" => Some((AuctionToken::Double, "X")),
-        "R" | "RDBL" | "RD" | "REDBL" => Some((AuctionToken::Redouble, "XX")),
-        _ => None,
-    }
-}
 
-fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
-    if text.bytes().all(|b| b == b'-') && text.len() > 1 {
-        return Some((PlayToken::Dash, "-".into()));
-    }
-    let u = text.to_ascii_uppercase();
-    if u.len() == 3 && u.ends_with("10") {
-        let card = crate::model::lower::parse_card(&format!("{}T", &u[..1]))?;
-        return Some((PlayToken::Card(card), format!("{}T", &u[..1])));
-    }
-    None
-}
 
 /// At most this many diagnostics of one code per section: a broken Deal or
 /// a misread column layout otherwise floods the file with consequences of
@@ -126,9 +99,6 @@ fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, diags: Vec<Diagnost
     }
 }
 
-fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
-    e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
-}
 
 fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let Some(a) = &g.auction else { return };
@@ -137,44 +107,22 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     }
     let tag = &g.tags[a.tag];
     let Some(first) = tag.effective().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat) else { return };
-    let mut items = Vec::with_capacity(a.entries.len());
-    for e in &a.entries {
-        let token = match e.token {
-            CallToken::Bid(b) => AuctionToken::Bid(b),
-            CallToken::Pass => AuctionToken::Pass,
-            CallToken::Double => AuctionToken::Double,
-            CallToken::Redouble => AuctionToken::Redouble,
-            CallToken::AllPass => AuctionToken::AllPass,
-            CallToken::Dash => AuctionToken::Dash,
-            CallToken::Skip => AuctionToken::Skip,
-            CallToken::Continuation => AuctionToken::Continuation,
-            CallToken::Terminator => AuctionToken::Terminator,
-            CallToken::Invalid => {
-                let text = &ctx.text[e.range.clone()];
-                match interpret_call(text) {
-                    Some((tok, name)) => {
-                        ctx.push(out, Diagnostic::new(
-                            &c::NONSTANDARD_CALL,
-                            e.range.clone(),
-                            format!("`{text}` is not a PBN call; read as `{}` (§3.5.1)", match tok {
-                                AuctionToken::Bid(b) => format!("{}{name}", b.level.get()),
-                                _ => name.to_owned(),
-                            }),
-                        ));
-                        tok
-                    }
-                    None => {
-                        ctx.push(out, Diagnostic::new(
-                            &c::INVALID_CALL,
-                            e.range.clone(),
-                            format!("`{text}` is not a call: calls are Pass, X, XX, 1C…7NT, AP and - (§3.5.1)"),
-                        ));
-                        AuctionToken::Unknown
-                    }
-                }
-            }
-        };
-        items.push(AuctionItem { token, insufficient_marked: has_mark(e, 'I') });
+    let (items, readings) = crate::model::typed::auction_items(ctx.text, a);
+    for (k, reading) in readings {
+        let e = &a.entries[k];
+        let text = &ctx.text[e.range.clone()];
+        ctx.push(out, match reading {
+            TokenReading::Nonstandard { as_text } => Diagnostic::new(
+                &c::NONSTANDARD_CALL,
+                e.range.clone(),
+                format!("`{text}` is not a PBN call; read as `{as_text}` (§3.5.1)"),
+            ),
+            TokenReading::Invalid => Diagnostic::new(
+                &c::INVALID_CALL,
+                e.range.clone(),
+                format!("`{text}` is not a call: calls are Pass, X, XX, 1C…7NT, AP and - (§3.5.1)"),
+            ),
+        });
     }
     let analysis = analyze_auction(t.dealer, first, &items);
     let at = |i: usize| a.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
@@ -201,36 +149,22 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let tag = &g.tags[p.tag];
     let Some(first) = tag.effective().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat) else { return };
     let hands = g.value("Deal").and_then(|v| values::parse_deal(v).value).map(|d| d.hands).unwrap_or([None; 4]);
-    let mut items = Vec::with_capacity(p.entries.len());
-    for e in &p.entries {
-        let token = match e.token {
-            CardToken::Card(card) => PlayToken::Card(card),
-            CardToken::Dash => PlayToken::Dash,
-            CardToken::Continuation => PlayToken::Continuation,
-            CardToken::Terminator => PlayToken::Terminator,
-            CardToken::Invalid => {
-                let text = &ctx.text[e.range.clone()];
-                match interpret_card(text) {
-                    Some((tok, name)) => {
-                        ctx.push(out, Diagnostic::new(
-                            &c::NONSTANDARD_CARD,
-                            e.range.clone(),
-                            format!("`{text}` is not a PBN card; read as `{name}` (§3.6.1)"),
-                        ));
-                        tok
-                    }
-                    None => {
-                        ctx.push(out, Diagnostic::new(
-                            &c::INVALID_CARD,
-                            e.range.clone(),
-                            format!("`{text}` is not a card: a suit S, H, D, C and a rank A K Q J T 9…2, or - (§3.6.1)"),
-                        ));
-                        PlayToken::Unknown
-                    }
-                }
-            }
-        };
-        items.push(PlayItem { token, revoke_marked: has_mark(e, 'R'), lead_out_of_turn_marked: has_mark(e, 'L') });
+    let (items, readings) = crate::model::typed::play_items(ctx.text, p);
+    for (k, reading) in readings {
+        let e = &p.entries[k];
+        let text = &ctx.text[e.range.clone()];
+        ctx.push(out, match reading {
+            TokenReading::Nonstandard { as_text } => Diagnostic::new(
+                &c::NONSTANDARD_CARD,
+                e.range.clone(),
+                format!("`{text}` is not a PBN card; read as `{as_text}` (§3.6.1)"),
+            ),
+            TokenReading::Invalid => Diagnostic::new(
+                &c::INVALID_CARD,
+                e.range.clone(),
+                format!("`{text}` is not a card: a suit S, H, D, C and a rank A K Q J T 9…2, or - (§3.6.1)"),
+            ),
+        });
     }
     let trump = t.strain.and_then(Strain::suit);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);

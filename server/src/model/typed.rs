@@ -1,0 +1,206 @@
+//! The typed view of a game: its tag values parsed (§3.4), its auction and
+//! play analysed (§3.5, §3.6: who called, tricks in column order from the
+//! leader, winners, the final contract), its tables split into rows (§5.2).
+//! Computed on demand from a [`Game`] (the checker, `pbn dump` and the
+//! language server's hovers use it).
+
+use super::values::{self, Column, ContractTag, Deal, Parsed, ResultTag, SideScores, Vulnerable};
+use super::{AnnotationKind, Auction, CallToken, CardToken, Entry, Game, Inherit, Play};
+use crate::bridge::{self, AuctionAnalysis, AuctionItem, AuctionToken, PlayAnalysis, PlayItem, PlayToken, Seat, Strain};
+use contract_bridge::{Bid, Level};
+
+/// A call or card token that is not standard PBN, as the analysis read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenReading {
+    /// Read as `as_text` (`1N` → `1NT`, `--` → `-`).
+    Nonstandard { as_text: String },
+    /// Not a call/card at all.
+    Invalid,
+}
+
+/// A table (§5.2): its columns and the element indices of each row.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Index of the section in [`Game::sections`].
+    pub section: usize,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<usize>>,
+}
+
+/// The typed values and analyses of one game.
+#[derive(Clone, Debug, Default)]
+pub struct TypedGame {
+    pub board: Option<u32>,
+    pub dealer: Option<Seat>,
+    pub vulnerable: Option<Vulnerable>,
+    pub deal: Option<Deal>,
+    pub declarer: Option<values::Declarer>,
+    pub contract: Option<ContractTag>,
+    pub result: Option<ResultTag>,
+    pub score: Option<SideScores<i64>>,
+    pub auction: Option<AuctionAnalysis>,
+    /// Readings of non-standard call tokens, by auction entry index.
+    pub call_readings: Vec<(usize, TokenReading)>,
+    pub play: Option<PlayAnalysis>,
+    /// Readings of non-standard card tokens, by play entry index.
+    pub card_readings: Vec<(usize, TokenReading)>,
+    pub tables: Vec<Table>,
+}
+
+fn value<T>(g: &Game, name: &str, parse: fn(&str) -> Parsed<T>) -> Option<T> {
+    g.value(name).and_then(|v| parse(v).value)
+}
+
+/// Reads a call token that is not a PBN call: `Some` when its meaning is
+/// clear (`1N`, `P`, `Dbl`, …).
+pub fn interpret_call(text: &str) -> Option<(AuctionToken, String)> {
+    let u = text.to_ascii_uppercase();
+    let b = u.as_bytes();
+    if b.len() == 2 && (b'1'..=b'7').contains(&b[0]) && b[1] == b'N' {
+        let bid = Bid { level: Level::new(b[0] - b'0'), strain: Strain::Notrump };
+        return Some((AuctionToken::Bid(bid), format!("{}NT", b[0] - b'0')));
+    }
+    match u.as_str() {
+        "P" | "PA" | "PS" => Some((AuctionToken::Pass, "Pass".into())),
+        "D" | "DBL" | "DB" => Some((AuctionToken::Double, "X".into())),
+        "R" | "RDBL" | "RD" | "REDBL" => Some((AuctionToken::Redouble, "XX".into())),
+        _ => None,
+    }
+}
+
+/// Reads a card token that is not a PBN card (`--`, `S10`).
+pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
+    if text.len() > 1 && text.bytes().all(|b| b == b'-') {
+        return Some((PlayToken::Dash, "-".into()));
+    }
+    let u = text.to_ascii_uppercase();
+    if u.len() == 3 && u.ends_with("10") {
+        let name = format!("{}T", &u[..1]);
+        let card = super::lower::parse_card(&name)?;
+        return Some((PlayToken::Card(card), name));
+    }
+    None
+}
+
+fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
+    e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
+}
+
+/// The analysis input of an auction section, and the readings of
+/// non-standard tokens.
+pub fn auction_items(text: &str, a: &Auction) -> (Vec<AuctionItem>, Vec<(usize, TokenReading)>) {
+    let mut readings = Vec::new();
+    let items = a
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let token = match e.token {
+                CallToken::Bid(b) => AuctionToken::Bid(b),
+                CallToken::Pass => AuctionToken::Pass,
+                CallToken::Double => AuctionToken::Double,
+                CallToken::Redouble => AuctionToken::Redouble,
+                CallToken::AllPass => AuctionToken::AllPass,
+                CallToken::Dash => AuctionToken::Dash,
+                CallToken::Skip => AuctionToken::Skip,
+                CallToken::Continuation => AuctionToken::Continuation,
+                CallToken::Terminator => AuctionToken::Terminator,
+                CallToken::Invalid => match interpret_call(&text[e.range.clone()]) {
+                    Some((tok, as_text)) => {
+                        readings.push((k, TokenReading::Nonstandard { as_text }));
+                        tok
+                    }
+                    None => {
+                        readings.push((k, TokenReading::Invalid));
+                        AuctionToken::Unknown
+                    }
+                },
+            };
+            AuctionItem { token, insufficient_marked: has_mark(e, 'I') }
+        })
+        .collect();
+    (items, readings)
+}
+
+/// The analysis input of a play section, and the readings of non-standard
+/// tokens.
+pub fn play_items(text: &str, p: &Play) -> (Vec<PlayItem>, Vec<(usize, TokenReading)>) {
+    let mut readings = Vec::new();
+    let items = p
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let token = match e.token {
+                CardToken::Card(c) => PlayToken::Card(c),
+                CardToken::Dash => PlayToken::Dash,
+                CardToken::Continuation => PlayToken::Continuation,
+                CardToken::Terminator => PlayToken::Terminator,
+                CardToken::Invalid => match interpret_card(&text[e.range.clone()]) {
+                    Some((tok, as_text)) => {
+                        readings.push((k, TokenReading::Nonstandard { as_text }));
+                        tok
+                    }
+                    None => {
+                        readings.push((k, TokenReading::Invalid));
+                        PlayToken::Unknown
+                    }
+                },
+            };
+            PlayItem { token, revoke_marked: has_mark(e, 'R'), lead_out_of_turn_marked: has_mark(e, 'L') }
+        })
+        .collect();
+    (items, readings)
+}
+
+/// The typed view of `g`.
+pub fn typed(text: &str, g: &Game) -> TypedGame {
+    let mut t = TypedGame {
+        board: value(g, "Board", values::parse_board),
+        dealer: value(g, "Dealer", values::parse_dealer).map(|s| s.seat),
+        vulnerable: value(g, "Vulnerable", values::parse_vulnerable),
+        deal: value(g, "Deal", values::parse_deal),
+        declarer: value(g, "Declarer", values::parse_declarer),
+        contract: value(g, "Contract", values::parse_contract),
+        result: value(g, "Result", values::parse_result),
+        score: value(g, "Score", values::parse_score),
+        ..Default::default()
+    };
+    if let Some(a) = &g.auction {
+        let tag = g.tags.get(a.tag).filter(|t| t.inherit == Inherit::None);
+        if let Some(first) = tag.and_then(|t| t.effective()).and_then(|v| values::parse_auction_seat(v).value) {
+            let (items, readings) = auction_items(text, a);
+            t.auction = Some(bridge::analyze_auction(t.dealer, first.seat, &items));
+            t.call_readings = readings;
+        }
+    }
+    if let Some(p) = &g.play {
+        let tag = g.tags.get(p.tag).filter(|t| t.inherit == Inherit::None);
+        if let Some(first) = tag.and_then(|t| t.effective()).and_then(|v| values::parse_play_seat(v).value) {
+            let (items, readings) = play_items(text, p);
+            let hands = t.deal.as_ref().map(|d| d.hands).unwrap_or([None; 4]);
+            let strain = t.contract.as_ref().and_then(|c| match c.value {
+                values::ContractValue::Contract(k) => Some(k.bid.strain),
+                values::ContractValue::EndPosition(s) => Some(s),
+                _ => None,
+            });
+            let declarer = t.declarer.as_ref().and_then(|d| d.seat);
+            t.play = Some(bridge::analyze_play(&hands, strain.and_then(Strain::suit), declarer, first.seat, &items));
+            t.card_readings = readings;
+        }
+    }
+    for (si, s) in g.sections.iter().enumerate() {
+        let Some(tag) = g.tags.get(s.tag) else { continue };
+        if !values::is_table_tag(&tag.name) {
+            continue;
+        }
+        let Some(columns) = tag.value.as_ref().and_then(|v| values::parse_columns(&v.raw).value) else { continue };
+        if columns.is_empty() {
+            continue;
+        }
+        let n = columns.len();
+        let rows = (0..s.elements.len()).collect::<Vec<_>>().chunks(n).map(<[usize]>::to_vec).collect();
+        t.tables.push(Table { section: si, columns, rows });
+    }
+    t
+}
