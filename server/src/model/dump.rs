@@ -210,7 +210,21 @@ fn dump_game(game: &Game, text: &str) -> Value {
             seat = seat.map(|s| s.lho());
             calls.push(Value::Object(m));
         }
-        g.insert("auction".into(), json!({ "calls": calls, "end": end, "notes": notes_of(game, &a.notes) }));
+        let mut auction = json!({ "calls": calls, "end": end, "notes": notes_of(game, &a.notes) });
+        // The outcome the calls give (§3.5), when the auction is complete.
+        if let Some(analysis) = super::typed::typed(text, game).auction {
+            match analysis.contract {
+                Some(crate::bridge::FinalContract::PassedOut) => auction["outcome"] = json!({ "contract": "Pass" }),
+                Some(crate::bridge::FinalContract::Contract { contract, declarer }) => {
+                    auction["outcome"] = json!({
+                        "contract": values::ContractTag { value: ContractValue::Contract(contract), was_lowercase: false }.export_form(),
+                        "declarer": seat_name(declarer),
+                    })
+                }
+                None => {}
+            }
+        }
+        g.insert("auction".into(), auction);
     }
     if let Some(p) = &game.play {
         let first = (p.tag != usize::MAX && game.tags[p.tag].inherit == Inherit::None)
@@ -272,6 +286,5 @@ fn dump_game(game: &Game, text: &str) -> Value {
     if !sections.is_empty() {
         g.insert("sections".into(), Value::Object(sections));
     }
-    let _ = ContractValue::Empty;
     Value::Object(g)
 }
