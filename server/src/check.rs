@@ -20,8 +20,15 @@ pub struct CheckResult {
 }
 
 /// Checks a decoded document.
-pub fn check_text(source: &SourceText, _opts: &CheckOptions) -> CheckResult {
+pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let tree = syntax::parse(&source.text);
+    check_parsed(source, &tree, opts)
+}
+
+/// Checks a document whose tree is already parsed (the language server
+/// keeps it incrementally).
+pub fn check_parsed(source: &SourceText, tree: &tree_sitter::Tree, _opts: &CheckOptions) -> CheckResult {
+    let tree = tree.clone();
     let doc = crate::model::lower(&tree, &source.text);
     let mut diagnostics = syntax::syntax_diagnostics(&tree, &source.text);
     diagnostics.extend(crate::rules::check_document(source, &tree, &doc, _opts));

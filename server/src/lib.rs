@@ -16,6 +16,7 @@ pub mod codes;
 pub mod config;
 pub mod diagnostic;
 pub mod format;
+pub mod lsp;
 pub mod model;
 pub mod rules;
 pub mod syntax;

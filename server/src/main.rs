@@ -25,6 +25,7 @@ enum Command {
     Check(cli::check::CheckArgs),
     Fmt(cli::fmt::FmtArgs),
     Config(cli::config::ConfigArgs),
+    Lsp(cli::lsp::LspArgs),
     Dump(cli::dump::DumpArgs),
     Explain(cli::explain::ExplainArgs),
 }
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::run(args),
         Command::Fmt(args) => cli::fmt::run(args),
         Command::Config(args) => cli::config::run(args),
+        Command::Lsp(args) => cli::lsp::run(args),
         Command::Dump(args) => cli::dump::run(args),
         Command::Explain(args) => cli::explain::run(args),
     }

@@ -4,4 +4,5 @@ pub mod dump;
 pub mod explain;
 pub mod files;
 pub mod fmt;
+pub mod lsp;
 pub mod render;

@@ -80,6 +80,15 @@ pub struct SourceText {
     pub notes: Vec<DecodeNote>,
 }
 
+impl SourceText {
+    /// Text that is already decoded (an editor buffer): UTF-8, line endings
+    /// detected from the text.
+    pub fn from_text(text: String) -> SourceText {
+        let (line_ending, dominant_line_ending) = detect_line_ending(&text);
+        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new() }
+    }
+}
+
 /// Decodes raw bytes. Never fails.
 ///
 /// Order of detection: a UTF-8 byte order mark; a `%Content-type: …;

@@ -1,0 +1,3 @@
+//! Server → client notifications.
+
+pub mod diagnostics;

@@ -1,0 +1,46 @@
+//! `textDocument/formatting` and `rangeFormatting`: the export formatter of
+//! `pbn fmt` (the file's own line endings are kept, as in the editor).
+
+use crate::format::{format, FormatOptions};
+use crate::lsp::snapshot::Snapshot;
+use crate::text::SourceText;
+use tower_lsp_server::ls_types::*;
+
+pub fn register(caps: &mut ServerCapabilities) {
+    caps.document_formatting_provider = Some(OneOf::Left(true));
+    caps.document_range_formatting_provider = Some(OneOf::Left(true));
+}
+
+fn options(snap: &Snapshot) -> FormatOptions {
+    FormatOptions { add_missing_tags: snap.settings.add_missing_tags, ..FormatOptions::default() }
+}
+
+/// One edit replacing the whole document, or none when nothing changes.
+pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
+    let out = format(&SourceText::from_text(snap.text.clone()), &options(snap));
+    if out.text == snap.text {
+        return Some(Vec::new());
+    }
+    let conv = snap.converter();
+    Some(vec![TextEdit { range: conv.range(0..snap.text.len()), new_text: out.text }])
+}
+
+/// Formats the whole games that the range touches.
+pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<Vec<TextEdit>> {
+    let conv = snap.converter();
+    let r = conv.byte_range(params.range);
+    let model = snap.model();
+    let games: Vec<_> = model.games.iter().filter(|g| g.range.start <= r.end && r.start <= g.range.end).collect();
+    let (first, last) = (games.first()?, games.last()?);
+    let span = first.range.start..last.range.end;
+    let piece = &snap.text[span.clone()];
+    let mut out = format(&SourceText::from_text(piece.to_owned()), &options(snap)).text;
+    // The piece ends without its line break in the document.
+    while out.ends_with(['\n', '\r']) {
+        out.pop();
+    }
+    if out == piece {
+        return Some(Vec::new());
+    }
+    Some(vec![TextEdit { range: conv.range(span), new_text: out }])
+}

@@ -1,0 +1,270 @@
+//! The `LanguageServer` implementation: one table of handlers. Requests run
+//! on a snapshot in a blocking task (never on the main loop); a panic in a
+//! handler becomes an error response and the server keeps running.
+
+use super::document::Document;
+use super::requests;
+use super::snapshot::Snapshot;
+use super::state::{Settings, State};
+use crate::text::PositionEncoding;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+/// How long to wait after the last change before checking.
+const DEBOUNCE: Duration = Duration::from_millis(120);
+
+pub struct Backend {
+    client: Client,
+    state: Arc<State>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend { client, state: Arc::new(State::default()) }
+    }
+
+    /// Runs `f` on the current snapshot of `uri` in a blocking task.
+    async fn on_snapshot<R: Send + 'static>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Snapshot) -> Option<R> + Send + 'static,
+    ) -> Result<Option<R>> {
+        let Some(snap) = self.state.snapshot(uri) else { return Ok(None) };
+        match tokio::task::spawn_blocking(move || f(&snap)).await {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                let msg = if e.is_panic() { "internal error in the PBN server (the request failed; please report it)" } else { "request cancelled" };
+                Err(Error { code: tower_lsp_server::jsonrpc::ErrorCode::InternalError, message: msg.into(), data: None })
+            }
+        }
+    }
+
+    /// Publishes the diagnostics of `uri` once edits have settled, unless a
+    /// newer version arrived meanwhile (never stale).
+    fn schedule_diagnostics(&self, uri: Uri, version: i32) {
+        let state = self.state.clone();
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DEBOUNCE).await;
+            let Some(snap) = state.snapshot(&uri) else { return };
+            if snap.version != version {
+                return;
+            }
+            let diags = tokio::task::spawn_blocking(move || {
+                let d = super::notifications::diagnostics::to_lsp(&snap);
+                (snap.version, d)
+            })
+            .await;
+            let Ok((v, diags)) = diags else { return };
+            match state.snapshot(&uri) {
+                Some(current) if current.version == v => client.publish_diagnostics(uri, diags, Some(v)).await,
+                _ => {}
+            }
+        });
+    }
+}
+
+/// Chooses UTF-8 when the client offers it, else UTF-16 (the default).
+fn negotiate(params: &InitializeParams) -> PositionEncoding {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
+        _ => PositionEncoding::Utf16,
+    }
+}
+
+pub fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+    let mut caps = ServerCapabilities {
+        position_encoding: Some(match encoding {
+            PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
+            _ => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: None,
+            will_save: None,
+            will_save_wait_until: None,
+        })),
+        ..Default::default()
+    };
+    requests::register(&mut caps);
+    caps
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = negotiate(&params);
+        {
+            let mut s = self.state.settings.write().expect("settings lock");
+            s.encoding = encoding;
+            if let Some(opts) = &params.initialization_options {
+                s.apply_json(opts);
+            }
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(encoding),
+            server_info: Some(ServerInfo { name: "pbn".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {}
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        let settings = settings_for(&self.state, &doc.uri);
+        let d = Document::open(doc.uri.clone(), doc.version, doc.text, settings);
+        self.state.documents.lock().expect("documents lock").insert(doc.uri.clone(), Arc::new(std::sync::Mutex::new(d)));
+        self.schedule_diagnostics(doc.uri, doc.version);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // Applied synchronously, before any await: notifications may run
+        // concurrently, edits must not.
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let Some(doc) = self.state.document(&uri) else { return };
+        let settings = settings_for(&self.state, &uri);
+        doc.lock().expect("document lock").apply(version, params.content_changes, settings.encoding, settings);
+        self.schedule_diagnostics(uri, version);
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.state.documents.lock().expect("documents lock").remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.state.settings.write().expect("settings lock").apply_json(&params.settings);
+        // Re-check every open document with the new settings.
+        let docs: Vec<_> = self.state.documents.lock().expect("documents lock").values().cloned().collect();
+        for d in docs {
+            let (uri, version) = {
+                let mut d = d.lock().expect("document lock");
+                let settings = settings_for(&self.state, &d.uri);
+                let text = d.snapshot.text.clone();
+                let tree = d.snapshot.tree.clone();
+                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, tree, settings));
+                (d.uri.clone(), d.version)
+            };
+            self.schedule_diagnostics(uri, version);
+        }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let uri = params.text_document_position_params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::hover::hover(s, params)).await
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let uri = params.text_document_position_params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::definition(s, params)).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::references(s, params)).await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        let uri = params.text_document_position_params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::highlight(s, params)).await
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::prepare_rename(s, params)).await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::rename(s, params)).await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::formatting::document(s, params)).await
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::formatting::range(s, params)).await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::code_action::code_action(s, params)).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::completion::completion(s, params)).await
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::symbols::document_symbol(s, params)).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::folding::folding_range(s, params)).await
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::semantic_tokens::full(s, params)).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::inlay_hints::inlay_hint(s, params)).await
+    }
+}
+
+/// Settings for a document: the client's, with `pbn.toml` found upward from
+/// the file filling in what the client does not say.
+fn settings_for(state: &State, uri: &Uri) -> Settings {
+    let mut s = state.settings();
+    if let Some(path) = uri_to_path(uri) {
+        if let Ok((config, Some(_))) = crate::config::load_for(&path) {
+            s.export = s.export || config.check.export;
+            s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
+        }
+    }
+    s
+}
+
+fn uri_to_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    let s = uri.as_str();
+    let rest = s.strip_prefix("file://")?;
+    let decoded = percent_decode(rest);
+    Some(std::path::PathBuf::from(decoded))
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
