@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests, the PBN generator and the
 //! benchmark binary.
 
+pub mod binary;
 pub mod corpus;
 pub mod gen;
