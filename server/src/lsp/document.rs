@@ -93,3 +93,92 @@ impl Document {
         self.snapshot = Arc::new(Snapshot::new(self.uri.clone(), version, text, self.tree.clone(), settings));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::state::Settings;
+    use tower_lsp_server::ls_types::{Position, Range};
+
+    fn uri() -> Uri {
+        "file:///t.pbn".parse().unwrap()
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    fn position_of(text: &str, offset: usize, enc: PositionEncoding) -> Position {
+        let idx = crate::text::LineIndex::new(text);
+        let lc = idx.line_col(text, offset, enc);
+        Position { line: lc.line, character: lc.col }
+    }
+
+    /// Random edit sequences applied incrementally give the same tree and
+    /// the same diagnostics as opening the final text afresh.
+    #[test]
+    fn incremental_edits_equal_a_fresh_open() {
+        let base = "% PBN 2.1\n[Event \"Café ♠ 𝄞\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= Pass 1H $3\r\nPass\n[Note \"1:x\"]\n\n{ comment\n\n over lines }\n[Board \"2\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n";
+        let pieces = ["", "\n", "\n\n", "\r\n", "[", "]", "\"", "{", "}", "é", "𝄞", "Pass ", "=1=", "%", " ", "[Note \"2:y\"]", "XX"];
+        for enc in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            let settings = Settings { encoding: enc, ..Settings::default() };
+            let mut rng = Rng(0x1234_5678_9abc_def1 ^ enc as u64);
+            for round in 0..40 {
+                let mut doc = Document::open(uri(), 0, base.to_owned(), settings);
+                let mut text = base.to_owned();
+                for v in 1..=8 {
+                    let mut changes = Vec::new();
+                    for _ in 0..1 + rng.below(3) {
+                        let mut a = rng.below(text.len() + 1);
+                        while !text.is_char_boundary(a) {
+                            a -= 1;
+                        }
+                        let mut b = (a + rng.below(12)).min(text.len());
+                        while !text.is_char_boundary(b) {
+                            b -= 1;
+                        }
+                        // A position cannot fall between the CR and LF of a line end.
+                        let inside_crlf = |o: usize| o > 0 && text.as_bytes()[o - 1] == b'\r' && text.as_bytes().get(o) == Some(&b'\n');
+                        if inside_crlf(a) {
+                            a -= 1;
+                        }
+                        if inside_crlf(b) {
+                            b -= 1;
+                        }
+                        let b = b.max(a);
+                        let new = pieces[rng.below(pieces.len())];
+                        let range = Range { start: position_of(&text, a, enc), end: position_of(&text, b, enc) };
+                        text.replace_range(a..b, new);
+                        changes.push(TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() });
+                    }
+                    doc.apply(v, changes, enc, settings);
+                    assert_eq!(doc.snapshot.text, text, "round {round} version {v}: text differs");
+                }
+                let fresh = Document::open(uri(), 99, text.clone(), settings);
+                assert_eq!(doc.snapshot.tree.root_node().to_sexp(), fresh.snapshot.tree.root_node().to_sexp(), "round {round}: tree differs");
+                let a: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
+                let b: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
+                assert_eq!(a, b, "round {round}: diagnostics differ");
+            }
+        }
+    }
+
+    #[test]
+    fn positions_in_utf16_and_utf8_address_the_same_bytes() {
+        let text = "[Event \"𝄞é\"] x\n";
+        let rope = Rope::from_str(text);
+        let x = text.find(" x").unwrap() + 1;
+        let p16 = Position { line: 0, character: 14 };
+        let p8 = Position { line: 0, character: x as u32 };
+        assert_eq!(rope_offset(&rope, p16, PositionEncoding::Utf16), x);
+        assert_eq!(rope_offset(&rope, p8, PositionEncoding::Utf8), x);
+        // Past the end of the line clamps to the line end.
+        assert_eq!(rope_offset(&rope, Position { line: 0, character: 999 }, PositionEncoding::Utf16), text.len() - 1);
+    }
+}
