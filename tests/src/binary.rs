@@ -1,5 +1,5 @@
 //! Locating the `pbn` binary for end-to-end tests (it is built next to the
-//! test executables; if it is missing, it is built).
+//! test executables; it is (re)built first when running under cargo).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -15,7 +15,10 @@ pub fn pbn_binary() -> PathBuf {
         // target/<profile>/deps/<test> → target/<profile>/pbn
         let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
         let bin = profile_dir.join(format!("pbn{}", std::env::consts::EXE_SUFFIX));
-        if !bin.exists() {
+        // Under cargo, make sure the binary is current (`cargo test -p
+        // pbn-tests` does not rebuild another package's binary); a no-op
+        // when it is.
+        if !bin.exists() || std::env::var_os("CARGO").is_some() {
             let release = profile_dir.file_name().is_some_and(|n| n == "release");
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let mut cmd = std::process::Command::new(cargo);

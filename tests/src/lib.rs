@@ -3,4 +3,5 @@
 
 pub mod binary;
 pub mod corpus;
+pub mod lsp_client;
 pub mod gen;

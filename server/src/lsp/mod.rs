@@ -15,6 +15,7 @@ pub mod requests;
 pub mod server;
 pub mod snapshot;
 pub mod state;
+pub mod transport;
 
 pub use server::Backend;
 
@@ -22,10 +23,19 @@ pub use server::Backend;
 pub fn run_stdio() -> std::process::ExitCode {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async {
-        let stdin = tokio::io::stdin();
-        let stdout = tokio::io::stdout();
+        let (to_server, server_in) = tokio::io::duplex(1 << 20);
+        let (server_out, from_server) = tokio::io::duplex(1 << 20);
+        let (errors_tx, errors_rx) = tokio::sync::mpsc::unbounded_channel();
+        let input = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, errors_tx));
+        let output = tokio::spawn(transport::merge_output(from_server, tokio::io::stdout(), errors_rx));
         let (service, socket) = tower_lsp_server::LspService::new(Backend::new);
-        tower_lsp_server::Server::new(stdin, stdout, socket).serve(service).await;
+        tower_lsp_server::Server::new(server_in, server_out, socket).serve(service).await;
+        // The server has ended (exit, or its input closed): flush what it wrote.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), output).await;
+        input.abort();
     });
+    // A read of stdin may still be blocked in the runtime's thread pool (the
+    // client need not close its end): do not wait for it.
+    runtime.shutdown_background();
     std::process::ExitCode::SUCCESS
 }

@@ -1,0 +1,166 @@
+//! A minimal LSP client over stdio for end-to-end tests of `pbn lsp`.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+pub struct LspClient {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// Notifications received while waiting for responses.
+    pub notifications: Vec<Value>,
+}
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+impl LspClient {
+    pub fn spawn() -> LspClient {
+        let mut child = Command::new(crate::binary::pbn_binary())
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn pbn lsp");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length:") {
+                        len = v.trim().parse::<usize>().ok();
+                    }
+                }
+                let Some(len) = len else { return };
+                let mut body = vec![0; len];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let Ok(v) = serde_json::from_slice::<Value>(&body) else { return };
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        });
+        LspClient { child, stdin, messages: rx, next_id: 1, notifications: Vec::new() }
+    }
+
+    /// Writes raw bytes (for malformed-frame tests).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send(&mut self, v: &Value) {
+        let body = serde_json::to_vec(v).unwrap();
+        let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        frame.extend(body);
+        self.send_raw(&frame);
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its response (other messages are kept
+    /// in `notifications`; server requests are answered with null).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let msg = self.messages.recv_timeout(TIMEOUT).unwrap_or_else(|_| panic!("no response to {method}"));
+            if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                return msg;
+            }
+            self.handle_other(msg);
+        }
+    }
+
+    fn handle_other(&mut self, msg: Value) {
+        if msg.get("method").is_some() && msg.get("id").is_some() {
+            // A request from the server (e.g. workspace/configuration).
+            let id = msg["id"].clone();
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+        } else {
+            self.notifications.push(msg);
+        }
+    }
+
+    /// Waits for a notification matching `pred`.
+    pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.notifications.iter().position(&pred) {
+            return self.notifications.remove(i);
+        }
+        loop {
+            match self.messages.recv_timeout(TIMEOUT) {
+                Ok(msg) if pred(&msg) => return msg,
+                Ok(msg) => self.handle_other(msg),
+                Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for a notification"),
+                Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
+            }
+        }
+    }
+
+    /// The diagnostics published for `uri` at `version`.
+    pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let m = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
+        });
+        m["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+
+    pub fn initialize(&mut self, position_encodings: &[&str]) -> Value {
+        let r = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {"general": {"positionEncodings": position_encodings}}}),
+        );
+        self.notify("initialized", json!({}));
+        r
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Waits for the server to exit and returns its exit code.
+    pub fn wait_exit(&mut self) -> Option<i32> {
+        for _ in 0..100 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        None
+    }
+
+    pub fn shutdown(&mut self) -> Option<i32> {
+        let r = self.request("shutdown", json!(null));
+        assert!(r.get("error").is_none(), "{r}");
+        self.notify("exit", json!(null));
+        self.wait_exit()
+    }
+}
+
+impl Drop for LspClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
