@@ -27,11 +27,24 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
 
 /// Checks a document whose tree is already parsed (the language server
 /// keeps it incrementally).
-pub fn check_parsed(source: &SourceText, tree: &tree_sitter::Tree, _opts: &CheckOptions) -> CheckResult {
-    let tree = tree.clone();
-    let doc = crate::model::lower(&tree, &source.text);
-    let mut diagnostics = syntax::syntax_diagnostics(&tree, &source.text);
-    diagnostics.extend(crate::rules::check_document(source, &tree, &doc, _opts));
+pub fn check_parsed(source: &SourceText, tree: &tree_sitter::Tree, opts: &CheckOptions) -> CheckResult {
+    let doc = crate::model::lower(tree, &source.text);
+    check_model(source, tree, &doc, opts, &crate::rules::GameCache::default()).0
+}
+
+/// Checks a parsed and lowered document, reusing the per-game diagnostics
+/// of `cache` for games that did not change (the language server's
+/// incremental re-check); returns the cache for the next check.
+pub fn check_model(
+    source: &SourceText,
+    tree: &tree_sitter::Tree,
+    doc: &crate::model::Document,
+    opts: &CheckOptions,
+    cache: &crate::rules::GameCache,
+) -> (CheckResult, crate::rules::GameCache) {
+    let mut diagnostics = syntax::syntax_diagnostics(tree, &source.text);
+    let (rules, next) = crate::rules::check_document_cached(source, tree, doc, opts, cache);
+    diagnostics.extend(rules);
     diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
-    CheckResult { games: doc.games.len(), diagnostics }
+    (CheckResult { games: doc.games.len(), diagnostics }, next)
 }

@@ -90,7 +90,8 @@ impl Document {
         let text = self.rope.to_string();
         self.tree = self.parser.parse(&text, Some(&self.tree)).expect("parse");
         self.version = version;
-        self.snapshot = Arc::new(Snapshot::new(self.uri.clone(), version, text, self.tree.clone(), settings));
+        let next = Snapshot::new(self.uri.clone(), version, text, self.tree.clone(), settings).with_previous(&self.snapshot);
+        self.snapshot = Arc::new(next);
     }
 }
 
@@ -167,6 +168,25 @@ mod tests {
                 assert_eq!(a, b, "round {round}: diagnostics differ");
             }
         }
+    }
+
+    #[test]
+    fn an_edit_rechecks_only_the_games_it_touches() {
+        let game = |b: usize| format!("[Event \"E\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n", b % 9 + 1);
+        let text: String = (1..=50).map(game).collect::<Vec<_>>().join("\n");
+        let settings = Settings::default();
+        let mut doc = Document::open(uri(), 1, text.clone(), settings);
+        let before = doc.snapshot.check().diagnostics.len();
+        assert_eq!(before, 50, "one nonstandard-date warning per game");
+        // Edit game 10's Board value.
+        let at = text.find("[Board \"10\"]").unwrap() + 8;
+        let pos = position_of(&text, at, PositionEncoding::Utf16);
+        doc.apply(2, vec![TextDocumentContentChangeEvent { range: Some(Range { start: pos, end: pos }), range_length: None, text: "0".into() }], PositionEncoding::Utf16, settings);
+        assert_eq!(doc.snapshot.reusable_games(), 50);
+        let after: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
+        let fresh = Document::open(uri(), 3, doc.snapshot.text.clone(), settings);
+        let expect: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
+        assert_eq!(after, expect, "reused diagnostics are shifted and renumbered exactly");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 
 use super::convert::Converter;
 use super::state::Settings;
-use crate::check::{check_parsed, CheckOptions, CheckResult};
+use crate::check::{check_model, CheckOptions, CheckResult};
+use crate::rules::GameCache;
+use std::sync::Arc;
 use crate::model::{self, Document as Model};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
 use std::sync::OnceLock;
@@ -19,13 +21,46 @@ pub struct Snapshot {
     pub index: LineIndex,
     pub settings: Settings,
     model: OnceLock<Model>,
-    check: OnceLock<CheckResult>,
+    check: Arc<OnceLock<(CheckResult, GameCache)>>,
+    /// The latest computed check of an earlier version: its per-game
+    /// diagnostics are reused for the games an edit did not touch. (Only the
+    /// result cell is kept, never the earlier snapshot itself.)
+    previous_check: Option<Arc<OnceLock<(CheckResult, GameCache)>>>,
 }
 
 impl Snapshot {
     pub fn new(uri: Uri, version: i32, text: String, tree: Tree, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
-        Snapshot { uri, version, text, tree, index, settings, model: OnceLock::new(), check: OnceLock::new() }
+        Snapshot {
+            uri,
+            version,
+            text,
+            tree,
+            index,
+            settings,
+            model: OnceLock::new(),
+            check: Arc::new(OnceLock::new()),
+            previous_check: None,
+        }
+    }
+
+    /// A snapshot that may reuse the per-game diagnostics of `previous` (or
+    /// of the last version before it that was checked).
+    pub fn with_previous(mut self, previous: &Snapshot) -> Snapshot {
+        if previous.settings == self.settings {
+            self.previous_check = if previous.check.get().is_some() {
+                Some(previous.check.clone())
+            } else {
+                previous.previous_check.clone()
+            };
+        }
+        self
+    }
+
+    /// The number of games whose diagnostics the previous check can lend
+    /// (for tests and benchmarks).
+    pub fn reusable_games(&self) -> usize {
+        self.previous_check.as_ref().and_then(|c| c.get()).map(|(_, c)| c.len()).unwrap_or(0)
     }
 
     pub fn converter(&self) -> Converter<'_> {
@@ -39,11 +74,16 @@ impl Snapshot {
 
     /// Every diagnostic, from the same code path as `pbn check`.
     pub fn check(&self) -> &CheckResult {
-        self.check.get_or_init(|| {
-            let source = SourceText::from_text(self.text.clone());
-            let opts = CheckOptions { export: self.settings.export };
-            check_parsed(&source, &self.tree, &opts)
-        })
+        &self
+            .check
+            .get_or_init(|| {
+                let source = SourceText::from_text(self.text.clone());
+                let opts = CheckOptions { export: self.settings.export };
+                let empty = GameCache::default();
+                let cache = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
+                check_model(&source, &self.tree, self.model(), &opts, cache)
+            })
+            .0
     }
 
     /// The game containing byte `offset`.

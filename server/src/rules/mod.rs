@@ -34,6 +34,48 @@ impl GameCtx<'_> {
 
 /// Runs every rule on a document.
 pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &CheckOptions) -> Vec<Diagnostic> {
+    check_document_cached(source, tree, doc, opts, &GameCache::default()).0
+}
+
+/// Per-game diagnostics of an earlier check, keyed by everything a game's
+/// diagnostics depend on: its text, the values it inherits (§4.8) and
+/// whether export rules apply. The language server re-checks only the games
+/// whose key changed (an edit inside them, or a change of what they
+/// inherit); the others reuse their diagnostics, shifted.
+#[derive(Clone, Debug, Default)]
+pub struct GameCache {
+    entries: std::collections::HashMap<u64, (usize, Vec<Diagnostic>)>,
+}
+
+impl GameCache {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+fn game_key(text: &str, g: &Game, export: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text[g.range.clone()].hash(&mut h);
+    export.hash(&mut h);
+    for t in &g.tags {
+        if let Some((v, _)) = &t.resolved {
+            v.hash(&mut h);
+        }
+    }
+    for i in &g.inherited {
+        i.name.hash(&mut h);
+        i.value.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// [`check_document`] reusing the per-game diagnostics of `cache`; returns
+/// the diagnostics and the cache for the next check.
+pub fn check_document_cached(source: &SourceText, tree: &Tree, doc: &Document, opts: &CheckOptions, cache: &GameCache) -> (Vec<Diagnostic>, GameCache) {
     let text = source.text.as_str();
     let export = opts.export || export::declares_export(text);
     let mut out = text::check(source, tree);
@@ -49,39 +91,69 @@ pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &C
         }
         out.extend(file);
     }
-    out.extend(check_games(text, doc, opts, export_from, 0..doc.games.len()));
+    let mut next = GameCache::default();
+    let mut todo = Vec::new();
+    for (i, g) in doc.games.iter().enumerate() {
+        let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);
+        let game_export = export_from.is_some_and(|p| p <= first_tag);
+        let key = game_key(text, g, game_export);
+        match cache.entries.get(&key) {
+            Some((start, diags)) => {
+                let shifted: Vec<Diagnostic> = diags.iter().cloned().map(|mut d| {
+                    d.range = d.range.start - start + g.range.start..d.range.end - start + g.range.start;
+                    for r in &mut d.related {
+                        r.range = r.range.start - start + g.range.start..r.range.end - start + g.range.start;
+                    }
+                    d.game = Some(i);
+                    d
+                }).collect();
+                next.entries.insert(key, (g.range.start, shifted.clone()));
+                out.extend(shifted);
+            }
+            None => todo.push((i, key)),
+        }
+    }
+    let fresh = check_some_games(text, doc, opts, export_from, &todo.iter().map(|(i, _)| *i).collect::<Vec<_>>());
+    for ((i, key), diags) in todo.into_iter().zip(fresh) {
+        next.entries.insert(key, (doc.games[i].range.start, diags.clone()));
+        out.extend(diags);
+    }
+    (out, next)
+}
+
+/// Runs the per-game rules on a range of games.
+pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
+    let idx: Vec<usize> = games.collect();
+    check_some_games(text, doc, opts, export_from, &idx).into_iter().flatten().collect()
+}
+
+fn check_one(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, g: &Game) -> Vec<Diagnostic> {
+    let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);
+    let export = export_from.is_some_and(|p| p <= first_tag);
+    let ctx = GameCtx { text, doc, game: g, opts, export };
+    let mut out = Vec::new();
+    tags::check(&ctx, &mut out);
+    notes::check(&ctx, &mut out);
+    tables::check(&ctx, &mut out);
+    values::check(&ctx, &mut out);
+    bridge::check(&ctx, &mut out);
+    if export {
+        export::check(&ctx, &mut out);
+    }
     out
 }
 
-/// Runs the per-game rules on a range of games (used by the server to
-/// re-check only the games an edit touched).
-pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
-    let games = &doc.games[games];
-    let per_game = |g: &Game| {
-        let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);
-        let export = export_from.is_some_and(|p| p <= first_tag);
-        let ctx = GameCtx { text, doc, game: g, opts, export };
-        let mut out = Vec::new();
-        tags::check(&ctx, &mut out);
-        notes::check(&ctx, &mut out);
-        tables::check(&ctx, &mut out);
-        values::check(&ctx, &mut out);
-        bridge::check(&ctx, &mut out);
-        if export {
-            export::check(&ctx, &mut out);
-        }
-        out
-    };
+/// The per-game diagnostics of the games `idx`, in that order; in parallel
+/// over the cores for many games.
+fn check_some_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, idx: &[usize]) -> Vec<Vec<Diagnostic>> {
+    let one = |&i: &usize| check_one(text, doc, opts, export_from, &doc.games[i]);
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    if games.len() < 256 || threads < 2 {
-        return games.iter().flat_map(per_game).collect();
+    if idx.len() < 256 || threads < 2 {
+        return idx.iter().map(one).collect();
     }
-    let chunk = games.len().div_ceil(threads);
+    let chunk = idx.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let handles: Vec<_> = games
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().flat_map(per_game).collect::<Vec<_>>()))
-            .collect();
+        let handles: Vec<_> = idx.chunks(chunk).map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>())).collect();
         handles.into_iter().flat_map(|h| h.join().expect("rule panicked")).collect()
     })
 }
