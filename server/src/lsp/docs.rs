@@ -103,3 +103,31 @@ pub fn nag_meaning(n: u32) -> &'static str {
         _ => "out of range: NAGs are $0..$255",
     }
 }
+
+/// The NAG a suffix annotation stands for (§3.5.3, §3.6.3): `!` `?` `!!`
+/// `??` `!?` `?!` are $1-$6 after a call and $7-$12 after a card.
+pub fn suffix_nag(suffix: &str, in_play: bool) -> Option<u32> {
+    let i = crate::model::SUFFIXES.iter().position(|s| *s == suffix)? as u32;
+    Some(if in_play { i + 7 } else { i + 1 })
+}
+
+/// Where a NAG may not be used (§3.7): $1-$6 and $13 only after calls,
+/// $7-$12 and $14 only after cards. `None` when `n` fits the section.
+pub fn nag_misplaced(n: u32, in_play: bool) -> Option<&'static str> {
+    match (n, in_play) {
+        (1..=6 | 13, true) => Some("$1-$6 and $13 may only be used for calls in the auction section (§3.7)"),
+        (7..=12 | 14, false) => Some("$7-$12 and $14 may only be used for played cards in the play section (§3.7)"),
+        _ => None,
+    }
+}
+
+/// The meaning of an irregularity mark (§3.9), with its case.
+pub fn irregularity_doc(letter: char) -> Option<&'static str> {
+    match letter.to_ascii_uppercase() {
+        'I' => Some("(A) the bid that follows is insufficient, accepted by the opponents"),
+        'S' => Some("(B) a player could not call because another called out of rotation; `^S` replaces the skipped player's call"),
+        'R' => Some("(C) the card that follows is a revoke, not noticed in time"),
+        'L' => Some("(D) the card that follows is a lead out of turn, accepted by the opponents"),
+        _ => None,
+    }
+}

@@ -1,10 +1,689 @@
-//! Not implemented yet: advertises nothing and answers nothing.
+//! `textDocument/hover`: Markdown for the token under the cursor.
+//!
+//! - NAGs (`$n`) and suffixes (`!` … `?!`): the NAG and its meaning (§3.7);
+//!   a suffix is $1-$6 after a call, $7-$12 after a card (§3.5.3, §3.6.3).
+//! - Note references (`=n=`): the text of the `[Note "n:…"]` of the same
+//!   section of the same game (§3.5.5, §3.6.5).
+//! - Irregularity marks (`^I` `^S` `^R` `^L`, §3.9).
+//! - Tag names: the tag's description and section; for `#`/`##` values the
+//!   inherited value and where it comes from (§4.8).
+//! - The Deal value: a diagram of the hands around a compass, with HCP and
+//!   shape per hand (§3.4.11; only the known hands of a partial deal).
+//! - The Contract and Result values: contract, declarer, tricks and the
+//!   duplicate score at the game's vulnerability.
+//! - Calls: who made it and where in the auction; cards: who played it, in
+//!   which trick, who led and who won that trick.
 
+use crate::bridge::{self, seat_name, Seat, Strain, Suit, Vulnerability};
+use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
+use crate::model::typed::{typed, TokenReading, TypedGame};
+use crate::model::values::{self, ContractValue};
+use crate::model::{CallToken, CardToken, Game, Inherit, Tag, TagRole};
+use contract_bridge::{Hand, Rank};
+use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
+use tree_sitter::Node;
 
-pub fn register(_caps: &mut ServerCapabilities) {}
+pub fn register(caps: &mut ServerCapabilities) {
+    caps.hover_provider = Some(HoverProviderCapability::Simple(true));
+}
 
-pub fn hover(_snap: &Snapshot, _params: HoverParams) -> Option<Hover> {
+pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
+    let conv = snap.converter();
+    let offset = conv.offset(params.text_document_position_params.position);
+    let root = snap.tree.root_node();
+    // The token at the cursor, else the one just before it (cursor at the
+    // end of a token).
+    let mut tried = None;
+    for at in [Some(offset), offset.checked_sub(1)].into_iter().flatten() {
+        let Some(node) = root.descendant_for_byte_range(at, at) else { continue };
+        if tried == Some(node.id()) {
+            continue;
+        }
+        tried = Some(node.id());
+        if let Some((value, range)) = hover_node(snap, node) {
+            return Some(Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                range: Some(conv.range(range)),
+            });
+        }
+    }
     None
+}
+
+/// Which section a node is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Auction,
+    Play,
+    Other,
+}
+
+fn section_of(node: Node<'_>) -> Section {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        match p.kind() {
+            "auction_section" => return Section::Auction,
+            "play_section" => return Section::Play,
+            "game" | "document" => return Section::Other,
+            _ => n = p.parent(),
+        }
+    }
+    Section::Other
+}
+
+fn hover_node(snap: &Snapshot, node: Node<'_>) -> Option<(String, ByteRange<usize>)> {
+    let range = node.byte_range();
+    if node.is_missing() || range.is_empty() {
+        return None;
+    }
+    let text = &snap.text[range.clone()];
+    let game = snap.game_at(range.start);
+    let md = match node.kind() {
+        "nag" => nag_hover(text, section_of(node)),
+        "suffix" => suffix_hover(text, section_of(node)),
+        "note_ref" => note_hover(snap, game?, text, section_of(node)),
+        "irregularity" => match section_of(node) {
+            Section::Auction if text[1..].eq_ignore_ascii_case("S") => call_hover(snap, game?, range.start),
+            _ => irregularity_hover(text),
+        },
+        "tag_name" => tag_name_hover(snap, game?, range.start, text),
+        "string" | "unquoted_value" | "unterminated_string" if node.parent().is_some_and(|p| p.kind() == "tag_pair") => {
+            value_hover(snap, game?, range.start)
+        }
+        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "invalid_card" | "card"
+        | "continuation" | "terminator" => match section_of(node) {
+            Section::Auction => call_hover(snap, game?, range.start),
+            Section::Play => card_hover(snap, game?, range.start),
+            Section::Other => None,
+        },
+        _ => None,
+    }?;
+    Some((md, range))
+}
+
+// ---- annotations --------------------------------------------------------
+
+fn nag_hover(text: &str, section: Section) -> Option<String> {
+    let digits = &text[1..];
+    let n = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse::<u32>().ok()).flatten();
+    let Some(n) = n else {
+        return Some(format!("**`{text}`**: not a NAG — a NAG is `$` followed by a number 0..255 (§3.7)"));
+    };
+    let mut md = format!("**NAG ${n}**: {} (§3.7)", docs::nag_meaning(n));
+    if let Some(warn) = (section != Section::Other).then(|| docs::nag_misplaced(n, section == Section::Play)).flatten() {
+        md.push_str(&format!("\n\n⚠ {warn}"));
+    }
+    Some(md)
+}
+
+fn suffix_hover(text: &str, section: Section) -> Option<String> {
+    let line = |play: bool| {
+        docs::suffix_nag(text, play).map(|n| format!("**`{text}`** = **${n}**: {} (§{}, §3.7)", docs::nag_meaning(n), if play { "3.6.3" } else { "3.5.3" }))
+    };
+    match section {
+        Section::Auction => line(false),
+        Section::Play => line(true),
+        Section::Other => Some(format!("{}\n\n{}", line(false)?, line(true)?)),
+    }
+}
+
+fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Option<String> {
+    let inside = &text[1..text.len() - 1];
+    let n = inside.parse::<u32>().ok().filter(|n| (1..=32).contains(n) && inside.bytes().all(|b| b.is_ascii_digit()));
+    let Some(n) = n else {
+        return Some(format!("**`{text}`**: not a note reference — it is `=n=` with n 1..32 (§3.5.4, §3.6.4)"));
+    };
+    let (notes, what, sec) = match section {
+        Section::Auction => (game.auction.as_ref().map(|a| a.notes.as_slice()), "auction", "§3.5.5"),
+        Section::Play => (game.play.as_ref().map(|p| p.notes.as_slice()), "play", "§3.6.5"),
+        Section::Other => return None,
+    };
+    let found = notes.unwrap_or(&[]).iter().filter_map(|&i| game.tags.get(i)).find_map(|t| {
+        let v = t.value.as_ref()?;
+        let note = values::parse_note(&v.raw).value?;
+        (note.index as u32 == n).then_some((note, t.range.start))
+    });
+    Some(match found {
+        Some((note, at)) => {
+            let line = snap.converter().position(at).line + 1;
+            format!("**Note {n}** ({what}, line {line}):\n\n{}", note.text)
+        }
+        None => format!("**Note {n}**: no note {n} in this {what} section (a `[Note \"{n}:…\"]` after the {}, {sec})", if section == Section::Play { "cards" } else { "calls" }),
+    })
+}
+
+fn irregularity_hover(text: &str) -> Option<String> {
+    let letter = text[1..].chars().next()?;
+    Some(match docs::irregularity_doc(letter) {
+        Some(doc) => format!("**`^{}`**: {doc} (§3.9)", letter.to_ascii_uppercase()),
+        None => format!("**`{text}`**: not an irregularity — PBN has `^I`, `^S`, `^R` and `^L` (§3.9)"),
+    })
+}
+
+// ---- tags ---------------------------------------------------------------
+
+fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option<String> {
+    let tag = game.tags.iter().find(|t| t.name_range.start == at);
+    let mut md = match docs::tag_doc(name) {
+        Some((sec, desc)) => format!("**{name}** ({sec})\n\n{desc}"),
+        None => format!("**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"),
+    };
+    if let Some(tag) = tag {
+        match tag.role {
+            TagRole::AuctionNote => md.push_str("\n\nA note of the auction section (§3.5.5)."),
+            TagRole::PlayNote => md.push_str("\n\nA note of the play section (§3.6.5)."),
+            _ => {}
+        }
+        if let Some(inh) = inheritance(snap, tag) {
+            md.push_str("\n\n");
+            md.push_str(&inh);
+        }
+    }
+    Some(md)
+}
+
+/// The inherited value of a `#`/`##` tag and its source (§4.8).
+fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
+    match &tag.inherit {
+        Inherit::None => None,
+        Inherit::Header(text) => Some(format!("`##`: the value {text:?} here and in all following games that do not have the tag (§4.8)")),
+        Inherit::Previous => Some(match &tag.resolved {
+            Some((value, Some(src))) => {
+                let model = snap.model();
+                let g = model.games.get(src.game)?;
+                let t = g.tags.get(src.tag)?;
+                let line = snap.converter().position(t.range.start).line + 1;
+                let board = g.value("Board").filter(|b| !b.is_empty() && *b != "?").map(|b| format!(", Board {b}")).unwrap_or_default();
+                let how = if matches!(t.inherit, Inherit::Header(_)) { " (a `##` value)" } else { "" };
+                format!("`#`: inherits {value:?} from game {}{board}, line {line}{how} (§4.8)", src.game + 1)
+            }
+            _ => "`#`: no previous game has this tag, so the value is \"\" (§4.8)".to_owned(),
+        }),
+    }
+}
+
+fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
+    let tag = game.tags.iter().find(|t| t.value.as_ref().is_some_and(|v| v.range.start <= at + 1 && at <= v.range.end))?;
+    // Only the first tag of a name counts (§3.4); Notes are all distinct.
+    let first = game.tag(&tag.name).is_some_and(|f| std::ptr::eq(f, tag));
+    let mut md = match tag.name.as_str() {
+        "Deal" => tag.effective().and_then(|v| values::parse_deal(v).value).map(|d| deal_diagram(&d)),
+        "Contract" | "Result" if first => score_hover(&typed(&snap.text, game)),
+        _ => None,
+    };
+    if let Some(inh) = inheritance(snap, tag) {
+        let s = md.get_or_insert_with(String::new);
+        if !s.is_empty() {
+            s.push_str("\n\n");
+        }
+        s.push_str(&inh);
+    }
+    md
+}
+
+// ---- the Deal -----------------------------------------------------------
+
+fn suit_symbol(s: Suit) -> char {
+    match s {
+        Suit::Spades => '♠',
+        Suit::Hearts => '♥',
+        Suit::Diamonds => '♦',
+        Suit::Clubs => '♣',
+    }
+}
+
+/// High card points (4-3-2-1).
+pub(crate) fn hcp(hand: Hand) -> u32 {
+    Suit::ASC.into_iter().map(|s| contract_bridge::eval::hcp::<u32>(hand[s])).sum()
+}
+
+/// The shape, longest suit first: "5-3-3-2".
+fn shape(hand: Hand) -> String {
+    let mut lens: Vec<usize> = Suit::ASC.into_iter().map(|s| hand[s].len()).collect();
+    lens.sort_unstable_by(|a, b| b.cmp(a));
+    lens.iter().map(usize::to_string).collect::<Vec<_>>().join("-")
+}
+
+/// The lines of one hand: a header with HCP and shape, then one line per
+/// suit.
+fn hand_block(seat: Seat, hand: Hand, spots: usize) -> Vec<String> {
+    let mut header = format!("{} {} HCP", seat_name(seat), hcp(hand));
+    if spots == 0 {
+        header.push_str(&format!(" {}", shape(hand)));
+    } else {
+        header.push_str(&format!(" +{spots}x"));
+    }
+    let mut lines = vec![header];
+    for s in Suit::DESC {
+        let ranks: String = hand[s].iter().map(|r: Rank| values::deal::rank_char(r)).collect();
+        lines.push(format!("{} {}", suit_symbol(s), if ranks.is_empty() { "—" } else { &ranks }).trim_end().to_owned());
+    }
+    lines
+}
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The deal as a diagram: North on top, West left, East right, South at the
+/// bottom, around a compass; hands not given are left out.
+fn deal_diagram(deal: &values::Deal) -> String {
+    let block = |seat: Seat| deal.hand(seat).map(|h| hand_block(seat, h, deal.spot_cards[seat as usize]));
+    let blocks: [Option<Vec<String>>; 4] = Seat::ALL.map(block);
+    let col = blocks.iter().flatten().flatten().map(|l| width(l)).max().unwrap_or(0).max(8);
+    const COMPASS: [&str; 5] = ["", "┌──N──┐", "W     E", "└──S──┘", ""];
+    let indent = " ".repeat(col + 2);
+    let mut out = Vec::new();
+    if let Some(north) = &blocks[Seat::North as usize] {
+        out.extend(north.iter().map(|l| format!("{indent}{l}")));
+    }
+    let west = &blocks[Seat::West as usize];
+    let east = &blocks[Seat::East as usize];
+    for (i, compass) in COMPASS.iter().enumerate() {
+        let w = west.as_ref().map_or("", |b| b[i].as_str());
+        let e = east.as_ref().map_or("", |b| b[i].as_str());
+        let line = format!("{w}{}  {compass:7}  {e}", " ".repeat(col - width(w)));
+        out.push(line.trim_end().to_owned());
+    }
+    if let Some(south) = &blocks[Seat::South as usize] {
+        out.extend(south.iter().map(|l| format!("{indent}{l}")));
+    }
+    let mut md = format!("**Deal** (§3.4.11)\n\n```text\n{}\n```", out.join("\n"));
+    if deal.is_end_position {
+        let n = deal.card_counts.iter().copied().max().unwrap_or(0);
+        md.push_str(&format!("\n\nEnd position: {n} cards per hand (§3.10)."));
+    }
+    if deal.given_hands() < 4 {
+        let missing: Vec<&str> = Seat::ALL.into_iter().filter(|s| deal.hand(*s).is_none()).map(seat_name).collect();
+        md.push_str(&format!("\n\nNot given: {}.", missing.join(", ")));
+    }
+    md
+}
+
+// ---- Contract and Result ------------------------------------------------
+
+fn vulnerability_name(v: Vulnerability) -> &'static str {
+    if v == Vulnerability::NS {
+        "NS"
+    } else if v == Vulnerability::EW {
+        "EW"
+    } else if v == Vulnerability::ALL {
+        "All"
+    } else {
+        "None"
+    }
+}
+
+fn strain_word(s: Strain) -> &'static str {
+    match s {
+        Strain::Clubs => "clubs",
+        Strain::Diamonds => "diamonds",
+        Strain::Hearts => "hearts",
+        Strain::Spades => "spades",
+        Strain::Notrump => "notrump",
+    }
+}
+
+/// "NS +420" / "EW +200" (the side that scores).
+fn side_score(ns: i32) -> String {
+    if ns >= 0 {
+        format!("NS +{ns}")
+    } else {
+        format!("EW +{}", -ns)
+    }
+}
+
+fn score_hover(t: &TypedGame) -> Option<String> {
+    let contract = t.contract.as_ref()?;
+    let c = match contract.value {
+        ContractValue::Pass => return Some("**Pass**: all four players passed; no score (§3.4.14)".into()),
+        ContractValue::Empty => return None,
+        ContractValue::EndPosition(s) => {
+            return Some(format!("**End position** (§3.10): {} {}", strain_word(s), if s == Strain::Notrump { "(no trump)" } else { "are trumps" }))
+        }
+        ContractValue::Contract(c) => c,
+    };
+    let form = contract.export_form();
+    let declarer = t
+        .declarer
+        .and_then(|d| d.seat)
+        .or_else(|| match t.auction.as_ref()?.contract? {
+            bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
+            bridge::FinalContract::PassedOut => None,
+        });
+    let Some(declarer) = declarer else {
+        return Some(format!("**{form}**: declarer unknown, so no score"));
+    };
+    let ns = bridge::is_north_south(declarer);
+    let mut tricks_from = "";
+    let tricks = t.result.and_then(|r| r.tricks).and_then(|r| r.for_declarer(ns)).or_else(|| {
+        let p = t.play.as_ref()?;
+        tricks_from = " (from the play)";
+        p.complete.then_some(p.declarer_tricks).flatten()
+    });
+    let (vul, vul_from) = match (t.vulnerable, t.board) {
+        (Some(v), _) => (Some(v.vulnerability), String::new()),
+        (None, Some(b)) => (Some(bridge::board_vulnerability(b)), format!(" (from Board {b})")),
+        (None, None) => (None, String::new()),
+    };
+    let head = format!("**{form} by {}**", declarer.letter());
+    let Some(vul) = vul else {
+        return Some(format!("{head}: vulnerability unknown, so no score"));
+    };
+    let vul_text = format!(
+        "{}vulnerable{vul_from}",
+        if bridge::is_vulnerable(vul, declarer) { "" } else { "not " },
+    );
+    let needed = c.bid.level.get() + 6;
+    let mut md = match tricks {
+        Some(n) => {
+            let diff = n as i32 - needed as i32;
+            let how = match diff {
+                0 => "=".to_owned(),
+                d if d > 0 => format!("+{d}"),
+                d => format!("down {}", -d),
+            };
+            let score = bridge::duplicate_score(c, declarer, n, vul);
+            format!("{head} making {n} tricks{tricks_from} ({how}), {vul_text}: **{}**", side_score(score))
+        }
+        None => {
+            let score = bridge::duplicate_score(c, declarer, needed, vul);
+            format!("{head}, {vul_text}; tricks unknown (made exactly: {})", side_score(score))
+        }
+    };
+    md.push_str(&format!("\n\nVulnerable: {}", vulnerability_name(vul)));
+    if t.result.is_some_and(|r| r.differs_from_actual) {
+        md.push_str(" · the Result differs from the tricks actually won (`^`, §3.4.15)");
+    }
+    let score_tag = t.score.and_then(|s| match s {
+        values::SideScores::Declarer(v) => Some(if ns { v } else { -v }),
+        values::SideScores::Sides { ns, ew, .. } => ns.or(ew.map(|v| -v)),
+    });
+    if let Some(s) = score_tag {
+        md.push_str(&format!(" · Score tag: {}", side_score(s.clamp(i32::MIN as i64, i32::MAX as i64) as i32)));
+    }
+    Some(md)
+}
+
+// ---- calls and cards ----------------------------------------------------
+
+fn level_word(l: u8) -> &'static str {
+    ["", "one", "two", "three", "four", "five", "six", "seven"].get(l as usize).copied().unwrap_or("?")
+}
+
+fn rank_word(r: Rank) -> &'static str {
+    match r.get() {
+        14 => "ace",
+        13 => "king",
+        12 => "queen",
+        11 => "jack",
+        10 => "ten",
+        9 => "nine",
+        8 => "eight",
+        7 => "seven",
+        6 => "six",
+        5 => "five",
+        4 => "four",
+        3 => "three",
+        _ => "two",
+    }
+}
+
+fn seat_or_unknown(s: Option<Seat>) -> &'static str {
+    s.map_or("an unknown player", seat_name)
+}
+
+fn reading(readings: &[(usize, TokenReading)], k: usize) -> Option<&TokenReading> {
+    readings.iter().find(|(i, _)| *i == k).map(|(_, r)| r)
+}
+
+fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
+    let a = game.auction.as_ref()?;
+    let k = a.entries.iter().position(|e| e.range.start == at)?;
+    let e = &a.entries[k];
+    let t = typed(&snap.text, game);
+    let an = t.auction.as_ref();
+    let seat = an.and_then(|x| x.seats.get(k).copied().flatten());
+    let who = seat_or_unknown(seat);
+    let text = &snap.text[e.range.clone()];
+    let is_call = |tok: &CallToken| {
+        matches!(tok, CallToken::Bid(_) | CallToken::Pass | CallToken::Double | CallToken::Redouble | CallToken::AllPass | CallToken::Invalid)
+    };
+    let number = a.entries[..k].iter().filter(|e| is_call(&e.token) && e.token != CallToken::AllPass).count() + 1;
+    let place = format!("call {number} of the auction (round {})", (number - 1) / 4 + 1);
+    let mut md = match e.token {
+        CallToken::Bid(b) => {
+            let level = b.level.get();
+            let strain = match (level, b.strain) {
+                (_, Strain::Notrump) => "notrump",
+                (1, s) => strain_word(s).trim_end_matches('s'),
+                (_, s) => strain_word(s),
+            };
+            format!("**{text}**: {who} bids {} {strain}, {place}", level_word(level))
+        }
+        CallToken::Pass => format!("**{text}**: {who} passes, {place}"),
+        CallToken::Double => format!("**{text}**: {who} doubles, {place}"),
+        CallToken::Redouble => format!("**{text}**: {who} redoubles, {place}"),
+        CallToken::AllPass => {
+            let n = crate::model::all_pass_count(&a.entries[..k]);
+            let seats: Vec<String> = match seat {
+                Some(s) => (0..n).map(|i| bridge::rotate(s, i).letter().to_string()).collect(),
+                None => Vec::new(),
+            };
+            let list = if seats.is_empty() { String::new() } else { format!(" ({})", seats.join(", ")) };
+            format!("**{text}**: all remaining players pass — {n} pass{}{list}, from {place}", if n == 1 { "" } else { "es" })
+        }
+        CallToken::Dash => format!("**`-`**: not yet {who}'s turn — a player before the dealer (§3.5.1)"),
+        CallToken::Skip => format!("**`^S`**: {who} was skipped by a call out of rotation (§3.9 B)"),
+        CallToken::Continuation => format!("**`+`**: the next call, still to be made by {who} (§3.5)"),
+        CallToken::Terminator => "**`*`**: no further calls will or can be given (§3.5)".to_owned(),
+        CallToken::Invalid => match reading(&t.call_readings, k) {
+            Some(TokenReading::Nonstandard { as_text }) => format!("**{text}**: read as `{as_text}`, by {who}, {place} — not a PBN call token (§3.5.1)"),
+            _ => format!("**{text}**: not a call (§3.5.1); {who}'s turn"),
+        },
+    };
+    if let Some(x) = an {
+        if x.dealer.is_some() && x.dealer == seat && is_call(&e.token) && number == 1 {
+            md.push_str(" · the dealer's opening call");
+        }
+        if x.end_index == Some(k) {
+            match x.contract {
+                Some(bridge::FinalContract::Contract { contract, declarer }) => {
+                    md.push_str(&format!("\n\nEnds the auction: **{} by {}**", bridge::contract_text(contract), declarer.letter()))
+                }
+                Some(bridge::FinalContract::PassedOut) => md.push_str("\n\nEnds the auction: passed out"),
+                None => {}
+            }
+        }
+    }
+    Some(md)
+}
+
+fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
+    let p = game.play.as_ref()?;
+    let k = p.entries.iter().position(|e| e.range.start == at)?;
+    let e = &p.entries[k];
+    let t = typed(&snap.text, game);
+    let an = t.play.as_ref();
+    let seat = an.and_then(|x| x.seats.get(k).copied().flatten());
+    let who = seat_or_unknown(seat);
+    let text = &snap.text[e.range.clone()];
+    let trick = an.and_then(|x| x.tricks.iter().enumerate().find(|(_, tr)| tr.cards.contains(&Some(k))));
+    let mut md = match e.token {
+        CardToken::Card(c) => format!("**{}{}** ({} of {}), played by {who}", suit_symbol(c.suit), values::deal::rank_char(c.rank), rank_word(c.rank), strain_word(c.suit.into())),
+        CardToken::Dash => format!("**`-`**: {who}'s card, unknown or not played yet (§3.6)"),
+        CardToken::Continuation => format!("**`+`**: the next card, still to be played by {who} (§3.6)"),
+        CardToken::Terminator => "**`*`**: no further cards will or can be given (§3.6)".to_owned(),
+        CardToken::Invalid => match reading(&t.card_readings, k) {
+            Some(TokenReading::Nonstandard { as_text }) => format!("**{text}**: read as `{as_text}`, played by {who} — not a PBN card token (§3.6.1)"),
+            _ => format!("**{text}**: not a card (§3.6.1); {who}'s card"),
+        },
+    };
+    if let Some((i, tr)) = trick {
+        md.push_str(&format!("\n\nTrick {}", i + 1));
+        match tr.leader {
+            Some(l) if Some(l) == seat => md.push_str(&format!(": {} led", seat_name(l))),
+            Some(l) => md.push_str(&format!(": led by {}", seat_name(l))),
+            None => md.push_str(": leader unknown"),
+        }
+        match tr.winner {
+            Some(w) => md.push_str(&format!(", won by **{}**", seat_name(w))),
+            None if tr.complete => md.push_str(", winner unknown"),
+            None => md.push_str(", not complete"),
+        }
+    }
+    Some(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::snapshot::Snapshot;
+    use crate::lsp::state::Settings;
+
+    const DOC: &str = r###"[Event "Club"]
+[Site "##Amsterdam"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQ2.K32.Q32.K32 JT98.AQJ.KJ4.J54 7654.T98.A98.AT9 3.7654.T765.Q876"]
+[Declarer "N"]
+[Contract "4S"]
+[Result "10"]
+[Foo "bar"]
+[Auction "N"]
+1S ! =1= 2H $2 2S 3H
+4S AP
+[Note "1:five+ spades"]
+[Play "E"]
+DK =2= DA D5 D2 $2
+S8 S4 S3 SA
+[Note "2:from KJ"]
+
+[Event "#"]
+[Site "Paris"]
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:AKQ2.K32.Q32.K32 - - 3.7654.T765.Q876"]
+[Declarer "S"]
+[Contract "1NTX"]
+[Result "NS 5"]
+[Auction "E"]
+{🂡 é} Pass 1NT ?! =3= $255 X AP
+"###;
+
+    fn snap(text: &str) -> Snapshot {
+        let uri = "file:///t.pbn".parse::<Uri>().unwrap();
+        Snapshot::new(uri, 1, text.to_owned(), crate::syntax::parse(text), Settings::default())
+    }
+
+    fn params(line: u32, character: u32) -> HoverParams {
+        HoverParams {
+            text_document_position_params: TextDocumentPositionParams {
+                text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+                position: Position { line, character },
+            },
+            work_done_progress_params: Default::default(),
+        }
+    }
+
+    /// Hovers the first occurrence of `needle` on line `line` (byte column,
+    /// ASCII lines only), at its `k`-th character.
+    fn at(s: &Snapshot, line: u32, needle: &str, k: u32) -> String {
+        let l = s.text.lines().nth(line as usize).unwrap();
+        let col = l.find(needle).unwrap_or_else(|| panic!("{needle} not on line {line}")) as u32;
+        render(s, hover(s, params(line, col + k)))
+    }
+
+    fn render(s: &Snapshot, h: Option<Hover>) -> String {
+        let Some(h) = h else { return "(none)".into() };
+        let HoverContents::Markup(m) = h.contents else { panic!("not markup") };
+        assert_eq!(m.kind, MarkupKind::Markdown);
+        let r = h.range.unwrap();
+        // The range covers exactly the hovered token.
+        let conv = s.converter();
+        let b = conv.byte_range(r);
+        format!("[{}:{}-{}:{}] `{}`\n{}", r.start.line, r.start.character, r.end.line, r.end.character, &s.text[b], m.value)
+    }
+
+    #[test]
+    fn annotations() {
+        let s = snap(DOC);
+        insta::assert_snapshot!("nag_auction", at(&s, 11, "$2", 0));
+        insta::assert_snapshot!("nag_play_misplaced", at(&s, 15, "$2", 1));
+        insta::assert_snapshot!("suffix_auction", at(&s, 11, "!", 0));
+        insta::assert_snapshot!("note_ref_auction", at(&s, 11, "=1=", 1));
+        insta::assert_snapshot!("note_ref_play", at(&s, 15, "=2=", 0));
+    }
+
+    #[test]
+    fn tags() {
+        let s = snap(DOC);
+        insta::assert_snapshot!("tag_name_event", at(&s, 0, "Event", 2));
+        insta::assert_snapshot!("tag_name_unknown", at(&s, 9, "Foo", 0));
+        insta::assert_snapshot!("tag_name_note", at(&s, 13, "Note", 0));
+        insta::assert_snapshot!("tag_name_inherited", at(&s, 19, "Event", 0));
+        insta::assert_snapshot!("tag_value_header", at(&s, 1, "##", 0));
+        insta::assert_snapshot!("deal", at(&s, 5, "AKQ2", 0));
+        insta::assert_snapshot!("deal_partial", at(&s, 24, "AKQ2", 0));
+        insta::assert_snapshot!("contract", at(&s, 7, "4S", 0));
+        insta::assert_snapshot!("result", at(&s, 8, "10", 0));
+        insta::assert_snapshot!("result_doubled_down", at(&s, 27, "NS 5", 0));
+        insta::assert_snapshot!("plain_value", at(&s, 2, "1", 0));
+    }
+
+    #[test]
+    fn calls_and_cards() {
+        let s = snap(DOC);
+        insta::assert_snapshot!("call_bid", at(&s, 11, "1S", 0));
+        insta::assert_snapshot!("call_bid_end_of_token", at(&s, 11, "2H", 2));
+        insta::assert_snapshot!("call_last_bid", at(&s, 12, "4S", 1));
+        insta::assert_snapshot!("call_all_pass", at(&s, 12, "AP", 0));
+        insta::assert_snapshot!("card_lead", at(&s, 15, "DK", 0));
+        insta::assert_snapshot!("card_winner", at(&s, 15, "DA", 0));
+        insta::assert_snapshot!("card_second_trick", at(&s, 16, "S3", 1));
+        insta::assert_snapshot!("not_a_token", at(&s, 3, "[", 0));
+    }
+
+    #[test]
+    fn utf16_positions() {
+        let s = snap(DOC);
+        // Line 29: `{🂡 é} Pass 1NT ?! =3= $255 X AP`: 🂡 is 2 UTF-16
+        // units (4 bytes), é one (2 bytes).
+        let line = 29;
+        let l = s.text.lines().nth(line).unwrap();
+        let utf16_col = |needle: &str| l[..l.find(needle).unwrap()].encode_utf16().count() as u32;
+        let one_nt = utf16_col("1NT");
+        assert_eq!(one_nt, 12);
+        let h = hover(&s, params(line as u32, one_nt + 1)).unwrap();
+        assert_eq!(h.range.unwrap(), tower_lsp_server::ls_types::Range { start: Position { line: 29, character: 12 }, end: Position { line: 29, character: 15 } });
+        insta::assert_snapshot!("utf16_call", render(&s, Some(h)));
+        insta::assert_snapshot!("utf16_suffix", render(&s, hover(&s, params(line as u32, utf16_col("?!")))));
+        insta::assert_snapshot!("utf16_nag", render(&s, hover(&s, params(line as u32, utf16_col("$255") + 2))));
+        insta::assert_snapshot!("utf16_missing_note", render(&s, hover(&s, params(line as u32, utf16_col("=3=")))));
+        insta::assert_snapshot!("utf16_double", render(&s, hover(&s, params(line as u32, utf16_col(" X ") + 1))));
+    }
+
+    #[test]
+    fn every_position_of_broken_text() {
+        let broken = "[Deal \"N:AKQ.x.-\"]\n[Auction \"N\"]\n1N $ $x =a= =40= ^Q ^S [Note \"x\"]\n[Play \"Q\"]\nS10 -- + *\n[Contract \"\"]\n[Result \"^\"]\n[Event \"#\"\n";
+        for text in [DOC, broken] {
+            let s = snap(text);
+            for (line, l) in text.lines().enumerate() {
+                for col in 0..=l.encode_utf16().count() as u32 + 1 {
+                    let _ = hover(&s, params(line as u32, col));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn capability() {
+        let mut caps = ServerCapabilities::default();
+        register(&mut caps);
+        assert_eq!(caps.hover_provider, Some(HoverProviderCapability::Simple(true)));
+    }
 }
