@@ -87,3 +87,46 @@ fn a_client_that_disappears_ends_the_server() {
     c.close_stdin();
     assert!(c.wait_exit().is_some(), "server exits when its input closes");
 }
+
+#[test]
+fn hover_definition_rename_completion_over_stdio() {
+    let uri = "file:///tmp/pbn-e2e/schiphol.pbn";
+    let text = std::fs::read_to_string(format!("{}/../examples/schiphol.pbn", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let pos = |needle: &str, nth: usize| {
+        let off = text.match_indices(needle).nth(nth).expect("needle").0;
+        let line = text[..off].matches('\n').count();
+        let col = off - text[..off].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        json!({"line": line, "character": col})
+    };
+    let mut c = LspClient::spawn();
+    let init = c.initialize(&["utf-16"]);
+    let caps = &init["result"]["capabilities"];
+    for cap in ["hoverProvider", "definitionProvider", "referencesProvider", "renameProvider", "completionProvider", "documentFormattingProvider"] {
+        assert!(caps.get(cap).is_some_and(|v| !v.is_null()), "missing capability {cap}: {caps}");
+    }
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": 1, "text": text}}));
+    let _ = c.diagnostics(uri, 1);
+
+    // Hover on the deal value: a diagram.
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos("N:.63", 0)}));
+    let md = h["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("HCP") && md.contains('♠'), "{h}");
+
+    // Definition from the first =1= (auction) lands on its Note.
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": pos("=1=", 0)}));
+    let target = if d["result"].is_array() { d["result"][0].clone() } else { d["result"].clone() };
+    let note_line = text[..text.find("[Note \"1:non-forcing").unwrap()].matches('\n').count();
+    assert_eq!(target["range"]["start"]["line"], note_line, "{d}");
+
+    // Rename note 1 of the auction to 7: the note and its reference.
+    let r = c.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos("=1=", 0), "newName": "7"}));
+    let edits = r["result"]["changes"][uri].as_array().expect("edits");
+    assert_eq!(edits.len(), 2, "{r}");
+
+    // Completion after `[` offers tag names.
+    let comp = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": pos("[Site", 0).as_object().map(|p| json!({"line": p["line"], "character": 1})).unwrap()}));
+    let items = comp["result"].as_array().cloned().or_else(|| comp["result"]["items"].as_array().cloned()).unwrap_or_default();
+    assert!(items.iter().any(|i| i["label"] == "Vulnerable"), "{comp}");
+
+    assert_eq!(c.shutdown(), Some(0));
+}
