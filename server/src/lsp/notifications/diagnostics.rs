@@ -39,3 +39,22 @@ pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::requests::tests_common::snapshot;
+
+    #[test]
+    fn codes_related_information_and_unnecessary_tag() {
+        let text = "[Room \"Open\"]\n[Room \"Closed\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n[Note \"1:unused\"]\n";
+        let snap = snapshot(text);
+        let diags = to_lsp(&snap);
+        let dup = diags.iter().find(|d| d.code == Some(NumberOrString::String("PBN0202".into()))).unwrap();
+        assert_eq!(dup.severity, Some(DiagnosticSeverity::ERROR));
+        assert_eq!(dup.related_information.as_ref().unwrap()[0].location.range.start.line, 0);
+        let unused = diags.iter().find(|d| d.code == Some(NumberOrString::String("PBN0710".into()))).unwrap();
+        assert_eq!(unused.tags, Some(vec![DiagnosticTag::UNNECESSARY]));
+        insta::assert_debug_snapshot!(diags.iter().map(|d| (d.range, d.code.clone(), d.message.clone())).collect::<Vec<_>>());
+    }
+}

@@ -46,3 +46,23 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::requests::tests_common::snapshot;
+
+    #[test]
+    fn games_sections_and_comments_fold() {
+        let text = "[Event \"a\"]\n{ a\n comment }\n[Auction \"N\"]\n1C Pass\nPass Pass\n[Play \"E\"]\nSA - - -\n- - - -\n\n[Event \"one line\"]\n";
+        let snap = snapshot(text);
+        let params = FoldingRangeParams {
+            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let folds: Vec<(u32, u32, Option<FoldingRangeKind>)> =
+            folding_range(&snap, params).unwrap().into_iter().map(|f| (f.start_line, f.end_line, f.kind)).collect();
+        insta::assert_debug_snapshot!(folds);
+    }
+}

@@ -44,3 +44,44 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     }
     Some(vec![TextEdit { range: conv.range(span), new_text: out }])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::requests::tests_common::snapshot;
+
+    const TEXT: &str = "[Event \"a\"]\n[Dealer \"n\"]\n[Auction \"N\"]\n1c pass ap\n\n[Board \"2\"] [Event \"b\"]\n";
+
+    fn doc_params() -> DocumentFormattingParams {
+        DocumentFormattingParams {
+            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            work_done_progress_params: Default::default(),
+        }
+    }
+
+    #[test]
+    fn document_formatting_is_one_whole_edit() {
+        let snap = snapshot(TEXT);
+        let edits = document(&snap, doc_params()).unwrap();
+        insta::assert_debug_snapshot!(edits);
+        // Formatting formatted text changes nothing.
+        let again = snapshot(&edits[0].new_text);
+        assert!(document(&again, doc_params()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn range_formatting_formats_whole_touched_games_only() {
+        let snap = snapshot(TEXT);
+        let params = DocumentRangeFormattingParams {
+            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            range: Range { start: Position { line: 5, character: 2 }, end: Position { line: 5, character: 3 } },
+            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            work_done_progress_params: Default::default(),
+        };
+        let edits = range(&snap, params).unwrap();
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits[0].range.start, Position { line: 5, character: 0 });
+        insta::assert_snapshot!(edits[0].new_text);
+    }
+}

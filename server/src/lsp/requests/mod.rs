@@ -11,6 +11,8 @@ pub mod inlay_hints;
 pub mod navigation;
 pub mod semantic_tokens;
 pub mod symbols;
+#[cfg(test)]
+pub(crate) mod tests_common;
 
 use tower_lsp_server::ls_types::ServerCapabilities;
 

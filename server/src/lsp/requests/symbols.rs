@@ -72,3 +72,26 @@ pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option
     }
     Some(DocumentSymbolResponse::Nested(out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::requests::tests_common::snapshot;
+
+    #[test]
+    fn one_symbol_per_game_with_contract_and_result() {
+        let text = "[Event \"Club\"]\n[Board \"7\"]\n[Declarer \"N\"]\n[Contract \"4S\"]\n[Result \"11\"]\n[Auction \"N\"]\n1S Pass 4S AP\n\n[Board \"8\"]\n[Declarer \"E\"]\n[Contract \"3NTX\"]\n[Result \"7\"]\n\n[Event \"no board\"]\n[OptimumResultTable \"Declarer;Denomination;Result\"]\nN NT 9\n";
+        let snap = snapshot(text);
+        let params = DocumentSymbolParams {
+            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let Some(DocumentSymbolResponse::Nested(symbols)) = document_symbol(&snap, params) else { panic!() };
+        let names: Vec<(String, Vec<String>)> = symbols
+            .iter()
+            .map(|s| (s.name.clone(), s.children.iter().flatten().map(|c| c.name.clone()).collect()))
+            .collect();
+        insta::assert_debug_snapshot!(names);
+    }
+}
