@@ -86,8 +86,12 @@ fn hostile_inputs_never_panic() {
         b"\x00\x01\x02\x03\x7f\x80\x9f".to_vec(),
         (0u8..=255).cycle().take(50_000).collect(),
         format!("[Event \"{}\"]\n", "x".repeat(1 << 20)).into_bytes(),
-        format!("{{{}}}\n", "comment ".repeat(200_000)).into_bytes(),
+        // a 10 MB comment
+        format!("{{{}}}\n", "comment ".repeat(10 << 17)).into_bytes(),
+        // 100k games
+        "[Event \"x\"]\n\n".repeat(100_000).into_bytes(),
         format!("[{} \"x\"]\n", "N".repeat(100_000)).into_bytes(),
+        // 10k chained `#` values
         "[Event \"#\"]\n\n".repeat(10_000).into_bytes(),
         b"This is not a PBN file at all.\nJust prose; with {braces and [brackets.\n".to_vec(),
         b"\xef\xbb\xbf% PBN 2.1\r\n[Event \"\xc3\xa9\"]\r".to_vec(),
@@ -96,7 +100,8 @@ fn hostile_inputs_never_panic() {
         b"[Auction \"N\"]\n".iter().copied().chain((1..=2000).flat_map(|i| format!("1C =\x31{}= ", i % 40).into_bytes())).collect(),
     ];
     let mut notes = b"[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n".to_vec();
-    for i in 0..20_000 {
+    // 100k notes
+    for i in 0..100_000 {
         notes.extend_from_slice(format!("[Note \"{}:x\"]\n", i % 40).as_bytes());
     }
     inputs.push(notes);

@@ -20,7 +20,7 @@ pub(super) fn resolve(doc: &mut Document) {
     let mut header: HashMap<String, (String, Source)> = HashMap::new();
     for g in 0..doc.games.len() {
         let game = &mut doc.games[g];
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut updates: Vec<(String, String, Source, bool)> = Vec::new();
         for (t, tag) in game.tags.iter_mut().enumerate() {
             if seen.contains(&tag.name.as_str()) || tag.name == "Note" {
@@ -43,7 +43,7 @@ pub(super) fn resolve(doc: &mut Document) {
                     }
                 }
             }
-            seen.push(&tag.name);
+            seen.insert(&tag.name);
         }
         for (name, (value, source)) in &header {
             if !seen.contains(&name.as_str()) {

@@ -199,6 +199,7 @@ impl<'a> Lowerer<'a> {
             range: node.byte_range(),
         };
         let mut pending: Vec<Annotation> = Vec::new();
+        let section_tag = node.child_by_field_name("tag");
         let mut c = node.walk();
         for child in node.children(&mut c) {
             if self.comment(child) {
@@ -210,7 +211,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if child.kind() == "tag_pair" {
-                if node.child_by_field_name("tag") != Some(child) {
+                if section_tag != Some(child) {
                     let i = self.tag(child, TagRole::AuctionNote);
                     auction.notes.push(i);
                 } else {
@@ -252,6 +253,7 @@ impl<'a> Lowerer<'a> {
     fn play(&mut self, node: Node<'_>) {
         let mut play = Play { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new(), range: node.byte_range() };
         let mut pending: Vec<Annotation> = Vec::new();
+        let section_tag = node.child_by_field_name("tag");
         let mut c = node.walk();
         for child in node.children(&mut c) {
             if self.comment(child) {
@@ -263,7 +265,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if child.kind() == "tag_pair" {
-                if node.child_by_field_name("tag") != Some(child) {
+                if section_tag != Some(child) {
                     let i = self.tag(child, TagRole::PlayNote);
                     play.notes.push(i);
                 } else {

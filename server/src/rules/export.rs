@@ -107,10 +107,6 @@ fn lho(s: char) -> char {
     }
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset].bytes().filter(|&b| b == b'\n').count()
-}
-
 fn line_start(text: &str, offset: usize) -> usize {
     text[..offset].rfind(['\n', '\r']).map(|i| i + 1).unwrap_or(0)
 }
@@ -137,7 +133,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut prev_key: Option<(u8, usize, String, &str)> = None;
     for tag in &g.tags {
         let name = tag.name.as_str();
@@ -148,7 +144,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             ctx.push(out, Diagnostic::new(&c::EXPORT_DUPLICATE_TAG, tag.range.clone(), format!("`{name}` occurs more than once; export format allows each tag once (§3.4)")));
             continue;
         }
-        seen.push(name);
+        seen.insert(name);
         let key = match tag.role {
             TagRole::Auction => (2, 0, String::new()),
             TagRole::Play => (3, 0, String::new()),
@@ -283,11 +279,18 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
     let text = ctx.text;
     let mut lines: Vec<Vec<usize>> = Vec::new();
     let mut last_line = usize::MAX;
+    // Line numbers counted incrementally (entries are in document order).
+    let mut counted_to = ranges.first().map(|(r, _, _)| r.start).unwrap_or(0);
+    let mut line_no = 0usize;
     for (i, (r, counts, _)) in ranges.iter().enumerate() {
         if !counts {
             continue;
         }
-        let l = line_of(text, r.start);
+        if r.start >= counted_to {
+            line_no += text.as_bytes()[counted_to..r.start].iter().filter(|&&b| b == b'\n').count();
+            counted_to = r.start;
+        }
+        let l = line_no;
         if l != last_line {
             lines.push(Vec::new());
             last_line = l;

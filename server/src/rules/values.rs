@@ -8,7 +8,7 @@ use crate::model::Inherit;
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         if tag.name == "Note" {
@@ -20,7 +20,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         if seen.contains(&tag.name.as_str()) {
             continue; // a repeated tag is ignored (§3.4)
         }
-        seen.push(&tag.name);
+        seen.insert(&tag.name);
         let (raw, start) = match &tag.inherit {
             Inherit::None => (v.raw.as_str(), v.range.start),
             // `##text`: the text is the value (§4.8); `#`: checked at its source.
