@@ -1,10 +1,264 @@
-//! Not implemented yet: advertises nothing and answers nothing.
+//! `textDocument/semanticTokens/full`: the captures of tree-sitter-pbn's
+//! highlights query (`queries/highlights.scm`, the one Neovim, Helix and Zed
+//! use) turned into LSP semantic tokens, so that every LSP client colours PBN
+//! the same way.
+//!
+//! Capture names map to the standard token types of the legend (the first
+//! component decides unless a longer name is listed):
+//!
+//! | capture                 | PBN                               | token type               |
+//! |-------------------------|-----------------------------------|--------------------------|
+//! | `keyword`               | `Auction`, `Play`, `Note` names   | `keyword`                |
+//! | `keyword.directive`     | `%` escape lines (§2.4)           | `macro`                  |
+//! | `keyword.exception`     | `^I` `^S` `^R` `^L` (§3.9)        | `modifier`               |
+//! | `property`              | other tag names                   | `property`               |
+//! | `string`                | tag values, quoted section data   | `string`                 |
+//! | `string.special`        | section tokens (§5)               | `string`                 |
+//! | `comment`               | `{…}` and `;` comments (§3.8)     | `comment`                |
+//! | `number`                | bids (`1NT`), NAGs (`$3`)         | `number`                 |
+//! | `constant`              | cards (`SA`)                      | `enumMember`             |
+//! | `constant.builtin`      | `Pass`, `AP`                      | `enumMember` + `defaultLibrary` |
+//! | `operator`              | `X`, `XX`, suffixes (`!?`)        | `operator`               |
+//! | `label`                 | note references (`=1=`)           | `decorator`              |
+//! | `punctuation.*`         | `[` `]`, `-`, `*`, `+`            | `operator`               |
+//! | `error`                 | invalid calls/cards, unterminated strings | (none: diagnostics show them) |
+//!
+//! When several patterns capture the same node (`Auction` is both a
+//! `@keyword` and a `@property`), the first pattern of the query wins, as in
+//! tree-sitter-highlight (the query lists the specific patterns first).
+//! Tokens are delta-encoded in the negotiated position encoding; a token that
+//! spans lines (a brace comment) is split into one token per line, since LSP
+//! tokens may not span lines unless the client says so.
 
 use crate::lsp::snapshot::Snapshot;
+use std::sync::OnceLock;
 use tower_lsp_server::ls_types::*;
+use tree_sitter::{Query, QueryCursor, StreamingIterator};
 
-pub fn register(_caps: &mut ServerCapabilities) {}
+/// The token types of the legend, in legend order.
+pub const TOKEN_TYPES: [SemanticTokenType; 10] = [
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::MACRO,
+    SemanticTokenType::MODIFIER,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::STRING,
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::OPERATOR,
+    SemanticTokenType::DECORATOR,
+];
 
-pub fn full(_snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
-    None
+/// The token modifiers of the legend (bit 0: `defaultLibrary`).
+pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 1] = [SemanticTokenModifier::DEFAULT_LIBRARY];
+
+const DEFAULT_LIBRARY: u32 = 1;
+
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: TOKEN_MODIFIERS.to_vec() }
+}
+
+pub fn register(caps: &mut ServerCapabilities) {
+    caps.semantic_tokens_provider = Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+        work_done_progress_options: WorkDoneProgressOptions::default(),
+        legend: legend(),
+        range: None,
+        full: Some(SemanticTokensFullOptions::Bool(true)),
+    }));
+}
+
+/// The legend index and modifier bits of a capture name; `None` for
+/// captures that get no token.
+fn token_of(capture: &str) -> Option<(u32, u32)> {
+    let index = |t: &SemanticTokenType| TOKEN_TYPES.iter().position(|x| x == t).map(|i| i as u32);
+    let (ty, mods) = match capture {
+        "keyword.directive" => (SemanticTokenType::MACRO, 0),
+        "keyword.exception" => (SemanticTokenType::MODIFIER, 0),
+        "constant.builtin" => (SemanticTokenType::ENUM_MEMBER, DEFAULT_LIBRARY),
+        "label" => (SemanticTokenType::DECORATOR, 0),
+        "error" => return None,
+        _ => match capture.split('.').next().unwrap_or("") {
+            "keyword" => (SemanticTokenType::KEYWORD, 0),
+            "property" => (SemanticTokenType::PROPERTY, 0),
+            "string" => (SemanticTokenType::STRING, 0),
+            "comment" => (SemanticTokenType::COMMENT, 0),
+            "number" => (SemanticTokenType::NUMBER, 0),
+            "constant" => (SemanticTokenType::ENUM_MEMBER, 0),
+            "operator" | "punctuation" => (SemanticTokenType::OPERATOR, 0),
+            _ => return None,
+        },
+    };
+    Some((index(&ty)?, mods))
+}
+
+fn query() -> &'static Query {
+    static QUERY: OnceLock<Query> = OnceLock::new();
+    QUERY.get_or_init(|| {
+        Query::new(&crate::syntax::language(), tree_sitter_pbn::HIGHLIGHTS_QUERY)
+            .expect("tree-sitter-pbn's highlights query compiles")
+    })
+}
+
+/// One highlighted byte range (before splitting into lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
+    pattern: usize,
+    ty: u32,
+    mods: u32,
+}
+
+/// The highlighted ranges of the document, in order, without overlaps.
+fn spans(snap: &Snapshot) -> Vec<Span> {
+    let q = query();
+    let names = q.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut all = Vec::new();
+    let mut matches = cursor.matches(q, snap.tree.root_node(), snap.text.as_bytes());
+    while let Some(m) = matches.next() {
+        for c in m.captures() {
+            let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
+            let r = c.node.byte_range();
+            if r.start < r.end && r.end <= snap.text.len() {
+                all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+            }
+        }
+    }
+    // First pattern wins on the same node; nested or overlapping captures
+    // (none in the current query) keep the earlier, outer one.
+    all.sort_by_key(|s| (s.start, s.pattern, std::cmp::Reverse(s.end)));
+    let mut out: Vec<Span> = Vec::with_capacity(all.len());
+    for s in all {
+        if out.last().is_some_and(|p| s.start < p.end) {
+            continue;
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// The semantic tokens of the whole document.
+pub fn tokens(snap: &Snapshot) -> Vec<SemanticToken> {
+    let conv = snap.converter();
+    let mut data = Vec::new();
+    let (mut prev_line, mut prev_col) = (0u32, 0u32);
+    for s in spans(snap) {
+        let first = snap.index.line_of(s.start);
+        let last = snap.index.line_of(s.end);
+        for line in first..=last {
+            let lr = snap.index.line_range(&snap.text, line);
+            let start = s.start.max(lr.start);
+            let end = s.end.min(lr.end);
+            if start >= end {
+                continue;
+            }
+            let a = conv.position(start);
+            let b = conv.position(end);
+            if b.line != a.line || b.character <= a.character {
+                continue;
+            }
+            let delta_line = a.line - prev_line;
+            let delta_start = if delta_line == 0 { a.character - prev_col } else { a.character };
+            data.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length: b.character - a.character,
+                token_type: s.ty,
+                token_modifiers_bitset: s.mods,
+            });
+            prev_line = a.line;
+            prev_col = a.character;
+        }
+    }
+    data
+}
+
+pub fn full(snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
+    Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: tokens(snap) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::snapshot::Snapshot;
+    use crate::lsp::state::Settings;
+    use crate::text::PositionEncoding;
+
+    fn snapshot(text: &str, encoding: PositionEncoding) -> Snapshot {
+        let settings = Settings { encoding, ..Settings::default() };
+        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), crate::syntax::parse(text), settings)
+    }
+
+    /// Decodes the tokens into `line:col len type[+mods] "text"` lines.
+    fn decode(snap: &Snapshot, data: &[SemanticToken]) -> String {
+        let conv = snap.converter();
+        let (mut line, mut col) = (0u32, 0u32);
+        let mut out = String::new();
+        for t in data {
+            if t.delta_line > 0 {
+                line += t.delta_line;
+                col = t.delta_start;
+            } else {
+                col += t.delta_start;
+            }
+            let start = conv.offset(Position { line, character: col });
+            let end = conv.offset(Position { line, character: col + t.length });
+            let ty = TOKEN_TYPES[t.token_type as usize].as_str().to_owned();
+            let mods = if t.token_modifiers_bitset & DEFAULT_LIBRARY != 0 { "+defaultLibrary" } else { "" };
+            out.push_str(&format!("{line}:{col} {} {ty}{mods} {:?}\n", t.length, &snap.text[start..end]));
+        }
+        out
+    }
+
+    const DOC: &str = "% PBN 2.1\n[Event \"Café 𝄞\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1NT ! =1= X XX $3\nPass AP\n[Note \"1:15-17\"]\n{ a comment\n  over é two lines } ; tail\n[Play \"E\"]\nSA - ^R HK *\n[ScoreTable \"Rank\\2R;Names\"]\n1 \"Ann\"\n";
+
+    fn run(encoding: PositionEncoding) -> String {
+        let snap = snapshot(DOC, encoding);
+        let Some(SemanticTokensResult::Tokens(t)) = full(&snap, SemanticTokensParams {
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+            text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
+        }) else {
+            panic!("tokens")
+        };
+        decode(&snap, &t.data)
+    }
+
+    #[test]
+    fn tokens_utf16() {
+        insta::assert_snapshot!(run(PositionEncoding::Utf16));
+    }
+
+    #[test]
+    fn utf8_lengths_differ_only_for_non_ascii() {
+        let u16 = run(PositionEncoding::Utf16);
+        let u8 = run(PositionEncoding::Utf8);
+        // `"Café 𝄞"`: 9 UTF-16 units (é is 1, 𝄞 is 2), 12 UTF-8 bytes.
+        assert!(u16.contains("1:7 9 string \"\\\"Café 𝄞\\\"\""), "{u16}");
+        assert!(u8.contains("1:7 12 string \"\\\"Café 𝄞\\\"\""), "{u8}");
+        // The second line of the comment: `  over é two lines }` from col 0.
+        assert!(u16.contains("8:0 20 comment"), "{u16}");
+        assert!(u8.contains("8:0 21 comment"), "{u8}");
+    }
+
+    #[test]
+    fn no_token_spans_lines_and_legend_is_complete() {
+        let snap = snapshot(DOC, PositionEncoding::Utf16);
+        let data = tokens(&snap);
+        assert!(!data.is_empty());
+        for t in &data {
+            assert!(t.length > 0);
+            assert!((t.token_type as usize) < TOKEN_TYPES.len());
+        }
+        // Every capture name of the query has a decision.
+        for name in query().capture_names() {
+            if *name != "error" {
+                assert!(token_of(name).is_some(), "unmapped capture {name}");
+            }
+        }
+        let mut caps = ServerCapabilities::default();
+        register(&mut caps);
+        assert!(caps.semantic_tokens_provider.is_some());
+    }
 }
