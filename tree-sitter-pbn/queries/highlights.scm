@@ -9,11 +9,13 @@
 ; §3.3 tag pairs
 ["[" "]"] @punctuation.bracket
 
+(tag_name) @property
+
+; Section tags: listed after the general rule, since the last match wins
+; (Neovim, Helix).
 (tag_pair
   name: (tag_name) @keyword
   (#any-of? @keyword "Auction" "Play" "Note"))
-
-(tag_name) @property
 
 (string) @string
 (unterminated_string) @error

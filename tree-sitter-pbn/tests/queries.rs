@@ -32,17 +32,20 @@ fn captures_at(src: &str, needle: &str) -> Vec<String> {
     while let Some(m) = matches.next() {
         for c in m.captures() {
             if c.node.start_byte() == offset && c.node.end_byte() == offset + needle.len() {
-                out.push(query.capture_names()[c.index as usize].to_string());
+                out.push((m.pattern_index, query.capture_names()[c.index as usize].to_string()));
             }
         }
     }
-    out
+    // In pattern order: editors let the last matching pattern win.
+    out.sort();
+    out.into_iter().map(|(_, n)| n).collect()
 }
 
 #[test]
 fn highlight_captures_at_known_positions() {
     let src = "% PBN 2.1\n[Event \"x\"] ; c\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= Pass $3 X XX\nAP\n[Note \"1:y\"]\n[Play \"E\"]\nSA ! ^R H2 - *\n[ScoreTable \"Rank\"]\n1\n";
-    let first = |needle: &str| captures_at(src, needle).first().cloned().unwrap_or_default();
+    // Editors let the last matching pattern win.
+    let first = |needle: &str| captures_at(src, needle).last().cloned().unwrap_or_default();
     assert_eq!(first("% PBN 2.1"), "keyword.directive");
     assert_eq!(first("; c"), "comment");
     assert_eq!(first("Event"), "property");

@@ -24,8 +24,8 @@
 //! | `error`                 | invalid calls/cards, unterminated strings | (none: diagnostics show them) |
 //!
 //! When several patterns capture the same node (`Auction` is both a
-//! `@keyword` and a `@property`), the first pattern of the query wins, as in
-//! tree-sitter-highlight (the query lists the specific patterns first).
+//! `@property` and a `@keyword`), the last pattern of the query wins, as in
+//! Neovim and Helix (the query lists the specific patterns last).
 //! Tokens are delta-encoded in the negotiated position encoding; a token that
 //! spans lines (a brace comment) is split into one token per line, since LSP
 //! tokens may not span lines unless the client says so.
@@ -125,9 +125,9 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
             }
         }
     }
-    // First pattern wins on the same node; nested or overlapping captures
-    // (none in the current query) keep the earlier, outer one.
-    all.sort_by_key(|s| (s.start, s.pattern, std::cmp::Reverse(s.end)));
+    // The last pattern wins on the same node; nested or overlapping
+    // captures (none in the current query) keep the earlier, outer one.
+    all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), std::cmp::Reverse(s.pattern)));
     let mut out: Vec<Span> = Vec::with_capacity(all.len());
     for s in all {
         if out.last().is_some_and(|p| s.start < p.end) {

@@ -1,0 +1,2 @@
+" Portable Bridge Notation files.
+autocmd BufRead,BufNewFile *.pbn,*.PBN setfiletype pbn
