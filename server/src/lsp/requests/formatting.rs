@@ -34,7 +34,17 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     let (first, last) = (games.first()?, games.last()?);
     let span = first.range.start..last.range.end;
     let piece = &snap.text[span.clone()];
-    let mut out = format(&SourceText::from_text(piece.to_owned()), &options(snap)).text;
+    let mut opts = options(snap);
+    // Formatted on their own, games that inherit `##` values from earlier
+    // games (§4.8) would get those tags added as "?": leave them out.
+    if games.iter().any(|g| !g.inherited.is_empty()) {
+        opts.add_missing_tags = false;
+    }
+    // The piece may have no line end of its own: use the document's.
+    let crlf = snap.text.matches("\r\n").count();
+    let lf = snap.text.matches('\n').count() - crlf;
+    opts.eol = if crlf >= lf && crlf > 0 { crate::format::EolOption::Crlf } else { crate::format::EolOption::Lf };
+    let mut out = format(&SourceText::from_text(piece.to_owned()), &opts).text;
     // The piece ends without its line break in the document.
     while out.ends_with(['\n', '\r']) {
         out.pop();
@@ -68,6 +78,20 @@ mod tests {
         // Formatting formatted text changes nothing.
         let again = snapshot(&edits[0].new_text);
         assert!(document(&again, doc_params()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn range_formatting_keeps_inherited_header_tags() {
+        let text = "[Event \"##Club\"]\n[Board \"1\"]\n\n[Board \"2\"] [Dealer \"n\"]\n";
+        let snap = snapshot(text);
+        let params = DocumentRangeFormattingParams {
+            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            range: Range { start: Position { line: 3, character: 0 }, end: Position { line: 3, character: 1 } },
+            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            work_done_progress_params: Default::default(),
+        };
+        let edits = range(&snap, params).unwrap();
+        assert_eq!(edits[0].new_text, "[Board \"2\"]\n[Dealer \"N\"]");
     }
 
     #[test]
