@@ -42,7 +42,7 @@ pub fn check_model(
     opts: &CheckOptions,
     cache: &crate::rules::GameCache,
 ) -> (CheckResult, crate::rules::GameCache) {
-    let mut diagnostics = syntax::syntax_diagnostics(tree, &source.text);
+    let mut diagnostics = syntax::syntax_diagnostics_for(tree, &source.text, doc);
     let (rules, next) = crate::rules::check_document_cached(source, tree, doc, opts, cache);
     diagnostics.extend(rules);
     diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));

@@ -21,6 +21,37 @@ pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// [`syntax_diagnostics`] for a document whose model is already lowered:
+/// when the tree has no ERROR/MISSING node, only the games the model marked
+/// as having a lenient error leaf (unterminated string or comment, a value
+/// that is missing or unquoted) are walked, instead of the whole tree.
+pub fn syntax_diagnostics_for(tree: &Tree, text: &str, doc: &crate::model::Document) -> Vec<Diagnostic> {
+    let root = tree.root_node();
+    if root.has_error() {
+        return syntax_diagnostics(tree, text);
+    }
+    let broken: Vec<std::ops::Range<usize>> = doc.games.iter().filter(|g| g.syntax_error).map(|g| g.range.clone()).collect();
+    let loose = doc.loose.iter().any(|c| c.kind == crate::model::CommentKind::UnterminatedBrace);
+    if broken.is_empty() && !loose {
+        return Vec::new();
+    }
+    let (chunks, _) = games(tree);
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        let r = child.byte_range();
+        let in_broken = broken.iter().any(|b| b.start <= r.start && r.end <= b.end);
+        if in_broken || child.kind() == "unterminated_comment" {
+            visit(child, text, &mut out);
+        }
+    }
+    for d in &mut out {
+        d.game = game_at(&chunks, d.range.start);
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
+}
+
 /// Cheap pre-check so that clean documents skip the tree walk: every lenient
 /// error leaf needs one of these characters (or a missing value).
 fn has_lenient_errors(text: &str) -> bool {

@@ -8,7 +8,7 @@
 
 mod diagnostics;
 
-pub use diagnostics::syntax_diagnostics;
+pub use diagnostics::{syntax_diagnostics, syntax_diagnostics_for};
 
 use std::cell::RefCell;
 use std::ops::Range;
