@@ -3,5 +3,6 @@
 
 pub mod binary;
 pub mod corpus;
+pub mod editors;
 pub mod lsp_client;
 pub mod gen;

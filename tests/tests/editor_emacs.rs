@@ -10,40 +10,26 @@
 //! installs it). Without Emacs or Eglot the tests skip with a loud message,
 //! unless `PBN_REQUIRE_EDITORS=1` makes that a failure.
 
-use pbn_tests::binary::pbn_binary;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
-
-/// Kill an Emacs that has not finished by then (its own waits are 30 s).
-const TIMEOUT: Duration = Duration::from_secs(90);
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
-
-fn example(name: &str) -> String {
-    fs::read_to_string(repo().join("examples").join(name)).expect("example file")
-}
+use pbn_tests::editors::{self, example, pbn_fmt, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-emacs").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "emacs", name)
 }
 
 fn skip(what: &str) {
-    let msg = format!("\n\n!!!!!!!! SKIPPED: {what} (run .ci/install-emacs-vim.sh or set PBN_EMACS) !!!!!!!!\n\n");
-    if std::env::var("PBN_REQUIRE_EDITORS").is_ok_and(|v| v == "1") {
-        panic!("{msg}PBN_REQUIRE_EDITORS=1 makes this a failure");
-    }
-    eprintln!("{msg}");
+    editors::skip(what, "run .ci/install-emacs-vim.sh or set PBN_EMACS")
 }
+
+/// Kill an Emacs that has not finished by then (its own waits are 30 s).
+
+
+
+
 
 /// Emacs with Eglot available, or `None` (after a loud skip message).
 fn emacs() -> Option<PathBuf> {
@@ -82,12 +68,7 @@ fn emacs() -> Option<PathBuf> {
 fn run_emacs(emacs: &Path, dir: &Path, scenario: &str, file: &Path, positions: Value) -> Value {
     let el = repo().join("editors/emacs");
     let out_file = dir.join("result.json");
-    let _ = fs::remove_file(&out_file);
-    let bin_dir = pbn_binary().parent().expect("pbn binary dir").to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
-    .unwrap();
+    let path = editors::path_with_pbn();
     let mut cmd = Command::new(emacs);
     cmd.args(["--batch", "-q", "-l"])
         .arg(el.join("test/pbn-mode-test.el"))
@@ -99,61 +80,12 @@ fn run_emacs(emacs: &Path, dir: &Path, scenario: &str, file: &Path, positions: V
         .env("PBN_TEST_FILE", file)
         .env("PBN_TEST_POSITIONS", positions.to_string())
         .env("PBN_TEST_OUT", &out_file)
-        .env("PBN_TEST_TIMEOUT", "30")
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(dir.join("stdout.txt")).unwrap())
-        .stderr(fs::File::create(dir.join("stderr.txt")).unwrap());
-    let started = Instant::now();
-    let mut child = cmd.spawn().expect("start emacs");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for emacs") {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("emacs ({scenario}) did not finish within {TIMEOUT:?}{}", logs(dir));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let text = fs::read_to_string(&out_file)
-        .unwrap_or_else(|e| panic!("emacs ({scenario}, {status}) wrote no result ({e}){}", logs(dir)));
-    let result: Value = serde_json::from_str(&text).expect("result JSON");
-    assert!(
-        result["ok"] == json!(true),
-        "emacs scenario {scenario} failed: {}\nlog: {}{}",
-        result["error"].as_str().unwrap_or("?"),
-        result["log"],
-        logs(dir)
-    );
-    eprintln!("emacs {} ({scenario}): {:?}", result["emacs_version"], started.elapsed());
-    result["data"].clone()
+        .env("PBN_TEST_TIMEOUT", "30");
+    editors::run_scenario("emacs", scenario, cmd, dir, &out_file, &[])
 }
 
-fn logs(dir: &Path) -> String {
-    let read = |p: PathBuf| fs::read_to_string(p).unwrap_or_default();
-    format!("\n--- stdout\n{}\n--- stderr\n{}", read(dir.join("stdout.txt")), read(dir.join("stderr.txt")))
-}
 
-fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    fs::write(&p, text).unwrap();
-    p
-}
 
-fn pbn_fmt(text: &str) -> String {
-    let mut child = Command::new(pbn_binary())
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pbn fmt");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pbn fmt failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// schiphol.pbn with import-format liberties, and its export format.
 fn messy_schiphol() -> (String, String) {

@@ -17,38 +17,23 @@
 use pbn_tests::binary::pbn_binary;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use pbn_tests::editors::{self, example, pbn_fmt, put, repo};
 
-/// Kill an editor that has not finished by then (its own waits are 20 s).
-const TIMEOUT: Duration = Duration::from_secs(90);
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
-
-fn example(name: &str) -> String {
-    fs::read_to_string(repo().join("examples").join(name)).expect("example file")
-}
-
-/// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-nvim").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "nvim", name)
 }
 
 fn skip(what: &str) {
-    let msg = format!("\n\n!!!!!!!! SKIPPED: {what} (run .ci/install-nvim.sh or set PBN_NVIM) !!!!!!!!\n\n");
-    if std::env::var("PBN_REQUIRE_EDITORS").is_ok_and(|v| v == "1") {
-        panic!("{msg}PBN_REQUIRE_EDITORS=1 makes this a failure");
-    }
-    eprintln!("{msg}");
+    editors::skip(what, "run .ci/install-nvim.sh or set PBN_NVIM")
 }
+
+
+
+
+
 
 /// `(major, minor)` of `nvim --version`, if it runs.
 fn nvim_version(nvim: &Path) -> Option<(u32, u32)> {
@@ -157,12 +142,7 @@ fn parser_dir() -> PathBuf {
 fn run_nvim(nvim: &Path, dir: &Path, scenario: &str, file: &Path, args: Value, with_parser: bool) -> Value {
     let rtp = repo().join("editors/nvim");
     let out_file = dir.join("result.json");
-    let _ = fs::remove_file(&out_file);
-    let bin_dir = pbn_binary().parent().expect("pbn binary dir").to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
-    .unwrap();
+    let path = editors::path_with_pbn();
     let mut cmd = Command::new(nvim);
     cmd.args(["--headless", "-n", "-i", "NONE", "-u"])
         .arg(rtp.join("test/minimal_init.lua"))
@@ -184,61 +164,11 @@ fn run_nvim(nvim: &Path, dir: &Path, scenario: &str, file: &Path, args: Value, w
         .env("XDG_CACHE_HOME", dir.join("xdg/cache"))
         .env_remove("NVIM")
         .env_remove("NVIM_APPNAME")
-        .env_remove("VIMINIT")
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(dir.join("stdout.txt")).unwrap())
-        .stderr(fs::File::create(dir.join("stderr.txt")).unwrap());
-    let started = Instant::now();
-    let mut child = cmd.spawn().expect("start nvim");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for nvim") {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("nvim ({scenario}) did not finish within {TIMEOUT:?}{}", logs(dir));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let text = fs::read_to_string(&out_file)
-        .unwrap_or_else(|e| panic!("nvim ({scenario}, {status}) wrote no result ({e}){}", logs(dir)));
-    let result: Value = serde_json::from_str(&text).expect("result JSON");
-    assert!(
-        result["ok"] == json!(true),
-        "nvim scenario {scenario} failed: {}\nlog: {}{}",
-        result["error"].as_str().unwrap_or("?"),
-        result["log"],
-        logs(dir)
-    );
-    eprintln!("nvim {} ({scenario}): {:?}", result["nvim_version"], started.elapsed());
-    result["data"].clone()
+        .env_remove("VIMINIT");
+    editors::run_scenario("nvim", scenario, cmd, dir, &out_file, &["xdg/state/nvim/lsp.log"])
 }
 
-fn logs(dir: &Path) -> String {
-    let read = |p: PathBuf| fs::read_to_string(p).unwrap_or_default();
-    format!(
-        "\n--- stdout\n{}\n--- stderr\n{}\n--- lsp.log\n{}",
-        read(dir.join("stdout.txt")),
-        read(dir.join("stderr.txt")),
-        read(dir.join("xdg/state/nvim/lsp.log"))
-    )
-}
 
-/// `pbn fmt -` of `text`.
-fn pbn_fmt(text: &str) -> String {
-    let mut child = Command::new(pbn_binary())
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pbn fmt");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pbn fmt failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The diagnostics of `pbn check --format json` as (code, 0-based line, 0-based column).
 fn cli_diagnostics(file: &Path) -> Vec<(String, u64, u64)> {
@@ -261,12 +191,6 @@ fn nvim_diagnostics(data: &Value) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
-/// Writes `text` as `name` in `dir`.
-fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    fs::write(&p, text).unwrap();
-    p
-}
 
 #[test]
 fn nvim_diagnostics_of_a_broken_file() {

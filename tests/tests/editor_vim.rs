@@ -11,41 +11,27 @@
 //! installs both). Without them the tests skip with a loud message, unless
 //! `PBN_REQUIRE_EDITORS=1` makes that a failure.
 
-use pbn_tests::binary::pbn_binary;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
-
-/// Kill a Vim that has not finished by then (its own waits are 20 s).
-const TIMEOUT: Duration = Duration::from_secs(90);
-const DEBIAN_ALE: &str = "/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
-
-fn example(name: &str) -> String {
-    fs::read_to_string(repo().join("examples").join(name)).expect("example file")
-}
+use pbn_tests::editors::{self, example, pbn_fmt, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-vim").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "vim", name)
 }
 
 fn skip(what: &str) {
-    let msg = format!("\n\n!!!!!!!! SKIPPED: {what} (run .ci/install-emacs-vim.sh or set PBN_VIM / PBN_ALE_DIR) !!!!!!!!\n\n");
-    if std::env::var("PBN_REQUIRE_EDITORS").is_ok_and(|v| v == "1") {
-        panic!("{msg}PBN_REQUIRE_EDITORS=1 makes this a failure");
-    }
-    eprintln!("{msg}");
+    editors::skip(what, "run .ci/install-emacs-vim.sh or set PBN_VIM")
 }
+
+/// Kill a Vim that has not finished by then (its own waits are 20 s).
+const DEBIAN_ALE: &str = "/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale";
+
+
+
+
 
 struct Vim {
     vim: PathBuf,
@@ -90,12 +76,7 @@ fn vim() -> Option<&'static Vim> {
 fn run_vim(vim: &Vim, dir: &Path, scenario: &str, file: &Path, env: &[(&str, String)]) -> Value {
     let rtp = repo().join("editors/vim");
     let out_file = dir.join("result.json");
-    let _ = fs::remove_file(&out_file);
-    let bin_dir = pbn_binary().parent().expect("pbn binary dir").to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
-    .unwrap();
+    let path = editors::path_with_pbn();
     let mut cmd = Command::new(&vim.vim);
     cmd.args(["-N", "-u"])
         .arg(rtp.join("test/vimrc"))
@@ -111,64 +92,15 @@ fn run_vim(vim: &Vim, dir: &Path, scenario: &str, file: &Path, env: &[(&str, Str
         .env("PBN_TEST_OUT", &out_file)
         .env("PBN_TEST_TIMEOUT_MS", "20000")
         .env_remove("VIMINIT")
-        .env_remove("PBN_ALE_LSP")
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(dir.join("stdout.txt")).unwrap())
-        .stderr(fs::File::create(dir.join("stderr.txt")).unwrap());
+        .env_remove("PBN_ALE_LSP");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let started = Instant::now();
-    let mut child = cmd.spawn().expect("start vim");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for vim") {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("vim ({scenario}) did not finish within {TIMEOUT:?}{}", logs(dir));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let text = fs::read_to_string(&out_file)
-        .unwrap_or_else(|e| panic!("vim ({scenario}, {status}) wrote no result ({e}){}", logs(dir)));
-    let result: Value = serde_json::from_str(&text).expect("result JSON");
-    assert!(
-        result["ok"] == json!(true),
-        "vim scenario {scenario} failed: {}\nlog: {}{}",
-        result["error"].as_str().unwrap_or("?"),
-        result["log"],
-        logs(dir)
-    );
-    eprintln!("vim {} ({scenario}): {:?}", result["vim_version"], started.elapsed());
-    result["data"].clone()
+    editors::run_scenario("vim", scenario, cmd, dir, &out_file, &[])
 }
 
-fn logs(dir: &Path) -> String {
-    let read = |p: PathBuf| fs::read_to_string(p).unwrap_or_default();
-    format!("\n--- stdout\n{}\n--- stderr\n{}", read(dir.join("stdout.txt")), read(dir.join("stderr.txt")))
-}
 
-fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    fs::write(&p, text).unwrap();
-    p
-}
 
-fn pbn_fmt(text: &str) -> String {
-    let mut child = Command::new(pbn_binary())
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pbn fmt");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pbn fmt failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// (line, column, code) of the location list, the code taken from ALE's
 /// default `%code: %s` message format.
