@@ -12,7 +12,11 @@
 //! ```text
 //! cargo run --release -p pbn-tests --bin pbn-bench -- parse [--full] [--ablation]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- parse --quick   # CI smoke run
+//! cargo run --release -p pbn-tests --bin pbn-bench -- check [--budget S] [--pbn PATH] [--python PATH]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- check --quick   # CI smoke run
 //! ```
+//!
+//! Larger subcommands live in `tests/src/bench/NAME.rs`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,8 +27,13 @@ use pbn_tests::gen::{generate, GenOptions};
 type Subcommand = fn(&Args) -> Result<String, String>;
 
 /// `(name, summary, run)`. `name` is also the BENCHMARKS.md section name.
-const SUBCOMMANDS: &[(&str, &str, Subcommand)] =
-    &[("parse", "tree-sitter-pbn parse throughput on one core (MB/s)", parse::run)];
+const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
+    ("parse", "tree-sitter-pbn parse throughput on one core (MB/s)", parse::run),
+    ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
+];
+
+#[path = "../bench/check.rs"]
+mod check;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;
@@ -40,13 +49,21 @@ fn help() -> String {
     s += "\nOPTIONS:\n\
          \x20   --quick          tiny sizes, 2 repetitions, BENCHMARKS.md untouched (CI smoke run)\n\
          \x20   --full           also the largest size (parse: 100k games)\n\
+         \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run)\n\
+         \x20   --budget S       check: skip a measurement whose run at a size is estimated to take\n\
+         \x20                    more than S seconds, and report the estimate (default 120; 0: no limit)\n\
+         \x20   --pbn PATH       check: the pbn CLI to time (default: $PBN_BIN, else built with\n\
+         \x20                    `cargo build --release -p pbn` in this binary's target directory)\n\
+         \x20   --python PATH    check: a Python with endplay (default: $PBN_BENCH_PYTHON, else\n\
+         \x20                    <repo>/.venv/bin/python, created with `pip install endplay` if missing)\n\
          \x20   --ablation       parse: also time the 20k file with comments, notes and\n\
          \x20                    NAGs stripped, to isolate their cost\n\
          \x20   --reps N         repetitions per measurement (default: by size)\n\
          \x20   --seed S         generator seed (default 1)\n\
          \x20   --no-write       print the section, do not update BENCHMARKS.md\n\
          \x20   --out FILE       the markdown file to update (default: <repo>/BENCHMARKS.md)\n\
-         \x20   --dump DIR       also write every input file to DIR (for perf, callgrind, ...)\n\
+         \x20   --dump DIR       also write every input file to DIR (for perf, callgrind, ...);\n\
+         \x20                    check: keep its input files there\n\
          \x20   -h, --help       print this help\n";
     s
 }
@@ -60,6 +77,14 @@ struct Args {
     ablation: bool,
     reps: Option<usize>,
     seed: u64,
+    /// `check`: the largest size.
+    games: Option<usize>,
+    /// `check`: seconds one run may be estimated to take (0: no limit).
+    budget: f64,
+    /// `check`: the pbn CLI to time.
+    pbn_bin: Option<PathBuf>,
+    /// `check`: a Python interpreter that can import endplay.
+    python: Option<PathBuf>,
     write: bool,
     out: PathBuf,
     /// Also write every input to this directory (for external profilers).
@@ -82,6 +107,10 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         ablation: false,
         reps: None,
         seed: 1,
+        games: None,
+        budget: 120.0,
+        pbn_bin: None,
+        python: None,
         write: true,
         out: repo_root().join("BENCHMARKS.md"),
         dump: None,
@@ -105,6 +134,18 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
                 let v = value("--seed")?;
                 args.seed = v.parse().map_err(|_| format!("--seed: not an integer: {v}"))?;
             }
+            "--games" => {
+                let v = value("--games")?;
+                let n: usize = v.parse().map_err(|_| format!("--games: not a count: {v}"))?;
+                args.games = Some(n.max(1));
+            }
+            "--budget" => {
+                let v = value("--budget")?;
+                let b: f64 = v.parse().map_err(|_| format!("--budget: not a number of seconds: {v}"))?;
+                args.budget = b.max(0.0);
+            }
+            "--pbn" => args.pbn_bin = Some(PathBuf::from(value("--pbn")?)),
+            "--python" => args.python = Some(PathBuf::from(value("--python")?)),
             "--out" => args.out = PathBuf::from(value("--out")?),
             "--dump" => args.dump = Some(PathBuf::from(value("--dump")?)),
             s if !s.starts_with('-') && args.subcommand.is_empty() => args.subcommand = s.to_string(),
