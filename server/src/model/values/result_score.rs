@@ -95,7 +95,7 @@ fn side(t: &str, off: usize, issues: &mut Vec<ValueIssue>) -> Option<Side> {
 fn parse_sides<T: Copy>(
     raw: &str,
     format_code: &'static CodeInfo,
-    forms_rule: &str,
+    forms_rule: &dyn Fn() -> String,
     merge: bool,
     mut item: impl FnMut(&str, usize, &mut Vec<ValueIssue>) -> Option<T>,
 ) -> Parsed<SideScores<T>> {
@@ -117,7 +117,7 @@ fn parse_sides<T: Copy>(
         _ => false,
     };
     if !shape_ok {
-        issues.push(issue(format_code, whole, forms_rule.to_string()));
+        issues.push(issue(format_code, whole, forms_rule()));
         return Parsed::new(None, issues);
     }
     issues.extend(local);
@@ -194,9 +194,10 @@ pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
     let caret = raw[lead..].starts_with('^');
     let body_off = if caret { lead + 1 } else { 0 };
     let body = &raw[body_off..];
-    let rule = forms("Result", "<tricks>", " with <tricks> 0..13, optionally preceded by `^`", SECTION);
+    // The message is only built when an issue is reported.
+    let rule = || forms("Result", "<tricks>", " with <tricks> 0..13, optionally preceded by `^`", SECTION);
     if caret && body.trim_matches(super::is_ws).is_empty() {
-        return Parsed::new(None, vec![issue(&codes::RESULT_FORMAT, lead..raw.len(), rule)]);
+        return Parsed::new(None, vec![issue(&codes::RESULT_FORMAT, lead..raw.len(), rule())]);
     }
     let mut p = parse_sides(body, &codes::RESULT_FORMAT, &rule, false, |t, o, issues| {
         match parse_uint(t).filter(|&n| n <= 13) {
@@ -290,7 +291,7 @@ fn score_like<T: Copy>(
     if raw.is_empty() || super::is_unknown(raw) {
         return Parsed::none();
     }
-    parse_sides(raw, &codes::SCORE_FORMAT, &forms(tag, "<score>", "", section), merge, item)
+    parse_sides(raw, &codes::SCORE_FORMAT, &|| forms(tag, "<score>", "", section), merge, item)
 }
 
 /// Parses a Score tag value (§4.2.1): an integer number of points in the
