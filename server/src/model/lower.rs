@@ -32,6 +32,15 @@ fn comment_of(node: Node<'_>, text: &str) -> Option<Comment> {
     Some(Comment { kind, range: node.byte_range() })
 }
 
+/// What an auction or play section holds, before it becomes an
+/// [`Auction`] or [`Play`].
+struct SectionItems<T> {
+    tag: usize,
+    entries: Vec<Entry<T>>,
+    stray: Vec<Annotation>,
+    notes: Vec<usize>,
+}
+
 struct Lowerer<'a> {
     text: &'a str,
     game: Game,
@@ -190,14 +199,16 @@ impl<'a> Lowerer<'a> {
         Some(Annotation { kind, range: node.byte_range() })
     }
 
-    fn auction(&mut self, node: Node<'_>) {
-        let mut auction = Auction {
-            tag: usize::MAX,
-            entries: Vec::new(),
-            stray: Vec::new(),
-            notes: Vec::new(),
-            range: node.byte_range(),
-        };
+    /// Lowers the children of an auction or play section: its tag, the
+    /// tokens `token` recognises (with irregularity marks before them and
+    /// annotations after them), and the Note tags that end it.
+    fn section_items<T>(
+        &mut self,
+        node: Node<'_>,
+        roles: (TagRole, TagRole),
+        token: impl Fn(&str, &str) -> Option<T>,
+    ) -> SectionItems<T> {
+        let mut items = SectionItems { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new() };
         let mut pending: Vec<Annotation> = Vec::new();
         let section_tag = node.child_by_field_name("tag");
         let mut c = node.walk();
@@ -212,15 +223,40 @@ impl<'a> Lowerer<'a> {
             }
             if child.kind() == "tag_pair" {
                 if section_tag != Some(child) {
-                    let i = self.tag(child, TagRole::AuctionNote);
-                    auction.notes.push(i);
+                    let i = self.tag(child, roles.1);
+                    items.notes.push(i);
                 } else {
-                    auction.tag = self.tag(child, TagRole::Auction);
+                    items.tag = self.tag(child, roles.0);
                 }
                 continue;
             }
-            let t = &self.text[child.byte_range()];
-            let token = match child.kind() {
+            match token(child.kind(), &self.text[child.byte_range()]) {
+                Some(t) => items.entries.push(Entry {
+                    token: t,
+                    range: child.byte_range(),
+                    pre: std::mem::take(&mut pending),
+                    post: Vec::new(),
+                }),
+                None => {
+                    if let Some(a) = self.annotation(child) {
+                        if matches!(a.kind, AnnotationKind::Irregularity(_)) {
+                            pending.push(a);
+                        } else if let Some(last) = items.entries.last_mut() {
+                            last.post.push(a);
+                        } else {
+                            items.stray.push(a);
+                        }
+                    }
+                }
+            }
+        }
+        items.stray.extend(pending);
+        items
+    }
+
+    fn auction(&mut self, node: Node<'_>) {
+        let items = self.section_items(node, (TagRole::Auction, TagRole::AuctionNote), |kind, t| {
+            Some(match kind {
                 "bid" => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
                 "pass" => CallToken::Pass,
                 "double" => CallToken::Double,
@@ -230,72 +266,27 @@ impl<'a> Lowerer<'a> {
                 "invalid_call" | "invalid_card" | "card" => CallToken::Invalid,
                 "continuation" => CallToken::Continuation,
                 "terminator" => CallToken::Terminator,
+                // `^S` takes the skipped player's turn (§3.9 B).
                 "irregularity" if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
-                _ => {
-                    if let Some(a) = self.annotation(child) {
-                        if matches!(a.kind, AnnotationKind::Irregularity(_)) {
-                            pending.push(a);
-                        } else if let Some(last) = auction.entries.last_mut() {
-                            last.post.push(a);
-                        } else {
-                            auction.stray.push(a);
-                        }
-                    }
-                    continue;
-                }
-            };
-            auction.entries.push(Entry { token, range: child.byte_range(), pre: std::mem::take(&mut pending), post: Vec::new() });
-        }
-        auction.stray.extend(pending);
+                _ => return None,
+            })
+        });
+        let auction = Auction { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.auction.get_or_insert(auction);
     }
 
     fn play(&mut self, node: Node<'_>) {
-        let mut play = Play { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new(), range: node.byte_range() };
-        let mut pending: Vec<Annotation> = Vec::new();
-        let section_tag = node.child_by_field_name("tag");
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
-                continue;
-            }
-            if child.is_error() || child.is_missing() {
-                self.game.syntax_error = true;
-                self.visit_children_generic(child);
-                continue;
-            }
-            if child.kind() == "tag_pair" {
-                if section_tag != Some(child) {
-                    let i = self.tag(child, TagRole::PlayNote);
-                    play.notes.push(i);
-                } else {
-                    play.tag = self.tag(child, TagRole::Play);
-                }
-                continue;
-            }
-            let t = &self.text[child.byte_range()];
-            let token = match child.kind() {
+        let items = self.section_items(node, (TagRole::Play, TagRole::PlayNote), |kind, t| {
+            Some(match kind {
                 "card" => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
                 "dash" => CardToken::Dash,
                 "invalid_card" | "invalid_call" => CardToken::Invalid,
                 "continuation" => CardToken::Continuation,
                 "terminator" => CardToken::Terminator,
-                _ => {
-                    if let Some(a) = self.annotation(child) {
-                        if matches!(a.kind, AnnotationKind::Irregularity(_)) {
-                            pending.push(a);
-                        } else if let Some(last) = play.entries.last_mut() {
-                            last.post.push(a);
-                        } else {
-                            play.stray.push(a);
-                        }
-                    }
-                    continue;
-                }
-            };
-            play.entries.push(Entry { token, range: child.byte_range(), pre: std::mem::take(&mut pending), post: Vec::new() });
-        }
-        play.stray.extend(pending);
+                _ => return None,
+            })
+        });
+        let play = Play { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.play.get_or_insert(play);
     }
 
