@@ -123,6 +123,10 @@ fn hover_definition_rename_completion_over_stdio() {
     let edits = r["result"]["changes"][uri].as_array().expect("edits");
     assert_eq!(edits.len(), 2, "{r}");
 
+    // A name that is not a note number is refused with a message.
+    let bad = c.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos("=1=", 0), "newName": "forty"}));
+    assert!(bad["error"]["message"].as_str().unwrap_or_default().contains("1 to 32"), "{bad}");
+
     // Completion after `[` offers tag names.
     let comp = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": pos("[Site", 0).as_object().map(|p| json!({"line": p["line"], "character": 1})).unwrap()}));
     let items = comp["result"].as_array().cloned().or_else(|| comp["result"]["items"].as_array().cloned()).unwrap_or_default();

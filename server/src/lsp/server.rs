@@ -186,6 +186,11 @@ impl LanguageServer for Backend {
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        // Notes are numbered 1..32 (§3.5.4): say so instead of doing nothing.
+        let name = params.new_name.trim();
+        if !name.bytes().all(|b| b.is_ascii_digit()) || !name.parse::<u32>().is_ok_and(|n| (1..=32).contains(&n)) {
+            return Err(Error::invalid_params(format!("`{name}` is not a note number: notes are numbered 1 to 32 (§3.5.4)")));
+        }
         let uri = params.text_document_position.text_document.uri.clone();
         self.on_snapshot(&uri, move |s| requests::navigation::rename(s, params)).await
     }
