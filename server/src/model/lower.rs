@@ -372,14 +372,5 @@ pub fn parse_card(t: &str) -> Option<Card> {
 
 /// A rank character (`A K Q J T 9 … 2`, any case).
 pub fn rank_of(c: char) -> Option<Rank> {
-    let v = match c.to_ascii_uppercase() {
-        'A' => 14,
-        'K' => 13,
-        'Q' => 12,
-        'J' => 11,
-        'T' => 10,
-        d @ '2'..='9' => d as u8 - b'0',
-        _ => return None,
-    };
-    Some(Rank::new(v))
+    super::values::deal::rank_of_char(c)
 }
