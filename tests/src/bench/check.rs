@@ -102,7 +102,7 @@ struct SizeResult {
 }
 
 /// Where the endplay side stands.
-enum Endplay {
+pub(super) enum Endplay {
     Ready { python: PathBuf, script: PathBuf, version: String },
     Unavailable(String),
 }
@@ -548,14 +548,14 @@ fn measure_round_robin(
 /// with `GenOptions::endplay_compatible()` and the same seed would give
 /// other deals after the first board: the options change how many random
 /// numbers each game draws.)
-fn endplay_copy(text: &str) -> String {
+pub(super) fn endplay_copy(text: &str) -> String {
     strip::nags(&strip::semicolon_comments(&strip::brace_comments(text)))
 }
 
 /// The `pbn` binary: `--pbn PATH`, else `$PBN_BIN`, else `release/pbn` in
 /// this binary's target directory, built (or brought up to date) with
 /// `cargo build --release -p pbn` first.
-fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
+pub(super) fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
     if let Some(p) = args.pbn_bin.clone().or_else(|| std::env::var_os("PBN_BIN").map(PathBuf::from)) {
         return if p.is_file() { Ok(p) } else { Err(format!("pbn binary {} does not exist", p.display())) };
     }
@@ -586,7 +586,7 @@ fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
 
 /// The venv interpreter with endplay, creating `<repo>/.venv` and
 /// installing endplay when missing. Never fails: says why instead.
-fn endplay_setup(args: &Args) -> Endplay {
+pub(super) fn endplay_setup(args: &Args) -> Endplay {
     let script = repo_root().join("tests/bench/endplay_load.py");
     if !script.is_file() {
         return Endplay::Unavailable(format!("{} is missing", script.display()));

@@ -14,6 +14,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- parse --quick   # CI smoke run
 //! cargo run --release -p pbn-tests --bin pbn-bench -- check [--budget S] [--pbn PATH] [--python PATH]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- check --quick   # CI smoke run
+//! cargo run --release -p pbn-tests --bin pbn-bench -- fmt [--games N]
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -30,10 +31,13 @@ type Subcommand = fn(&Args) -> Result<String, String>;
 const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
     ("parse", "tree-sitter-pbn parse throughput on one core (MB/s)", parse::run),
     ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
+    ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
 ];
 
 #[path = "../bench/check.rs"]
 mod check;
+#[path = "../bench/fmt.rs"]
+mod fmt;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;
