@@ -67,27 +67,18 @@ impl<'a> Lowerer<'a> {
         true
     }
 
+    /// A child of the document in this game: the `game` node's items, or a
+    /// comment, escape line or ERROR node around it.
     fn visit_top(&mut self, node: Node<'_>) {
-        if self.comment(node) {
-            return;
+        if node.kind() != "game" {
+            return self.visit_item(node);
         }
-        if node.is_error() || node.is_missing() {
+        if node.has_error() {
             self.game.syntax_error = true;
-            // Keep what can be kept: tags and comments inside the error.
-            self.visit_children_generic(node);
-            return;
         }
-        match node.kind() {
-            "game" => {
-                if node.has_error() {
-                    self.game.syntax_error = true;
-                }
-                let mut c = node.walk();
-                for child in node.children(&mut c) {
-                    self.visit_item(child);
-                }
-            }
-            _ => self.visit_children_generic(node),
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            self.visit_item(child);
         }
     }
 
