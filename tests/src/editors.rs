@@ -115,3 +115,23 @@ pub fn pbn_fmt(text: &str) -> String {
     assert!(out.status.success(), "pbn fmt failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// schiphol.pbn with import-format liberties (spacing, a lower-case call),
+/// and its export format according to `pbn fmt -`.
+pub fn messy_schiphol() -> (String, String) {
+    let text = example("schiphol.pbn")
+        .replacen("[Board \"1\"]", "[Board    \"1\"]", 1)
+        .replacen("1D      1S   3H =1= 4S", "1d 1S 3H =1=   4S", 1);
+    let expected = pbn_fmt(&text);
+    assert_ne!(expected, text, "the input must need formatting for this test to mean anything");
+    (text, expected)
+}
+
+/// Fails with a diff unless `got` (described by `what`) is `expected`, the
+/// `pbn fmt -` output.
+pub fn assert_same(expected: &str, got: &str, what: &str) {
+    if expected != got {
+        let diff = similar::TextDiff::from_lines(expected, got);
+        panic!("{what} is not `pbn fmt -` output:\n{}", diff.unified_diff().header("pbn fmt", what));
+    }
+}

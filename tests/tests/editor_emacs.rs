@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use pbn_tests::editors::{self, example, pbn_fmt, put, repo};
+use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
     editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "emacs", name)
@@ -86,23 +86,6 @@ fn run_emacs(emacs: &Path, dir: &Path, scenario: &str, file: &Path, positions: V
 
 
 
-
-/// schiphol.pbn with import-format liberties, and its export format.
-fn messy_schiphol() -> (String, String) {
-    let text = example("schiphol.pbn")
-        .replacen("[Board \"1\"]", "[Board    \"1\"]", 1)
-        .replacen("1D      1S   3H =1= 4S", "1d 1S 3H =1=   4S", 1);
-    let expected = pbn_fmt(&text);
-    assert_ne!(expected, text, "the input must need formatting for this test to mean anything");
-    (text, expected)
-}
-
-fn assert_same(expected: &str, got: &str, what: &str) {
-    if expected != got {
-        let diff = similar::TextDiff::from_lines(expected, got);
-        panic!("{what} is not `pbn fmt -` output:\n{}", diff.unified_diff().header("pbn fmt", what));
-    }
-}
 
 #[test]
 fn emacs_pbn_mode_font_lock() {

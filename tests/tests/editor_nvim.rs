@@ -20,7 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use pbn_tests::editors::{self, example, pbn_fmt, put, repo};
+use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
     editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "nvim", name)
@@ -254,21 +254,12 @@ fn nvim_definition_from_a_note_reference() {
 fn nvim_format_on_save_writes_export_format() {
     let Some(nvim) = nvim() else { return };
     let dir = scratch("format");
-    // schiphol.pbn with import-format liberties: spacing and a lower-case call.
-    let text = example("schiphol.pbn")
-        .replacen("[Board \"1\"]", "[Board    \"1\"]", 1)
-        .replacen("1D      1S   3H =1= 4S", "1d 1S 3H =1=   4S", 1);
-    let expected = pbn_fmt(&text);
-    assert_ne!(expected, text, "the input must need formatting for this test to mean anything");
+    let (text, expected) = messy_schiphol();
     let file = put(&dir, "messy.pbn", &text);
     let data = run_nvim(&nvim, &dir, "format_on_save", &file, json!({}), false);
     assert_eq!(data["changed"], json!(true), "{data}");
     assert_eq!(data["modified"], json!(false), "{data}");
-    let written = fs::read_to_string(&file).unwrap();
-    if written != expected {
-        let diff = similar::TextDiff::from_lines(&expected, &written);
-        panic!("the saved file is not `pbn fmt -` output:\n{}", diff.unified_diff().header("pbn fmt", "nvim :write"));
-    }
+    assert_same(&expected, &fs::read_to_string(&file).unwrap(), "the file saved by nvim :write");
 }
 
 #[test]
