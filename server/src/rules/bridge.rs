@@ -13,16 +13,22 @@ use crate::model::typed::TokenReading;
 use crate::model::Game;
 use std::ops::Range;
 
-/// The typed tags the bridge rules need.
+/// The typed tags the bridge rules need, each parsed once per game.
 struct Tags {
+    board: Option<u32>,
     dealer: Option<Seat>,
+    vulnerable: Option<bridge::Vulnerability>,
     declarer: Option<DeclarerTag>,
     contract: Option<ContractTag>,
     strain: Option<Strain>,
+    result: Option<values::ResultTag>,
 }
 
 fn tags(g: &Game) -> Tags {
+    let board = g.value("Board").and_then(|v| values::parse_board(v).value);
     let dealer = g.value("Dealer").and_then(|v| values::parse_dealer(v).value).map(|s| s.seat);
+    let vulnerable = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value).map(|v| v.vulnerability);
+    let result = g.value("Result").and_then(|v| values::parse_result(v).value);
     let declarer = g.value("Declarer").and_then(|v| values::parse_declarer(v).value).map(|d| match (d.seat, d.swapped) {
         (None, _) => DeclarerTag::Empty,
         (Some(s), true) => DeclarerTag::Swapped(s),
@@ -36,7 +42,7 @@ fn tags(g: &Game) -> Tags {
         Some(ContractValue::EndPosition(s)) => (None, Some(s)),
         None => (None, None),
     };
-    Tags { dealer, declarer, contract, strain }
+    Tags { board, dealer, vulnerable, declarer, contract, strain, result }
 }
 
 fn tag_range(g: &Game, name: &str) -> Option<Range<usize>> {
@@ -48,7 +54,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let t = tags(g);
     auction(ctx, g, &t, out);
     play(ctx, g, &t, out);
-    board(ctx, g, out);
+    board(ctx, g, &t, out);
     score(ctx, g, &t, out);
     result_without_contract(ctx, g, &t, out);
 }
@@ -59,7 +65,7 @@ fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<
     if !passed {
         return;
     }
-    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    let Some(result) = &t.result else { return };
     if result.tricks.is_some() {
         let why = if matches!(t.contract, Some(ContractTag::Pass)) { "the Contract is Pass" } else { "the Declarer is empty" };
         if let Some(r) = tag_range(g, "Result") {
@@ -73,6 +79,28 @@ fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<
 }
 
 
+
+/// Diagnostics for call or card tokens that are not standard PBN: read as
+/// what they stand for, or not readable at all.
+fn reading_diagnostics(
+    ctx: &GameCtx<'_>,
+    out: &mut Vec<Diagnostic>,
+    ranges: &[Range<usize>],
+    readings: Vec<(usize, TokenReading)>,
+    (nonstandard, invalid): (&'static crate::codes::CodeInfo, &'static crate::codes::CodeInfo),
+    (what, section, tokens): (&str, &str, &str),
+) {
+    for (k, reading) in readings {
+        let range = ranges[k].clone();
+        let text = &ctx.text[range.clone()];
+        ctx.push(out, match reading {
+            TokenReading::Nonstandard { as_text } => {
+                Diagnostic::new(nonstandard, range, format!("`{text}` is not a PBN {what}; read as `{as_text}` ({section})"))
+            }
+            TokenReading::Invalid => Diagnostic::new(invalid, range, format!("`{text}` is not a {what}: {tokens} ({section})")),
+        });
+    }
+}
 
 /// At most this many diagnostics of one code per section: a broken Deal or
 /// a misread column layout otherwise floods the file with consequences of
@@ -108,22 +136,8 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let tag = &g.tags[a.tag];
     let Some(first) = tag.effective().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat) else { return };
     let (items, readings) = crate::model::typed::auction_items(ctx.text, a);
-    for (k, reading) in readings {
-        let e = &a.entries[k];
-        let text = &ctx.text[e.range.clone()];
-        ctx.push(out, match reading {
-            TokenReading::Nonstandard { as_text } => Diagnostic::new(
-                &c::NONSTANDARD_CALL,
-                e.range.clone(),
-                format!("`{text}` is not a PBN call; read as `{as_text}` (§3.5.1)"),
-            ),
-            TokenReading::Invalid => Diagnostic::new(
-                &c::INVALID_CALL,
-                e.range.clone(),
-                format!("`{text}` is not a call: calls are Pass, X, XX, 1C…7NT, AP and - (§3.5.1)"),
-            ),
-        });
-    }
+    let ranges: Vec<Range<usize>> = a.entries.iter().map(|e| e.range.clone()).collect();
+    reading_diagnostics(ctx, out, &ranges, readings, (&c::NONSTANDARD_CALL, &c::INVALID_CALL), ("call", "§3.5.1", "calls are Pass, X, XX, 1C…7NT, AP and -"));
     let analysis = analyze_auction(t.dealer, first, &items);
     let at = |i: usize| a.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
     let mut diags = Vec::new();
@@ -150,22 +164,8 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let Some(first) = tag.effective().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat) else { return };
     let hands = g.value("Deal").and_then(|v| values::parse_deal(v).value).map(|d| d.hands).unwrap_or([None; 4]);
     let (items, readings) = crate::model::typed::play_items(ctx.text, p);
-    for (k, reading) in readings {
-        let e = &p.entries[k];
-        let text = &ctx.text[e.range.clone()];
-        ctx.push(out, match reading {
-            TokenReading::Nonstandard { as_text } => Diagnostic::new(
-                &c::NONSTANDARD_CARD,
-                e.range.clone(),
-                format!("`{text}` is not a PBN card; read as `{as_text}` (§3.6.1)"),
-            ),
-            TokenReading::Invalid => Diagnostic::new(
-                &c::INVALID_CARD,
-                e.range.clone(),
-                format!("`{text}` is not a card: a suit S, H, D, C and a rank A K Q J T 9…2, or - (§3.6.1)"),
-            ),
-        });
-    }
+    let ranges: Vec<Range<usize>> = p.entries.iter().map(|e| e.range.clone()).collect();
+    reading_diagnostics(ctx, out, &ranges, readings, (&c::NONSTANDARD_CARD, &c::INVALID_CARD), ("card", "§3.6.1", "a suit S, H, D, C and a rank A K Q J T 9…2, or -"));
     let trump = t.strain.and_then(Strain::suit);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
     let analysis = analyze_play(&hands, trump, playing, first, &items);
@@ -181,7 +181,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     }
     push_capped(ctx, out, diags);
     let Some(declarer) = playing else { return };
-    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    let Some(result) = &t.result else { return };
     let Some(tricks) = result.tricks else { return };
     let form = match tricks {
         SideScores::Declarer(n) => ResultForm::Declarer(n),
@@ -197,12 +197,9 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn board(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
-    let Some(board) = g.value("Board").and_then(|v| values::parse_board(v).value) else { return };
-    if board == 0 {
-        return;
-    }
-    if let Some(d) = g.value("Dealer").and_then(|v| values::parse_dealer(v).value).map(|s| s.seat) {
+fn board(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some(board) = t.board.filter(|&b| b != 0) else { return };
+    if let Some(d) = t.dealer {
         let expected = bridge::board_dealer(board);
         if d != expected {
             if let Some(r) = tag_range(g, "Dealer") {
@@ -214,9 +211,9 @@ fn board(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    if let Some(v) = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value) {
+    if let Some(v) = t.vulnerable {
         let expected = bridge::board_vulnerability(board);
-        if v.vulnerability != expected {
+        if v != expected {
             if let Some(r) = tag_range(g, "Vulnerable") {
                 ctx.push(out, Diagnostic::new(
                     &c::VULNERABILITY_DIFFERS_FROM_BOARD,
@@ -244,13 +241,13 @@ fn score(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let Some(ContractTag::Contract(contract)) = t.contract else { return };
     let Some(declarer) = t.declarer.and_then(DeclarerTag::auction_declarer) else { return };
     let Some(score) = g.value("Score").and_then(|v| values::parse_score(v).value) else { return };
-    let Some(result) = g.value("Result").and_then(|v| values::parse_result(v).value) else { return };
+    let Some(result) = &t.result else { return };
     if result.differs_from_actual {
         return;
     }
     let ns_side = bridge::is_north_south(declarer);
     let Some(tricks) = result.tricks.and_then(|r| r.for_declarer(ns_side)) else { return };
-    let vul = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value).map(|v| v.vulnerability).unwrap_or(bridge::Vulnerability::NONE);
+    let vul = t.vulnerable.unwrap_or(bridge::Vulnerability::NONE);
     let ns = bridge::duplicate_score(contract, declarer, tricks, vul) as i64;
     let claimed = match score {
         SideScores::Declarer(n) => {
