@@ -162,7 +162,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
         let mut seat = first;
         let mut calls = Vec::new();
         let mut end = Value::Null;
-        for e in &a.entries {
+        for (k, e) in a.entries.iter().enumerate() {
             let token = &text[e.range.clone()];
             let call = match e.token {
                 CallToken::Bid(_) => token.to_ascii_uppercase(),
@@ -171,7 +171,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 CallToken::Redouble => "XX".into(),
                 CallToken::AllPass if e.post.is_empty() && e.pre.is_empty() => {
                     // AP is the passes it stands for (§3.5.1).
-                    let n = super::all_pass_count(&a.entries[..a.entries.iter().position(|x| std::ptr::eq(x, e)).unwrap_or(0)]);
+                    let n = super::all_pass_count(&a.entries[..k]);
                     for _ in 0..n {
                         let mut m = Map::new();
                         m.insert("call".into(), json!("Pass"));
