@@ -9,11 +9,7 @@ use tree_sitter::{Node, Tree};
 pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
     let (chunks, _) = games(tree);
     let mut out = Vec::new();
-    let root = tree.root_node();
-    if !root.has_error() && !has_lenient_errors(text) {
-        return out;
-    }
-    visit(root, text, &mut out);
+    visit(tree.root_node(), text, &mut out);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
     }
@@ -50,14 +46,6 @@ pub fn syntax_diagnostics_for(tree: &Tree, text: &str, doc: &crate::model::Docum
     }
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out
-}
-
-/// Cheap pre-check so that clean documents skip the tree walk: every lenient
-/// error leaf needs one of these characters (or a missing value).
-fn has_lenient_errors(text: &str) -> bool {
-    // A tag pair without a value or with an unquoted one cannot be excluded
-    // cheaply; walking is linear anyway, so only skip when nothing can match.
-    text.contains('[') || text.contains('"') || text.contains('{')
 }
 
 fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
