@@ -41,9 +41,15 @@ impl Formatted {
 
 /// Formats a whole document.
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let tree = crate::syntax::parse(&source.text);
+    let doc = model::lower(&tree, &source.text);
+    format_parsed(source, &tree, &doc, opts)
+}
+
+/// Formats a document already parsed and lowered (the language server keeps
+/// both in its snapshots).
+pub fn format_parsed(source: &SourceText, tree: &tree_sitter::Tree, doc: &model::Document, opts: &FormatOptions) -> Formatted {
     let text = source.text.as_str();
-    let tree = crate::syntax::parse(text);
-    let doc = model::lower(&tree, text);
     let root = tree.root_node();
 
     // Blocks between game breaks: a game, or comments only.
@@ -59,7 +65,7 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
         let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
         if is_game {
             let g = game_iter.next().expect("one model game per game chunk");
-            let out = if g.syntax_error { None } else { game::print(text, &doc, g, opts) };
+            let out = if g.syntax_error { None } else { game::print(text, doc, g, opts) };
             match out {
                 Some((s, d)) => {
                     dropped += d;

@@ -866,7 +866,7 @@ fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
 }
 
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let out = format(&SourceText::from_text(snap.text.clone()), &format_options(snap, EolOption::Keep)).text;
+    let out = crate::format::format_parsed(&SourceText::from_text(snap.text.clone()), &snap.tree, snap.model(), &format_options(snap, EolOption::Keep)).text;
     (out != snap.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.text.len(), out)], false))
 }
 

@@ -1,7 +1,7 @@
 //! `textDocument/formatting` and `rangeFormatting`: the export formatter of
 //! `pbn fmt` (the file's own line endings are kept, as in the editor).
 
-use crate::format::{format, FormatOptions};
+use crate::format::{format, format_parsed, FormatOptions};
 use crate::lsp::snapshot::Snapshot;
 use crate::text::SourceText;
 use tower_lsp_server::ls_types::*;
@@ -17,7 +17,8 @@ fn options(snap: &Snapshot) -> FormatOptions {
 
 /// One edit replacing the whole document, or none when nothing changes.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
-    let out = format(&SourceText::from_text(snap.text.clone()), &options(snap));
+    // The snapshot's tree and model are reused: no second parse.
+    let out = format_parsed(&SourceText::from_text(snap.text.clone()), &snap.tree, snap.model(), &options(snap));
     if out.text == snap.text {
         return Some(Vec::new());
     }
