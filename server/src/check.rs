@@ -2,7 +2,7 @@
 //! `pbn check` and (later) the language server.
 
 use crate::diagnostic::Diagnostic;
-use crate::syntax;
+use crate::syntax::{self, Trees};
 use crate::text::SourceText;
 
 /// Options of a check run.
@@ -19,32 +19,44 @@ pub struct CheckResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Checks a decoded document.
+/// Checks a decoded document (a large one on every core: parsed in pieces,
+/// see [`syntax::parse_pieces`]).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
-    let tree = syntax::parse(&source.text);
-    check_parsed(source, &tree, opts)
+    let trees = syntax::parse_pieces(&source.text);
+    let result = check_parsed(source, &trees, opts);
+    crate::par::drop_later(trees);
+    result
 }
 
 /// Checks a document whose tree is already parsed (the language server
 /// keeps it incrementally).
-pub fn check_parsed(source: &SourceText, tree: &tree_sitter::Tree, opts: &CheckOptions) -> CheckResult {
-    let doc = crate::model::lower(tree, &source.text);
-    check_model(source, tree, &doc, opts, &crate::rules::GameCache::default()).0
+pub fn check_parsed<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions) -> CheckResult {
+    let doc = crate::model::lower(trees, &source.text);
+    let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, &doc);
+    diagnostics.extend(crate::rules::check_document(source, trees, &doc, opts));
+    sort(&mut diagnostics);
+    let games = doc.games.len();
+    crate::par::drop_later(doc);
+    CheckResult { games, diagnostics }
+}
+
+fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
 }
 
 /// Checks a parsed and lowered document, reusing the per-game diagnostics
 /// of `cache` for games that did not change (the language server's
 /// incremental re-check); returns the cache for the next check.
-pub fn check_model(
+pub fn check_model<T: Trees + ?Sized>(
     source: &SourceText,
-    tree: &tree_sitter::Tree,
+    trees: &T,
     doc: &crate::model::Document,
     opts: &CheckOptions,
     cache: &crate::rules::GameCache,
 ) -> (CheckResult, crate::rules::GameCache) {
-    let mut diagnostics = syntax::syntax_diagnostics_for(tree, &source.text, doc);
-    let (rules, next) = crate::rules::check_document_cached(source, tree, doc, opts, cache);
+    let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, doc);
+    let (rules, next) = crate::rules::check_document_cached(source, trees, doc, opts, cache);
     diagnostics.extend(rules);
-    diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    sort(&mut diagnostics);
     (CheckResult { games: doc.games.len(), diagnostics }, next)
 }

@@ -10,6 +10,7 @@
 //!
 //! Nothing here knows about LSP; the `lsp` module is the only one that will.
 
+pub mod alloc;
 pub mod bridge;
 pub mod check;
 pub mod codes;
@@ -18,6 +19,7 @@ pub mod diagnostic;
 pub mod format;
 pub mod lsp;
 pub mod model;
+pub mod par;
 pub mod rules;
 pub mod syntax;
 pub mod text;

@@ -31,6 +31,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    pbn::alloc::init();
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cli::check::run(args),

@@ -39,55 +39,48 @@ impl Formatted {
     }
 }
 
-/// Formats a whole document.
+/// Formats a whole document (a large one on every core).
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let tree = crate::syntax::parse(&source.text);
-    let doc = model::lower(&tree, &source.text);
-    format_parsed(source, &tree, &doc, opts)
+    let trees = crate::syntax::parse_pieces(&source.text);
+    let doc = model::lower(&trees, &source.text);
+    let out = format_parsed(source, &trees, &doc, opts);
+    crate::par::drop_later((trees, doc));
+    out
 }
 
 /// Formats a document already parsed and lowered (the language server keeps
 /// both in its snapshots).
-pub fn format_parsed(source: &SourceText, tree: &tree_sitter::Tree, doc: &model::Document, opts: &FormatOptions) -> Formatted {
+pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, doc: &model::Document, opts: &FormatOptions) -> Formatted {
     let text = source.text.as_str();
-    let root = tree.root_node();
 
     // Blocks between game breaks: a game, or comments only.
-    let mut blocks: Vec<String> = Vec::new();
-    let mut verbatim_games = Vec::new();
-    let mut dropped = 0;
-    let mut game_iter = doc.games.iter();
+    enum Block {
+        Game(usize),
+        Loose(String),
+    }
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut next_game = 0;
     let mut current: Vec<tree_sitter::Node<'_>> = Vec::new();
-    let mut flush = |nodes: &mut Vec<tree_sitter::Node<'_>>, blocks: &mut Vec<String>| {
+    let mut flush = |nodes: &mut Vec<tree_sitter::Node<'_>>, blocks: &mut Vec<Block>| {
         if nodes.is_empty() {
             return;
         }
         let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
         if is_game {
-            let g = game_iter.next().expect("one model game per game chunk");
-            let out = if g.syntax_error { None } else { game::print(text, doc, g, opts) };
-            match out {
-                Some((s, d)) => {
-                    dropped += d;
-                    blocks.push(s);
-                }
-                None => {
-                    verbatim_games.push(g.index);
-                    blocks.push(text[g.range.clone()].to_owned());
-                }
-            }
+            assert!(next_game < doc.games.len(), "one model game per game chunk");
+            blocks.push(Block::Game(next_game));
+            next_game += 1;
         } else {
             let mut s = String::new();
             for n in nodes.iter() {
                 s.push_str(&text[n.byte_range()]);
                 s.push('\n');
             }
-            blocks.push(s.trim_end_matches('\n').to_owned());
+            blocks.push(Block::Loose(s.trim_end_matches('\n').to_owned()));
         }
         nodes.clear();
     };
-    let mut cursor = root.walk();
-    for child in root.children(&mut cursor) {
+    for child in crate::syntax::top_nodes(trees) {
         if child.kind() == "game_break" {
             flush(&mut current, &mut blocks);
         } else {
@@ -95,6 +88,35 @@ pub fn format_parsed(source: &SourceText, tree: &tree_sitter::Tree, doc: &model:
         }
     }
     flush(&mut current, &mut blocks);
+
+    // Games are printed independently: in runs, on every core.
+    let runs: Vec<std::ops::Range<usize>> = (0..doc.games.len()).step_by(256).map(|s| s..(s + 256).min(doc.games.len())).collect();
+    let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
+        doc.games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, doc, g, opts) }).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut verbatim_games = Vec::new();
+    let mut dropped = 0;
+    let mut printed = printed.into_iter();
+    let blocks: Vec<std::borrow::Cow<'_, str>> = blocks
+        .into_iter()
+        .map(|b| match b {
+            Block::Loose(s) => s.into(),
+            Block::Game(i) => match printed.next().expect("one printed entry per game") {
+                Some((s, d)) => {
+                    dropped += d;
+                    s.into()
+                }
+                None => {
+                    let g = &doc.games[i];
+                    verbatim_games.push(g.index);
+                    text[g.range.clone()].into()
+                }
+            },
+        })
+        .collect();
 
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     if opts.export_header {

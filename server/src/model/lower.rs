@@ -1,21 +1,36 @@
 //! Lowering: tree-sitter-pbn tree → [`Document`].
 
 use super::*;
-use crate::syntax::{self, GameChunk};
+use crate::syntax::{self, GameChunk, Trees};
 use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
 use std::ops::Range;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// Builds the model of a parsed document. Never fails: whatever the tree
 /// holds is represented, and syntax errors mark their game.
-pub fn lower(tree: &Tree, text: &str) -> Document {
-    let (chunks, loose) = syntax::games(tree);
+///
+/// A document parsed in pieces ([`syntax::parse_pieces`]) is lowered piece
+/// by piece on every core; `#`/`##` inheritance (§4.8), which runs through
+/// the whole file, is resolved afterwards.
+pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
+    let trees = trees.trees();
+    // A game never spans two pieces: pieces are cut right after a game break.
+    let parts = crate::par::map(trees, |tree| {
+        let (chunks, loose) = syntax::games(tree);
+        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game(0, chunk, text)).collect();
+        let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
+        (games, loose)
+    });
     let mut doc = Document {
-        games: Vec::with_capacity(chunks.len()),
-        loose: loose.iter().filter_map(|n| comment_of(*n, text)).collect(),
+        games: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
+        loose: Vec::new(),
     };
-    for (index, chunk) in chunks.iter().enumerate() {
-        doc.games.push(lower_game(index, chunk, text));
+    for (games, loose) in parts {
+        for mut g in games {
+            g.index = doc.games.len();
+            doc.games.push(g);
+        }
+        doc.loose.extend(loose);
     }
     super::inherit::resolve(&mut doc);
     doc

@@ -31,7 +31,7 @@ pub fn export_line_offset(text: &str) -> Option<usize> {
 }
 
 /// File-level export rules: line ends, tabs, game separators.
-pub fn check_file(source: &SourceText, tree: &tree_sitter::Tree, chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
+pub fn check_file<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
     let text = source.text.as_str();
     let b = text.as_bytes();
     if !matches!(source.line_ending, LineEnding::CrLf | LineEnding::None) {
@@ -66,9 +66,7 @@ pub fn check_file(source: &SourceText, tree: &tree_sitter::Tree, chunks: &[GameC
         }
     }
     // Game separators: exactly one empty line.
-    let root = tree.root_node();
-    let mut cursor = root.walk();
-    let children: Vec<_> = root.children(&mut cursor).collect();
+    let children = crate::syntax::top_nodes(trees);
     for (k, n) in children.iter().enumerate() {
         if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
             continue;

@@ -14,7 +14,7 @@ use crate::check::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Document, Game};
 use crate::text::SourceText;
-use tree_sitter::Tree;
+use crate::syntax::Trees;
 
 /// What a per-game rule sees.
 pub struct GameCtx<'a> {
@@ -33,8 +33,8 @@ impl GameCtx<'_> {
 }
 
 /// Runs every rule on a document.
-pub fn check_document(source: &SourceText, tree: &Tree, doc: &Document, opts: &CheckOptions) -> Vec<Diagnostic> {
-    check_document_cached(source, tree, doc, opts, &GameCache::default()).0
+pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &Document, opts: &CheckOptions) -> Vec<Diagnostic> {
+    check_document_impl(source, trees, doc, opts, None).0
 }
 
 /// Per-game diagnostics of an earlier check, keyed by everything a game's
@@ -75,23 +75,34 @@ fn game_key(text: &str, g: &Game, export: bool) -> u64 {
 
 /// [`check_document`] reusing the per-game diagnostics of `cache`; returns
 /// the diagnostics and the cache for the next check.
-pub fn check_document_cached(source: &SourceText, tree: &Tree, doc: &Document, opts: &CheckOptions, cache: &GameCache) -> (Vec<Diagnostic>, GameCache) {
+pub fn check_document_cached<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &Document, opts: &CheckOptions, cache: &GameCache) -> (Vec<Diagnostic>, GameCache) {
+    check_document_impl(source, trees, doc, opts, Some(cache))
+}
+
+/// Without a cache (a one-off check), no game keys are computed and no
+/// cache is built.
+fn check_document_impl<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &Document, opts: &CheckOptions, cache: Option<&GameCache>) -> (Vec<Diagnostic>, GameCache) {
     let text = source.text.as_str();
     let export = opts.export || export::declares_export(text);
-    let mut out = text::check(source, tree);
+    let mut out = text::check(source, trees);
     // A `% EXPORT` line further down switches the games after it to export
     // rules (the reference verifier's error file does this).
     let export_from = if export { Some(0) } else { export::export_line_offset(text) };
     if export {
-        let (chunks, _) = crate::syntax::games(tree);
+        let (chunks, _) = crate::syntax::games(trees);
         let mut file = Vec::new();
-        export::check_file(source, tree, &chunks, &mut file);
+        export::check_file(source, trees, &chunks, &mut file);
         for d in &mut file {
             d.game = crate::syntax::game_at(&chunks, d.range.start);
         }
         out.extend(file);
     }
     let mut next = GameCache::default();
+    let Some(cache) = cache else {
+        let all: Vec<usize> = (0..doc.games.len()).collect();
+        out.extend(check_some_games(text, doc, opts, export_from, &all).into_iter().flatten());
+        return (out, next);
+    };
     let mut todo = Vec::new();
     for (i, g) in doc.games.iter().enumerate() {
         let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);

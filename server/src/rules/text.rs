@@ -2,15 +2,15 @@
 
 use crate::codes::text as c;
 use crate::diagnostic::Diagnostic;
-use crate::syntax::{game_at, games};
+use crate::syntax::{game_at, games, Trees};
 use crate::text::{DecodeNote, Encoding, SourceText};
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// At most this many diagnostics of one code per file; the last one says
 /// how many more there are.
 const CAP: usize = 50;
 
-pub fn check(source: &SourceText, tree: &Tree) -> Vec<Diagnostic> {
+pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = Vec::new();
     decode_notes(source, &mut out);
@@ -19,9 +19,12 @@ pub fn check(source: &SourceText, tree: &Tree) -> Vec<Diagnostic> {
     // The token walk only finds something when a token can be long, contain
     // a tab, or contain a non-ASCII character.
     if has_long_line || !text.is_ascii() || text.contains(['\t', '\u{b}']) {
-        tokens(text, tree, &mut out);
+        let (mut long, mut non_ascii) = (0, 0);
+        for tree in trees.trees() {
+            tokens(text, tree, &mut out, &mut long, &mut non_ascii);
+        }
     }
-    let (chunks, _) = games(tree);
+    let (chunks, _) = games(trees);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
     }
@@ -158,15 +161,13 @@ fn lines(text: &str, out: &mut Vec<Diagnostic>) -> bool {
     any_long
 }
 
-fn tokens(text: &str, tree: &Tree, out: &mut Vec<Diagnostic>) {
+fn tokens(text: &str, tree: &tree_sitter::Tree, out: &mut Vec<Diagnostic>, long: &mut usize, non_ascii: &mut usize) {
     let mut cursor = tree.walk();
-    let mut long = 0;
-    let mut non_ascii = 0;
     // Iterative pre-order walk over all nodes.
     loop {
         let node = cursor.node();
         if node.child_count() == 0 {
-            leaf(text, node, out, &mut long, &mut non_ascii);
+            leaf(text, node, out, long, non_ascii);
         }
         if cursor.goto_first_child() {
             continue;

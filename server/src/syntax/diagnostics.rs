@@ -1,15 +1,17 @@
-use super::{game_at, games};
+use super::{game_at, games, Trees};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// Diagnostics for everything the grammar could not read as valid PBN
 /// syntax. Each ERROR node yields one diagnostic (nested ERROR nodes are not
 /// reported twice); MISSING nodes name the token the parser inserted.
-pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
-    let (chunks, _) = games(tree);
+pub fn syntax_diagnostics<T: Trees + ?Sized>(trees: &T, text: &str) -> Vec<Diagnostic> {
+    let (chunks, _) = games(trees);
     let mut out = Vec::new();
-    visit(tree.root_node(), text, &mut out);
+    for tree in trees.trees() {
+        visit(tree.root_node(), text, &mut out);
+    }
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
     }
@@ -21,20 +23,18 @@ pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
 /// when the tree has no ERROR/MISSING node, only the games the model marked
 /// as having a lenient error leaf (unterminated string or comment, a value
 /// that is missing or unquoted) are walked, instead of the whole tree.
-pub fn syntax_diagnostics_for(tree: &Tree, text: &str, doc: &crate::model::Document) -> Vec<Diagnostic> {
-    let root = tree.root_node();
-    if root.has_error() {
-        return syntax_diagnostics(tree, text);
+pub fn syntax_diagnostics_for<T: Trees + ?Sized>(trees: &T, text: &str, doc: &crate::model::Document) -> Vec<Diagnostic> {
+    if super::has_error(trees) {
+        return syntax_diagnostics(trees, text);
     }
     let broken: Vec<std::ops::Range<usize>> = doc.games.iter().filter(|g| g.syntax_error).map(|g| g.range.clone()).collect();
     let loose = doc.loose.iter().any(|c| c.kind == crate::model::CommentKind::UnterminatedBrace);
     if broken.is_empty() && !loose {
         return Vec::new();
     }
-    let (chunks, _) = games(tree);
+    let (chunks, _) = games(trees);
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    for child in root.children(&mut cursor) {
+    for child in super::top_nodes(trees) {
         let r = child.byte_range();
         let in_broken = broken.iter().any(|b| b.start <= r.start && r.end <= b.end);
         if in_broken || child.kind() == "unterminated_comment" {

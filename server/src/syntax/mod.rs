@@ -7,8 +7,10 @@
 //! pair without value) into diagnostics.
 
 mod diagnostics;
+mod split;
 
 pub use diagnostics::{syntax_diagnostics, syntax_diagnostics_for};
+pub use split::{cut_points, parse_pieces, parse_split};
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -32,13 +34,58 @@ pub fn language() -> tree_sitter::Language {
     tree_sitter_pbn::LANGUAGE.into()
 }
 
-/// Parses a whole document (with a per-thread parser).
+/// Parses a whole document (with a per-thread parser) into one tree. The
+/// language server keeps this tree and reparses it incrementally; batch
+/// tools use [`parse_pieces`], which parses large files on every core.
 pub fn parse(text: &str) -> Tree {
-    PARSER.with(|p| {
-        p.borrow_mut()
-            .parse(text, None)
-            .expect("parsing without a timeout or cancellation flag always yields a tree")
-    })
+    with_parser(|p| p.parse(text, None).expect("parsing without a timeout or cancellation flag always yields a tree"))
+}
+
+fn with_parser<R>(f: impl FnOnce(&mut Parser) -> R) -> R {
+    PARSER.with(|p| f(&mut p.borrow_mut()))
+}
+
+/// A parsed document: one tree ([`parse`], the language server), or the
+/// trees of consecutive pieces cut at game breaks ([`parse_pieces`]). Every
+/// layer that walks the syntax takes `&impl Trees` and visits the pieces in
+/// order; their top-level nodes, concatenated, are the document's.
+pub trait Trees {
+    fn trees(&self) -> &[Tree];
+}
+
+impl Trees for Tree {
+    fn trees(&self) -> &[Tree] {
+        std::slice::from_ref(self)
+    }
+}
+
+impl Trees for [Tree] {
+    fn trees(&self) -> &[Tree] {
+        self
+    }
+}
+
+impl Trees for Vec<Tree> {
+    fn trees(&self) -> &[Tree] {
+        self
+    }
+}
+
+/// The top-level nodes of the document (children of the `document` node of
+/// every piece), in order.
+pub fn top_nodes<T: Trees + ?Sized>(trees: &T) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    for tree in trees.trees() {
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        out.extend(root.children(&mut cursor));
+    }
+    out
+}
+
+/// Whether any piece has an ERROR or MISSING node.
+pub fn has_error<T: Trees + ?Sized>(trees: &T) -> bool {
+    trees.trees().iter().any(|t| t.root_node().has_error())
 }
 
 /// One game: the document children between two game breaks (§3), including
@@ -62,8 +109,7 @@ impl GameChunk<'_> {
 /// Splits the document into games. Only chunks with at least one `game` or
 /// ERROR node are returned; comment-only stretches are not games (their
 /// nodes are returned separately as the second value).
-pub fn games<'t>(tree: &'t Tree) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
-    let root = tree.root_node();
+pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
     let mut games = Vec::new();
     let mut loose = Vec::new();
     let mut current: Vec<Node<'t>> = Vec::new();
@@ -79,12 +125,15 @@ pub fn games<'t>(tree: &'t Tree) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
             loose.extend(nodes);
         }
     };
-    let mut cursor = root.walk();
-    for child in root.children(&mut cursor) {
-        if child.kind() == "game_break" {
-            flush(&mut current);
-        } else {
-            current.push(child);
+    for tree in trees.trees() {
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor) {
+            if child.kind() == "game_break" {
+                flush(&mut current);
+            } else {
+                current.push(child);
+            }
         }
     }
     flush(&mut current);

@@ -1,0 +1,88 @@
+//! Small data-parallel helpers on scoped std threads (no thread pool: the
+//! work items here are few and large: pieces of a file, runs of games).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The number of worker threads to use.
+pub fn threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// `items.iter().map(f).collect()`, on every core, each worker taking the
+/// next item when it is done with one (dynamic scheduling: items may differ
+/// in cost). The result keeps the order of `items`. A panic in `f` is
+/// propagated to the caller.
+pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = threads().min(items.len());
+    if workers < 2 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() {
+                        break;
+                    }
+                    let r = f(&items[i]);
+                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Err(payload) = h.join() {
+                std::panic::resume_unwind(payload);
+            }
+        }
+    });
+    slots.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|r| r.expect("every item was mapped")).collect()
+}
+
+/// Drops `value` on a background thread. Freeing a large tree-sitter tree
+/// or model takes a tenth of the time it took to build; the CLI hands such
+/// values here so that the freeing overlaps with printing (and is simply cut
+/// short when the process exits).
+pub fn drop_later<T: Send + 'static>(value: T) {
+    use std::sync::mpsc::{channel, Sender};
+    use std::sync::OnceLock;
+    type Job = Box<dyn Send>;
+    static DROPPER: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
+    let tx = DROPPER.get_or_init(|| {
+        let (tx, rx) = channel::<Job>();
+        let spawned = std::thread::Builder::new().name("pbn-drop".into()).spawn(move || {
+            for job in rx {
+                drop(job);
+            }
+        });
+        if spawned.is_err() {
+            // No thread: the receiver is gone and `send` below fails, so the
+            // value is dropped here, synchronously.
+        }
+        Mutex::new(tx)
+    });
+    let job: Job = Box::new(value);
+    if let Err(e) = tx.lock().unwrap_or_else(|e| e.into_inner()).send(job) {
+        drop(e.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn map_keeps_order() {
+        let v: Vec<usize> = (0..1000).collect();
+        assert_eq!(super::map(&v, |x| x * 2), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(super::map(&[] as &[usize], |x| *x), Vec::<usize>::new());
+    }
+
+    #[test]
+    #[should_panic(expected = "boom")]
+    fn map_propagates_panics() {
+        let v: Vec<usize> = (0..10).collect();
+        super::map(&v, |&x| if x == 7 { panic!("boom") } else { x });
+    }
+}
