@@ -45,6 +45,7 @@ module.exports = grammar({
   externals: $ => [
     $.game_break,
     $.escape_line,
+    $._note_open,
   ],
 
   extras: $ => [
@@ -55,12 +56,10 @@ module.exports = grammar({
   ],
 
   // After the calls (cards) of a section, `[` may open one of its Note tags
-  // or the next item of the game: only the tag name tells. The GLR parser
-  // explores both for the one token.
-  conflicts: $ => [
-    [$.auction_section],
-    [$.play_section],
-  ],
+  // or the next item of the game: only the tag name tells. The external
+  // scanner tells them apart (`_note_open`, see src/scanner.c), so the
+  // grammar is LR(1): no conflicts, no GLR, nodes reusable by incremental
+  // reparsing.
 
   // Choices of tokens are inlined: each call, card or annotation reduces
   // straight into its section (measurably faster than supertypes).
@@ -187,18 +186,15 @@ module.exports = grammar({
     // See CALL_CARD for why it must be defined after the legal tokens.
     _word: _ => token(prec(CALL_CARD, WORD)),
 
-    // A Note tag right after the calls (cards) of a section parses both as a
-    // section note and as an ordinary tag pair of the game (the conflicts
-    // above). The dynamic precedence makes the section note win. Without it
-    // the choice was left to tree-sitter's tie-break between equal trees,
-    // which put the notes of the §1.2 example game, and of any section
-    // holding an ERROR node, outside the section.
-    _note_tag: $ => prec.dynamic(1, seq(
-      '[',
+    // A Note tag right after the calls (cards) of a section belongs to the
+    // section (§3.5.5, §3.6.5). Its `[` is the scanner's `_note_open`, lexed
+    // only where a section note may follow and only before the name `Note`.
+    _note_tag: $ => seq(
+      alias($._note_open, '['),
       field('name', alias('Note', $.tag_name)),
       optional(field('value', $._tag_value)),
       ']',
-    )),
+    ),
 
     // §3.5.2-§3.5.4, §3.6.2-§3.6.4, §3.7, §3.9 annotations.
     _annotation: $ => choice(

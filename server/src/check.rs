@@ -1,5 +1,6 @@
 //! The one code path that produces every diagnostic of a document, used by
-//! `pbn check` and (later) the language server.
+//! `pbn check`; the language server gets the same diagnostics game by game
+//! through [`crate::recheck`], which runs the same rule functions.
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{self, Trees};
@@ -32,31 +33,19 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
 /// keeps it incrementally).
 pub fn check_parsed<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions) -> CheckResult {
     let doc = crate::model::lower(trees, &source.text);
-    let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, &doc);
-    diagnostics.extend(crate::rules::check_document(source, trees, &doc, opts));
-    sort(&mut diagnostics);
-    let games = doc.games.len();
+    let result = check_model(source, trees, &doc, opts);
     crate::par::drop_later(doc);
-    CheckResult { games, diagnostics }
+    result
 }
 
 fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
 }
 
-/// Checks a parsed and lowered document, reusing the per-game diagnostics
-/// of `cache` for games that did not change (the language server's
-/// incremental re-check); returns the cache for the next check.
-pub fn check_model<T: Trees + ?Sized>(
-    source: &SourceText,
-    trees: &T,
-    doc: &crate::model::Document,
-    opts: &CheckOptions,
-    cache: &crate::rules::GameCache,
-) -> (CheckResult, crate::rules::GameCache) {
+/// Checks a parsed and lowered document.
+pub fn check_model<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &crate::model::Document, opts: &CheckOptions) -> CheckResult {
     let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, doc);
-    let (rules, next) = crate::rules::check_document_cached(source, trees, doc, opts, cache);
-    diagnostics.extend(rules);
+    diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
     sort(&mut diagnostics);
-    (CheckResult { games: doc.games.len(), diagnostics }, next)
+    CheckResult { games: doc.games.len(), diagnostics }
 }

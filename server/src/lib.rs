@@ -20,6 +20,7 @@ pub mod format;
 pub mod lsp;
 pub mod model;
 pub mod par;
+pub mod recheck;
 pub mod rules;
 pub mod syntax;
 pub mod text;

@@ -29,6 +29,7 @@
 enum TokenType {
   GAME_BREAK,
   ESCAPE_LINE,
+  NOTE_OPEN,
 };
 
 void *tree_sitter_pbn_external_scanner_create(void) { return NULL; }
@@ -61,6 +62,35 @@ static inline void consume_newline(TSLexer *lexer, bool skip) {
   }
 }
 
+static inline bool is_name_char(int32_t c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+         c == '_';
+}
+
+/* The `[` of a Note tag, where the grammar can take a section note (the
+ * `[` is the lookahead).  The token is the `[` alone; the scanner only
+ * looks past it for the name `Note`.  Without this token the parser needs
+ * two tokens of lookahead after the calls (cards) of a section: `[` opens
+ * either one of its notes or the next tag of the game.  Resolving that by
+ * GLR made the nodes built meanwhile "fragile", and tree-sitter never
+ * reuses fragile nodes in an incremental reparse, so every edit reparsed
+ * the whole file. */
+static bool scan_note_open(TSLexer *lexer) {
+  lexer->advance(lexer, false);
+  lexer->mark_end(lexer);
+  while (is_hspace(lexer->lookahead) || is_newline(lexer->lookahead)) {
+    lexer->advance(lexer, false);
+  }
+  static const char NOTE[] = "Note";
+  for (int i = 0; NOTE[i]; i++) {
+    if (lexer->lookahead != NOTE[i]) return false;
+    lexer->advance(lexer, false);
+  }
+  if (is_name_char(lexer->lookahead)) return false;
+  lexer->result_symbol = NOTE_OPEN;
+  return true;
+}
+
 /* Consume the rest of an escape line (the `%` is the lookahead). */
 static bool finish_escape_line(TSLexer *lexer) {
   while (!lexer->eof(lexer) && !is_newline(lexer->lookahead)) {
@@ -74,9 +104,9 @@ static bool finish_escape_line(TSLexer *lexer) {
 bool tree_sitter_pbn_external_scanner_scan(void *payload, TSLexer *lexer,
                                            const bool *valid_symbols) {
   (void)payload;
-  (void)valid_symbols;
 
   int32_t c = lexer->lookahead;
+  bool note = valid_symbols[NOTE_OPEN];
 
   /* A byte order mark at the start of the file: `%` right after it is still
    * in the first column. */
@@ -91,17 +121,22 @@ bool tree_sitter_pbn_external_scanner_scan(void *payload, TSLexer *lexer,
     if (lexer->get_column(lexer) == 0) return finish_escape_line(lexer);
     return false;
   }
+  if (c == '[') return note && scan_note_open(lexer);
   if (!is_hspace(c) && !is_newline(c)) return false;
 
   /* Skip the white space up to the end of the current line. */
   while (is_hspace(lexer->lookahead)) lexer->advance(lexer, true);
-  if (!is_newline(lexer->lookahead)) return false;
+  if (!is_newline(lexer->lookahead)) {
+    return note && lexer->lookahead == '[' && scan_note_open(lexer);
+  }
   consume_newline(lexer, true);
 
   /* Now at column 0 of the next line. */
   if (lexer->lookahead == '%') return finish_escape_line(lexer);
   while (is_hspace(lexer->lookahead)) lexer->advance(lexer, true);
-  if (!is_newline(lexer->lookahead)) return false;  /* content or EOF */
+  if (!is_newline(lexer->lookahead)) {  /* content or EOF */
+    return note && lexer->lookahead == '[' && scan_note_open(lexer);
+  }
 
   /* That line was semi-empty: a game break.  Swallow every following
    * semi-empty line too, so that the token ends at the start of the next

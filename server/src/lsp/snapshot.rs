@@ -4,8 +4,8 @@
 
 use super::convert::Converter;
 use super::state::Settings;
-use crate::check::{check_model, CheckOptions, CheckResult};
-use crate::rules::GameCache;
+use crate::check::{CheckOptions, CheckResult};
+use crate::recheck::{recheck, State as RecheckState};
 use std::sync::Arc;
 use crate::model::{self, Document as Model};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
@@ -21,11 +21,11 @@ pub struct Snapshot {
     pub index: LineIndex,
     pub settings: Settings,
     model: OnceLock<Model>,
-    check: Arc<OnceLock<(CheckResult, GameCache)>>,
+    check: Arc<OnceLock<(CheckResult, RecheckState)>>,
     /// The latest computed check of an earlier version: its per-game
     /// diagnostics are reused for the games an edit did not touch. (Only the
     /// result cell is kept, never the earlier snapshot itself.)
-    previous_check: Option<Arc<OnceLock<(CheckResult, GameCache)>>>,
+    previous_check: Option<Arc<OnceLock<(CheckResult, RecheckState)>>>,
 }
 
 impl Snapshot {
@@ -79,9 +79,10 @@ impl Snapshot {
             .get_or_init(|| {
                 let source = SourceText::from_text(self.text.clone());
                 let opts = CheckOptions { export: self.settings.export };
-                let empty = GameCache::default();
-                let cache = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
-                check_model(&source, &self.tree, self.model(), &opts, cache)
+                let empty = RecheckState::default();
+                let prev = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
+                let (result, state, _) = recheck(&source, &self.tree, &opts, prev);
+                (result, state)
             })
             .0
     }

@@ -10,53 +10,140 @@
 //! Forbidden tags (Dealer, Vulnerable, Deal, Declarer, Contract, Auction,
 //! Play, Note) are still resolved here; the checker reports them.
 
-use super::{Document, Inherit, Inherited, Source};
-use std::collections::HashMap;
+use super::{Document, Game, Inherit, Inherited, Source};
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn resolve(doc: &mut Document) {
-    // Last real value of each tag name, with its source.
-    let mut last: HashMap<String, (String, Source)> = HashMap::new();
-    // `##` values that apply to later games without the tag.
-    let mut header: HashMap<String, (String, Source)> = HashMap::new();
-    for g in 0..doc.games.len() {
-        let game = &mut doc.games[g];
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut updates: Vec<(String, String, Source, bool)> = Vec::new();
-        for (t, tag) in game.tags.iter_mut().enumerate() {
-            if seen.contains(&tag.name.as_str()) || tag.name == "Note" {
-                continue; // §3.4: a repeated tag is ignored
+    // Without any `#` or `##` value there is nothing to resolve.
+    if !doc.games.iter().any(|g| g.tags.iter().any(|t| t.inherit != Inherit::None)) {
+        return;
+    }
+    let mut env = Env::default();
+    for (g, game) in doc.games.iter_mut().enumerate() {
+        env.apply(g, game);
+    }
+}
+
+/// What one game contributes to inheritance, without positions: its first
+/// tag of each name (§3.4: a repeated tag is ignored), Note tags left out.
+/// The language server keeps it per game text, so that an edit elsewhere
+/// does not need this game lowered again.
+#[derive(Clone, Debug, Default)]
+pub struct TagSummary {
+    /// (tag index in [`Game::tags`], name, marker, unescaped value).
+    pub tags: Vec<(usize, String, Inherit, Option<String>)>,
+}
+
+impl TagSummary {
+    pub fn of(game: &Game) -> TagSummary {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut tags = Vec::new();
+        for (t, tag) in game.tags.iter().enumerate() {
+            if tag.name == "Note" || !seen.insert(&tag.name) {
+                continue;
             }
-            match &tag.inherit {
+            tags.push((t, tag.name.clone(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.clone())));
+        }
+        TagSummary { tags }
+    }
+
+    /// Does any tag use `#` or `##`?
+    pub fn has_markers(&self) -> bool {
+        self.tags.iter().any(|(_, _, i, _)| *i != Inherit::None)
+    }
+}
+
+/// What inheritance gives one game: the resolved values of its `#`/`##`
+/// tags (by tag index) and the `##` values it receives without the tag.
+#[derive(Clone, Debug, Default)]
+pub struct Resolution {
+    pub resolved: Vec<(usize, (String, Option<Source>))>,
+    pub inherited: Vec<Inherited>,
+}
+
+impl Resolution {
+    /// Sets the game's resolved values and inherited tags.
+    pub fn apply_to(self, game: &mut Game) {
+        for (t, r) in self.resolved {
+            game.tags[t].resolved = Some(r);
+        }
+        game.inherited = self.inherited;
+    }
+
+    /// A hash of the values (not the sources): what a game's diagnostics
+    /// can depend on.
+    pub fn value_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for (t, (v, _)) in &self.resolved {
+            (t, v).hash(&mut h);
+        }
+        for i in &self.inherited {
+            (&i.name, &i.value).hash(&mut h);
+        }
+        h.finish()
+    }
+}
+
+/// The inheritance state between two games, walked game by game.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// Last real value of each tag name, with its source.
+    last: HashMap<String, (String, Source)>,
+    /// `##` values that apply to later games without the tag.
+    header: HashMap<String, (String, Source)>,
+}
+
+impl Env {
+    /// Resolves game `g` (its tags as in `summary`) and moves past it.
+    pub fn step(&mut self, g: usize, summary: &TagSummary) -> Resolution {
+        let mut res = Resolution::default();
+        let mut updates: Vec<(String, String, Source, bool)> = Vec::new();
+        for (t, name, inherit, value) in &summary.tags {
+            let t = *t;
+            match inherit {
                 Inherit::Previous => {
-                    tag.resolved = Some(match last.get(&tag.name) {
-                        Some((v, src)) => (v.clone(), Some(src.clone())),
-                        None => (String::new(), None),
-                    });
+                    res.resolved.push((
+                        t,
+                        match self.last.get(name) {
+                            Some((v, src)) => (v.clone(), Some(src.clone())),
+                            None => (String::new(), None),
+                        },
+                    ));
                 }
                 Inherit::Header(text) => {
-                    tag.resolved = Some((text.clone(), None));
-                    updates.push((tag.name.clone(), text.clone(), Source { game: g, tag: t }, true));
+                    res.resolved.push((t, (text.clone(), None)));
+                    updates.push((name.clone(), text.clone(), Source { game: g, tag: t }, true));
                 }
                 Inherit::None => {
-                    if let Some(v) = &tag.value {
-                        updates.push((tag.name.clone(), v.text.clone(), Source { game: g, tag: t }, false));
+                    if let Some(v) = value {
+                        updates.push((name.clone(), v.clone(), Source { game: g, tag: t }, false));
                     }
                 }
             }
-            seen.insert(&tag.name);
         }
-        for (name, (value, source)) in &header {
-            if !seen.contains(&name.as_str()) {
-                game.inherited.push(Inherited { name: name.clone(), value: value.clone(), source: source.clone() });
+        if !self.header.is_empty() {
+            let names: HashSet<&str> = summary.tags.iter().map(|(_, n, _, _)| n.as_str()).collect();
+            for (name, (value, source)) in &self.header {
+                if !names.contains(name.as_str()) {
+                    res.inherited.push(Inherited { name: name.clone(), value: value.clone(), source: source.clone() });
+                }
             }
+            res.inherited.sort_by(|a, b| a.name.cmp(&b.name));
         }
-        game.inherited.sort_by(|a, b| a.name.cmp(&b.name));
         for (name, value, source, is_header) in updates {
-            if is_header || header.contains_key(&name) {
-                header.insert(name.clone(), (value.clone(), source.clone()));
+            if is_header || self.header.contains_key(&name) {
+                self.header.insert(name.clone(), (value.clone(), source.clone()));
             }
-            last.insert(name, (value, source));
+            self.last.insert(name, (value, source));
         }
+        res
+    }
+
+    /// Resolves game `g` in place and moves past it.
+    pub fn apply(&mut self, g: usize, game: &mut Game) {
+        let res = self.step(g, &TagSummary::of(game));
+        res.apply_to(game);
     }
 }
 

@@ -61,7 +61,8 @@ struct Lowerer<'a> {
     game: Game,
 }
 
-fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
+/// Lowers one game (`#`/`##` values unresolved: see [`super::inherit::Env`]).
+pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
     let mut l = Lowerer {
         text,
         game: Game { index, range: chunk.range.clone(), ..Default::default() },

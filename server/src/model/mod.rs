@@ -11,7 +11,7 @@
 
 pub mod dump;
 pub mod typed;
-mod inherit;
+pub mod inherit;
 pub mod lower;
 pub mod values;
 

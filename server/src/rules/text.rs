@@ -10,25 +10,91 @@ use tree_sitter::Node;
 /// how many more there are.
 const CAP: usize = 50;
 
+/// The text rules of a whole document.
 pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let text = source.text.as_str();
-    let mut out = Vec::new();
-    decode_notes(source, &mut out);
-    characters(source, &mut out);
-    let has_long_line = lines(text, &mut out);
-    // The token walk only finds something when a token can be long, contain
-    // a tab, or contain a non-ASCII character.
-    if has_long_line || !text.is_ascii() || text.contains(['\t', '\u{b}']) {
-        let (mut long, mut non_ascii) = (0, 0);
-        for tree in trees.trees() {
-            tokens(text, tree, &mut out, &mut long, &mut non_ascii);
-        }
-    }
+    let mut out = file_level(source);
+    out.extend(span(source.encoding, text, 0..text.len(), &crate::syntax::top_nodes(trees)));
+    cap(&mut out);
     let (chunks, _) = games(trees);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
     }
     out
+}
+
+/// What does not belong to any part of the text: notes from decoding.
+pub fn file_level(source: &SourceText) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    decode_notes(source, &mut out);
+    out
+}
+
+/// The character, line and token rules on `text[range]`, which must start
+/// at a line start and end at a line end (or the end of the text); `nodes`
+/// are the top-level nodes inside it. Nothing is capped: a document's spans
+/// together go through [`cap`]. The language server checks each game's span
+/// on its own and keeps the result while the game is unchanged.
+pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes: &[Node<'_>]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let part = &text[range.clone()];
+    characters(encoding, part, range.start, &mut out);
+    let has_long_line = lines(part, range.start, &mut out);
+    // The token walk only finds something when a token can be long, contain
+    // a tab, or contain a non-ASCII character.
+    if has_long_line || !part.is_ascii() || part.contains(['\t', '\u{b}']) {
+        for node in nodes {
+            tokens(text, *node, &mut out);
+        }
+    }
+    out
+}
+
+/// Applies the per-file limits to the diagnostics of all spans (in any
+/// order): at most [`CAP`] of each capped code, the last saying how many more
+/// there are; Windows-1252 characters become one diagnostic with the count.
+pub fn cap(out: &mut Vec<Diagnostic>) {
+    let capped = [&c::CONTROL_CHARACTER, &c::NOT_LATIN1, &c::LINE_TOO_LONG, &c::TOKEN_TOO_LONG, &c::NON_ASCII_SYMBOL];
+    let is = |d: &Diagnostic, code: &crate::codes::CodeInfo| std::ptr::eq(d.code, code);
+    if !out.iter().any(|d| is(d, &c::C1_CHARACTER) || capped.iter().any(|k| is(d, k))) {
+        return;
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    let mut kept = Vec::with_capacity(out.len());
+    let mut counts = [0usize; 5];
+    let mut c1: Option<(usize, usize)> = None; // (index in kept, count)
+    for d in out.drain(..) {
+        if is(&d, &c::C1_CHARACTER) {
+            match &mut c1 {
+                Some((_, n)) => *n += 1,
+                None => {
+                    c1 = Some((kept.len(), 1));
+                    kept.push(d);
+                }
+            }
+            continue;
+        }
+        match capped.iter().position(|k| is(&d, k)) {
+            Some(k) => {
+                counts[k] += 1;
+                if counts[k] <= CAP {
+                    kept.push(d);
+                }
+            }
+            None => kept.push(d),
+        }
+    }
+    if let Some((i, n)) = c1 {
+        kept[i].message = format!("the file uses {n} Windows-1252 character(s) in the byte range 128–159, which ISO 8859-1 does not use for PBN data (§2.2)");
+    }
+    for (k, code) in capped.iter().enumerate() {
+        if counts[k] > CAP {
+            if let Some(last) = kept.iter_mut().rev().find(|d| is(d, code)) {
+                last.message.push_str(&format!(" ({} more not shown)", counts[k] - CAP));
+            }
+        }
+    }
+    *out = kept;
 }
 
 fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
@@ -61,54 +127,36 @@ fn charset_line(text: &str) -> std::ops::Range<usize> {
     }
 }
 
-fn characters(source: &SourceText, out: &mut Vec<Diagnostic>) {
-    let text = source.text.as_str();
-    let (mut control, mut wide, mut c1) = (0usize, 0usize, 0usize);
-    let mut first_c1 = None;
-    for (i, ch) in text.char_indices() {
+fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    // Fast path: printable ASCII and line ends only.
+    if part.bytes().all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | 0x0b | b'\n' | b'\r')) {
+        return;
+    }
+    for (i, ch) in part.char_indices() {
+        let i = base + i;
         let code = ch as u32;
         let is_control = (code < 0x20 && !matches!(ch, '\t' | '\u{b}' | '\n' | '\r')) || code == 0x7f || (0x80..0xa0).contains(&code);
         if is_control {
-            control += 1;
-            if control <= CAP {
-                out.push(Diagnostic::new(
-                    &c::CONTROL_CHARACTER,
-                    i..i + ch.len_utf8(),
-                    if (0x80..0xa0).contains(&code) {
-                        format!("byte 0x{code:02X} is a control character in ISO 8859-1 and not used for PBN data (§2.2); if the file is Windows-1252, declare it with `%Content-type: text/x-pbn; charset=windows-1252`")
-                    } else {
-                        format!("control character U+{code:04X} is not permitted in PBN data (§2.2)")
-                    },
-                ));
-            }
+            out.push(Diagnostic::new(
+                &c::CONTROL_CHARACTER,
+                i..i + ch.len_utf8(),
+                if (0x80..0xa0).contains(&code) {
+                    format!("byte 0x{code:02X} is a control character in ISO 8859-1 and not used for PBN data (§2.2); if the file is Windows-1252, declare it with `%Content-type: text/x-pbn; charset=windows-1252`")
+                } else {
+                    format!("control character U+{code:04X} is not permitted in PBN data (§2.2)")
+                },
+            ));
         } else if code > 0xff && ch != '\u{feff}' {
-            if source.encoding == Encoding::Windows1252 && is_cp1252_extra(ch) {
-                c1 += 1;
-                first_c1.get_or_insert(i..i + ch.len_utf8());
+            if encoding == Encoding::Windows1252 && is_cp1252_extra(ch) {
+                // One per character here; `cap` merges them into one.
+                out.push(Diagnostic::new(&c::C1_CHARACTER, i..i + ch.len_utf8(), String::new()));
                 continue;
             }
-            wide += 1;
-            if wide <= CAP {
-                out.push(Diagnostic::new(
-                    &c::NOT_LATIN1,
-                    i..i + ch.len_utf8(),
-                    format!("`{ch}` (U+{code:04X}) is not an ISO 8859-1 character (§2.2)"),
-                ));
-            }
-        }
-    }
-    if let Some(r) = first_c1 {
-        out.push(Diagnostic::new(
-            &c::C1_CHARACTER,
-            r,
-            format!("the file uses {c1} Windows-1252 character(s) in the byte range 128–159, which ISO 8859-1 does not use for PBN data (§2.2)"),
-        ));
-    }
-    for (count, code) in [(control, &c::CONTROL_CHARACTER), (wide, &c::NOT_LATIN1)] {
-        if count > CAP {
-            if let Some(last) = out.iter_mut().rev().find(|d| std::ptr::eq(d.code, code)) {
-                last.message.push_str(&format!(" ({} more not shown)", count - CAP));
-            }
+            out.push(Diagnostic::new(
+                &c::NOT_LATIN1,
+                i..i + ch.len_utf8(),
+                format!("`{ch}` (U+{code:04X}) is not an ISO 8859-1 character (§2.2)"),
+            ));
         }
     }
 }
@@ -120,8 +168,7 @@ fn is_cp1252_extra(ch: char) -> bool {
 }
 
 /// Reports long lines; returns whether any line is over 255 bytes.
-fn lines(text: &str, out: &mut Vec<Diagnostic>) -> bool {
-    let mut n = 0;
+fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
     let mut any_long = false;
     let mut start = 0;
     let b = text.as_bytes();
@@ -133,15 +180,12 @@ fn lines(text: &str, out: &mut Vec<Diagnostic>) -> bool {
             any_long |= line.len() > 255;
             let chars = line.chars().count();
             if chars > 254 {
-                n += 1;
-                if n <= CAP {
-                    let cut = line.char_indices().nth(254).map(|(o, _)| start + o).unwrap_or(end);
-                    out.push(Diagnostic::new(
-                        &c::LINE_TOO_LONG,
-                        cut..end,
-                        format!("line has {} characters plus its end-of-line; at most 255 including the end-of-line are allowed (§2.3)", chars),
-                    ));
-                }
+                let cut = line.char_indices().nth(254).map(|(o, _)| start + o).unwrap_or(end);
+                out.push(Diagnostic::new(
+                    &c::LINE_TOO_LONG,
+                    base + cut..base + end,
+                    format!("line has {} characters plus its end-of-line; at most 255 including the end-of-line are allowed (§2.3)", chars),
+                ));
             }
         }
     };
@@ -161,13 +205,15 @@ fn lines(text: &str, out: &mut Vec<Diagnostic>) -> bool {
     any_long
 }
 
-fn tokens(text: &str, tree: &tree_sitter::Tree, out: &mut Vec<Diagnostic>, long: &mut usize, non_ascii: &mut usize) {
-    let mut cursor = tree.walk();
-    // Iterative pre-order walk over all nodes.
+/// The token rules on every leaf under `root`.
+fn tokens(text: &str, root: Node<'_>, out: &mut Vec<Diagnostic>) {
+    let mut cursor = root.walk();
+    // Iterative pre-order walk over all nodes (the cursor cannot leave
+    // `root`: it is the cursor's root).
     loop {
         let node = cursor.node();
         if node.child_count() == 0 {
-            leaf(text, node, out, long, non_ascii);
+            leaf(text, node, out);
         }
         if cursor.goto_first_child() {
             continue;
@@ -183,7 +229,7 @@ fn tokens(text: &str, tree: &tree_sitter::Tree, out: &mut Vec<Diagnostic>, long:
     }
 }
 
-fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>, long: &mut usize, non_ascii: &mut usize) {
+fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
     let kind = node.kind();
     let r = node.byte_range();
     let s = &text[r.clone()];
@@ -200,27 +246,21 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>, long: &mut usize,
         }
         _ => {
             if !s.is_ascii() && !node.is_error() {
-                *non_ascii += 1;
-                if *non_ascii <= CAP {
-                    let p = s.find(|c: char| !c.is_ascii()).unwrap_or(0);
-                    let ch = s[p..].chars().next().unwrap_or('?');
-                    out.push(Diagnostic::new(
-                        &c::NON_ASCII_SYMBOL,
-                        r.start + p..r.start + p + ch.len_utf8(),
-                        format!("non-ASCII character `{ch}` outside strings and comments; it may only appear in string data and commentary (§2.2)"),
-                    ));
-                }
+                let p = s.find(|c: char| !c.is_ascii()).unwrap_or(0);
+                let ch = s[p..].chars().next().unwrap_or('?');
+                out.push(Diagnostic::new(
+                    &c::NON_ASCII_SYMBOL,
+                    r.start + p..r.start + p + ch.len_utf8(),
+                    format!("non-ASCII character `{ch}` outside strings and comments; it may only appear in string data and commentary (§2.2)"),
+                ));
             }
         }
     }
     if !matches!(kind, "comment" | "unterminated_comment" | "escape_line" | "game_break") && s.len() > 255 && s.chars().count() > 255 {
-        *long += 1;
-        if *long <= CAP {
-            out.push(Diagnostic::new(
-                &c::TOKEN_TOO_LONG,
-                r.clone(),
-                format!("token of {} characters; a token is at most 255 characters long (§3.2)", s.chars().count()),
-            ));
-        }
+        out.push(Diagnostic::new(
+            &c::TOKEN_TOO_LONG,
+            r.clone(),
+            format!("token of {} characters; a token is at most 255 characters long (§3.2)", s.chars().count()),
+        ));
     }
 }

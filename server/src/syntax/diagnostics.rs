@@ -48,6 +48,15 @@ pub fn syntax_diagnostics_for<T: Trees + ?Sized>(trees: &T, text: &str, doc: &cr
     out
 }
 
+/// The syntax diagnostics of some top-level nodes (unsorted, no game set).
+pub fn nodes_diagnostics(nodes: &[Node<'_>], text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for n in nodes {
+        visit(*n, text, &mut out);
+    }
+    out
+}
+
 fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
     if node.is_missing() {
         // After a string without its closing quote, the missing `]` is a

@@ -9,8 +9,8 @@
 mod diagnostics;
 mod split;
 
-pub use diagnostics::{syntax_diagnostics, syntax_diagnostics_for};
-pub use split::{cut_points, parse_pieces, parse_split};
+pub use diagnostics::{nodes_diagnostics, syntax_diagnostics, syntax_diagnostics_for};
+pub use split::{cut_points, parse_pieces, parse_split, parse_split_exact};
 
 use std::cell::RefCell;
 use std::ops::Range;

@@ -144,6 +144,20 @@ pub fn parse_split(text: &str, piece: usize) -> Vec<Tree> {
     trees
 }
 
+/// [`parse_split`] without the fallback to a whole parse (for tests).
+pub fn parse_split_exact(text: &str, piece: usize) -> Vec<Tree> {
+    let cuts = cut_points(text, piece);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut row = 0;
+    for &c in cuts.iter().chain(std::iter::once(&text.len())) {
+        out.push(parse_range(text, start, c, row));
+        row += text.as_bytes()[start..c].iter().filter(|&&b| b == b'\n').count();
+        start = c;
+    }
+    out
+}
+
 /// Parses `text[start..end]` with byte offsets of the whole text; `row` is
 /// the line number of `start` (which is at column 0).
 fn parse_range(text: &str, start: usize, end: usize, row: usize) -> Tree {

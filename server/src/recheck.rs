@@ -1,0 +1,208 @@
+//! Re-checking a document after an edit, for the language server: the same
+//! diagnostics as [`crate::check::check_text`], computed game by game and
+//! reused for every game whose text and inherited values did not change.
+//!
+//! A game's diagnostics depend only on its own text (its span: the whole
+//! lines from its first to its last node), on the `#`/`##` values it
+//! inherits from earlier games (§4.8) and on whether export rules apply to
+//! it. [`recheck`] hashes each span; a game whose key is in the previous
+//! [`State`] gets its diagnostics back (stored relative to the span's start)
+//! without being lowered. Only the games an edit touched, and games whose
+//! inherited values changed, are lowered and checked, on every core.
+//! What belongs to the file rather than to a game (decoding notes, export
+//! line ends and separators, comments between games) is recomputed each time
+//! by linear scans, and the per-file caps are applied last.
+//!
+//! Inheritance needs each game's tags, so when the text uses `#` values at
+//! all, a position-free [`TagSummary`] of each game is kept too, keyed by
+//! the span's hash.
+
+use crate::check::{CheckOptions, CheckResult};
+use crate::diagnostic::Diagnostic;
+use crate::model::inherit::{Env, Resolution, TagSummary};
+use crate::model::lower::lower_game;
+use crate::model::Game;
+use crate::rules;
+use crate::syntax::{self, GameChunk};
+use crate::text::SourceText;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+use tree_sitter::Tree;
+
+/// What one check leaves for the next one.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// Per-game diagnostics by game key, ranges relative to the span start.
+    games: HashMap<u64, Arc<Vec<Diagnostic>>>,
+    /// Tag summaries by span hash (only kept when the text uses `#`).
+    summaries: HashMap<u64, Arc<TagSummary>>,
+}
+
+impl State {
+    /// The number of games whose diagnostics can be reused.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+}
+
+/// Statistics of one re-check (for tests and benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub games: usize,
+    /// Games lowered and checked again.
+    pub checked: usize,
+}
+
+/// Checks `source` (parsed as `tree`), reusing what `prev` knows.
+pub fn recheck(source: &SourceText, tree: &Tree, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
+    let text = source.text.as_str();
+    let (chunks, loose) = syntax::games(tree);
+    let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
+    let hashes: Vec<u64> = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
+    let export_from = rules::export_from(text, opts);
+
+    // Inheritance: resolutions of every game, from tag summaries.
+    let inherits = text.contains("\"#");
+    let mut next = State::default();
+    let mut lowered: Vec<Option<Game>> = (0..chunks.len()).map(|_| None).collect();
+    let mut resolutions: Vec<Option<Resolution>> = (0..chunks.len()).map(|_| None).collect();
+    if inherits {
+        let missing: Vec<usize> = (0..chunks.len()).filter(|&i| !prev.summaries.contains_key(&hashes[i])).collect();
+        let fresh = crate::par::map(&missing, |&i| {
+            let g = lower_game(i, &chunks[i], text);
+            let s = TagSummary::of(&g);
+            (g, s)
+        });
+        let mut summaries: Vec<Option<Arc<TagSummary>>> = hashes.iter().map(|h| prev.summaries.get(h).cloned()).collect();
+        for (&i, (g, s)) in missing.iter().zip(fresh) {
+            summaries[i] = Some(Arc::new(s));
+            lowered[i] = Some(g);
+        }
+        let mut env = Env::default();
+        for (i, s) in summaries.iter().enumerate() {
+            let s = s.as_ref().expect("every game has a summary");
+            next.summaries.insert(hashes[i], s.clone());
+            resolutions[i] = Some(env.step(i, s));
+        }
+    }
+
+    // Game keys; reuse or check.
+    let keys: Vec<u64> = (0..chunks.len())
+        .map(|i| {
+            let env = resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0);
+            // Export rules apply from `export_from` on; a game's first tag
+            // is in its span, so comparing with the span is enough unless
+            // the `% EXPORT` line is inside this very span.
+            let export = match export_from {
+                None => 0u64,
+                Some(p) if p <= spans[i].start => 1,
+                Some(p) if p >= spans[i].end => 2,
+                Some(p) => 3 + (p - spans[i].start) as u64,
+            };
+            mix(mix(hashes[i], env), export)
+        })
+        .collect();
+    let todo: Vec<usize> = (0..chunks.len()).filter(|&i| !prev.games.contains_key(&keys[i])).collect();
+    let lowered = std::sync::Mutex::new(lowered);
+    let fresh: Vec<Vec<Diagnostic>> = crate::par::map(&todo, |&i| {
+        let pre = lowered.lock().unwrap_or_else(|e| e.into_inner())[i].take();
+        let mut game = pre.unwrap_or_else(|| lower_game(i, &chunks[i], text));
+        if let Some(r) = &resolutions[i] {
+            r.clone().apply_to(&mut game);
+        }
+        game_diagnostics(source, &chunks[i], spans[i].clone(), &game, opts, rules::game_export(export_from, &game))
+            .into_iter()
+            .map(|d| shift(d, -(spans[i].start as isize)))
+            .collect()
+    });
+    for (&i, diags) in todo.iter().zip(fresh) {
+        next.games.insert(keys[i], Arc::new(diags));
+    }
+    let mut out = rules::text::file_level(source);
+    for (i, key) in keys.iter().enumerate() {
+        let diags = next.games.get(key).or_else(|| prev.games.get(key)).expect("every game was checked or reused").clone();
+        out.extend(diags.iter().cloned().map(|d| {
+            let mut d = shift(d, spans[i].start as isize);
+            // Rule diagnostics carry their game; syntax and text ones get
+            // theirs from their position below, as in `check_text`.
+            if d.game.is_some() {
+                d.game = Some(i);
+            }
+            d
+        }));
+        next.games.insert(*key, diags);
+    }
+
+    // Between the games: the text of the gaps, and comments outside games.
+    let mut gap_start = 0;
+    for span in spans.iter().chain(std::iter::once(&(text.len()..text.len()))) {
+        if span.start > gap_start {
+            let gap = gap_start..span.start;
+            out.extend(rules::text::span(source.encoding, text, gap, &[]));
+        }
+        gap_start = span.end;
+    }
+    out.extend(syntax::nodes_diagnostics(&loose, text));
+    if export_from == Some(0) {
+        out.extend(rules::file_export(source, tree));
+    }
+    rules::text::cap(&mut out);
+    for d in out.iter_mut().filter(|d| d.game.is_none()) {
+        d.game = syntax::game_at(&chunks, d.range.start);
+    }
+    out.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    let stats = Stats { games: chunks.len(), checked: todo.len() };
+    (CheckResult { games: chunks.len(), diagnostics: out }, next, stats)
+}
+
+/// Everything one game contributes: syntax, text and per-game rules.
+fn game_diagnostics(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usize>, game: &Game, opts: &CheckOptions, export: bool) -> Vec<Diagnostic> {
+    let text = source.text.as_str();
+    let mut out = Vec::new();
+    if game.syntax_error || chunk.nodes.iter().any(|n| n.has_error()) {
+        out.extend(syntax::nodes_diagnostics(&chunk.nodes, text));
+    }
+    out.extend(rules::text::span(source.encoding, text, span, &chunk.nodes));
+    out.extend(rules::check_game(text, opts, export, game));
+    out
+}
+
+fn shift(mut d: Diagnostic, by: isize) -> Diagnostic {
+    let f = |r: &mut Range<usize>| *r = (r.start as isize + by) as usize..(r.end as isize + by) as usize;
+    f(&mut d.range);
+    for r in &mut d.related {
+        f(&mut r.range);
+    }
+    d
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at].iter().rposition(|&b| b == b'\n' || b == b'\r').map(|p| p + 1).unwrap_or(0)
+}
+
+fn line_end(text: &str, at: usize) -> usize {
+    text.as_bytes()[at..].iter().position(|&b| b == b'\n' || b == b'\r').map(|p| at + p).unwrap_or(text.len())
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    (a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(29).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// A fast 64-bit hash of bytes (8 bytes a step, two multiplies); enough to
+/// tell edited game texts apart, it is not meant to resist crafted input.
+fn fast_hash(b: &[u8]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64 ^ (b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(31);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}

@@ -1,0 +1,116 @@
+//! The language server's game-by-game re-check (`pbn::recheck`) gives
+//! exactly the diagnostics of `pbn check` (`check_text`): on a fresh
+//! document, and after edits that reuse the previous state. Checked on
+//! every corpus file, every fixture, every code example, and generated
+//! files under random edits (including edits to `#`/`##` values, whose
+//! change reaches later games).
+
+use pbn::check::{check_text, CheckOptions};
+use pbn::recheck::{recheck, State};
+use pbn::text::SourceText;
+use pbn_tests::corpus::{corpus_dir, corpus_files};
+use pbn_tests::gen::{generate, GenOptions, Rng};
+
+type Key = (&'static str, std::ops::Range<usize>, String, Option<usize>, Vec<(std::ops::Range<usize>, String)>);
+
+fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
+    v.iter()
+        .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game, d.related.iter().map(|r| (r.range.clone(), r.message.clone())).collect()))
+        .collect()
+}
+
+/// Checks `text` both ways; returns the re-check state.
+fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
+    let source = SourceText::from_text(text.to_owned());
+    let opts = CheckOptions { export };
+    let want = check_text(&source, &opts);
+    let tree = pbn::syntax::parse(text);
+    let (got, state, stats) = recheck(&source, &tree, &opts, prev);
+    let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));
+    if w != g {
+        let only_w: Vec<_> = w.iter().filter(|x| !g.contains(x)).collect();
+        let only_g: Vec<_> = g.iter().filter(|x| !w.contains(x)).collect();
+        panic!("{name} (export {export}): re-check differs from check\nonly in check: {only_w:#?}\nonly in re-check: {only_g:#?}");
+    }
+    assert_eq!(want.games, got.games, "{name}");
+    (state, stats)
+}
+
+#[test]
+fn corpus_files_recheck_like_check() {
+    let Some(dir) = corpus_dir() else { return };
+    for rel in corpus_files(&dir) {
+        let source = pbn::text::decode(&std::fs::read(dir.join(&rel)).unwrap());
+        let name = rel.display().to_string();
+        for export in [false, true] {
+            let (state, _) = assert_same(&name, &source.text, &State::default(), export);
+            // Everything reused the second time.
+            let (_, stats) = assert_same(&name, &source.text, &state, export);
+            assert_eq!(stats.checked, 0, "{name}");
+        }
+    }
+}
+
+#[test]
+fn code_examples_and_fixtures_recheck_like_check() {
+    for c in pbn::codes::all() {
+        for ex in [c.bad, c.good] {
+            let export = c.category == pbn::codes::Category::Export;
+            assert_same(c.code, ex, &State::default(), export);
+            assert_same(c.code, &format!("{ex}\n\n{ex}"), &State::default(), export);
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            if e.path().extension().is_some_and(|x| x == "pbn") {
+                let source = pbn::text::decode(&std::fs::read(e.path()).unwrap());
+                assert_same(&e.path().display().to_string(), &source.text, &State::default(), false);
+            }
+        }
+    }
+}
+
+/// Random edits; after each, the re-check from the previous state equals a
+/// full check, and only a few games are checked again.
+#[test]
+fn random_edits_recheck_like_check() {
+    let mut text = generate(60, 7, &GenOptions::default());
+    // Inheritance in play: `##` and `#` values.
+    text = text.replacen("[Event \"", "[Event \"##", 1).replacen("[Site \"", "[Site \"##", 1);
+    let mut rng = Rng::new(11);
+    let (mut state, _) = assert_same("start", &text, &State::default(), false);
+    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "\t", "%", "\"", "[Site \"#\"]\n"];
+    for round in 0..300 {
+        let len = text.len();
+        let mut at = rng.below(len + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = (at + rng.below(8)).min(len);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let insert = if rng.chance(0.3) { "" } else { *rng.pick(&pieces) };
+        text.replace_range(at..end, insert);
+        let export = round % 7 == 0;
+        let empty = State::default();
+        let (next, stats) = assert_same(&format!("round {round}"), &text, if export { &empty } else { &state }, export);
+        if !export {
+            state = next;
+            assert!(stats.checked <= stats.games, "round {round}");
+        }
+    }
+}
+
+/// An edit in one game of many re-checks only that game.
+#[test]
+fn an_edit_rechecks_one_game() {
+    let text = generate(200, 3, &GenOptions::default());
+    let (state, stats) = assert_same("start", &text, &State::default(), false);
+    assert_eq!(stats.checked, 200);
+    let at = text.match_indices("[Board \"").nth(100).unwrap().0 + 8;
+    let edited = format!("{}7{}", &text[..at], &text[at..]);
+    let (_, stats) = assert_same("edited", &edited, &state, false);
+    assert_eq!(stats.checked, 1);
+}
