@@ -23,12 +23,11 @@ use crate::model::inherit::{Env, Resolution, TagSummary};
 use crate::model::lower::lower_game;
 use crate::model::Game;
 use crate::rules;
-use crate::syntax::{self, GameChunk};
+use crate::syntax::{self, GameChunk, Trees};
 use crate::text::SourceText;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
-use tree_sitter::Tree;
 
 /// What one check leaves for the next one.
 #[derive(Clone, Debug, Default)]
@@ -58,9 +57,9 @@ pub struct Stats {
 }
 
 /// Checks `source` (parsed as `tree`), reusing what `prev` knows.
-pub fn recheck(source: &SourceText, tree: &Tree, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
+pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
     let text = source.text.as_str();
-    let (chunks, loose) = syntax::games(tree);
+    let (chunks, loose) = syntax::games(trees);
     let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
     let hashes: Vec<u64> = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
     let export_from = rules::export_from(text, opts);
@@ -148,7 +147,7 @@ pub fn recheck(source: &SourceText, tree: &Tree, opts: &CheckOptions, prev: &Sta
     }
     out.extend(syntax::nodes_diagnostics(&loose, text));
     if export_from == Some(0) {
-        out.extend(rules::file_export(source, tree));
+        out.extend(rules::file_export(source, trees));
     }
     rules::text::cap(&mut out);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {

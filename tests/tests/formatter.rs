@@ -8,15 +8,15 @@ use pbn_tests::corpus::{corpus_dir, corpus_files};
 use std::collections::BTreeMap;
 
 fn dump(text: &str) -> serde_json::Value {
-    let tree = pbn::syntax::parse(text);
+    let tree = pbn::syntax::Forest::parse(text);
     let doc = pbn::model::lower(&tree, text);
     pbn::model::dump::dump(&doc, text)
 }
 
 fn comments(text: &str) -> BTreeMap<String, usize> {
-    let tree = pbn::syntax::parse(text);
+    let tree = pbn::syntax::Forest::parse(text);
     let mut out = BTreeMap::new();
-    let mut stack = vec![tree.root_node()];
+    let mut stack: Vec<_> = pbn::syntax::Trees::trees(&tree).iter().map(|t| t.root_node()).collect();
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line") {
             *out.entry(text[n.byte_range()].trim_end().to_owned()).or_default() += 1;

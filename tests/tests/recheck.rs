@@ -24,7 +24,7 @@ fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pb
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
     let want = check_text(&source, &opts);
-    let tree = pbn::syntax::parse(text);
+    let tree = pbn::syntax::Forest::parse_with(text, pbn::syntax::EDIT_PIECE);
     let (got, state, stats) = recheck(&source, &tree, &opts, prev);
     let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));
     if w != g {

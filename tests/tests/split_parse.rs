@@ -1,10 +1,13 @@
-//! Large files are parsed in pieces cut at game breaks, on every core
-//! (`pbn::syntax::parse_split`). The pieces must give exactly what one
-//! whole-file parse gives: the same top-level nodes with the same subtrees
-//! and byte ranges, the same model, the same diagnostics and the same
-//! formatted output. Checked with a cut at every game break (piece size 1)
-//! on every corpus file, every fixture and generated files with tricky
-//! comments and line endings.
+//! Documents are parsed in pieces cut at game breaks (`pbn::syntax::Forest`:
+//! large pieces on every core for `pbn check`, small ones that an edit
+//! reparses in the language server). The parse is canonical: whatever the
+//! pieces, the same top-level nodes with the same subtrees and byte ranges,
+//! the same model, diagnostics and formatted output; where the document has
+//! no syntax error, exactly the whole-file tree; where it has one, the
+//! broken games are parsed one at a time. Checked with pieces of one game,
+//! of a few hundred bytes and as large as possible, on every corpus file,
+//! every fixture, every code example, generated files with tricky comments
+//! and line endings, and randomly damaged files.
 
 use pbn::syntax::{parse, parse_split, top_nodes};
 use pbn_tests::corpus::{corpus_dir, corpus_files};
@@ -17,12 +20,17 @@ fn node_list<T: pbn::syntax::Trees + ?Sized>(trees: &T) -> Vec<(String, std::ops
 
 /// Returns how many pieces the text was cut into.
 fn assert_same(name: &str, text: &str) -> usize {
-    let whole = parse(text);
     let pieces = parse_split(text, 1);
-    let source = pbn::text::SourceText::from_text(text.to_owned());
-    if pieces.len() > 1 {
-        assert_eq!(node_list(&pieces), node_list(&whole), "{name}: top-level nodes differ");
+    let whole = parse_split(text, usize::MAX);
+    let small = parse_split(text, 300);
+    assert_eq!(node_list(&small), node_list(&pieces), "{name}: top-level nodes differ (small pieces)");
+    assert_eq!(node_list(&whole), node_list(&pieces), "{name}: top-level nodes differ (one piece)");
+    let one = parse(text);
+    if !one.root_node().has_error() {
+        assert_eq!(whole.len(), 1, "{name}");
+        assert_eq!(node_list(&one), node_list(&pieces), "{name}: not the whole-file tree");
     }
+    let source = pbn::text::SourceText::from_text(text.to_owned());
     let opts = pbn::check::CheckOptions::default();
     let a = pbn::check::check_parsed(&source, &whole, &opts).diagnostics;
     let b = pbn::check::check_parsed(&source, &pieces, &opts).diagnostics;
@@ -126,5 +134,92 @@ fn cut_points_are_game_break_ends() {
     assert_eq!(cuts.len(), 99);
     for c in cuts {
         assert!(ends.contains(&c), "cut at {c} is not the end of a game break");
+    }
+}
+
+/// Random damage (deleted, inserted and replaced bytes, including brackets,
+/// quotes and braces): the parse is still the same in any pieces.
+#[test]
+fn damaged_texts_parse_the_same_in_pieces() {
+    let base = generate(40, 9, &GenOptions::default());
+    let mut rng = pbn_tests::gen::Rng::new(5);
+    let junk: [&str; 17] = ["[", "]", "\"", "{", "}", ";", "%", "\n", "\n\n", "[Note \"1:x\"]", "=1=", "$", "^", "x", "é", " ", "\r"];
+    for round in 0..150 {
+        let mut text = base.clone();
+        for _ in 0..1 + rng.below(6) {
+            let mut at = rng.below(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut end = (at + rng.below(4)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.replace_range(at..end, *rng.pick(&junk));
+        }
+        assert_same(&format!("round {round}"), &text);
+    }
+}
+
+/// The language server's way: random edits recorded with `Forest::edit` and
+/// reparsed piece by piece (`Forest::reparse`) give the parse of the final
+/// text, with small pieces so that edits cross piece boundaries, merge and
+/// split pieces, and open `{` comments that run into later pieces.
+#[test]
+fn edited_forests_equal_a_fresh_parse() {
+    fn point(text: &str, at: usize) -> tree_sitter::Point {
+        let row = text[..at].matches('\n').count();
+        let col = at - text[..at].rfind('\n').map(|p| p + 1).unwrap_or(0);
+        tree_sitter::Point { row, column: col }
+    }
+    let mut rng = pbn_tests::gen::Rng::new(17);
+    let junk: [&str; 16] = ["", "\n", "\n\n", "{", "}", "[", "]", "\"", "x", "[Note \"1:x\"]", "%", " ", "\r\n", "[Event \"e\"]\n\n", "é", ";"];
+    for round in 0..60 {
+        let mut text = generate(12, round, &GenOptions::default());
+        let mut forest = pbn::syntax::Forest::parse_with(&text, 400);
+        for step in 0..12 {
+            for _ in 0..1 + rng.below(3) {
+                let mut at = rng.below(text.len() + 1);
+                if rng.chance(0.3) {
+                    // At a piece boundary, or just before one (in the blank
+                    // line that ends the previous piece).
+                    let r = forest.ranges();
+                    at = r[rng.below(r.len())].start.saturating_sub(rng.below(2));
+                }
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let span = if rng.chance(0.1) { 3000 } else { 6 };
+                let mut end = (at + rng.below(span)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let insert = *rng.pick(&junk);
+                let (sp, op) = (point(&text, at), point(&text, end));
+                text.replace_range(at..end, insert);
+                let np = point(&text, at + insert.len());
+                forest.edit(&tree_sitter::InputEdit {
+                    start_byte: at,
+                    old_end_byte: end,
+                    new_end_byte: at + insert.len(),
+                    start_position: sp,
+                    old_end_position: op,
+                    new_end_position: np,
+                });
+            }
+            forest.reparse(&text);
+            let fresh = parse_split(&text, 1);
+            let (a, b) = (node_list(&forest), node_list(&fresh));
+            if a != b {
+                let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+                let show = |v: &[(String, std::ops::Range<usize>)]| v.iter().skip(i.saturating_sub(1)).take(3).map(|(s, r)| format!("{r:?} {}", &s[..s.len().min(60)])).collect::<Vec<_>>();
+                let lo = a.get(i).or(b.get(i)).map(|x| x.1.start).unwrap_or(0).saturating_sub(80);
+                panic!("round {round} step {step}: node {i} differs\nedited: {:?}\nfresh: {:?}\npieces: {:?}\ntext: {:?}", show(&a), show(&b), forest.ranges(), &text[lo..(lo + 300).min(text.len())]);
+            }
+            let ranges = forest.ranges();
+            assert_eq!(ranges.first().map(|r| r.start), Some(0));
+            assert_eq!(ranges.last().map(|r| r.end), Some(text.len()));
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start), "round {round} step {step}: pieces not contiguous");
+        }
     }
 }

@@ -530,6 +530,38 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     Some(())
 }
 
+/// Ends `line` (if any) in `out`.
+fn end_line(line: &mut String, out: &mut String) {
+    if !line.is_empty() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+        line.clear();
+    }
+}
+
+/// Appends the comments attached to element `k` of section `s` to `line`.
+/// An escape line gets a line of its own (`%` only counts in the first
+/// column, §2.4) and a `;` comment ends its line (§3.8): printed inline,
+/// the one would become section data and the other would swallow the
+/// elements after it.
+fn element_comments(p: &mut Printer<'_>, s: usize, k: usize, line: &mut String, out: &mut String) {
+    for ci in p.comments(Anchor::Element(s, k)) {
+        let t = p.comment_text(ci).trim_end_matches(['\r', '\n']);
+        match p.game.comments[ci].kind {
+            CommentKind::Escape => {
+                end_line(line, out);
+                out.push_str(t);
+                out.push('\n');
+            }
+            CommentKind::Line => {
+                push_piece(line, t);
+                end_line(line, out);
+            }
+            _ => push_piece(line, t),
+        }
+    }
+}
+
 fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
     let g = p.game;
     let sec = &g.sections[s];
@@ -564,17 +596,13 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
                         };
                         if right { format!("{pad}{t}") } else { format!("{t}{pad}") }
                     };
-                    if c > 0 {
+                    if c > 0 && !line.is_empty() {
                         line.push(' ');
                     }
                     line.push_str(&padded);
-                    for ci in p.comments(Anchor::Element(s, k)) {
-                        line.push(' ');
-                        line.push_str(p.comment_text(ci).trim_end_matches(['\r', '\n']));
-                    }
+                    element_comments(p, s, k, &mut line, out);
                 }
-                out.push_str(line.trim_end());
-                out.push('\n');
+                end_line(&mut line, out);
             }
         }
         _ => {
@@ -591,15 +619,10 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
                     }
                 }
                 push_piece(&mut line, &element_text(p, k));
-                for ci in p.comments(Anchor::Element(s, k)) {
-                    push_piece(&mut line, p.comment_text(ci).trim_end_matches(['\r', '\n']));
-                }
+                element_comments(p, s, k, &mut line, out);
                 last_end = Some(e.range.end);
             }
-            if !line.is_empty() {
-                out.push_str(&line);
-                out.push('\n');
-            }
+            end_line(&mut line, out);
         }
     }
     Some(())

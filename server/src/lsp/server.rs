@@ -152,8 +152,8 @@ impl LanguageServer for Backend {
                 let mut d = d.lock().expect("document lock");
                 let settings = settings_for(&self.state, &d.uri);
                 let text = d.snapshot.text.clone();
-                let tree = d.snapshot.tree.clone();
-                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, tree, settings));
+                let forest = d.snapshot.forest.clone();
+                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, forest, settings));
                 (d.uri.clone(), d.version)
             };
             self.schedule_diagnostics(uri, version);

@@ -11,13 +11,14 @@ use crate::model::{self, Document as Model};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
 use std::sync::OnceLock;
 use tower_lsp_server::ls_types::Uri;
-use tree_sitter::Tree;
+use crate::syntax::Forest;
 
 pub struct Snapshot {
     pub uri: Uri,
     pub version: i32,
     pub text: String,
-    pub tree: Tree,
+    /// The parse, in pieces (see `document.rs`).
+    pub forest: Forest,
     pub index: LineIndex,
     pub settings: Settings,
     model: OnceLock<Model>,
@@ -29,13 +30,13 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn new(uri: Uri, version: i32, text: String, tree: Tree, settings: Settings) -> Snapshot {
+    pub fn new(uri: Uri, version: i32, text: String, forest: Forest, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
         Snapshot {
             uri,
             version,
             text,
-            tree,
+            forest,
             index,
             settings,
             model: OnceLock::new(),
@@ -69,7 +70,7 @@ impl Snapshot {
 
     /// The typed model.
     pub fn model(&self) -> &Model {
-        self.model.get_or_init(|| model::lower(&self.tree, &self.text))
+        self.model.get_or_init(|| model::lower(&self.forest, &self.text))
     }
 
     /// Every diagnostic, from the same code path as `pbn check`.
@@ -81,7 +82,7 @@ impl Snapshot {
                 let opts = CheckOptions { export: self.settings.export };
                 let empty = RecheckState::default();
                 let prev = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
-                let (result, state, _) = recheck(&source, &self.tree, &opts, prev);
+                let (result, state, _) = recheck(&source, &self.forest, &opts, prev);
                 (result, state)
             })
             .0

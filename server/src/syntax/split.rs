@@ -10,20 +10,38 @@
 //!
 //! The cut points are found by a byte scan that knows the only tokens that
 //! can span lines or hide a semi-empty line: `{…}` comments (§3.8). Strings,
-//! `;` comments and `%` escape lines end at the line end. A piece whose tree
-//! has an ERROR or MISSING node makes the whole file parse again in one
-//! piece: error recovery may reach across a game break, and a broken file
-//! must get exactly the diagnostics of a whole-file parse.
+//! `;` comments and `%` escape lines end at the line end.
+//!
+//! **The canonical parse.** Where a document has no syntax error, any cutting
+//! gives the tree of the whole file. Where it has one, tree-sitter's error
+//! recovery may reach across a game break, so the cutting would matter. The
+//! syntax of a PBN document is therefore defined game by game, as §3 defines
+//! the document ("each game … starts with a semi-empty line"): a piece whose
+//! tree has an ERROR or MISSING node is parsed again one game at a time. A
+//! broken game then never swallows the next, and the result does not depend
+//! on where the pieces were cut: `pbn check` (large pieces, every core) and
+//! the language server (small pieces, reparsing only those an edit touches,
+//! [`Forest::edit`]) see the same trees.
 
-use tree_sitter::{Point, Range, Tree};
+use tree_sitter::{InputEdit, Point, Range, Tree};
 
-/// Files smaller than this are parsed in one piece.
+/// Files smaller than this are parsed in one piece (unless it has an error).
 pub const MIN_SPLIT: usize = 512 * 1024;
+
+/// The pieces the language server keeps: an edit reparses one or a few.
+pub const EDIT_PIECE: usize = 32 * 1024;
 
 /// Byte offsets where a piece may start: the start of the first non-blank
 /// line after a run of semi-empty lines outside any `{}` comment, at least
 /// `piece` bytes after the previous cut. Never 0 or `text.len()`.
 pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
+    scan(text, piece).0
+}
+
+/// [`cut_points`], and whether the scan ends outside any `{}` comment (so
+/// that the end of `text` is a valid place for the next piece to start, if
+/// it follows a semi-empty line).
+fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
     let b = text.as_bytes();
     let n = b.len();
     let mut cuts = Vec::new();
@@ -43,9 +61,9 @@ pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
             b'{' => match memchr(b'}', &b[i + 1..]) {
                 Some(p) => i += p + 2,
                 // An unterminated comment is cut by the lexer at the next
-                // semi-empty line (see the grammar); rare enough not to cut
-                // anything after it.
-                None => return cuts,
+                // semi-empty line (see the grammar), unless a `}` follows
+                // further on; rare enough not to cut anything after it.
+                None => return (cuts, false),
             },
             b';' => i = line_end(b, i),
             b'"' => {
@@ -86,7 +104,7 @@ pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
             _ => i += 1,
         }
     }
-    cuts
+    (cuts, true)
 }
 
 fn line_end(b: &[u8], from: usize) -> usize {
@@ -109,58 +127,206 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&c| c == needle)
 }
 
-/// Parses `text` in pieces on every core when it is large (see the module
-/// documentation); otherwise, or when a piece has a syntax error, in one
-/// piece. The trees are in document order.
+/// The canonical parse of `text` (see the module documentation), in pieces
+/// on every core when it is large. The trees are in document order.
 pub fn parse_pieces(text: &str) -> Vec<Tree> {
-    let threads = crate::par::threads();
-    if text.len() < MIN_SPLIT || threads < 2 {
-        return vec![super::parse(text)];
-    }
-    // Several pieces per core, so that a slow piece does not leave a core idle.
-    parse_split(text, (text.len() / (threads * 4)).max(MIN_SPLIT / 2))
+    Forest::parse(text).trees
 }
 
-/// [`parse_pieces`] with pieces of at least `piece` bytes, whatever the size
-/// of the file (for tests: `piece` 1 cuts at every game break).
+/// The canonical parse with pieces of at least `piece` bytes, whatever the
+/// size of the file (for tests: `piece` 1 cuts at every game break).
 pub fn parse_split(text: &str, piece: usize) -> Vec<Tree> {
-    let cuts = cut_points(text, piece);
-    if cuts.is_empty() {
-        return vec![super::parse(text)];
-    }
-    let mut bounds = Vec::with_capacity(cuts.len() + 1);
-    let mut start = 0;
-    let mut row = 0;
-    for &c in cuts.iter().chain(std::iter::once(&text.len())) {
-        let rows = text.as_bytes()[start..c].iter().filter(|&&b| b == b'\n').count();
-        bounds.push((start, c, row));
-        row += rows;
-        start = c;
-    }
-    let trees = crate::par::map(&bounds, |&(start, end, row)| parse_range(text, start, end, row));
-    if trees.iter().any(|t| t.root_node().has_error()) {
-        return vec![super::parse(text)];
-    }
-    trees
+    Forest::parse_with(text, piece).trees
 }
 
-/// [`parse_split`] without the fallback to a whole parse (for tests).
-pub fn parse_split_exact(text: &str, piece: usize) -> Vec<Tree> {
-    let cuts = cut_points(text, piece);
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut row = 0;
-    for &c in cuts.iter().chain(std::iter::once(&text.len())) {
-        out.push(parse_range(text, start, c, row));
+/// A document parsed in pieces, each a tree-sitter tree of a run of whole
+/// games (with included ranges, so that nodes keep their offsets in the
+/// document). The pieces' top-level nodes, in order, are the document's.
+#[derive(Clone)]
+pub struct Forest {
+    ranges: Vec<std::ops::Range<usize>>,
+    trees: Vec<Tree>,
+    /// Pieces an edit touched, to reparse ([`Forest::reparse`]).
+    dirty: Vec<bool>,
+    piece: usize,
+}
+
+impl super::Trees for Forest {
+    fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+}
+
+impl std::fmt::Debug for Forest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Forest").field("ranges", &self.ranges).finish()
+    }
+}
+
+impl Forest {
+    /// The canonical parse: one piece for small files, several pieces on
+    /// every core for large ones.
+    pub fn parse(text: &str) -> Forest {
+        let threads = crate::par::threads();
+        let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
+        Forest::parse_with(text, piece)
+    }
+
+    /// The canonical parse in pieces of at least `piece` bytes.
+    pub fn parse_with(text: &str, piece: usize) -> Forest {
+        let (ranges, trees) = parse_region(text, 0..text.len(), 0, piece);
+        let dirty = vec![false; ranges.len()];
+        Forest { ranges, trees, dirty, piece }
+    }
+
+    /// The byte ranges of the pieces.
+    pub fn ranges(&self) -> &[std::ops::Range<usize>] {
+        &self.ranges
+    }
+
+    /// The tree of the piece containing byte `offset` (the last piece for
+    /// the end of the text).
+    pub fn tree_at(&self, offset: usize) -> &Tree {
+        let i = self.ranges.partition_point(|r| r.end <= offset).min(self.trees.len() - 1);
+        &self.trees[i]
+    }
+
+    /// Records one edit of the text (already described as an `InputEdit`
+    /// with the rows and columns of the text before it): the trees of pieces
+    /// after it are shifted, the pieces it touches are marked for
+    /// [`Forest::reparse`].
+    pub fn edit(&mut self, edit: &InputEdit) {
+        let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
+        let last = self.ranges.len() - 1;
+        for i in 0..self.ranges.len() {
+            let r = self.ranges[i].clone();
+            if r.end < start || (r.end == start && i < last) {
+                continue; // wholly before the edit
+            }
+            if r.start > old_end || (r.start == old_end && r.start > start) {
+                // wholly after the edit: shifted
+                self.ranges[i] = r.start - old_end + new_end..r.end - old_end + new_end;
+            } else {
+                let s = r.start.min(start);
+                let e = if r.end >= old_end { r.end - old_end + new_end } else { new_end };
+                self.ranges[i] = s..e.max(s);
+                self.dirty[i] = true;
+            }
+            self.trees[i].edit(edit);
+        }
+    }
+
+    /// Reparses the pieces [`Forest::edit`] marked, with their neighbours,
+    /// so that the result is the canonical parse of `text` (the text after
+    /// the edits). A piece whose game breaks did not move is reparsed
+    /// incrementally from its edited tree.
+    pub fn reparse(&mut self, text: &str) {
+        while let Some(d) = self.dirty.iter().position(|&d| d) {
+            // The window: the dirty run and one clean piece on each side,
+            // whose outer ends are still valid cut points.
+            let mut last = d;
+            while last + 1 < self.dirty.len() && self.dirty[last + 1] {
+                last += 1;
+            }
+            let first = d.saturating_sub(1);
+            let mut last = (last + 1).min(self.ranges.len() - 1);
+            let ws = self.ranges[first].start;
+            let mut we = self.ranges[last].end;
+            let (_, outside) = scan(&text[ws..we], usize::MAX);
+            if !outside && we < text.len() {
+                // A `{` without its `}` in the window: the comment may run
+                // on, so the rest of the document is parsed again.
+                last = self.ranges.len() - 1;
+                we = text.len();
+            }
+            let row = if first == 0 {
+                0
+            } else {
+                let prev = self.trees[first - 1].root_node();
+                if prev.end_byte() == ws { prev.end_position().row } else { text.as_bytes()[..ws].iter().filter(|&&b| b == b'\n').count() }
+            };
+            // Incremental: the window's cuts are the old ones, so only the
+            // dirty pieces change.
+            let (cuts, _) = scan(&text[ws..we], 1);
+            let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
+            let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
+                && self.ranges[first..=last].iter().all(|r| r.start < r.end)
+                && self.ranges[first..=last].windows(2).all(|w| w[0].end == w[1].start);
+            let (ranges, trees) = if same_cuts {
+                let mut ranges = Vec::new();
+                let mut trees = Vec::new();
+                let mut row = row;
+                for i in first..=last {
+                    let r = self.ranges[i].clone();
+                    if self.dirty[i] {
+                        let tree = parse_range(text, r.start, r.end, row, Some(&self.trees[i]));
+                        if tree.root_node().has_error() && scan(&text[r.clone()], 1).0.len() > 0 {
+                            let (rs, ts) = parse_region(text, r.clone(), row, self.piece);
+                            ranges.extend(rs);
+                            trees.extend(ts);
+                        } else {
+                            ranges.push(r.clone());
+                            trees.push(tree);
+                        }
+                    } else {
+                        ranges.push(r.clone());
+                        trees.push(self.trees[i].clone());
+                    }
+                    row += text.as_bytes()[r].iter().filter(|&&b| b == b'\n').count();
+                }
+                (ranges, trees)
+            } else {
+                parse_region(text, ws..we, row, self.piece)
+            };
+            let n = ranges.len();
+            self.ranges.splice(first..=last, ranges);
+            self.trees.splice(first..=last, trees);
+            self.dirty.splice(first..=last, std::iter::repeat_n(false, n));
+        }
+    }
+}
+
+/// The canonical parse of `text[region]` (which starts at a valid cut point
+/// on row `row` and ends at one or at the end of the text), in pieces of at
+/// least `piece` bytes, in parallel; pieces with a syntax error are parsed
+/// again one game at a time.
+fn parse_region(text: &str, region: std::ops::Range<usize>, row: usize, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
+    let (cuts, _) = scan(&text[region.clone()], piece);
+    let mut bounds = Vec::with_capacity(cuts.len() + 1);
+    let mut start = region.start;
+    let mut row = row;
+    for c in cuts.iter().map(|c| c + region.start).chain(std::iter::once(region.end)) {
+        bounds.push((start, c, row));
         row += text.as_bytes()[start..c].iter().filter(|&&b| b == b'\n').count();
         start = c;
     }
-    out
+    let parts = crate::par::map(&bounds, |&(start, end, row)| {
+        let tree = parse_range(text, start, end, row, None);
+        if !tree.root_node().has_error() || piece <= 1 {
+            return vec![(start..end, tree)];
+        }
+        // One game at a time.
+        let (cuts, _) = scan(&text[start..end], 1);
+        if cuts.is_empty() {
+            return vec![(start..end, tree)];
+        }
+        let mut out = Vec::new();
+        let mut s = start;
+        let mut row = row;
+        for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
+            out.push((s..c, parse_range(text, s, c, row, None)));
+            row += text.as_bytes()[s..c].iter().filter(|&&b| b == b'\n').count();
+            s = c;
+        }
+        out
+    });
+    parts.into_iter().flatten().unzip()
 }
 
 /// Parses `text[start..end]` with byte offsets of the whole text; `row` is
-/// the line number of `start` (which is at column 0).
-fn parse_range(text: &str, start: usize, end: usize, row: usize) -> Tree {
+/// the line number of `start` (which is at column 0). With `old`, the
+/// earlier tree of the same piece (edited), incrementally.
+fn parse_range(text: &str, start: usize, end: usize, row: usize, old: Option<&Tree>) -> Tree {
     let end_row = row + text.as_bytes()[start..end].iter().filter(|&&b| b == b'\n').count();
     let end_col = end - text[..end].rfind('\n').map(|p| p + 1).unwrap_or(0);
     let range = Range {
@@ -169,9 +335,13 @@ fn parse_range(text: &str, start: usize, end: usize, row: usize) -> Tree {
         start_point: Point { row, column: 0 },
         end_point: Point { row: end_row, column: end_col },
     };
+    if start == end {
+        // An empty document (an empty included range is not allowed).
+        return super::parse(&text[..0]);
+    }
     super::with_parser(|p| {
         p.set_included_ranges(&[range]).expect("one range inside the text is a valid set of included ranges");
-        let tree = p.parse(text, None);
+        let tree = p.parse(text, old);
         p.set_included_ranges(&[]).expect("the empty set of ranges means the whole text");
         tree.expect("parsing without a timeout or cancellation flag always yields a tree")
     })

@@ -18,7 +18,7 @@ fn options(snap: &Snapshot) -> FormatOptions {
 /// One edit replacing the whole document, or none when nothing changes.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
     // The snapshot's tree and model are reused: no second parse.
-    let out = format_parsed(&SourceText::from_text(snap.text.clone()), &snap.tree, snap.model(), &options(snap));
+    let out = format_parsed(&SourceText::from_text(snap.text.clone()), &snap.forest, snap.model(), &options(snap));
     if out.text == snap.text {
         return Some(Vec::new());
     }

@@ -32,7 +32,7 @@ pub fn register(caps: &mut ServerCapabilities) {
 pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
     let conv = snap.converter();
     let offset = conv.offset(params.text_document_position_params.position);
-    let root = snap.tree.root_node();
+    let root = snap.forest.tree_at(offset).root_node();
     // The token at the cursor, else the one just before it (cursor at the
     // end of a token).
     let mut tried = None;
@@ -577,7 +577,7 @@ S8 S4 S3 SA
 
     fn snap(text: &str) -> Snapshot {
         let uri = "file:///t.pbn".parse::<Uri>().unwrap();
-        Snapshot::new(uri, 1, text.to_owned(), crate::syntax::parse(text), Settings::default())
+        Snapshot::new(uri, 1, text.to_owned(), crate::syntax::Forest::parse(text), Settings::default())
     }
 
     fn params(line: u32, character: u32) -> HoverParams {

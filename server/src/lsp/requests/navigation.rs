@@ -352,7 +352,7 @@ mod tests {
             "file:///t.pbn".parse::<Uri>().unwrap(),
             1,
             text.to_string(),
-            crate::syntax::parse(text),
+            crate::syntax::Forest::parse(text),
             crate::lsp::state::Settings::default(),
         )
     }

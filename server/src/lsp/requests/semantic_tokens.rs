@@ -115,13 +115,15 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
     let names = q.capture_names();
     let mut cursor = QueryCursor::new();
     let mut all = Vec::new();
-    let mut matches = cursor.matches(q, snap.tree.root_node(), snap.text.as_bytes());
-    while let Some(m) = matches.next() {
-        for c in m.captures() {
-            let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
-            let r = c.node.byte_range();
-            if r.start < r.end && r.end <= snap.text.len() {
-                all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+    for tree in crate::syntax::Trees::trees(&snap.forest) {
+        let mut matches = cursor.matches(q, tree.root_node(), snap.text.as_bytes());
+        while let Some(m) = matches.next() {
+            for c in m.captures() {
+                let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
+                let r = c.node.byte_range();
+                if r.start < r.end && r.end <= snap.text.len() {
+                    all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                }
             }
         }
     }
@@ -187,7 +189,7 @@ mod tests {
 
     fn snapshot(text: &str, encoding: PositionEncoding) -> Snapshot {
         let settings = Settings { encoding, ..Settings::default() };
-        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), crate::syntax::parse(text), settings)
+        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), crate::syntax::Forest::parse(text), settings)
     }
 
     /// Decodes the tokens into `line:col len type[+mods] "text"` lines.
