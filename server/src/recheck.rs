@@ -59,7 +59,8 @@ pub struct Stats {
 /// Checks `source` (parsed as `tree`), reusing what `prev` knows.
 pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
     let text = source.text.as_str();
-    let (chunks, loose) = syntax::games(trees);
+    let top = syntax::top_nodes(trees);
+    let (chunks, loose) = syntax::games_in(&top);
     let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
     let hashes: Vec<u64> = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
     let export_from = rules::export_from(text, opts);
@@ -147,7 +148,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     }
     out.extend(syntax::nodes_diagnostics(&loose, text));
     if export_from == Some(0) {
-        out.extend(rules::file_export(source, trees));
+        out.extend(rules::file_export_in(source, &top, &chunks));
     }
     rules::text::cap(&mut out);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {

@@ -66,6 +66,10 @@ impl Document {
     /// pieces they touched. Runs synchronously: the next notification sees
     /// the result.
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
+        // One ranged change (a keystroke): the line index is updated, not
+        // rebuilt.
+        let mut single: Option<(usize, usize, usize)> = None;
+        let count = changes.len();
         for change in changes {
             match change.range {
                 None => {
@@ -82,6 +86,9 @@ impl Document {
                     self.rope.remove(start_char..end_char);
                     self.rope.insert(start_char, &change.text);
                     let new_end = start + change.text.len();
+                    if count == 1 {
+                        single = Some((start, end, new_end));
+                    }
                     let new_end_position = point(&self.rope, new_end);
                     self.forest.edit(&InputEdit {
                         start_byte: start,
@@ -97,7 +104,11 @@ impl Document {
         let text = self.rope.to_string();
         self.forest.reparse(&text);
         self.version = version;
-        let next = Snapshot::new(self.uri.clone(), version, text, self.forest.clone(), settings).with_previous(&self.snapshot);
+        let index = match single {
+            Some((start, old_end, new_end)) => self.snapshot.index.edited(&text, start, old_end, new_end),
+            None => crate::text::LineIndex::new(&text),
+        };
+        let next = Snapshot::with_index(self.uri.clone(), version, text, self.forest.clone(), index, settings).with_previous(&self.snapshot);
         self.snapshot = Arc::new(next);
     }
 }
@@ -167,6 +178,7 @@ mod tests {
                     }
                     doc.apply(v, changes, enc, settings);
                     assert_eq!(doc.snapshot.text, text, "round {round} version {v}: text differs");
+                    assert_eq!(doc.snapshot.index, crate::text::LineIndex::new(&text), "round {round} version {v}: line index differs");
                 }
                 let fresh = Document::open(uri(), 99, text.clone(), settings);
                 let nodes = |f: &Forest| crate::syntax::top_nodes(f).iter().map(|n| (n.to_sexp(), n.byte_range())).collect::<Vec<_>>();

@@ -32,6 +32,12 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn new(uri: Uri, version: i32, text: String, forest: Forest, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
+        Snapshot::with_index(uri, version, text, forest, index, settings)
+    }
+
+    /// [`Snapshot::new`] with the line index already built (the document
+    /// updates the previous one after an edit).
+    pub fn with_index(uri: Uri, version: i32, text: String, forest: Forest, index: LineIndex, settings: Settings) -> Snapshot {
         Snapshot {
             uri,
             version,

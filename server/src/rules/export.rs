@@ -31,7 +31,7 @@ pub fn export_line_offset(text: &str) -> Option<usize> {
 }
 
 /// File-level export rules: line ends, tabs, game separators.
-pub fn check_file<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
+pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
     let text = source.text.as_str();
     let b = text.as_bytes();
     if !matches!(source.line_ending, LineEnding::CrLf | LineEnding::None) {
@@ -56,17 +56,11 @@ pub fn check_file<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: 
             i += 1;
         }
     }
-    let mut tabs = 0;
-    for (i, ch) in text.char_indices() {
-        if ch == '\t' || ch == '\u{b}' {
-            tabs += 1;
-            if tabs <= 20 {
-                out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));
-            }
-        }
+    // Tab and VT are ASCII: a byte scan finds them.
+    for i in b.iter().enumerate().filter(|(_, &x)| x == b'\t' || x == 0x0b).map(|(i, _)| i).take(20) {
+        out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));
     }
     // Game separators: exactly one empty line.
-    let children = crate::syntax::top_nodes(trees);
     for (k, n) in children.iter().enumerate() {
         if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
             continue;

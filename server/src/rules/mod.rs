@@ -64,11 +64,17 @@ pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &D
 /// The file-level export rules (line ends, tabs, game separators), each
 /// with its game.
 pub fn file_export<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
-    let (chunks, _) = crate::syntax::games(trees);
+    let top = crate::syntax::top_nodes(trees);
+    let (chunks, _) = crate::syntax::games_in(&top);
+    file_export_in(source, &top, &chunks)
+}
+
+/// [`file_export`] from the top-level nodes and games already collected.
+pub fn file_export_in(source: &SourceText, top: &[tree_sitter::Node<'_>], chunks: &[crate::syntax::GameChunk<'_>]) -> Vec<Diagnostic> {
     let mut file = Vec::new();
-    export::check_file(source, trees, &chunks, &mut file);
+    export::check_file(source, top, chunks, &mut file);
     for d in &mut file {
-        d.game = crate::syntax::game_at(&chunks, d.range.start);
+        d.game = crate::syntax::game_at(chunks, d.range.start);
     }
     file
 }

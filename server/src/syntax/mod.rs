@@ -110,6 +110,11 @@ impl GameChunk<'_> {
 /// ERROR node are returned; comment-only stretches are not games (their
 /// nodes are returned separately as the second value).
 pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
+    games_in(&top_nodes(trees))
+}
+
+/// [`games`] from the document's top-level nodes ([`top_nodes`]).
+pub fn games_in<'t>(top: &[Node<'t>]) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
     let mut games = Vec::new();
     let mut loose = Vec::new();
     let mut current: Vec<Node<'t>> = Vec::new();
@@ -125,15 +130,11 @@ pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<No
             loose.extend(nodes);
         }
     };
-    for tree in trees.trees() {
-        let root = tree.root_node();
-        let mut cursor = root.walk();
-        for child in root.children(&mut cursor) {
-            if child.kind() == "game_break" {
-                flush(&mut current);
-            } else {
-                current.push(child);
-            }
+    for child in top {
+        if child.kind() == "game_break" {
+            flush(&mut current);
+        } else {
+            current.push(*child);
         }
     }
     flush(&mut current);

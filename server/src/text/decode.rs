@@ -247,6 +247,11 @@ fn is_cp1252_label(cs: &str) -> bool {
 
 fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
     let b = text.as_bytes();
+    // Fast path (the language server calls this on every edit): without a
+    // CR the answer only depends on whether there is an LF.
+    if !b.contains(&b'\r') {
+        return if b.contains(&b'\n') { (LineEnding::Lf, LineEnding::Lf) } else { (LineEnding::None, LineEnding::CrLf) };
+    }
     let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
     let mut i = 0;
     while i < b.len() {

@@ -19,7 +19,7 @@ pub struct LineCol {
 /// Line starts of a text, for converting byte offsets to line/column and
 /// back. A line ends at LF, CRLF or a lone CR (§2: "the representation of a
 /// text line differs among platforms").
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     starts: Vec<usize>,
     len: usize,
@@ -43,6 +43,39 @@ impl LineIndex {
             }
             i += 1;
         }
+        LineIndex { starts, len: text.len() }
+    }
+
+    /// The index of `text` after one edit that replaced the bytes
+    /// `start..old_end` of the previous text (this index's) with
+    /// `start..new_end` of `text`: lines before the edit are kept, lines
+    /// after it shifted, only the lines around it scanned again. The
+    /// language server updates its index this way on every keystroke.
+    pub fn edited(&self, text: &str, start: usize, old_end: usize, new_end: usize) -> LineIndex {
+        let b = text.as_bytes();
+        // From the start of the line holding the byte before the edit: a
+        // CR there may now be followed by an LF.
+        let l0 = self.line_of(start.saturating_sub(1).min(self.len));
+        let mut starts = self.starts[..=l0].to_vec();
+        let scan_end = (new_end + 2).min(b.len());
+        let mut i = self.starts[l0];
+        while i < scan_end {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if b.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        // After the edit the text is the old one, shifted.
+        let last = *starts.last().expect("line 0");
+        let from = self.starts.partition_point(|&q| q <= old_end);
+        starts.extend(self.starts[from..].iter().map(|&q| q - old_end + new_end).filter(|&q| q > last.max(i)));
         LineIndex { starts, len: text.len() }
     }
 
@@ -137,5 +170,48 @@ mod tests {
             assert_eq!(idx.offset(text, lc, enc), x);
         }
         assert_eq!(idx.line_col(text, text.len(), PositionEncoding::Chars), LineCol { line: 2, col: 4 });
+    }
+}
+
+#[cfg(test)]
+mod edited_tests {
+    use super::LineIndex;
+
+    /// Random edits: the updated index equals one built afresh.
+    #[test]
+    fn edited_index_equals_a_fresh_one() {
+        let pieces = ["", "\n", "\r", "\r\n", "x", "ab\ncd", "\n\n", "é", "\r\r\n"];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let mut text = String::from("a\nb\r\nc\rd\n\ne");
+        let mut index = LineIndex::new(&text);
+        for round in 0..3000 {
+            let mut start = next(text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + next(4)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let insert = pieces[next(pieces.len())];
+            text.replace_range(start..end, insert);
+            index = index.edited(&text, start, end, start + insert.len());
+            let fresh = LineIndex::new(&text);
+            assert_eq!((&index.starts, index.len), (&fresh.starts, fresh.len), "round {round}: {text:?}");
+            if text.len() > 200 {
+                let mut k = 20;
+                while !text.is_char_boundary(k) {
+                    k -= 1;
+                }
+                text.truncate(k);
+                index = LineIndex::new(&text);
+            }
+        }
     }
 }
