@@ -4,22 +4,36 @@ use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub struct LspClient {
     child: Child,
     stdin: Option<ChildStdin>,
-    messages: Receiver<Value>,
+    /// Each message with the time its body had been read in full (before
+    /// it was parsed as JSON).
+    messages: Receiver<(Value, Instant)>,
     next_id: i64,
     /// Notifications received while waiting for responses.
     pub notifications: Vec<Value>,
+    /// When each of `notifications` arrived (same order).
+    arrivals: Vec<Instant>,
+    /// When the message last returned by [`LspClient::request`] or
+    /// [`LspClient::wait_for`] arrived (for benchmarks).
+    pub last_arrival: Option<Instant>,
+    /// How long to wait for a response or notification before panicking.
+    pub timeout: Duration,
 }
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
 impl LspClient {
     pub fn spawn() -> LspClient {
-        let mut child = Command::new(crate::binary::pbn_binary())
+        LspClient::spawn_with(&crate::binary::pbn_binary())
+    }
+
+    /// Spawns `BIN lsp` (the benchmark passes its own release binary).
+    pub fn spawn_with(bin: &std::path::Path) -> LspClient {
+        let mut child = Command::new(bin)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -51,13 +65,28 @@ impl LspClient {
                 if reader.read_exact(&mut body).is_err() {
                     return;
                 }
+                let arrived = Instant::now();
                 let Ok(v) = serde_json::from_slice::<Value>(&body) else { return };
-                if tx.send(v).is_err() {
+                if tx.send((v, arrived)).is_err() {
                     return;
                 }
             }
         });
-        LspClient { child, stdin, messages: rx, next_id: 1, notifications: Vec::new() }
+        LspClient {
+            child,
+            stdin,
+            messages: rx,
+            next_id: 1,
+            notifications: Vec::new(),
+            arrivals: Vec::new(),
+            last_arrival: None,
+            timeout: TIMEOUT,
+        }
+    }
+
+    /// The server's process id (for reading `/proc/PID/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Writes raw bytes (for malformed-frame tests).
@@ -85,33 +114,45 @@ impl LspClient {
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
-            let msg = self.messages.recv_timeout(TIMEOUT).unwrap_or_else(|_| panic!("no response to {method}"));
+            let (msg, at) = self.messages.recv_timeout(self.timeout).unwrap_or_else(|_| panic!("no response to {method}"));
             if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                self.last_arrival = Some(at);
                 return msg;
             }
-            self.handle_other(msg);
+            self.handle_other(msg, at);
         }
     }
 
-    fn handle_other(&mut self, msg: Value) {
+    fn handle_other(&mut self, msg: Value, at: Instant) {
         if msg.get("method").is_some() && msg.get("id").is_some() {
             // A request from the server (e.g. workspace/configuration).
             let id = msg["id"].clone();
             self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
         } else {
             self.notifications.push(msg);
+            self.arrivals.push(at);
         }
+    }
+
+    /// Forgets the notifications received so far.
+    pub fn clear_notifications(&mut self) {
+        self.notifications.clear();
+        self.arrivals.clear();
     }
 
     /// Waits for a notification matching `pred`.
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.notifications.iter().position(&pred) {
+            self.last_arrival = Some(self.arrivals.remove(i));
             return self.notifications.remove(i);
         }
         loop {
-            match self.messages.recv_timeout(TIMEOUT) {
-                Ok(msg) if pred(&msg) => return msg,
-                Ok(msg) => self.handle_other(msg),
+            match self.messages.recv_timeout(self.timeout) {
+                Ok((msg, at)) if pred(&msg) => {
+                    self.last_arrival = Some(at);
+                    return msg;
+                }
+                Ok((msg, at)) => self.handle_other(msg, at),
                 Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for a notification"),
                 Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
             }
@@ -141,14 +182,23 @@ impl LspClient {
 
     /// Waits for the server to exit and returns its exit code.
     pub fn wait_exit(&mut self) -> Option<i32> {
-        for _ in 0..100 {
+        self.wait_exit_for(Duration::from_secs(5))
+    }
+
+    /// Waits up to `limit` for the server to exit (a server holding a very
+    /// large document takes a while to free it); kills it after that.
+    pub fn wait_exit_for(&mut self, limit: Duration) -> Option<i32> {
+        let start = Instant::now();
+        loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status.code();
             }
-            std::thread::sleep(Duration::from_millis(50));
+            if start.elapsed() >= limit {
+                let _ = self.child.kill();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = self.child.kill();
-        None
     }
 
     pub fn shutdown(&mut self) -> Option<i32> {

@@ -919,7 +919,7 @@ fn render(
 }
 
 /// `20930848` → `20,930,848`.
-fn thousands(n: usize) -> String {
+pub(super) fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

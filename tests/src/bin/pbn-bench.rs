@@ -15,6 +15,8 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- check [--budget S] [--pbn PATH] [--python PATH]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- check --quick   # CI smoke run
 //! cargo run --release -p pbn-tests --bin pbn-bench -- fmt [--games N]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- lsp [--games N] [--budget S] [--pbn PATH] [--perf DIR]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- lsp --quick     # CI smoke run
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -32,12 +34,15 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
     ("parse", "tree-sitter-pbn parse throughput on one core (MB/s)", parse::run),
     ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
     ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
+    ("lsp", "pbn lsp over stdio: open, edits, hover, completion, formatting, memory", lsp::run),
 ];
 
 #[path = "../bench/check.rs"]
 mod check;
 #[path = "../bench/fmt.rs"]
 mod fmt;
+#[path = "../bench/lsp.rs"]
+mod lsp;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;
@@ -53,8 +58,10 @@ fn help() -> String {
     s += "\nOPTIONS:\n\
          \x20   --quick          tiny sizes, 2 repetitions, BENCHMARKS.md untouched (CI smoke run)\n\
          \x20   --full           also the largest size (parse: 100k games)\n\
-         \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run)\n\
-         \x20   --budget S       check: skip a measurement whose run at a size is estimated to take\n\
+         \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run);\n\
+         \x20                    lsp: the largest size (default 100000; also 1000 and 20000 run)\n\
+         \x20   --perf DIR       lsp: record the server with `perf record` during its edits into DIR\n\
+         \x20   --budget S       check, lsp: skip a measurement whose run at a size is estimated to take\n\
          \x20                    more than S seconds, and report the estimate (default 120; 0: no limit)\n\
          \x20   --pbn PATH       check: the pbn CLI to time (default: $PBN_BIN, else built with\n\
          \x20                    `cargo build --release -p pbn` in this binary's target directory)\n\
@@ -89,6 +96,8 @@ struct Args {
     pbn_bin: Option<PathBuf>,
     /// `check`: a Python interpreter that can import endplay.
     python: Option<PathBuf>,
+    /// `lsp`: record the server with `perf record` during its edits.
+    perf: Option<PathBuf>,
     write: bool,
     out: PathBuf,
     /// Also write every input to this directory (for external profilers).
@@ -115,6 +124,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         budget: 120.0,
         pbn_bin: None,
         python: None,
+        perf: None,
         write: true,
         out: repo_root().join("BENCHMARKS.md"),
         dump: None,
@@ -150,6 +160,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             }
             "--pbn" => args.pbn_bin = Some(PathBuf::from(value("--pbn")?)),
             "--python" => args.python = Some(PathBuf::from(value("--python")?)),
+            "--perf" => args.perf = Some(PathBuf::from(value("--perf")?)),
             "--out" => args.out = PathBuf::from(value("--out")?),
             "--dump" => args.dump = Some(PathBuf::from(value("--dump")?)),
             s if !s.starts_with('-') && args.subcommand.is_empty() => args.subcommand = s.to_string(),
@@ -166,6 +177,9 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
 }
 
 fn main() -> ExitCode {
+    // The allocator setup of the `pbn` binary, so that in-process times
+    // are those of the CLI.
+    pbn::alloc::init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let args = match parse_args(argv) {
         Ok(Some(a)) => a,

@@ -1,0 +1,1134 @@
+//! `lsp`: the language server (`pbn lsp` over stdio) on generated files.
+//!
+//! For each size (1,000, 20,000 and 100,000 games by default) the real
+//! release binary is spawned and driven by `pbn_tests::lsp_client` with
+//! UTF-16 positions (the LSP default). Measured, in wall-clock time as the
+//! client sees it (a message counts as arrived once its body has been read,
+//! before the client parses its JSON):
+//!
+//! - `didOpen` → the first `publishDiagnostics`, against
+//!   `pbn check --format json FILE > /dev/null` of the same file, run
+//!   round-robin with it (each open is a fresh server);
+//! - a one-character `didChange` (the last digit of a `[Board]` value: one
+//!   game in the middle, a different game each time; and the last game of
+//!   the file) → the `publishDiagnostics` of that version. The server
+//!   waits 120 ms (its debounce) after the last change before checking;
+//!   this is included, and also shown subtracted;
+//! - hover on a NAG and on a card of a middle game, hover right after an
+//!   edit (before the server has lowered the new version), completion on a
+//!   call of an auction, full-document formatting;
+//! - the server's memory from `/proc/PID/status`: VmRSS once the first
+//!   diagnostics arrived, VmHWM (peak) then and at the end of the session.
+//!
+//! Then, in this process, the same edit is run step by step on the
+//! server's own types (`pbn::lsp::document::Document`, its `Snapshot`,
+//! `to_lsp`): what each step of an edit costs and how it grows with the
+//! file; and the memory of each structure the server keeps (RSS growth,
+//! after `malloc_trim`; estimates, since the allocator keeps some freed
+//! memory).
+//!
+//! A size whose open is estimated (power law through the two previous
+//! sizes) to take more than `--budget` seconds, or whose peak memory
+//! (linear) would not fit in the available memory, is not run: its
+//! estimates are shown in *italics*.
+
+use super::check::{pbn_binary, thousands};
+use super::*;
+use pbn_tests::lsp_client::LspClient;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// `didOpen → diagnostics` / `pbn check` must be at most this.
+const OPEN_RATIO_TARGET: f64 = 1.5;
+/// An edit → its diagnostics must take at most this share of an open, at
+/// `EDIT_TARGET_GAMES`.
+const EDIT_SHARE_TARGET: f64 = 0.01;
+const EDIT_TARGET_GAMES: usize = 20_000;
+/// The server's peak memory / the file size must be at most this.
+const MEMORY_TARGET: f64 = 12.0;
+/// `DEBOUNCE` in `server/src/lsp/server.rs`: the server waits this long
+/// after the last change before it checks.
+const DEBOUNCE_MS: f64 = 120.0;
+
+const URI: &str = "file:///tmp/pbn-bench-lsp/games.pbn";
+
+/// A measured or estimated value at one size.
+#[derive(Clone, Debug)]
+enum Val {
+    /// Median seconds (or bytes, or a ratio) with the sample count.
+    M(f64, usize),
+    /// Estimated.
+    E(f64),
+    None,
+}
+
+impl Val {
+    fn get(&self) -> Option<f64> {
+        match self {
+            Val::M(v, _) | Val::E(v) => Some(*v),
+            Val::None => None,
+        }
+    }
+    fn is_est(&self) -> bool {
+        matches!(self, Val::E(..))
+    }
+}
+
+fn median(mut v: Vec<f64>) -> Val {
+    if v.is_empty() {
+        return Val::None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let m = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    Val::M(m, n)
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Everything measured at one size. Latencies in seconds, memory in bytes.
+#[derive(Default)]
+struct SizeRun {
+    games: usize,
+    bytes: usize,
+    /// Why this size was not run (its values are estimates).
+    skipped: Option<String>,
+    diagnostics: usize,
+    diagnostics_json: usize,
+    rows: BTreeMap<&'static str, Val>,
+    /// In-process steps of one edit: (id, label, whole-file?, value).
+    steps: Vec<(&'static str, String, Val)>,
+    /// In-process memory by structure: (label, bytes).
+    memory: Vec<(String, Val)>,
+    notes: Vec<String>,
+}
+
+use std::collections::BTreeMap;
+
+/// The rows of the latency table, in order: (id, label).
+const LATENCY_ROWS: &[(&str, &str)] = &[
+    ("check", "`pbn check --format json FILE > /dev/null` (CLI, all cores)"),
+    ("open", "`didOpen` → first `publishDiagnostics`"),
+    ("edit_mid", "one-character edit, a middle game → its `publishDiagnostics`"),
+    ("edit_mid_nd", "the same without the 120 ms debounce"),
+    ("edit_last", "one-character edit, the last game → its `publishDiagnostics`"),
+    ("edit_last_nd", "the same without the 120 ms debounce"),
+    ("hover_nag", "hover on a NAG (`$n`)"),
+    ("hover_card", "hover on a card"),
+    ("hover_cold", "hover on a card right after an edit (new version not lowered yet)"),
+    ("completion", "completion on a call in an auction"),
+    ("format", "full-document formatting"),
+    ("exit", "`exit` → the process has ended (freeing the document)"),
+];
+
+/// The memory rows (bytes), in order.
+const MEMORY_ROWS: &[(&str, &str)] = &[
+    ("rss_init", "VmRSS after `initialize` (empty server)"),
+    ("rss_open", "VmRSS once the first diagnostics arrived"),
+    ("hwm_open", "VmHWM (peak) once the first diagnostics arrived"),
+    ("rss_edits", "VmRSS after the edits"),
+    ("hwm_edits", "VmHWM after the edits"),
+    ("hwm_end", "VmHWM at the end (after edits, hovers, completion, formatting)"),
+];
+
+pub fn run(args: &Args) -> Result<String, String> {
+    // The allocator set-up of the `pbn` binary (tree-sitter on mimalloc),
+    // for the in-process steps; before any tree-sitter object exists.
+    pbn::alloc::init();
+    let largest = args.games.unwrap_or(100_000);
+    let sizes: Vec<usize> = if args.quick {
+        vec![100, 300]
+    } else {
+        let mut v: Vec<usize> = [1_000, 20_000].into_iter().filter(|&g| g < largest).collect();
+        v.push(largest);
+        v
+    };
+    let budget = if args.budget > 0.0 { args.budget } else { f64::INFINITY };
+    eprintln!("pbn-bench lsp: sizes {sizes:?} games, seed {}, budget {budget} s per run", args.seed);
+    let machine = report::machine();
+    let pbn = pbn_binary(args)?;
+    eprintln!("  pbn binary: {}", pbn.display());
+    let dir = match &args.dump {
+        Some(d) => d.clone(),
+        None => std::env::temp_dir().join(format!("pbn-bench-lsp-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+
+    let mut runs: Vec<SizeRun> = Vec::new();
+    for &games in &sizes {
+        if let Some(why) = skip_reason(&runs, games, budget) {
+            eprintln!("  {games} games: skipped: {why}");
+            runs.push(estimated(&runs, games, why));
+            continue;
+        }
+        let text = generate(games, args.seed, &GenOptions::default());
+        let path = dir.join(format!("lsp-{games}.pbn"));
+        std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("  {games} games: {} ({})", report::size(text.len()), path.display());
+        let mut run = SizeRun { games, bytes: text.len(), ..SizeRun::default() };
+        // A failure at a size is reported with what was measured before it
+        // (a smoke run fails at once).
+        let result = server_session(args, &pbn, &path, &text, &mut run).and_then(|()| in_process(args, &text, &mut run));
+        if let Err(e) = result {
+            if args.quick || runs.is_empty() {
+                return Err(format!("{games} games: {e}"));
+            }
+            eprintln!("  {games} games: failed: {e}");
+            run.notes.push(format!("**failed**: {e}"));
+        }
+        runs.push(run);
+    }
+    if args.dump.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Ok(render(args, &machine, &pbn, &runs, budget))
+}
+
+// ---- estimates ----------------------------------------------------------
+
+/// Power law through the last two measured sizes (linear from one), with
+/// the exponent clamped to [1, 3]: (value, exponent).
+fn extrapolate(pts: &[(usize, f64)], games: usize) -> Option<(f64, f64)> {
+    let &(n2, v2) = pts.last()?;
+    let k = if pts.len() >= 2 {
+        let (n1, v1) = pts[pts.len() - 2];
+        ((v2 / v1).ln() / (n2 as f64 / n1 as f64).ln()).clamp(1.0, 3.0)
+    } else {
+        1.0
+    };
+    Some((v2 * (games as f64 / n2 as f64).powf(k), k))
+}
+
+fn measured_points(runs: &[SizeRun], id: &str) -> Vec<(usize, f64)> {
+    runs.iter()
+        .filter_map(|r| match r.rows.get(id) {
+            Some(Val::M(v, _)) => Some((r.games, *v)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Why `games` should not be run: its open estimated above the budget, or
+/// its peak memory above what is available.
+fn skip_reason(runs: &[SizeRun], games: usize, budget: f64) -> Option<String> {
+    if let Some((est, k)) = extrapolate(&measured_points(runs, "open"), games) {
+        if est > budget {
+            return Some(format!("one open is estimated at {est:.0} s (games^{k:.2}), above the {budget} s budget"));
+        }
+    }
+    // Memory: linear in the file size from the largest measured size.
+    if let Some(&(g, b)) = measured_points(runs, "hwm_end").last() {
+        let hwm = b * games as f64 / g as f64;
+        let avail = mem_available().unwrap_or(u64::MAX) as f64;
+        if hwm > 0.8 * avail {
+            return Some(format!(
+                "the server's peak memory is estimated at {:.1} GB, above 80% of the {:.1} GB available",
+                hwm / 1e9,
+                avail / 1e9
+            ));
+        }
+    }
+    None
+}
+
+/// A size that was not run: every row extrapolated from the smaller sizes.
+fn estimated(runs: &[SizeRun], games: usize, why: String) -> SizeRun {
+    let bytes = runs.last().map(|r| (r.bytes as f64 * games as f64 / r.games as f64) as usize).unwrap_or(0);
+    let mut run = SizeRun { games, bytes, skipped: Some(why), ..SizeRun::default() };
+    let ids: Vec<&'static str> = LATENCY_ROWS.iter().chain(MEMORY_ROWS).map(|(id, _)| *id).collect();
+    for id in ids {
+        if let Some((v, _)) = extrapolate(&measured_points(runs, id), games) {
+            run.rows.insert(id, Val::E(v));
+        }
+    }
+    if let Some(last) = runs.iter().rev().find(|r| r.skipped.is_none()) {
+        for (id, label, _) in &last.steps {
+            let pts: Vec<(usize, f64)> = runs
+                .iter()
+                .filter_map(|r| r.steps.iter().find(|s| s.0 == *id).and_then(|s| match s.2 {
+                    Val::M(v, _) => Some((r.games, v)),
+                    _ => None,
+                }))
+                .collect();
+            let v = extrapolate(&pts, games).map(|(v, _)| Val::E(v)).unwrap_or(Val::None);
+            run.steps.push((id, label.clone(), v));
+        }
+    }
+    run
+}
+
+// ---- the server over stdio ----------------------------------------------
+
+/// Where things are in the generated text.
+struct Places {
+    /// Line starts (byte offsets).
+    lines: Vec<usize>,
+    /// Byte ranges of the games.
+    games: Vec<std::ops::Range<usize>>,
+}
+
+impl Places {
+    fn new(text: &str) -> Places {
+        let mut lines = vec![0];
+        lines.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut games = Vec::new();
+        let mut start = text.find("\n[").map(|i| i + 1).unwrap_or(0);
+        for (i, _) in text.match_indices("\n\n") {
+            if i > start {
+                games.push(start..i + 1);
+            }
+            start = i + 2;
+        }
+        if start < text.len() {
+            games.push(start..text.len());
+        }
+        Places { lines, games }
+    }
+
+    /// An LSP position (UTF-16 columns) for a byte offset.
+    fn position(&self, text: &str, offset: usize) -> Value {
+        let line = self.lines.partition_point(|&s| s <= offset) - 1;
+        let col: usize = text[self.lines[line]..offset].encode_utf16().count();
+        json!({"line": line, "character": col})
+    }
+
+    /// The byte offset of the last digit of game `g`'s Board value.
+    fn board_digit(&self, text: &str, g: usize) -> Option<usize> {
+        let r = self.games.get(g)?.clone();
+        let at = text[r.clone()].find("[Board \"")? + r.start + 8;
+        let end = text[at..].find('"')? + at;
+        (end > at).then_some(end - 1)
+    }
+
+    /// The first match of `needle` in a game from `g` on (offset of the
+    /// match plus `skip`).
+    fn find_from(&self, text: &str, g: usize, needle: &str, skip: usize) -> Option<usize> {
+        self.games[g.min(self.games.len() - 1)..]
+            .iter()
+            .find_map(|r| text[r.clone()].find(needle).map(|i| r.start + i + skip))
+    }
+}
+
+/// VmRSS and VmHWM of a process, in bytes.
+fn proc_memory(pid: u32) -> Option<(u64, u64)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        s.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+fn mem_available() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("MemAvailable:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+}
+
+fn frame(v: &Value) -> Vec<u8> {
+    let body = serde_json::to_vec(v).expect("json");
+    let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    f.extend(body);
+    f
+}
+
+fn spawn_server(pbn: &Path, timeout: Duration) -> LspClient {
+    let mut c = LspClient::spawn_with(pbn);
+    c.timeout = timeout;
+    // No `positionEncodings`: the default client, UTF-16.
+    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    c.notify("initialized", json!({}));
+    c
+}
+
+/// Sends a frame and waits for the diagnostics of `version`: seconds from
+/// the write to the arrival, and the diagnostics.
+fn timed_diagnostics(c: &mut LspClient, f: &[u8], version: i64) -> (f64, Vec<Value>) {
+    c.clear_notifications();
+    let start = Instant::now();
+    c.send_raw(f);
+    let m = c.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI && m["params"]["version"] == version
+    });
+    let t = secs(c.last_arrival.unwrap_or_else(Instant::now) - start);
+    (t, m["params"]["diagnostics"].as_array().cloned().unwrap_or_default())
+}
+
+/// A request's wall-clock time (to the arrival of its response) and result.
+fn timed_request(c: &mut LspClient, method: &str, params: Value) -> Result<(f64, Value), String> {
+    let start = Instant::now();
+    let r = c.request(method, params);
+    let t = secs(c.last_arrival.unwrap_or_else(Instant::now) - start);
+    if let Some(e) = r.get("error") {
+        return Err(format!("{method}: {e}"));
+    }
+    Ok((t, r["result"].clone()))
+}
+
+fn did_open(text: &str) -> Vec<u8> {
+    frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": text}}}))
+}
+
+/// A `didChange` replacing the byte at `at` (an ASCII digit) with `new`.
+fn digit_change(text: &str, places: &Places, at: usize, new: char, version: i64) -> Vec<u8> {
+    let (s, e) = (places.position(text, at), places.position(text, at + 1));
+    frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": URI, "version": version},
+        "contentChanges": [{"range": {"start": s, "end": e}, "text": new.to_string()}]}}))
+}
+
+/// The next digit for an edit: `9` goes back to `8`.
+fn bump(d: u8) -> char {
+    if d == b'9' { '8' } else { (d + 1) as char }
+}
+
+/// Times `pbn check --format json FILE > /dev/null`.
+fn cli_check(pbn: &Path, path: &Path) -> Result<f64, String> {
+    let start = Instant::now();
+    let out = Command::new(pbn)
+        .args(["check", "--format", "json"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("{}: {e}", pbn.display()))?;
+    let d = start.elapsed();
+    match out.status.code() {
+        Some(0 | 1) => Ok(secs(d)),
+        _ => Err(format!("pbn check: {}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())),
+    }
+}
+
+fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut SizeRun) -> Result<(), String> {
+    let games = run.games;
+    let big = games > 50_000;
+    let open_reps = args.reps.unwrap_or(if args.quick { 2 } else if big { 1 } else if games > 5_000 { 3 } else { 5 });
+    let edit_reps = args.reps.unwrap_or(if args.quick { 3 } else if big { 3 } else { 7 });
+    let req_reps = if args.quick { 3 } else { 9 };
+    let fmt_reps = if args.quick || big { 1 } else { 3 };
+    // A generous timeout: the first diagnostics of 100,000 games take a while.
+    let timeout = Duration::from_secs(60 + (games / 200) as u64);
+
+    let places = Places::new(text);
+    if places.games.len() != games {
+        return Err(format!("found {} games in the {games}-game file", places.games.len()));
+    }
+    let open_frame = did_open(text);
+    let (mut checks, mut opens, mut exits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut mem_init = Vec::new();
+    let mut mem_open: Vec<(u64, u64)> = Vec::new();
+    for rep in 0..open_reps.max(1) {
+        // Round-robin: the CLI check, then a server's open, of the same file.
+        let t = cli_check(pbn, path)?;
+        checks.push(t);
+        let mut c = spawn_server(pbn, timeout);
+        if let Some((rss, _)) = proc_memory(c.pid()) {
+            mem_init.push(rss as f64);
+        }
+        let (t_open, diags) = timed_diagnostics(&mut c, &open_frame, 1);
+        opens.push(t_open);
+        let mem = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status of the server")?;
+        mem_open.push(mem);
+        eprintln!(
+            "    open #{rep}: check {t:.3} s, didOpen → diagnostics {t_open:.3} s ({} diagnostics), RSS {} MB, HWM {} MB",
+            diags.len(),
+            mem.0 / 1_000_000,
+            mem.1 / 1_000_000
+        );
+        if rep == 0 {
+            run.diagnostics = diags.len();
+            run.diagnostics_json = serde_json::to_vec(&diags).map(|v| v.len()).unwrap_or(0);
+            drop(diags);
+            session_requests(args, &mut c, text, &places, run, edit_reps, req_reps, fmt_reps)?;
+        }
+        // Shutdown, then `exit`: the server frees everything it holds.
+        let r = c.request("shutdown", json!(null));
+        if let Some(e) = r.get("error") {
+            return Err(format!("shutdown: {e}"));
+        }
+        let start = Instant::now();
+        c.notify("exit", json!(null));
+        let code = c.wait_exit_for(timeout);
+        exits.push(secs(start.elapsed()));
+        if code != Some(0) {
+            return Err(format!("the server exited with {code:?} after `exit`"));
+        }
+    }
+    run.rows.insert("exit", median(exits));
+    run.rows.insert("check", median(checks));
+    run.rows.insert("open", median(opens));
+    run.rows.insert("rss_init", median(mem_init));
+    run.rows.insert("rss_open", median(mem_open.iter().map(|m| m.0 as f64).collect()));
+    run.rows.insert("hwm_open", median(mem_open.iter().map(|m| m.1 as f64).collect()));
+    Ok(())
+}
+
+/// Edits, hovers, completion and formatting in one session (after its
+/// first diagnostics).
+#[allow(clippy::too_many_arguments)]
+fn session_requests(
+    args: &Args,
+    c: &mut LspClient,
+    text: &str,
+    places: &Places,
+    run: &mut SizeRun,
+    edit_reps: usize,
+    req_reps: usize,
+    fmt_reps: usize,
+) -> Result<(), String> {
+    let games = run.games;
+    let mut text = text.to_string();
+    let mut version = 1i64;
+    let perf = start_perf(args, c.pid(), games);
+
+    // Edits in the middle: a different game each time.
+    let (mut mid, mut last) = (Vec::new(), Vec::new());
+    let n = places.games.len();
+    for k in 0..edit_reps {
+        let g = n / 2 + k;
+        let at = places.board_digit(&text, g).ok_or("no Board tag in a middle game")?;
+        let new = bump(text.as_bytes()[at]);
+        version += 1;
+        let f = digit_change(&text, places, at, new, version);
+        text.replace_range(at..at + 1, &new.to_string());
+        let (t, d) = timed_diagnostics(c, &f, version);
+        eprintln!("    edit middle game {g}: {:.1} ms ({} diagnostics)", t * 1e3, d.len());
+        mid.push(t);
+    }
+    for _ in 0..edit_reps {
+        let at = places.board_digit(&text, n - 1).ok_or("no Board tag in the last game")?;
+        let new = bump(text.as_bytes()[at]);
+        version += 1;
+        let f = digit_change(&text, places, at, new, version);
+        text.replace_range(at..at + 1, &new.to_string());
+        let (t, d) = timed_diagnostics(c, &f, version);
+        eprintln!("    edit last game: {:.1} ms ({} diagnostics)", t * 1e3, d.len());
+        last.push(t);
+    }
+    if let Some(p) = perf {
+        stop_perf(p);
+    }
+    let (rss, hwm) = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status")?;
+    run.rows.insert("rss_edits", Val::M(rss as f64, 1));
+    run.rows.insert("hwm_edits", Val::M(hwm as f64, 1));
+    run.rows.insert("edit_mid_nd", median(mid.iter().map(|t| t - DEBOUNCE_MS / 1e3).collect()));
+    run.rows.insert("edit_last_nd", median(last.iter().map(|t| t - DEBOUNCE_MS / 1e3).collect()));
+    run.rows.insert("edit_mid", median(mid));
+    run.rows.insert("edit_last", median(last));
+
+    // Hovers and completion on the settled version.
+    let doc = json!({"uri": URI});
+    let nag = places.find_from(&text, n / 2, " $", 1).ok_or("no NAG")?;
+    let card = places.find_from(&text, n / 2, "[Play \"", 0).and_then(|i| text[i..].find('\n').map(|j| i + j + 1)).ok_or("no play")?;
+    let call = places
+        .find_from(&text, n / 2, "[Auction \"", 0)
+        .and_then(|i| text[i..].find('\n').map(|j| i + j + 1))
+        .and_then(|i| text[i..].find([' ', '\n']).map(|j| i + j))
+        .ok_or("no auction")?;
+    let mut timed = |method: &str, params: Value, reps: usize, check: &dyn Fn(&Value) -> bool| -> Result<Val, String> {
+        let mut ts = Vec::new();
+        for _ in 0..reps {
+            let (t, r) = timed_request(c, method, params.clone())?;
+            if !check(&r) {
+                return Err(format!("{method}: unexpected result {}", truncate(&r)));
+            }
+            ts.push(t);
+        }
+        Ok(median(ts))
+    };
+    let hover_ok = |r: &Value| r["contents"]["value"].as_str().is_some_and(|s| !s.is_empty());
+    let pos = |o| places.position(&text, o);
+    run.rows.insert("hover_nag", timed("textDocument/hover", json!({"textDocument": doc, "position": pos(nag)}), req_reps, &hover_ok)?);
+    run.rows.insert("hover_card", timed("textDocument/hover", json!({"textDocument": doc, "position": pos(card)}), req_reps, &hover_ok)?);
+    let items = |r: &Value| r.as_array().or_else(|| r["items"].as_array()).map(|a| a.len()).unwrap_or(0);
+    run.rows.insert(
+        "completion",
+        timed("textDocument/completion", json!({"textDocument": doc, "position": pos(call)}), req_reps, &|r| items(r) > 0)?,
+    );
+    drop(timed);
+
+    // Hover right after an edit: the request waits for the new version's
+    // model. (The edit's own diagnostics are awaited before the next one.)
+    let mut cold = Vec::new();
+    for k in 0..edit_reps.min(if games > 50_000 { 2 } else { 5 }) {
+        let g = n / 2 + edit_reps + k;
+        let at = places.board_digit(&text, g).ok_or("no Board tag")?;
+        let new = bump(text.as_bytes()[at]);
+        version += 1;
+        let f = digit_change(&text, places, at, new, version);
+        text.replace_range(at..at + 1, &new.to_string());
+        c.send_raw(&f);
+        let (t, r) = timed_request(c, "textDocument/hover", json!({"textDocument": doc, "position": places.position(&text, card)}))?;
+        if !hover_ok(&r) {
+            return Err(format!("hover after an edit: {}", truncate(&r)));
+        }
+        cold.push(t);
+        let _ = c.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version);
+    }
+    run.rows.insert("hover_cold", median(cold));
+
+    // Formatting: the generated file is already in the formatter's layout
+    // (the LSP keeps the file's line endings), so the answer is no edit;
+    // the server still formats the whole file to find that out.
+    let mut fmt = Vec::new();
+    let mut fmt_len = 0;
+    for _ in 0..fmt_reps {
+        let (t, r) = timed_request(
+            c,
+            "textDocument/formatting",
+            json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )?;
+        let edits = r.as_array().ok_or("formatting: no edit list")?;
+        fmt_len = edits.iter().filter_map(|e| e["newText"].as_str()).map(str::len).sum();
+        fmt.push(t);
+    }
+    run.notes.push(format!(
+        "formatting answered {} bytes of new text ({})",
+        thousands(fmt_len),
+        if fmt_len == 0 { "no edit: the file is already formatted" } else { "one whole-document edit" }
+    ));
+    run.rows.insert("format", median(fmt));
+    let (_, hwm) = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status")?;
+    run.rows.insert("hwm_end", Val::M(hwm as f64, 1));
+    let _ = games;
+    Ok(())
+}
+
+fn truncate(v: &Value) -> String {
+    let s = v.to_string();
+    match s.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+/// `--perf DIR`: records the server during its edits with `perf record`.
+fn start_perf(args: &Args, pid: u32, games: usize) -> Option<std::process::Child> {
+    let dir = args.perf.as_ref()?;
+    std::fs::create_dir_all(dir).ok()?;
+    let out = dir.join(format!("lsp-edits-{games}.perf.data"));
+    eprintln!("    perf record -p {pid} → {}", out.display());
+    let child = Command::new("perf")
+        .args(["record", "-F", "250", "--call-graph", "dwarf,16384", "-p", &pid.to_string(), "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    std::thread::sleep(Duration::from_millis(500));
+    Some(child)
+}
+
+fn stop_perf(mut p: std::process::Child) {
+    let _ = Command::new("kill").args(["-INT", &p.id().to_string()]).status();
+    let _ = p.wait();
+}
+
+// ---- in process: the steps of one edit, memory by structure -------------
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> i32;
+    }
+    // SAFETY: glibc's malloc_trim only releases free memory.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}
+
+/// This process's resident memory after giving free memory back.
+fn rss_now() -> f64 {
+    trim();
+    proc_memory(std::process::id()).map(|m| m.0 as f64).unwrap_or(f64::NAN)
+}
+
+/// The steps of an edit, in order: (id, short name, description).
+const STEPS: &[(&str, &str, &str)] = &[
+    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, `rope.to_string()`, reparse, `LineIndex::new`, new `Snapshot`"),
+    ("to_string", "`rope.to_string()`", "… of which `rope.to_string()` (copy of the whole text; replayed)"),
+    ("line_index", "`LineIndex::new`", "… of which `LineIndex::new` (scan of the whole text; replayed)"),
+    ("reparse", "reparse", "… of which the reparse (the rest of `apply`)"),
+    ("full_parse", "full parse", "(for comparison: `syntax::parse` of the whole text, not incremental)"),
+    ("drop", "dropping the previous snapshot", "dropping the previous snapshot (text, tree, line index; no model: diagnostics do not build one), also in `didChange`"),
+    ("check", "`Snapshot::check`", "`Snapshot::check`: the diagnostics of the new version, reusing the previous version's"),
+    ("to_lsp", "`to_lsp`", "`to_lsp`: every diagnostic to LSP (UTF-16 positions, message, code)"),
+    ("json", "JSON serialisation", "serialising the `publishDiagnostics` payload (serde_json)"),
+    ("client_json", "client JSON parse", "client side: parsing that JSON (in the measured latency, not server work)"),
+    ("lower", "`model::lower`", "not on the diagnostics path: `model::lower` of the whole file, which the first hover, completion, code action or formatting of a version waits for (`Snapshot::model`)"),
+];
+
+fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> {
+    // Only the public surface that the server's own loop uses (Document,
+    // Snapshot, to_lsp) and stable entry points (syntax::parse,
+    // model::lower, LineIndex), so that this keeps compiling while the
+    // server's internals change.
+    use pbn::lsp::document::Document;
+    use pbn::lsp::state::Settings;
+    use pbn::text::{LineIndex, PositionEncoding};
+
+    let reps = args.reps.unwrap_or(if args.quick { 3 } else if run.games > 50_000 { 3 } else { 5 });
+    let settings = Settings::default();
+    let enc = PositionEncoding::Utf16;
+    let places = Places::new(text);
+    let n = places.games.len();
+
+    // Memory of each structure (live bytes, as RSS after malloc_trim).
+    let base = rss_now();
+    let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, text.to_string(), settings);
+    let after_open = rss_now();
+    let tree2 = pbn::syntax::parse(text);
+    let after_tree = rss_now();
+    let index2 = LineIndex::new(text);
+    let after_index = rss_now();
+    let tree_b = after_tree - after_open;
+    let index_b = after_index - after_tree;
+    drop(index2);
+    let snap = doc.snapshot.clone();
+    let before_check = rss_now();
+    let _ = snap.check();
+    let after_check = rss_now();
+    let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
+    let after_lsp = rss_now();
+    let json_len = serde_json::to_vec(&lsp).map(|v| v.len()).unwrap_or(0);
+    drop(lsp);
+    let before_model = rss_now();
+    let model = pbn::model::lower(&tree2, text);
+    let after_model = rss_now();
+    drop((model, tree2));
+    let open_b = after_open - base;
+    // RSS moves in whole pages and the allocator keeps some freed memory:
+    // a difference under 2% of the text is below the noise.
+    let mem = |v: f64| if v < 0.02 * text.len() as f64 { Val::None } else { Val::M(v, 1) };
+    run.memory = vec![
+        ("the text (`Snapshot::text`, a `String`)".into(), Val::M(text.len() as f64, 1)),
+        ("the rope (`Document::rope`), by difference".into(), mem(open_b - tree_b - index_b - text.len() as f64)),
+        ("the syntax tree (measured as a second parse of the whole text)".into(), mem(tree_b)),
+        ("the `LineIndex` (one `usize` per line)".into(), mem(index_b)),
+        ("the check result and what the next check reuses (`Snapshot::check`)".into(), mem(after_check - before_check)),
+        ("the model, once a request needs it (`Snapshot::model`; measured as `model::lower`)".into(), mem(after_model - before_model)),
+        ("transient: the LSP diagnostics (`to_lsp`)".into(), mem(after_lsp - after_check)),
+        ("transient: their JSON".into(), mem(json_len as f64)),
+    ];
+    drop(snap);
+
+    // The steps of an edit, as the server runs them; parts of `apply`
+    // replayed separately on the same data.
+    let mut samples: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut push = |id: &'static str, t: f64| samples.entry(id).or_default().push(t);
+    for k in 0..reps {
+        let g = n / 2 + k;
+        let at = places.board_digit(&doc.snapshot.text, g).ok_or("no Board tag")?;
+        let new = bump(doc.snapshot.text.as_bytes()[at]);
+        let (s, e) = (places.position(text, at), places.position(text, at + 1));
+        let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
+            .map_err(|e| format!("change: {e}"))?;
+        let old = doc.snapshot.clone();
+        let t = Instant::now();
+        doc.apply(2 + k as i32, changes, enc, settings);
+        let apply = secs(t.elapsed());
+        push("apply", apply);
+        let snap = doc.snapshot.clone();
+        let t = Instant::now();
+        drop(old);
+        push("drop", secs(t.elapsed()));
+
+        let t = Instant::now();
+        let copy = doc.rope.to_string();
+        let to_string = secs(t.elapsed());
+        push("to_string", to_string);
+        drop(copy);
+        let t = Instant::now();
+        let li = LineIndex::new(&snap.text);
+        let line_index = secs(t.elapsed());
+        push("line_index", line_index);
+        drop(li);
+        push("reparse", (apply - to_string - line_index).max(0.0));
+
+        let t = Instant::now();
+        let _ = snap.check();
+        push("check", secs(t.elapsed()));
+        let t = Instant::now();
+        let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
+        push("to_lsp", secs(t.elapsed()));
+        let t = Instant::now();
+        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+            "params": {"uri": URI, "version": 2 + k, "diagnostics": lsp}}))
+        .map_err(|e| e.to_string())?;
+        push("json", secs(t.elapsed()));
+        let t = Instant::now();
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+        push("client_json", secs(t.elapsed()));
+        drop((v, bytes));
+
+        // Not on the diagnostics path: a full parse, and the model.
+        let t = Instant::now();
+        let tree = pbn::syntax::parse(&snap.text);
+        push("full_parse", secs(t.elapsed()));
+        let t = Instant::now();
+        let model = pbn::model::lower(&tree, &snap.text);
+        push("lower", secs(t.elapsed()));
+        drop((model, tree));
+    }
+    drop(push);
+    run.steps = STEPS
+        .iter()
+        .map(|(id, short, _)| (*id, short.to_string(), samples.remove(id).map(median).unwrap_or(Val::None)))
+        .collect();
+    run.notes.push(format!("in process: {} bytes of `publishDiagnostics` JSON", thousands(json_len)));
+    Ok(())
+}
+
+// ---- the report ---------------------------------------------------------
+
+fn fmt_ms(v: f64) -> String {
+    let ms = v * 1e3;
+    if ms >= 100.0 {
+        format!("{ms:.0}")
+    } else if ms >= 10.0 {
+        format!("{ms:.1}")
+    } else {
+        format!("{ms:.2}")
+    }
+}
+
+fn cell(v: &Val, f: impl Fn(f64) -> String) -> String {
+    match v {
+        Val::M(x, _) => f(*x),
+        Val::E(x) => format!("*~{}*", f(*x)),
+        Val::None => "—".into(),
+    }
+}
+
+/// Exponent between the last two sizes that have a value (measured or not).
+fn exponent(pts: &[(usize, f64)]) -> Option<f64> {
+    (pts.len() >= 2).then(|| {
+        let ((n1, v1), (n2, v2)) = (pts[pts.len() - 2], pts[pts.len() - 1]);
+        (v2 / v1).ln() / (n2 as f64 / n1 as f64).ln()
+    })
+}
+
+fn games_s(g: usize) -> String {
+    thousands(g)
+}
+
+fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64) -> String {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut md = String::new();
+    md += "## Language server (`pbn lsp` over stdio)\n\n";
+    md += &format!("- Machine: {machine}\n");
+    md += &format!("- Command: `{}`\n", report::command(&args.argv));
+    md += &format!("- Date: {}; commit {}; server `{}`\n", report::utc_now(), report::commit(), pbn.display());
+    md += &format!(
+        "- Input: `pbn_tests::gen::generate(N, seed {}, default options)`: fully played export-format games with notes, \
+         NAGs, comments and tables (LF): {}\n",
+        args.seed,
+        runs.iter()
+            .map(|r| format!("{} games {}{}", games_s(r.games), report::size(r.bytes), if r.skipped.is_some() { " (not run)" } else { "" }))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    md += &format!(
+        "- Method: the release `pbn lsp` spawned over stdio by `tests/src/lsp_client.rs`, default (UTF-16) positions; \
+         wall clock from writing the message to having read the whole answer (before the client parses its JSON); \
+         medians. Each open is a fresh server, alternated with one `pbn check` of the same file; the edits and \
+         requests run in the first session, one at a time, each edit awaited to its diagnostics. An edit replaces \
+         the last digit of a `[Board]` value (a different middle game each time, or the last game). The server \
+         waits {DEBOUNCE_MS:.0} ms after a change before checking (its debounce), included in the edit and open \
+         times. Memory from `/proc/PID/status` of the server. A size whose open is estimated (power law through the \
+         two smaller sizes) above {} per run is not run: its values are estimates in *italics*\n",
+        if budget.is_finite() { format!("{budget} s") } else { "∞".into() }
+    );
+    if let Some(l) = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().and_then(|v| v.parse::<f64>().ok())) {
+        md += &format!(
+            "- Load average at the end: {l:.2}{}\n",
+            if l > cores as f64 { " (above the core count: other processes competed for the cores; times are inflated)" } else { "" }
+        );
+    }
+    for r in runs {
+        if let Some(why) = &r.skipped {
+            md += &format!("- {} games not run: {why}\n", games_s(r.games));
+        } else {
+            md += &format!(
+                "- {} games: {} diagnostics at open ({} bytes of JSON); {}\n",
+                games_s(r.games),
+                thousands(r.diagnostics),
+                thousands(r.diagnostics_json),
+                r.notes.join("; ")
+            );
+        }
+    }
+
+    let header = |first: &str| {
+        let mut h = format!("| {first} |");
+        for r in runs {
+            h += &format!(" {} games |", games_s(r.games));
+        }
+        h += " k |\n|---|";
+        h += &"---:|".repeat(runs.len() + 1);
+        h + "\n"
+    };
+    let row_k = |get: &dyn Fn(&SizeRun) -> Val| {
+        let pts: Vec<(usize, f64)> = runs.iter().filter_map(|r| get(r).get().map(|v| (r.games, v))).collect();
+        exponent(&pts).map(|k| format!("{k:.2}")).unwrap_or_default()
+    };
+    let val = |r: &SizeRun, id: &str| r.rows.get(id).cloned().unwrap_or(Val::None);
+
+    md += "\n### Latency by size (median ms; k: time ∝ games^k between the last two sizes)\n\n";
+    md += &header("measurement");
+    for (id, label) in LATENCY_ROWS {
+        md += &format!("| {label} |");
+        for r in runs {
+            md += &format!(" {} |", cell(&val(r, id), fmt_ms));
+        }
+        md += &format!(" {} |\n", row_k(&|r| val(r, id)));
+    }
+    let ratio = |r: &SizeRun, a: &str, b: &str| match (val(r, a), val(r, b)) {
+        (Val::M(x, n), Val::M(y, _)) => Val::M(x / y, n),
+        (x, y) if x.get().is_some() && y.get().is_some() => Val::E(x.get().unwrap() / y.get().unwrap()),
+        _ => Val::None,
+    };
+    md += "| open / `pbn check` |";
+    for r in runs {
+        md += &format!(" {} |", cell(&ratio(r, "open", "check"), |x| format!("{x:.2}×")));
+    }
+    md += " |\n| edit (middle game) / open |";
+    for r in runs {
+        md += &format!(" {} |", cell(&ratio(r, "edit_mid", "open"), |x| format!("{:.1}%", x * 100.0)));
+    }
+    md += " |\n| edit without debounce (middle game) / open |";
+    for r in runs {
+        md += &format!(" {} |", cell(&ratio(r, "edit_mid_nd", "open"), |x| format!("{:.1}%", x * 100.0)));
+    }
+    md += " |\n";
+
+    md += "\n### Memory of the server by size (MB, and × the file size)\n\n";
+    md += &header("measurement");
+    for (id, label) in MEMORY_ROWS {
+        md += &format!("| {label} |");
+        for r in runs {
+            let b = r.bytes as f64;
+            md += &format!(" {} |", cell(&val(r, id), |x| format!("{:.0} ({:.1}×)", x / 1e6, x / b)));
+        }
+        md += &format!(" {} |\n", row_k(&|r| val(r, id)));
+    }
+
+    if runs.iter().any(|r| !r.steps.is_empty()) {
+        md += "\n### Where an edit's time goes (in process, median ms per edit)\n\n\
+               The same middle-game edit run on the server's own types in this process \
+               (`Document::apply`, dropping the previous `Snapshot`, `Snapshot::check`, \
+               `to_lsp`, serialisation), one step at a time; “of which” rows are replays of one \
+               part, timed separately.\n\n";
+        md += &header("step");
+        for (i, (id, _, label)) in STEPS.iter().enumerate() {
+            md += &format!("| {label} |");
+            let get = |r: &SizeRun| r.steps.get(i).filter(|s| s.0 == *id).map(|s| s.2.clone()).unwrap_or(Val::None);
+            for r in runs {
+                md += &format!(" {} |", cell(&get(r), fmt_ms));
+            }
+            md += &format!(" {} |\n", row_k(&get));
+        }
+        md += "| sum of the server's steps on the diagnostics path (apply + drop + check + to_lsp + json) |";
+        for r in runs {
+            md += &format!(" {} |", cell(&server_sum(r), fmt_ms));
+        }
+        md += " |\n";
+    }
+
+    if runs.iter().any(|r| !r.memory.is_empty()) {
+        md += "\n### What the server keeps (in process, MB; RSS growth after `malloc_trim`, so estimates; — below the noise)\n\n";
+        let measured: Vec<&SizeRun> = runs.iter().filter(|r| !r.memory.is_empty()).collect();
+        md += "| structure |";
+        for r in &measured {
+            md += &format!(" {} games |", games_s(r.games));
+        }
+        md += " × file size (largest) |\n|---|";
+        md += &"---:|".repeat(measured.len() + 1);
+        md += "\n";
+        for (i, (label, _)) in measured[0].memory.iter().enumerate() {
+            md += &format!("| {label} |");
+            for r in &measured {
+                md += &format!(" {} |", cell(&r.memory[i].1, |x| format!("{:.1}", x / 1e6)));
+            }
+            let last = measured.last().unwrap();
+            md += &format!(" {} |\n", cell(&last.memory[i].1, |x| format!("{:.1}×", x / last.bytes as f64)));
+        }
+        let kept = |r: &SizeRun| r.memory.iter().take(5).filter_map(|m| m.1.get()).sum::<f64>();
+        md += "| kept after open, without a model (sum of the first five rows) |";
+        for r in &measured {
+            md += &format!(" {:.1} |", kept(r) / 1e6);
+        }
+        let last = measured.last().unwrap();
+        md += &format!(" {:.1}× |\n", kept(last) / last.bytes as f64);
+    }
+
+    md += "\n### Targets\n\n";
+    if args.quick {
+        md += "Not judged in a `--quick` smoke run.\n";
+        return md;
+    }
+    let at = |g: usize| runs.iter().find(|r| r.games == g).or(runs.last());
+    let mark = |v: &Val| if v.is_est() { " (estimated)" } else { "" };
+    let mut limits = Vec::new();
+    // Open vs check, at every size.
+    let mut open_line = format!("- `didOpen` → diagnostics ≤ {OPEN_RATIO_TARGET} × `pbn check` of the same file: ");
+    let parts: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let v = ratio(r, "open", "check");
+            let x = v.get()?;
+            let (o, c) = (val(r, "open").get()?, val(r, "check").get()?);
+            Some(format!(
+                "{} games **{}**{} {x:.2}× ({} ms / {} ms{})",
+                games_s(r.games),
+                if x <= OPEN_RATIO_TARGET { "met" } else { "missed" },
+                mark(&v),
+                fmt_ms(o),
+                fmt_ms(c),
+                if x > OPEN_RATIO_TARGET {
+                    format!("; without the {DEBOUNCE_MS:.0} ms debounce {:.2}×", (o - DEBOUNCE_MS / 1e3) / c)
+                } else {
+                    String::new()
+                }
+            ))
+        })
+        .collect();
+    open_line += &parts.join("; ");
+    md += &open_line;
+    md += "\n";
+    if let Some(r) = at(EDIT_TARGET_GAMES) {
+        let v = ratio(r, "edit_mid", "open");
+        if let (Some(x), Some(e), Some(o)) = (v.get(), val(r, "edit_mid").get(), val(r, "open").get()) {
+            let met = x <= EDIT_SHARE_TARGET;
+            md += &format!(
+                "- one-character edit → its diagnostics ≤ {:.0}% of an open, at {} games: **{}**{}: {:.1}% ({} ms / {} ms), \
+                 {:.0}× over; without the {DEBOUNCE_MS:.0} ms debounce {:.1}%. The budget is {} ms, less than the debounce \
+                 alone{}\n",
+                EDIT_SHARE_TARGET * 100.0,
+                games_s(r.games),
+                if met { "met" } else { "missed" },
+                mark(&v),
+                x * 100.0,
+                fmt_ms(e),
+                fmt_ms(o),
+                x / EDIT_SHARE_TARGET,
+                ratio(r, "edit_mid_nd", "open").get().unwrap_or(f64::NAN) * 100.0,
+                fmt_ms(o * EDIT_SHARE_TARGET),
+                if o * EDIT_SHARE_TARGET < DEBOUNCE_MS / 1e3 { "" } else { " (no: the budget exceeds the debounce)" }
+            );
+            if !met {
+                limits.push(edit_limits(r));
+            }
+        }
+    }
+    let mem_parts: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let v = val(r, "hwm_end");
+            let x = v.get()? / r.bytes as f64;
+            Some(format!(
+                "{} games **{}**{} {x:.1}× ({:.0} MB for {})",
+                games_s(r.games),
+                if x <= MEMORY_TARGET { "met" } else { "missed" },
+                mark(&v),
+                v.get()? / 1e6,
+                report::size(r.bytes)
+            ))
+        })
+        .collect();
+    md += &format!("- the server's peak memory (VmHWM) ≤ {MEMORY_TARGET}× the file size: {}\n", mem_parts.join("; "));
+    if let Some(r) = at(EDIT_TARGET_GAMES) {
+        if val(r, "hwm_end").get().is_some_and(|h| h / r.bytes as f64 > MEMORY_TARGET) && !r.memory.is_empty() {
+            let mut m: Vec<(String, f64)> = r.memory.iter().filter_map(|(l, v)| Some((l.clone(), v.get()?))).collect();
+            m.sort_by(|a, b| b.1.total_cmp(&a.1));
+            limits.push(format!(
+                "Memory at {} games: the largest structures are {}.",
+                games_s(r.games),
+                m.iter()
+                    .take(4)
+                    .map(|(l, b)| format!("{l} {:.0} MB ({:.1}×)", b / 1e6, b / r.bytes as f64))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    if !limits.is_empty() {
+        md += "\nWhat limits the missed targets: ";
+        md += &limits.join(" ");
+        md += "\n";
+    }
+    md
+}
+
+fn step(r: &SizeRun, id: &str) -> Option<f64> {
+    r.steps.iter().find(|s| s.0 == id).and_then(|s| s.2.get())
+}
+
+fn server_sum(r: &SizeRun) -> Val {
+    let ids = ["apply", "drop", "check", "to_lsp", "json"];
+    let v: Option<f64> = ids.iter().map(|id| step(r, id)).sum();
+    match v {
+        Some(x) if r.skipped.is_some() => Val::E(x),
+        Some(x) => Val::M(x, 1),
+        None => Val::None,
+    }
+}
+
+/// The whole-file steps of an edit, largest first.
+fn edit_limits(r: &SizeRun) -> String {
+    let top = ["apply", "drop", "check", "to_lsp", "json", "client_json"];
+    let mut st: Vec<(String, f64)> = STEPS
+        .iter()
+        .filter(|(id, _, _)| top.contains(id))
+        .filter_map(|(id, short, _)| Some((short.to_string(), step(r, id)?)))
+        .collect();
+    st.sort_by(|a, b| b.1.total_cmp(&a.1));
+    format!(
+        "An edit at {} games re-runs whole-file work; its steps, largest first: {}.",
+        games_s(r.games),
+        st.iter().map(|(l, v)| format!("{l} {} ms", fmt_ms(*v))).collect::<Vec<_>>().join("; ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_find_games_boards_and_utf16_positions() {
+        let text = "% PBN 2.1\n[Event \"𝄞\"]\n[Board \"9\"]\n\n[Event \"é\"]\n[Board \"12\"]\n";
+        let p = Places::new(text);
+        assert_eq!(p.games.len(), 2);
+        let at = p.board_digit(text, 1).unwrap();
+        assert_eq!(&text[at..at + 1], "2");
+        assert_eq!(p.position(text, at), json!({"line": 5, "character": 9}));
+        // The non-BMP character counts two UTF-16 units.
+        let q = text.find("\"]").unwrap();
+        assert_eq!(p.position(text, q), json!({"line": 1, "character": 10}));
+        assert_eq!((bump(b'1'), bump(b'9')), ('2', '8'));
+    }
+
+    #[test]
+    fn extrapolation_is_a_clamped_power_law() {
+        let (v, k) = extrapolate(&[(1_000, 1.0), (20_000, 20.0)], 100_000).unwrap();
+        assert!((k - 1.0).abs() < 1e-9 && (v - 100.0).abs() < 1e-6, "{v} {k}");
+        let (v, k) = extrapolate(&[(1_000, 1.0), (2_000, 8.0)], 4_000).unwrap();
+        assert_eq!((v.round(), k), (64.0, 3.0), "clamped to 3");
+        assert_eq!(extrapolate(&[(10, 2.0)], 20).map(|(v, _)| v), Some(4.0));
+        assert!(extrapolate(&[], 20).is_none());
+    }
+}
