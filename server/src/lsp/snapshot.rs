@@ -22,6 +22,9 @@ pub struct Snapshot {
     pub index: LineIndex,
     pub settings: Settings,
     model: OnceLock<Model>,
+    /// Game spans and the games lowered one at a time (see [`Snapshot::game`]).
+    spans: OnceLock<Vec<std::ops::Range<usize>>>,
+    lowered: OnceLock<Vec<OnceLock<model::Game>>>,
     check: Arc<OnceLock<(CheckResult, RecheckState)>>,
     /// The latest computed check of an earlier version: its per-game
     /// diagnostics are reused for the games an edit did not touch. (Only the
@@ -46,6 +49,8 @@ impl Snapshot {
             index,
             settings,
             model: OnceLock::new(),
+            spans: OnceLock::new(),
+            lowered: OnceLock::new(),
             check: Arc::new(OnceLock::new()),
             previous_check: None,
         }
@@ -94,9 +99,59 @@ impl Snapshot {
             .0
     }
 
+    /// The byte range of every game (one walk of the top-level nodes).
+    pub fn game_spans(&self) -> &[std::ops::Range<usize>] {
+        self.spans.get_or_init(|| match self.model.get() {
+            Some(m) => m.games.iter().map(|g| g.range.clone()).collect(),
+            None => crate::syntax::games(&self.forest).0.into_iter().map(|c| c.range).collect(),
+        })
+    }
+
+    /// Game `i`, lowered on its own the first time it is asked for: a hover
+    /// or completion right after an edit costs one game, not the whole file.
+    /// When the document uses `#` values (§4.8), which need every earlier
+    /// game, and once the whole model exists, it comes from the model.
+    pub fn game(&self, i: usize) -> Option<&model::Game> {
+        if let Some(m) = self.model.get() {
+            return m.games.get(i);
+        }
+        if self.text.contains("\"#") {
+            return self.model().games.get(i);
+        }
+        let span = self.game_spans().get(i)?.clone();
+        let cells = self.lowered.get_or_init(|| (0..self.game_spans().len()).map(|_| OnceLock::new()).collect());
+        Some(cells[i].get_or_init(|| {
+            let tree = self.forest.tree_at(span.start);
+            let (chunks, _) = crate::syntax::games(tree);
+            let chunk = chunks.iter().find(|c| c.range == span).expect("the game's piece holds its chunk");
+            model::lower::lower_game(i, chunk, &self.text)
+        }))
+    }
+
+    /// The index of the game containing byte `offset`.
+    pub fn game_index_at(&self, offset: usize) -> Option<usize> {
+        let spans = self.game_spans();
+        let i = spans.partition_point(|r| r.end < offset);
+        (i < spans.len() && spans[i].start <= offset).then_some(i)
+    }
+
     /// The game containing byte `offset`.
     pub fn game_at(&self, offset: usize) -> Option<&model::Game> {
-        self.model().games.iter().find(|g| g.range.start <= offset && offset <= g.range.end)
+        self.game(self.game_index_at(offset)?)
+    }
+
+    /// The last game starting at or before `offset`.
+    pub fn game_before(&self, offset: usize) -> Option<&model::Game> {
+        let i = self.game_spans().partition_point(|r| r.start <= offset);
+        self.game(i.checked_sub(1)?)
+    }
+
+    /// The games overlapping `range` (ends included).
+    pub fn games_overlapping(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = &model::Game> {
+        let spans = self.game_spans();
+        let first = spans.partition_point(|r| r.end < range.start);
+        let last = spans.partition_point(|r| r.start <= range.end);
+        (first..last).filter_map(move |i| self.game(i))
     }
 
     pub fn encoding(&self) -> PositionEncoding {

@@ -96,9 +96,7 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     if wants(&CodeActionKind::QUICKFIX) {
         out.extend(quick_fixes(snap, &params.context.diagnostics, range.clone()));
     }
-    let game = snap.game_at(range.start).or_else(|| {
-        snap.model().games.iter().find(|g| g.range.start <= range.end && range.start <= g.range.end)
-    });
+    let game = snap.game_at(range.start).or_else(|| snap.games_overlapping(range.clone()).next());
     if wants(&CodeActionKind::REFACTOR_REWRITE) {
         if let Some(fix) = game.and_then(|g| fill_from_auction(snap, g)) {
             out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
@@ -190,8 +188,7 @@ fn quick_fixes(snap: &Snapshot, client: &[Diagnostic], range: Range<usize>) -> V
 
 /// The fixes of one diagnostic, the preferred one first.
 fn fixes_for(snap: &Snapshot, d: &Diag, formatted: &mut HashMap<usize, Option<Fix>>, layout: bool) -> Vec<Fix> {
-    let model = snap.model();
-    let Some(g) = d.game.and_then(|i| model.games.get(i)).or_else(|| snap.game_at(d.range.start)) else {
+    let Some(g) = d.game.and_then(|i| snap.game(i)).or_else(|| snap.game_at(d.range.start)) else {
         return Vec::new();
     };
     let text = snap.text.as_str();

@@ -67,21 +67,24 @@ pub fn completion(snap: &Snapshot, params: CompletionParams) -> Option<Completio
 /// Inside a comment or an escape line (a `;` comment and an escape line
 /// reach the end of their line, so their end counts as inside).
 fn in_comment(snap: &Snapshot, offset: usize) -> bool {
-    let model = snap.model();
-    let comments = model.loose.iter().chain(model.games.iter().flat_map(|g| g.comments.iter()));
-    for c in comments {
-        let to_eol = matches!(c.kind, CommentKind::Line | CommentKind::Escape | CommentKind::UnterminatedBrace);
-        if c.range.start < offset && (offset < c.range.end || (to_eol && offset == c.range.end)) {
-            return true;
-        }
-    }
-    false
+    // The token holding the byte before the cursor (comments are tokens).
+    let Some(before) = offset.checked_sub(1) else { return false };
+    let root = snap.forest.tree_at(before).root_node();
+    let Some(node) = root.descendant_for_byte_range(before, before) else { return false };
+    let r = node.byte_range();
+    let to_eol = match node.kind() {
+        "comment" => snap.text.as_bytes()[r.start] == b';',
+        "escape_line" | "unterminated_comment" => true,
+        _ => return false,
+    };
+    let _ = CommentKind::Line;
+    r.start < offset && (offset < r.end || (to_eol && offset == r.end))
 }
 
 /// The game the cursor belongs to: the last game starting before it, unless
 /// a semi-empty line (a game break, §3) lies between its end and the cursor.
 fn game_for(snap: &Snapshot, offset: usize) -> Option<&Game> {
-    let g = snap.model().games.iter().rev().find(|g| g.range.start <= offset)?;
+    let g = snap.game_before(offset)?;
     if offset > g.range.end && has_blank_line(&snap.text[g.range.end..offset]) {
         return None;
     }
@@ -95,7 +98,7 @@ fn has_blank_line(s: &str) -> bool {
 
 /// The tag whose quoted value holds the cursor (between the quotes).
 fn value_at(snap: &Snapshot, offset: usize) -> Option<(&Game, usize)> {
-    let g = snap.model().games.iter().rev().find(|g| g.range.start <= offset)?;
+    let g = snap.game_before(offset)?;
     let i = g.tags.iter().position(|t| {
         t.value.as_ref().is_some_and(|v| v.quoted && v.range.start <= offset && offset <= v.range.end)
     })?;

@@ -26,7 +26,7 @@ pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayH
     let conv = snap.converter();
     let range = conv.byte_range(params.range);
     let mut hints = Hints { conv, range: range.clone(), out: Vec::new() };
-    for g in snap.model().games.iter().filter(|g| g.range.start <= range.end && range.start <= g.range.end) {
+    for g in snap.games_overlapping(range.clone()) {
         deal_hints(&mut hints, g);
         let touches = |r: &ByteRange<usize>| r.start <= range.end && range.start <= r.end;
         let auction = g.auction.as_ref().filter(|a| touches(&a.range));
