@@ -659,10 +659,10 @@ fn rss_now() -> f64 {
 
 /// The steps of an edit, in order: (id, short name, description).
 const STEPS: &[(&str, &str, &str)] = &[
-    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, `rope.to_string()`, reparse, `LineIndex::new`, new `Snapshot`"),
+    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, `rope.to_string()`, reparse of the touched 32 KB pieces, line index update, new `Snapshot`"),
     ("to_string", "`rope.to_string()`", "… of which `rope.to_string()` (copy of the whole text; replayed)"),
-    ("line_index", "`LineIndex::new`", "… of which `LineIndex::new` (scan of the whole text; replayed)"),
-    ("reparse", "reparse", "… of which the reparse (the rest of `apply`)"),
+    ("line_index", "`LineIndex::edited`", "… of which `LineIndex::edited` (the index updated around the edit; replayed)"),
+    ("reparse", "reparse", "… of which the rest: `Forest::edit` and `reparse` of the touched pieces, the snapshot"),
     ("full_parse", "full parse", "(for comparison: `syntax::parse` of the whole text, not incremental)"),
     ("drop", "dropping the previous snapshot", "dropping the previous snapshot (text, tree, line index; no model: diagnostics do not build one), also in `didChange`"),
     ("check", "`Snapshot::check`", "`Snapshot::check`: the diagnostics of the new version, reusing the previous version's"),
@@ -738,6 +738,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
             .map_err(|e| format!("change: {e}"))?;
         let old = doc.snapshot.clone();
+        let old_index = old.index.clone();
         let t = Instant::now();
         doc.apply(2 + k as i32, changes, enc, settings);
         let apply = secs(t.elapsed());
@@ -753,7 +754,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         push("to_string", to_string);
         drop(copy);
         let t = Instant::now();
-        let li = LineIndex::new(&snap.text);
+        let li = old_index.edited(&snap.text, at, at + 1, at + 1);
         let line_index = secs(t.elapsed());
         push("line_index", line_index);
         drop(li);
