@@ -338,7 +338,9 @@ fn analyze(
             }
             plus = Some(i);
         }
-        if tricks.len() <= t {
+        // `while`, not `if`: a skipped item (a second `+`) still takes its
+        // column, so a whole trick can pass without a recorded card.
+        while tricks.len() <= t {
             tricks.push(Trick { leader: None, cards: [None; 4], winner: None, complete: false });
         }
         tricks[t].cards[seat as usize] = Some(i);
@@ -1082,6 +1084,19 @@ pub(crate) mod tests {
         assert_eq!(a.next_seat, Some(West));
         // An unknown hand may play any unseen card.
         assert_eq!(a.legal_next_cards.len(), 52 - 5);
+    }
+
+    #[test]
+    fn extra_plus_signs_over_a_whole_trick() {
+        // Found by fuzzing (tests/fixtures/fuzz/parse_check/play-second-plus):
+        // every `+` after the first is reported and skipped but takes its
+        // column, so trick 2 (columns 4–7) has no recorded card at all.
+        let a = analyze_play(&[None; 4], None, Some(South), West, &items("? + + + + + + + ?"));
+        let extra: Vec<_> = (2..=7).map(|i| (i, c::CARD_AFTER_PLAY_MARKER.code)).collect();
+        assert_eq!(found(&a).into_iter().filter(|&(i, _)| (2..=7).contains(&i)).collect::<Vec<_>>(), extra);
+        assert_eq!(a.tricks.len(), 3);
+        assert!(a.tricks[1].cards.iter().all(Option::is_none));
+        assert_eq!(a.tricks[2].cards.iter().flatten().collect::<Vec<_>>(), [&8]);
     }
 
     #[test]
