@@ -3,9 +3,9 @@
 //! that requests run on.
 //!
 //! The parse is a [`Forest`]: the document in pieces of about 32 KB cut at
-//! game breaks. An edit shifts the trees after it and reparses only the
-//! pieces it touched (incrementally, from their edited trees, when the game
-//! breaks around them did not move). One tree for the whole document would
+//! game breaks. An edit shifts the trees after it (`InputEdit`) and
+//! reparses only the pieces it touched (with their neighbours when the game
+//! breaks around them moved). One tree for the whole document would
 //! not do: tree-sitter never reuses the "fragile" nodes that its repeat
 //! rules build, so reparsing a long flat list of games after a one-character
 //! edit cost about as much as parsing it afresh (1.2 s on 20,000 games).
