@@ -242,7 +242,9 @@ module.exports = grammar({
 
     // A `{` comment with no closing `}`: by §3.8 it would run to the end of
     // the file; it is cut at the next semi-empty line instead so that the
-    // following games survive. The checker reports it.
-    unterminated_comment: _ => /\{([^}\r\n]|(\r\n|\r|\n)[ \t]*[^}\s])*/,
+    // following games survive. The checker reports it. Semi-empty means
+    // spaces and tabs, vertical tabs and form feeds included, as in the
+    // external scanner (src/scanner.c, `is_hspace`).
+    unterminated_comment: _ => /\{([^}\r\n]|(\r\n|\r|\n)[ \t\v\f]*[^}\s])*/,
   },
 });

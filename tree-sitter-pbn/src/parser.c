@@ -524,10 +524,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 1:
       if (lookahead == '\n') ADVANCE(10);
+      if (lookahead == '\r') ADVANCE(11);
       if (lookahead == '}') ADVANCE(74);
-      if (lookahead == '\t' ||
+      if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if ((0x0b <= lookahead && lookahead <= '\r')) ADVANCE(11);
       if (lookahead != 0) ADVANCE(76);
       END_STATE();
     case 2:
@@ -583,9 +583,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 10:
       if (lookahead == '}') ADVANCE(74);
-      if (lookahead == '\t' ||
+      if (lookahead == '\n' ||
+          lookahead == '\r') ADVANCE(11);
+      if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if (('\n' <= lookahead && lookahead <= '\r')) ADVANCE(11);
       if (lookahead != 0) ADVANCE(76);
       END_STATE();
     case 11:

@@ -46,8 +46,16 @@ void tree_sitter_pbn_external_scanner_deserialize(void *payload, const char *buf
   (void)length;
 }
 
+/* Horizontal white space.  §3 defines a semi-empty line as one with only
+ * spaces and/or tab characters; §2.2 permits both the horizontal and the
+ * vertical tab.  A form feed is not permitted at all (§2.2, the checker
+ * reports it) but the grammar's extras skip it as white space like the
+ * others, so it counts here too: otherwise a form feed before a line end
+ * would hide the blank line after it from this scanner (the lexer would
+ * skip both), and the game break would vanish.  `syntax/split.rs` uses the
+ * same set. */
 static inline bool is_hspace(int32_t c) {
-  return c == ' ' || c == '\t';
+  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
 }
 
 static inline bool is_newline(int32_t c) { return c == '\n' || c == '\r'; }

@@ -83,7 +83,7 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
                 let mut blank = false;
                 loop {
                     let mut k = j;
-                    while k < n && (b[k] == b' ' || b[k] == b'\t') {
+                    while k < n && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
                         k += 1;
                     }
                     if k < n && (b[k] == b'\n' || b[k] == b'\r') {
