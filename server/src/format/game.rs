@@ -72,10 +72,35 @@ impl<'a> Printer<'a> {
     }
 }
 
+/// For each game, the mandatory tags (bit `i` for `MANDATORY[i]`) that
+/// `add_missing_tags` must not add because a later game's `"#"` would
+/// inherit the added `"?"` (§4.8: `#` takes the value of the tag in the
+/// nearest previous game): the game lacks the tag and the next game that has
+/// it writes `"#"`. Adding `"?"` would change that game's value from the
+/// earlier real value (or `""`) to unknown, so the tag stays absent.
+pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
+    let mut next_is_hash: u16 = 0;
+    let mut out = vec![0; doc.games.len()];
+    for (gi, g) in doc.games.iter().enumerate().rev() {
+        out[gi] = next_is_hash;
+        for (bit, name) in MANDATORY.iter().enumerate() {
+            if let Some(t) = g.tag(name) {
+                if t.inherit == Inherit::Previous {
+                    next_is_hash |= 1 << bit;
+                } else {
+                    next_is_hash &= !(1 << bit);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Prints a game; `None` when it cannot be printed safely (then the caller
 /// prints it verbatim). Returns the text and the number of duplicate tags
-/// dropped.
-pub(super) fn print(text: &str, _doc: &Document, g: &Game, opts: &FormatOptions) -> Option<(String, usize)> {
+/// dropped. `keep_absent` (from [`absent_to_keep`]) names the missing
+/// mandatory tags that must not be added.
+pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16) -> Option<(String, usize)> {
     let mut p = Printer { text, game: g, attached: HashMap::new(), printed: vec![false; g.comments.len()] };
     attach(&mut p);
 
@@ -107,12 +132,12 @@ pub(super) fn print(text: &str, _doc: &Document, g: &Game, opts: &FormatOptions)
     }
 
     // (1) the mandatory tags in their fixed order.
-    for name in MANDATORY {
+    for (bit, &name) in MANDATORY.iter().enumerate() {
         match first.get(name) {
             Some(&i) if g.tags[i].role == TagRole::Plain => print_tag(&mut p, i, &mut out),
             Some(_) => {}
             None => {
-                if opts.add_missing_tags && g.value(name).is_none() {
+                if opts.add_missing_tags && g.value(name).is_none() && keep_absent & (1 << bit) == 0 {
                     // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
                     let passed = matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
                     out.push_str(&format!("[{name} \"{}\"]\n", if passed { "" } else { "?" }));

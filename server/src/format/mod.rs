@@ -91,8 +91,9 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
 
     // Games are printed independently: in runs, on every core.
     let runs: Vec<std::ops::Range<usize>> = (0..doc.games.len()).step_by(256).map(|s| s..(s + 256).min(doc.games.len())).collect();
+    let keep_absent = if opts.add_missing_tags { game::absent_to_keep(doc) } else { vec![0; doc.games.len()] };
     let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
-        doc.games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, doc, g, opts) }).collect::<Vec<_>>()
+        doc.games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, g, opts, keep_absent[g.index]) }).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -119,21 +120,15 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
         .collect();
 
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    if opts.export_header {
-        let has = |l: &str| text.lines().take_while(|x| x.starts_with('%')).any(|x| x.trim() == l);
-        if !has("% PBN 2.1") && !text.starts_with("% PBN") {
-            out.push_str("% PBN 2.1\n");
-        }
-        if !has("% EXPORT") {
-            out.push_str("% EXPORT\n");
-        }
-    }
     for (i, b) in blocks.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         out.push_str(b.trim_end_matches(['\n', '\r']));
         out.push('\n');
+    }
+    if opts.export_header {
+        out = with_export_header(out);
     }
     let eol = match opts.eol {
         EolOption::Keep => match source.dominant_line_ending {
@@ -147,6 +142,48 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
     let text = normalize_eol(&out, eol);
     let _ = CommentKind::Line;
     Formatted { text, verbatim_games, dropped_duplicates: dropped }
+}
+
+/// Puts the export header (§2.4: `% PBN 2.1` and `% EXPORT` as the first
+/// lines) in front of `out`, keeping what the file's leading escape lines
+/// already say: a version line of its own (`% PBN 1.0`) is kept and not
+/// doubled, and `% EXPORT` goes right after the version line. Line ends of
+/// any kind count (the output is normalised later), so formatting the
+/// result again adds nothing.
+fn with_export_header(out: String) -> String {
+    let mut version_end = None; // byte offset after the version line's end
+    let mut export = false;
+    let mut at = 0;
+    while out[at..].starts_with('%') {
+        let len = out[at..].find(['\n', '\r']).unwrap_or(out.len() - at);
+        let line = out[at..at + len].trim();
+        let mut next = at + len;
+        if out[next..].starts_with("\r\n") {
+            next += 2;
+        } else if next < out.len() {
+            next += 1;
+        }
+        if version_end.is_none() && line.strip_prefix('%').is_some_and(|l| l.trim_start().starts_with("PBN")) {
+            version_end = Some(next);
+        }
+        export |= line == "% EXPORT";
+        at = next;
+    }
+    let export_line = if export { "" } else { "% EXPORT\n" };
+    match version_end {
+        None => format!("% PBN 2.1\n{export_line}{out}"),
+        Some(end) if !export => {
+            let mut s = out;
+            if !s[..end].ends_with(['\n', '\r']) {
+                s.insert(end, '\n');
+                s.insert_str(end + 1, "% EXPORT");
+            } else {
+                s.insert_str(end, export_line);
+            }
+            s
+        }
+        Some(_) => out,
+    }
 }
 
 /// Converts every line end (LF, CRLF, CR) to `eol`.
