@@ -26,9 +26,12 @@ pub fn run_stdio() -> std::process::ExitCode {
         let (to_server, server_in) = tokio::io::duplex(1 << 20);
         let (server_out, from_server) = tokio::io::duplex(1 << 20);
         let (errors_tx, errors_rx) = tokio::sync::mpsc::unbounded_channel();
+        // Diagnostics are published through the same channel (see
+        // `Backend::with_output`).
+        let inject = errors_tx.clone();
         let input = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, errors_tx));
         let output = tokio::spawn(transport::merge_output(from_server, tokio::io::stdout(), errors_rx));
-        let (service, socket) = tower_lsp_server::LspService::new(Backend::new);
+        let (service, socket) = tower_lsp_server::LspService::new(move |client| Backend::with_output(client, inject.clone()));
         tower_lsp_server::Server::new(server_in, server_out, socket).serve(service).await;
         // The server has ended (exit, or its input closed): flush what it wrote.
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), output).await;

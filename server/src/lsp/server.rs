@@ -13,17 +13,46 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-/// How long to wait after the last change before checking.
+/// How long to wait before checking a change that follows another one
+/// closely (typing): a burst of edits is checked once, after it.
 const DEBOUNCE: Duration = Duration::from_millis(120);
+
+/// Sends whole JSON-RPC frames to the client, between the frames of
+/// tower-lsp-server (see `transport::merge_output`).
+pub type Output = tokio::sync::mpsc::UnboundedSender<Vec<u8>>;
 
 pub struct Backend {
     client: Client,
     state: Arc<State>,
+    /// Where diagnostics are published when the server runs on stdio: the
+    /// notification is built from cached JSON (`diagnostics::publish_json`)
+    /// instead of being serialised again by tower-lsp-server. `None` in
+    /// tests that drive the `LspService` directly.
+    output: Option<Output>,
+    publish: Arc<Publisher>,
+}
+
+/// Per document: when it last changed (for the debounce) and the JSON of
+/// its last published diagnostics. One lock keeps publications in order.
+#[derive(Default)]
+struct Publisher {
+    docs: std::sync::Mutex<std::collections::HashMap<Uri, PublishState>>,
+}
+
+#[derive(Default)]
+struct PublishState {
+    last_change: Option<std::time::Instant>,
+    cache: super::notifications::diagnostics::JsonCache,
 }
 
 impl Backend {
     pub fn new(client: Client) -> Backend {
-        Backend { client, state: Arc::new(State::default()) }
+        Backend { client, state: Arc::new(State::default()), output: None, publish: Arc::default() }
+    }
+
+    /// A backend that publishes diagnostics through `output`.
+    pub fn with_output(client: Client, output: Output) -> Backend {
+        Backend { output: Some(output), ..Backend::new(client) }
     }
 
     /// Runs `f` on the current snapshot of `uri` in a blocking task.
@@ -44,13 +73,47 @@ impl Backend {
 
     /// Publishes the diagnostics of `uri` once edits have settled, unless a
     /// newer version arrived meanwhile (never stale).
+    ///
+    /// The first change after a quiet moment is checked at once; a change
+    /// that follows another one within [`DEBOUNCE`] waits that long, so a
+    /// burst of keystrokes is checked once it pauses.
     fn schedule_diagnostics(&self, uri: Uri, version: i32) {
         let state = self.state.clone();
         let client = self.client.clone();
+        let output = self.output.clone();
+        let publish = self.publish.clone();
+        let delay = {
+            let now = std::time::Instant::now();
+            let mut docs = publish.docs.lock().expect("publisher lock");
+            let entry = docs.entry(uri.clone()).or_default();
+            let busy = entry.last_change.is_some_and(|t| now.duration_since(t) < DEBOUNCE);
+            entry.last_change = Some(now);
+            if busy { DEBOUNCE } else { Duration::ZERO }
+        };
         tokio::spawn(async move {
-            tokio::time::sleep(DEBOUNCE).await;
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
             let Some(snap) = state.snapshot(&uri) else { return };
             if snap.version != version {
+                return;
+            }
+            if let Some(output) = output {
+                let state = state.clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    // Checked outside the lock; serialised and sent under it,
+                    // so that publications of one document stay in order.
+                    snap.check();
+                    let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
+                    let current = state.snapshot(&snap.uri).map(|c| c.version);
+                    if current != Some(snap.version) {
+                        return; // stale, or closed
+                    }
+                    let entry = docs.entry(snap.uri.clone()).or_default();
+                    let body = super::notifications::diagnostics::publish_json(&snap, &mut entry.cache);
+                    let _ = output.send(super::transport::frame(body.as_bytes()));
+                })
+                .await;
                 return;
             }
             let diags = tokio::task::spawn_blocking(move || {
@@ -140,7 +203,18 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.state.documents.lock().expect("documents lock").remove(&uri);
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        match &self.output {
+            Some(output) => {
+                // Through the same channel and lock as the other
+                // publications of this document, so it comes last.
+                let mut docs = self.publish.docs.lock().expect("publisher lock");
+                docs.remove(&uri);
+                let params = PublishDiagnosticsParams { uri, diagnostics: Vec::new(), version: None };
+                let body = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
+                let _ = output.send(super::transport::frame(body.to_string().as_bytes()));
+            }
+            None => self.client.publish_diagnostics(uri, Vec::new(), None).await,
+        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

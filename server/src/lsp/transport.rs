@@ -41,7 +41,8 @@ async fn read_frame<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Resu
     Ok(Some(Ok(body)))
 }
 
-fn frame(body: &[u8]) -> Vec<u8> {
+/// A frame: the `Content-Length` header and the body.
+pub fn frame(body: &[u8]) -> Vec<u8> {
     let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
     f.extend_from_slice(body);
     f
