@@ -27,7 +27,7 @@ use crate::syntax::{self, GameChunk, Trees};
 use crate::text::SourceText;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What one check leaves for the next one.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +36,117 @@ pub struct State {
     games: HashMap<u64, Arc<Vec<Diagnostic>>>,
     /// Tag summaries by span hash (only kept when the text uses `#`).
     summaries: HashMap<u64, Arc<TagSummary>>,
+    /// The layout of each piece of a [`syntax::Forest`] by piece id: a piece
+    /// whose tree did not change is not walked or hashed again.
+    pieces: HashMap<u64, Arc<PieceInfo>>,
+}
+
+/// One piece of a forest: its games and what lies between them, with byte
+/// offsets as they were when `start` was the piece's start.
+#[derive(Debug)]
+struct PieceInfo {
+    start: usize,
+    /// Per game: its span (whole lines), its chunk's range and the span's hash.
+    games: Vec<(Range<usize>, Range<usize>, u64)>,
+    /// Diagnostics of the text between the games and of comments outside
+    /// games (the file-level part of the piece).
+    between: Vec<Diagnostic>,
+    /// The export rule on the game separators of the piece (used when export
+    /// rules apply to the whole file).
+    separators: Vec<Diagnostic>,
+    /// The piece's last top-level node is a game break (every piece but
+    /// the last is cut right after one, so games never straddle pieces).
+    ends_with_break: bool,
+}
+
+impl PieceInfo {
+    /// `last`: the document's last piece.
+    fn of(source: &SourceText, tree: &tree_sitter::Tree, range: Range<usize>, last: bool) -> PieceInfo {
+        let text = source.text.as_str();
+        let top = syntax::top_nodes(tree);
+        // As `rules::export::check_file` on the whole document: a break
+        // that ends a piece is followed by the next piece's first node,
+        // which starts at the first non-blank character after the piece.
+        // (A piece other than the first never starts with a break: it is
+        // cut at a non-blank line.)
+        let mut separators = Vec::new();
+        for (k, n) in top.iter().enumerate() {
+            if n.kind() != "game_break" || k == 0 {
+                continue;
+            }
+            let after = match top.get(k + 1) {
+                Some(next) => next.start_byte(),
+                None if last => continue,
+                None => text[range.end..].find(|c: char| !c.is_whitespace()).map_or(text.len(), |p| range.end + p),
+            };
+            separators.extend(rules::export::separator(text, top[k - 1].end_byte(), *n, after));
+        }
+        let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
+        let (chunks, loose) = syntax::games_in(&top);
+        let games: Vec<(Range<usize>, Range<usize>, u64)> = chunks
+            .iter()
+            .map(|c| {
+                let span = line_start(text, c.range.start)..line_end(text, c.range.end);
+                let h = fast_hash(text[span.clone()].as_bytes());
+                (span, c.range.clone(), h)
+            })
+            .collect();
+        let mut between = syntax::nodes_diagnostics(&loose, text);
+        let mut gap_start = range.start;
+        for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(range.end..range.end))) {
+            if span.start > gap_start {
+                between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
+            }
+            gap_start = gap_start.max(span.end);
+        }
+        PieceInfo { start: range.start, games, between, separators, ends_with_break }
+    }
+}
+
+/// The games of the document: spans, chunk ranges and hashes, and the
+/// diagnostics between games; from the pieces of a forest (reusing what
+/// `prev` knows of unchanged pieces) or from the whole tree.
+struct Layout {
+    spans: Vec<Range<usize>>,
+    ranges: Vec<Range<usize>>,
+    hashes: Vec<u64>,
+    between: Vec<Diagnostic>,
+    /// The export rule on game separators (pieces only).
+    separators: Vec<Diagnostic>,
+    /// Per game: its piece (index into the trees) and index in the piece.
+    place: Vec<(usize, usize)>,
+}
+
+fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &State, next: &mut State, walked: &mut usize) -> Option<Layout> {
+    let (ranges, ids) = trees.pieces()?;
+    let missing: Vec<usize> = (0..ids.len()).filter(|&i| !prev.pieces.contains_key(&ids[i])).collect();
+    *walked = missing.len();
+    let list = trees.trees();
+    let last = ids.len().saturating_sub(1);
+    let fresh = crate::par::map(&missing, |&i| PieceInfo::of(source, &list[i], ranges[i].clone(), i == last));
+    let mut infos: Vec<Option<Arc<PieceInfo>>> = ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
+    for (&i, info) in missing.iter().zip(fresh) {
+        infos[i] = Some(Arc::new(info));
+    }
+    if infos.iter().enumerate().any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break) {
+        return None; // a game across pieces: use the whole-document walk
+    }
+    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between: Vec::new(), separators: Vec::new(), place: Vec::new() };
+    for (p, info) in infos.into_iter().enumerate() {
+        let info = info.expect("every piece");
+        let by = ranges[p].start as isize - info.start as isize;
+        let at = |r: &Range<usize>| (r.start as isize + by) as usize..(r.end as isize + by) as usize;
+        for (k, (span, range, h)) in info.games.iter().enumerate() {
+            l.spans.push(at(span));
+            l.ranges.push(at(range));
+            l.hashes.push(*h);
+            l.place.push((p, k));
+        }
+        l.between.extend(info.between.iter().cloned().map(|d| shift(d, by)));
+        l.separators.extend(info.separators.iter().cloned().map(|d| shift(d, by)));
+        next.pieces.insert(ids[p], info);
+    }
+    Some(l)
 }
 
 impl State {
@@ -54,26 +165,56 @@ pub struct Stats {
     pub games: usize,
     /// Games lowered and checked again.
     pub checked: usize,
+    /// Pieces of a forest whose top-level nodes were walked (the others'
+    /// layout was reused); all of them without a forest.
+    pub walked: usize,
 }
 
 /// Checks `source` (parsed as `tree`), reusing what `prev` knows.
 pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
     let text = source.text.as_str();
-    let top = syntax::top_nodes(trees);
-    let (chunks, loose) = syntax::games_in(&top);
-    let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
-    let hashes: Vec<u64> = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
     let export_from = rules::export_from(text, opts);
+    let mut next = State::default();
+    // The games, piece by piece where the trees are a forest's pieces; the
+    // export rules of the whole file need every top-level node.
+    let mut walked = trees.trees().len();
+    let pieces = layout_of_pieces(source, trees, prev, &mut next, &mut walked);
+    let whole = if pieces.is_some() {
+        None
+    } else {
+        next.pieces.clear();
+        walked = trees.trees().len();
+        let top = syntax::top_nodes(trees);
+        let (chunks, loose) = syntax::games_in(&top);
+        Some((top, chunks, loose))
+    };
+    let Layout { spans, ranges: chunk_ranges, hashes, between, separators, place } = match (pieces, &whole) {
+        (Some(l), _) => l,
+        (None, Some((_, chunks, loose))) => layout_of_chunks(source, chunks, loose),
+        (None, None) => unreachable!("the whole walk is made when there are no pieces"),
+    };
+    let n = spans.len();
+    // The top-level nodes of game `i`, for the games that are lowered.
+    let list = trees.trees();
+    let piece_chunks: Vec<OnceLock<Vec<GameChunk<'_>>>> = (0..list.len()).map(|_| OnceLock::new()).collect();
+    let chunk = |i: usize| -> GameChunk<'_> {
+        match &whole {
+            Some((_, chunks, _)) => chunks[i].clone(),
+            None => {
+                let (p, k) = place[i];
+                piece_chunks[p].get_or_init(|| syntax::games_in(&syntax::top_nodes(&list[p])).0)[k].clone()
+            }
+        }
+    };
 
     // Inheritance: resolutions of every game, from tag summaries.
     let inherits = text.contains("\"#");
-    let mut next = State::default();
-    let mut lowered: Vec<Option<Game>> = (0..chunks.len()).map(|_| None).collect();
-    let mut resolutions: Vec<Option<Resolution>> = (0..chunks.len()).map(|_| None).collect();
+    let mut lowered: Vec<Option<Game>> = (0..n).map(|_| None).collect();
+    let mut resolutions: Vec<Option<Resolution>> = (0..n).map(|_| None).collect();
     if inherits {
-        let missing: Vec<usize> = (0..chunks.len()).filter(|&i| !prev.summaries.contains_key(&hashes[i])).collect();
+        let missing: Vec<usize> = (0..n).filter(|&i| !prev.summaries.contains_key(&hashes[i])).collect();
         let fresh = crate::par::map(&missing, |&i| {
-            let g = lower_game(i, &chunks[i], text);
+            let g = lower_game(i, &chunk(i), text);
             let s = TagSummary::of(&g);
             (g, s)
         });
@@ -91,7 +232,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     }
 
     // Game keys; reuse or check.
-    let keys: Vec<u64> = (0..chunks.len())
+    let keys: Vec<u64> = (0..n)
         .map(|i| {
             let env = resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0);
             // Export rules apply from `export_from` on; a game's first tag
@@ -106,15 +247,16 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
             mix(mix(hashes[i], env), export)
         })
         .collect();
-    let todo: Vec<usize> = (0..chunks.len()).filter(|&i| !prev.games.contains_key(&keys[i])).collect();
+    let todo: Vec<usize> = (0..n).filter(|&i| !prev.games.contains_key(&keys[i])).collect();
     let lowered = std::sync::Mutex::new(lowered);
     let fresh: Vec<Vec<Diagnostic>> = crate::par::map(&todo, |&i| {
+        let chunk = chunk(i);
         let pre = lowered.lock().unwrap_or_else(|e| e.into_inner())[i].take();
-        let mut game = pre.unwrap_or_else(|| lower_game(i, &chunks[i], text));
+        let mut game = pre.unwrap_or_else(|| lower_game(i, &chunk, text));
         if let Some(r) = &resolutions[i] {
             r.clone().apply_to(&mut game);
         }
-        game_diagnostics(source, &chunks[i], spans[i].clone(), &game, opts, rules::game_export(export_from, &game))
+        game_diagnostics(source, &chunk, spans[i].clone(), &game, opts, rules::game_export(export_from, &game))
             .into_iter()
             .map(|d| shift(d, -(spans[i].start as isize)))
             .collect()
@@ -138,25 +280,40 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     }
 
     // Between the games: the text of the gaps, and comments outside games.
-    let mut gap_start = 0;
-    for span in spans.iter().chain(std::iter::once(&(text.len()..text.len()))) {
-        if span.start > gap_start {
-            let gap = gap_start..span.start;
-            out.extend(rules::text::span(source.encoding, text, gap, &[]));
-        }
-        gap_start = span.end;
-    }
-    out.extend(syntax::nodes_diagnostics(&loose, text));
+    out.extend(between);
     if export_from == Some(0) {
-        out.extend(rules::file_export_in(source, &top, &chunks));
+        match &whole {
+            Some((top, chunks, _)) => out.extend(rules::file_export_in(source, top, chunks)),
+            None => {
+                rules::export::check_file_text(source, &mut out);
+                out.extend(separators);
+            }
+        }
     }
     rules::text::cap(&mut out);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
-        d.game = syntax::game_at(&chunks, d.range.start);
+        let i = chunk_ranges.partition_point(|r| r.end <= d.range.start);
+        d.game = (i < n && chunk_ranges[i].start <= d.range.start).then_some(i);
     }
     out.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
-    let stats = Stats { games: chunks.len(), checked: todo.len() };
-    (CheckResult { games: chunks.len(), diagnostics: out }, next, stats)
+    let stats = Stats { games: n, checked: todo.len(), walked };
+    (CheckResult { games: n, diagnostics: out }, next, stats)
+}
+
+/// [`Layout`] from the document's chunks (one walk of every top-level node).
+fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
+    let text = source.text.as_str();
+    let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
+    let hashes = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
+    let mut between = syntax::nodes_diagnostics(loose, text);
+    let mut gap_start = 0;
+    for span in spans.iter().chain(std::iter::once(&(text.len()..text.len()))) {
+        if span.start > gap_start {
+            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
+        }
+        gap_start = span.end;
+    }
+    Layout { ranges: chunks.iter().map(|c| c.range.clone()).collect(), spans, hashes, between, separators: Vec::new(), place: (0..chunks.len()).map(|i| (0, i)).collect() }
 }
 
 /// Everything one game contributes: syntax, text and per-game rules.

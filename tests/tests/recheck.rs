@@ -21,11 +21,17 @@ fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
 
 /// Checks `text` both ways; returns the re-check state.
 fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
+    let tree = pbn::syntax::Forest::parse_with(text, pbn::syntax::EDIT_PIECE);
+    assert_same_forest(name, text, &tree, prev, export)
+}
+
+/// [`assert_same`] with the forest given (e.g. edited incrementally, so that
+/// the re-check reuses what it knew of unchanged pieces).
+fn assert_same_forest(name: &str, text: &str, tree: &pbn::syntax::Forest, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
     let want = check_text(&source, &opts);
-    let tree = pbn::syntax::Forest::parse_with(text, pbn::syntax::EDIT_PIECE);
-    let (got, state, stats) = recheck(&source, &tree, &opts, prev);
+    let (got, state, stats) = recheck(&source, tree, &opts, prev);
     let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));
     if w != g {
         let only_w: Vec<_> = w.iter().filter(|x| !g.contains(x)).collect();
@@ -101,6 +107,56 @@ fn random_edits_recheck_like_check() {
             assert!(stats.checked <= stats.games, "round {round}");
         }
     }
+}
+
+/// The same with the forest edited piece by piece, as the language server
+/// does: pieces the edits did not touch keep their trees, and the re-check
+/// reuses their layout (games, hashes, diagnostics between games).
+#[test]
+fn forest_edits_recheck_like_check() {
+    use tree_sitter::{InputEdit, Point};
+    let mut text = generate(80, 5, &GenOptions::default());
+    text = text.replacen("[Event \"", "[Event \"##", 1);
+    let point = |t: &str, at: usize| {
+        let row = t.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        Point { row, column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0) }
+    };
+    let mut forest = pbn::syntax::Forest::parse_with(&text, 2048);
+    let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), false);
+    let mut rng = Rng::new(23);
+    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n"];
+    let mut reused = 0;
+    for round in 0..250 {
+        let len = text.len();
+        let mut at = rng.below(len + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = (at + rng.below(8)).min(len);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let insert = if rng.chance(0.3) { "" } else { *rng.pick(&pieces) };
+        let mut next = text.clone();
+        next.replace_range(at..end, insert);
+        let new_end = at + insert.len();
+        forest.edit(&InputEdit {
+            start_byte: at,
+            old_end_byte: end,
+            new_end_byte: new_end,
+            start_position: point(&text, at),
+            old_end_position: point(&text, end),
+            new_end_position: point(&next, new_end),
+        });
+        forest.reparse(&next);
+        text = next;
+        let (s, stats) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, false);
+        if stats.checked < stats.games && stats.walked < forest.ranges().len() / 2 {
+            reused += 1;
+        }
+        state = s;
+    }
+    assert!(reused > 100, "only {reused} rounds reused games and the layout of most pieces");
 }
 
 /// An edit in one game of many re-checks only that game.

@@ -32,6 +32,30 @@ pub fn export_line_offset(text: &str) -> Option<usize> {
 
 /// File-level export rules: line ends, tabs, game separators.
 pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
+    check_file_text(source, out);
+    let text = source.text.as_str();
+    // Game separators: exactly one empty line.
+    for (k, n) in children.iter().enumerate() {
+        if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
+            continue;
+        }
+        out.extend(separator(text, children[k - 1].end_byte(), *n, children[k + 1].start_byte()));
+    }
+    let _ = (chunks, game_at);
+}
+
+/// The game separator rule (§3) on one `game_break` node between a node
+/// ending at `before` and one starting at `after`.
+pub fn separator(text: &str, before: usize, brk: tree_sitter::Node<'_>, after: usize) -> Option<Diagnostic> {
+    let gap = &text[before..after];
+    let ok = gap == "\r\n\r\n" || gap == "\n\n" || gap == "\r\r";
+    (!ok).then(|| {
+        Diagnostic::new(&c::EXPORT_GAME_SEPARATOR, brk.byte_range(), "games must be separated by exactly one empty line, without spaces or tabs (§3)")
+    })
+}
+
+/// The file-level export rules that need only the text: line ends and tabs.
+pub fn check_file_text(source: &SourceText, out: &mut Vec<Diagnostic>) {
     let text = source.text.as_str();
     let b = text.as_bytes();
     if !matches!(source.line_ending, LineEnding::CrLf | LineEnding::None) {
@@ -63,22 +87,6 @@ pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], chunk
     for i in tabs.iter().enumerate().filter(|(_, &x)| x == b'\t' || x == 0x0b).map(|(i, _)| i).take(20) {
         out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));
     }
-    // Game separators: exactly one empty line.
-    for (k, n) in children.iter().enumerate() {
-        if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
-            continue;
-        }
-        let gap = &text[children[k - 1].end_byte()..children[k + 1].start_byte()];
-        let ok = gap == "\r\n\r\n" || gap == "\n\n" || gap == "\r\r";
-        if !ok {
-            out.push(Diagnostic::new(
-                &c::EXPORT_GAME_SEPARATOR,
-                n.byte_range(),
-                "games must be separated by exactly one empty line, without spaces or tabs (§3)",
-            ));
-        }
-    }
-    let _ = (chunks, game_at);
 }
 
 fn seat_letter(v: &str) -> Option<char> {

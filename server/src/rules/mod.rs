@@ -3,7 +3,7 @@
 //! are checked in parallel on large documents.
 
 mod bridge;
-mod export;
+pub(crate) mod export;
 mod notes;
 mod tables;
 pub mod tags;

@@ -51,6 +51,12 @@ fn with_parser<R>(f: impl FnOnce(&mut Parser) -> R) -> R {
 /// order; their top-level nodes, concatenated, are the document's.
 pub trait Trees {
     fn trees(&self) -> &[Tree];
+    /// For a [`Forest`]: each piece's byte range and an id that stays the
+    /// same while the piece's tree (and so its text) does, so that work
+    /// on a piece can be kept across edits (`recheck`).
+    fn pieces(&self) -> Option<(&[Range<usize>], &[u64])> {
+        None
+    }
 }
 
 impl Trees for Tree {

@@ -146,6 +146,8 @@ pub fn parse_split(text: &str, piece: usize) -> Vec<Tree> {
 pub struct Forest {
     ranges: Vec<std::ops::Range<usize>>,
     trees: Vec<Tree>,
+    /// One id per tree, new for every tree parsed ([`super::Trees::pieces`]).
+    ids: Vec<u64>,
     /// Pieces an edit touched, to reparse ([`Forest::reparse`]).
     dirty: Vec<bool>,
     piece: usize,
@@ -155,6 +157,16 @@ impl super::Trees for Forest {
     fn trees(&self) -> &[Tree] {
         &self.trees
     }
+    fn pieces(&self) -> Option<(&[std::ops::Range<usize>], &[u64])> {
+        Some((&self.ranges, &self.ids))
+    }
+}
+
+/// `n` ids never handed out before (in this process).
+fn fresh_ids(n: usize) -> impl Iterator<Item = u64> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let first = NEXT.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+    first..first + n as u64
 }
 
 impl std::fmt::Debug for Forest {
@@ -176,7 +188,8 @@ impl Forest {
     pub fn parse_with(text: &str, piece: usize) -> Forest {
         let (ranges, trees) = parse_region(text, 0..text.len(), 0, piece);
         let dirty = vec![false; ranges.len()];
-        Forest { ranges, trees, dirty, piece }
+        let ids = fresh_ids(ranges.len()).collect();
+        Forest { ranges, trees, ids, dirty, piece }
     }
 
     /// The byte ranges of the pieces.
@@ -252,9 +265,10 @@ impl Forest {
             let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
                 && self.ranges[first..=last].windows(2).all(|w| w[0].end == w[1].start);
-            let (ranges, trees) = if same_cuts {
+            let (ranges, trees, ids) = if same_cuts {
                 let mut ranges = Vec::new();
                 let mut trees = Vec::new();
+                let mut ids = Vec::new();
                 let mut row = row;
                 for i in first..=last {
                     let r = self.ranges[i].clone();
@@ -268,25 +282,31 @@ impl Forest {
                         let tree = parse_range(text, r.start, r.end, row, None);
                         if tree.root_node().has_error() && scan(&text[r.clone()], 1).0.len() > 0 {
                             let (rs, ts) = parse_region(text, r.clone(), row, self.piece);
+                            ids.extend(fresh_ids(rs.len()));
                             ranges.extend(rs);
                             trees.extend(ts);
                         } else {
                             ranges.push(r.clone());
                             trees.push(tree);
+                            ids.extend(fresh_ids(1));
                         }
                     } else {
                         ranges.push(r.clone());
                         trees.push(self.trees[i].clone());
+                        ids.push(self.ids[i]);
                     }
                     row += text.as_bytes()[r].iter().filter(|&&b| b == b'\n').count();
                 }
-                (ranges, trees)
+                (ranges, trees, ids)
             } else {
-                parse_region(text, ws..we, row, self.piece)
+                let (ranges, trees) = parse_region(text, ws..we, row, self.piece);
+                let ids = fresh_ids(ranges.len()).collect();
+                (ranges, trees, ids)
             };
             let n = ranges.len();
             self.ranges.splice(first..=last, ranges);
             self.trees.splice(first..=last, trees);
+            self.ids.splice(first..=last, ids);
             self.dirty.splice(first..=last, std::iter::repeat_n(false, n));
         }
     }
