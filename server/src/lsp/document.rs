@@ -68,7 +68,7 @@ impl Document {
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
         // One ranged change (a keystroke): the line index is updated, not
         // rebuilt.
-        let mut single: Option<(usize, usize, usize)> = None;
+        let mut single: Option<(usize, usize, usize, String)> = None;
         let count = changes.len();
         for change in changes {
             match change.range {
@@ -87,7 +87,7 @@ impl Document {
                     self.rope.insert(start_char, &change.text);
                     let new_end = start + change.text.len();
                     if count == 1 {
-                        single = Some((start, end, new_end));
+                        single = Some((start, end, new_end, change.text.clone()));
                     }
                     let new_end_position = point(&self.rope, new_end);
                     self.forest.edit(&InputEdit {
@@ -104,11 +104,14 @@ impl Document {
         let text = self.rope.to_string();
         self.forest.reparse(&text);
         self.version = version;
-        let index = match single {
-            Some((start, old_end, new_end)) => self.snapshot.index.edited(&text, start, old_end, new_end),
-            None => crate::text::LineIndex::new(&text),
+        let (index, source) = match single {
+            Some((start, old_end, new_end, inserted)) => {
+                let index = self.snapshot.index.edited(&text, start, old_end, new_end);
+                (index, self.snapshot.source.edited(text, start, old_end, &inserted))
+            }
+            None => (crate::text::LineIndex::new(&text), crate::text::SourceText::from_text(text)),
         };
-        let next = Snapshot::with_index(self.uri.clone(), version, text, self.forest.clone(), index, settings).with_previous(&self.snapshot);
+        let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot);
         self.snapshot = Arc::new(next);
     }
 }
@@ -177,7 +180,7 @@ mod tests {
                         changes.push(TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() });
                     }
                     doc.apply(v, changes, enc, settings);
-                    assert_eq!(doc.snapshot.text, text, "round {round} version {v}: text differs");
+                    assert_eq!(doc.snapshot.source.text, text, "round {round} version {v}: text differs");
                     assert_eq!(doc.snapshot.index, crate::text::LineIndex::new(&text), "round {round} version {v}: line index differs");
                 }
                 let fresh = Document::open(uri(), 99, text.clone(), settings);
@@ -206,7 +209,7 @@ mod tests {
         doc.apply(2, vec![TextDocumentContentChangeEvent { range: Some(Range { start: pos, end: pos }), range_length: None, text: "0".into() }], PositionEncoding::Utf16, settings);
         assert_eq!(doc.snapshot.reusable_games(), 50);
         let after: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
-        let fresh = Document::open(uri(), 3, doc.snapshot.text.clone(), settings);
+        let fresh = Document::open(uri(), 3, doc.snapshot.source.text.clone(), settings);
         let expect: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
         assert_eq!(after, expect, "reused diagnostics are shifted and renumbered exactly");
     }

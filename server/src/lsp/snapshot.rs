@@ -16,7 +16,9 @@ use crate::syntax::Forest;
 pub struct Snapshot {
     pub uri: Uri,
     pub version: i32,
-    pub text: String,
+    /// The text (and its line endings; the editor's text is UTF-8). Checks
+    /// read it in place: no copy of a large document per edit.
+    pub source: SourceText,
     /// The parse, in pieces (see `document.rs`).
     pub forest: Forest,
     pub index: LineIndex,
@@ -35,16 +37,16 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn new(uri: Uri, version: i32, text: String, forest: Forest, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
-        Snapshot::with_index(uri, version, text, forest, index, settings)
+        Snapshot::with_index(uri, version, SourceText::from_text(text), forest, index, settings)
     }
 
     /// [`Snapshot::new`] with the line index already built (the document
     /// updates the previous one after an edit).
-    pub fn with_index(uri: Uri, version: i32, text: String, forest: Forest, index: LineIndex, settings: Settings) -> Snapshot {
+    pub fn with_index(uri: Uri, version: i32, source: SourceText, forest: Forest, index: LineIndex, settings: Settings) -> Snapshot {
         Snapshot {
             uri,
             version,
-            text,
+            source,
             forest,
             index,
             settings,
@@ -76,12 +78,12 @@ impl Snapshot {
     }
 
     pub fn converter(&self) -> Converter<'_> {
-        Converter { text: &self.text, index: &self.index, encoding: self.settings.encoding }
+        Converter { text: &self.source.text, index: &self.index, encoding: self.settings.encoding }
     }
 
     /// The typed model.
     pub fn model(&self) -> &Model {
-        self.model.get_or_init(|| model::lower(&self.forest, &self.text))
+        self.model.get_or_init(|| model::lower(&self.forest, &self.source.text))
     }
 
     /// Every diagnostic, from the same code path as `pbn check`.
@@ -89,11 +91,11 @@ impl Snapshot {
         &self
             .check
             .get_or_init(|| {
-                let source = SourceText::from_text(self.text.clone());
+                let source = &self.source;
                 let opts = CheckOptions { export: self.settings.export };
                 let empty = RecheckState::default();
                 let prev = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
-                let (result, state, _) = recheck(&source, &self.forest, &opts, prev);
+                let (result, state, _) = recheck(source, &self.forest, &opts, prev);
                 (result, state)
             })
             .0
@@ -115,7 +117,7 @@ impl Snapshot {
         if let Some(m) = self.model.get() {
             return m.games.get(i);
         }
-        if self.text.contains("\"#") {
+        if self.source.text.contains("\"#") {
             return self.model().games.get(i);
         }
         let span = self.game_spans().get(i)?.clone();
@@ -124,7 +126,7 @@ impl Snapshot {
             let tree = self.forest.tree_at(span.start);
             let (chunks, _) = crate::syntax::games(tree);
             let chunk = chunks.iter().find(|c| c.range == span).expect("the game's piece holds its chunk");
-            model::lower::lower_game(i, chunk, &self.text)
+            model::lower::lower_game(i, chunk, &self.source.text)
         }))
     }
 

@@ -87,6 +87,24 @@ impl SourceText {
         let (line_ending, dominant_line_ending) = detect_line_ending(&text);
         SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new() }
     }
+
+    /// The text of `self` after replacing `start..old_end` by `inserted`
+    /// (`text` is the result), keeping the line-ending statistics when the
+    /// edit cannot change them: no line end removed or inserted, and no CR
+    /// newly followed by an LF. (The language server calls this on every
+    /// edit; counting the line ends of a large file again would dominate.)
+    pub fn edited(&self, text: String, start: usize, old_end: usize, inserted: &str) -> SourceText {
+        let old = self.text.as_bytes();
+        let nl = |b: &[u8]| b.iter().any(|&c| c == b'\n' || c == b'\r');
+        let same = !nl(&old[start.min(old.len())..old_end.min(old.len())])
+            && !nl(inserted.as_bytes())
+            && !(start > 0 && old.get(start - 1) == Some(&b'\r') && text.as_bytes().get(start + inserted.len()) == Some(&b'\n'));
+        if same && self.encoding == Encoding::Utf8 && self.notes.is_empty() {
+            SourceText { text, encoding: Encoding::Utf8, line_ending: self.line_ending, dominant_line_ending: self.dominant_line_ending, notes: Vec::new() }
+        } else {
+            SourceText::from_text(text)
+        }
+    }
 }
 
 /// Decodes raw bytes. Never fails.
@@ -285,6 +303,29 @@ fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `SourceText::edited` gives the line-ending statistics a fresh
+    /// `from_text` would, for edits that keep them and edits that do not.
+    #[test]
+    fn edited_keeps_or_recounts_line_endings() {
+        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n"];
+        let inserts = ["", "x", "\n", "\r", "\r\n", "é"];
+        for t in texts {
+            let src = SourceText::from_text(t.to_owned());
+            for start in 0..=t.len() {
+                for end in start..=t.len() {
+                    for ins in inserts {
+                        let mut next = t.to_owned();
+                        next.replace_range(start..end, ins);
+                        let e = src.edited(next.clone(), start, end, ins);
+                        let f = SourceText::from_text(next.clone());
+                        assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{t:?} {start}..{end} {ins:?}");
+                        assert_eq!(e.text, next);
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn utf8_plain() {

@@ -110,11 +110,37 @@ impl LineIndex {
     /// Converts a byte offset (clamped to a char boundary) to line/column.
     pub fn line_col(&self, text: &str, offset: usize, enc: PositionEncoding) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let line = self.line_of(offset);
-        let start = self.starts[line];
-        let seg = &text[start..offset];
+        self.col_in(text, self.line_of(offset), offset, enc)
+    }
+
+    /// [`LineIndex::line_col`] for offsets mostly in increasing order:
+    /// `hint` is the line of the previous call (updated), and the line is
+    /// found by galloping from it instead of a search of the whole index.
+    pub fn line_col_near(&self, text: &str, offset: usize, enc: PositionEncoding, hint: &mut usize) -> LineCol {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let h = (*hint).min(self.starts.len() - 1);
+        let line = if self.starts[h] > offset {
+            self.line_of(offset)
+        } else {
+            // The last line start <= offset, searching forward from `h`.
+            let mut step = 1;
+            let mut lo = h;
+            while lo + step < self.starts.len() && self.starts[lo + step] <= offset {
+                lo += step;
+                step *= 2;
+            }
+            let hi = (lo + step).min(self.starts.len());
+            lo + self.starts[lo..hi].partition_point(|&s| s <= offset) - 1
+        };
+        *hint = line;
+        self.col_in(text, line, offset, enc)
+    }
+
+    fn col_in(&self, text: &str, line: usize, offset: usize, enc: PositionEncoding) -> LineCol {
+        let seg = &text[self.starts[line]..offset];
         let col = match enc {
             PositionEncoding::Utf8 => seg.len(),
+            _ if seg.is_ascii() => seg.len(),
             PositionEncoding::Chars => seg.chars().count(),
             PositionEncoding::Utf16 => seg.chars().map(char::len_utf16).sum(),
         };
@@ -155,6 +181,21 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_col_near_equals_line_col() {
+        let text = "ab\ncé\r\n\r😀x\n\n\nlast";
+        let idx = LineIndex::new(text);
+        for enc in [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Chars] {
+            for start_hint in [0, 2, 5, 100] {
+                let mut hint = start_hint;
+                // Increasing offsets, then a jump back.
+                for off in (0..=text.len() + 2).chain([1, 7, 3]) {
+                    assert_eq!(idx.line_col_near(text, off, enc, &mut hint), idx.line_col(text, off, enc), "{off} {enc:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn columns_in_all_encodings() {

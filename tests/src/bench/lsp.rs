@@ -764,8 +764,8 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     drop(pbn::lsp::notifications::diagnostics::publish_json(&doc.snapshot, &mut cache));
     for k in 0..reps {
         let g = n / 2 + k;
-        let at = places.board_digit(&doc.snapshot.text, g).ok_or("no Board tag")?;
-        let new = bump(doc.snapshot.text.as_bytes()[at]);
+        let at = places.board_digit(&doc.snapshot.source.text, g).ok_or("no Board tag")?;
+        let new = bump(doc.snapshot.source.text.as_bytes()[at]);
         let (s, e) = (places.position(text, at), places.position(text, at + 1));
         let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
             .map_err(|e| format!("change: {e}"))?;
@@ -786,7 +786,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         push("to_string", to_string);
         drop(copy);
         let t = Instant::now();
-        let li = old_index.edited(&snap.text, at, at + 1, at + 1);
+        let li = old_index.edited(&snap.source.text, at, at + 1, at + 1);
         let line_index = secs(t.elapsed());
         push("line_index", line_index);
         drop(li);
@@ -812,10 +812,10 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
 
         // Not on the diagnostics path: a full parse, and the model.
         let t = Instant::now();
-        let tree = pbn::syntax::parse(&snap.text);
+        let tree = pbn::syntax::parse(&snap.source.text);
         push("full_parse", secs(t.elapsed()));
         let t = Instant::now();
-        let model = pbn::model::lower(&tree, &snap.text);
+        let model = pbn::model::lower(&tree, &snap.source.text);
         push("lower", secs(t.elapsed()));
         drop((model, tree));
     }

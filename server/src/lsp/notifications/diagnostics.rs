@@ -64,8 +64,9 @@ pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
     let check = snap.check();
     let mut next = HashMap::with_capacity(check.diagnostics.len());
     let mut parts: Vec<Arc<str>> = Vec::with_capacity(check.diagnostics.len());
+    let mut hint = 0;
     for d in &check.diagnostics {
-        let range = conv.range(d.range.clone());
+        let range = conv.range_near(d.range.clone(), &mut hint);
         let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), r.message.as_str())).collect();
         let mut h = DefaultHasher::new();
         (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);

@@ -191,7 +191,7 @@ fn fixes_for(snap: &Snapshot, d: &Diag, formatted: &mut HashMap<usize, Option<Fi
     let Some(g) = d.game.and_then(|i| snap.game(i)).or_else(|| snap.game_at(d.range.start)) else {
         return Vec::new();
     };
-    let text = snap.text.as_str();
+    let text = snap.source.text.as_str();
     let r = d.range.clone();
     let one = |f: Option<Fix>| f.into_iter().collect::<Vec<_>>();
     match d.code.code {
@@ -626,7 +626,7 @@ fn play_supports_tag(g: &Game, new: Option<Seat>) -> bool {
 }
 
 fn fix_declarer(snap: &Snapshot, g: &Game) -> Option<Fix> {
-    let outcome = auction_outcome(&snap.text, g)?;
+    let outcome = auction_outcome(&snap.source.text, g)?;
     let tag = tag_of(g, "Declarer")?;
     let new = declarer_value(outcome, g);
     let new_seat = values::parse_declarer(&new).value.and_then(|d| d.seat);
@@ -635,7 +635,7 @@ fn fix_declarer(snap: &Snapshot, g: &Game) -> Option<Fix> {
 }
 
 fn fix_contract(snap: &Snapshot, g: &Game) -> Option<Fix> {
-    let outcome = auction_outcome(&snap.text, g)?;
+    let outcome = auction_outcome(&snap.source.text, g)?;
     let tag = tag_of(g, "Contract")?;
     let new = contract_value(outcome);
     // With a play section and a Result, another denomination changes who
@@ -664,7 +664,7 @@ fn fix_contract(snap: &Snapshot, g: &Game) -> Option<Fix> {
 fn fix_result(snap: &Snapshot, g: &Game) -> Vec<Fix> {
     let Some(tag) = tag_of(g, "Result") else { return Vec::new() };
     let mut out = Vec::new();
-    if let Some(n) = facts(&snap.text, g).result.filter(|n| !n.is_empty()) {
+    if let Some(n) = facts(&snap.source.text, g).result.filter(|n| !n.is_empty()) {
         out.extend(set_value_fix(tag, &n, format!("Set Result to \"{n}\" (tricks won by declarer in the play)"), true));
     }
     if let Some(v) = tag.value.as_ref().filter(|v| v.quoted && v.terminated) {
@@ -753,15 +753,15 @@ fn add_mandatory(snap: &Snapshot, g: &Game) -> Option<Fix> {
     if missing.is_empty() {
         return None;
     }
-    let f = facts(&snap.text, g);
+    let f = facts(&snap.source.text, g);
     let new: Vec<(&str, String)> = missing.iter().map(|n| (*n, missing_value(n, &f, g).0)).collect();
-    let edits = insert_tags(&snap.text, g, &new);
+    let edits = insert_tags(&snap.source.text, g, &new);
     (!edits.is_empty()).then(|| Fix::new(format!("Add the missing mandatory tags ({})", missing.join(", ")), edits, true))
 }
 
 /// PBN0205: Deal, Declarer and Contract before the play section.
 fn add_play_tags(snap: &Snapshot, g: &Game) -> Option<Fix> {
-    let f = facts(&snap.text, g);
+    let f = facts(&snap.source.text, g);
     let mut inserts = Vec::new();
     let mut edits = Vec::new();
     let mut all_known = true;
@@ -782,14 +782,14 @@ fn add_play_tags(snap: &Snapshot, g: &Game) -> Option<Fix> {
             None => inserts.push((name, value)),
         }
     }
-    edits.extend(insert_tags(&snap.text, g, &inserts));
+    edits.extend(insert_tags(&snap.source.text, g, &inserts));
     (!edits.is_empty()).then(|| Fix::new(format!("Add {} before the play section", names.join(", ")), edits, all_known))
 }
 
 /// The refactoring: Declarer, Contract and Result that are missing or `?`
 /// filled from the auction and the play.
 fn fill_from_auction(snap: &Snapshot, g: &Game) -> Option<Fix> {
-    let f = facts(&snap.text, g);
+    let f = facts(&snap.source.text, g);
     let mut edits = Vec::new();
     let mut inserts = Vec::new();
     let mut names = Vec::new();
@@ -810,7 +810,7 @@ fn fill_from_auction(snap: &Snapshot, g: &Game) -> Option<Fix> {
         }
         names.push(name);
     }
-    edits.extend(insert_tags(&snap.text, g, &inserts));
+    edits.extend(insert_tags(&snap.source.text, g, &inserts));
     (!edits.is_empty()).then(|| Fix::new(format!("Fill {} from the auction and play", names.join(", ")), edits, false))
 }
 
@@ -863,15 +863,15 @@ fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
 }
 
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let out = crate::format::format_parsed(&SourceText::from_text(snap.text.clone()), &snap.forest, snap.model(), &format_options(snap, EolOption::Keep)).text;
-    (out != snap.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.text.len(), out)], false))
+    let out = crate::format::format_parsed(&SourceText::from_text(snap.source.text.clone()), &snap.forest, snap.model(), &format_options(snap, EolOption::Keep)).text;
+    (out != snap.source.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.source.text.len(), out)], false))
 }
 
 /// The export form of one game. A game that uses `#`/`##` values of
 /// earlier games is formatted with the games before it (whose output is a
 /// prefix of the result), so that inherited values stay inherited.
 fn convert_game(snap: &Snapshot, g: &Game, title: &str) -> Option<Fix> {
-    let text = snap.text.as_str();
+    let text = snap.source.text.as_str();
     let span = g.range.clone();
     let piece = &text[span.clone()];
     let eol = match SourceText::from_text(text.to_owned()).dominant_line_ending {
@@ -939,7 +939,7 @@ mod tests {
         for w in edits.windows(2) {
             assert!(w[1].0.end <= w[0].0.start, "overlapping edits {:?}", edits);
         }
-        let mut text = snap.text.clone();
+        let mut text = snap.source.text.clone();
         for (r, t) in edits {
             text.replace_range(r, t);
         }

@@ -35,18 +35,18 @@ pub fn register(caps: &mut ServerCapabilities) {
 }
 
 pub fn completion(snap: &Snapshot, params: CompletionParams) -> Option<CompletionResponse> {
-    let offset = snap.converter().offset(params.text_document_position.position).min(snap.text.len());
-    if !snap.text.is_char_boundary(offset) || in_comment(snap, offset) {
+    let offset = snap.converter().offset(params.text_document_position.position).min(snap.source.text.len());
+    if !snap.source.text.is_char_boundary(offset) || in_comment(snap, offset) {
         return None;
     }
     let items = if let Some((game, tag)) = value_at(snap, offset) {
         value_items(snap, &game.tags[tag], offset)
-    } else if let Some(replace) = tag_name_at(&snap.text, offset) {
+    } else if let Some(replace) = tag_name_at(&snap.source.text, offset) {
         tag_name_items(snap, replace)
     } else {
         let game = game_for(snap, offset)?;
         let (section, zone) = section_at(game, offset)?;
-        match note_ref_at(&snap.text, game, section, offset) {
+        match note_ref_at(&snap.source.text, game, section, offset) {
             NoteRefContext::Open(replace, close) => note_items(snap, game, section, replace, close),
             NoteRefContext::Closing => return None,
             NoteRefContext::No => match section {
@@ -73,7 +73,7 @@ fn in_comment(snap: &Snapshot, offset: usize) -> bool {
     let Some(node) = root.descendant_for_byte_range(before, before) else { return false };
     let r = node.byte_range();
     let to_eol = match node.kind() {
-        "comment" => snap.text.as_bytes()[r.start] == b';',
+        "comment" => snap.source.text.as_bytes()[r.start] == b';',
         "escape_line" | "unterminated_comment" => true,
         _ => return false,
     };
@@ -85,7 +85,7 @@ fn in_comment(snap: &Snapshot, offset: usize) -> bool {
 /// a semi-empty line (a game break, §3) lies between its end and the cursor.
 fn game_for(snap: &Snapshot, offset: usize) -> Option<&Game> {
     let g = snap.game_before(offset)?;
-    if offset > g.range.end && has_blank_line(&snap.text[g.range.end..offset]) {
+    if offset > g.range.end && has_blank_line(&snap.source.text[g.range.end..offset]) {
         return None;
     }
     Some(g)
@@ -293,7 +293,7 @@ fn enumerated_values(name: &str) -> Option<(Vec<(String, String)>, bool)> {
 fn value_items(snap: &Snapshot, tag: &model::Tag, offset: usize) -> Option<Vec<CompletionItem>> {
     let (values, fields) = enumerated_values(&tag.name)?;
     let v = tag.value.as_ref()?;
-    let text = &snap.text;
+    let text = &snap.source.text;
     // What to replace: the whole value, or (unterminated) up to the end of
     // the word at the cursor; for Scoring the current field.
     let mut replace = if v.terminated {
@@ -385,7 +385,7 @@ fn call_text(c: Call) -> String {
 
 /// The legal next calls after the calls before the cursor.
 fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<Vec<CompletionItem>> {
-    let replace = word_at(&snap.text, offset)?;
+    let replace = word_at(&snap.source.text, offset)?;
     let a = g.auction.as_ref()?;
     if replace.start < zone.range.start {
         return None;
@@ -398,7 +398,7 @@ fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
     if let Some(a2) = g2.auction.as_mut() {
         a2.entries.truncate(before);
     }
-    let typed = model::typed::typed(&snap.text, &g2);
+    let typed = model::typed::typed(&snap.source.text, &g2);
     let analysis = typed.auction?;
     if analysis.complete || analysis.ended_by_terminator || analysis.continued {
         return None;
@@ -439,7 +439,7 @@ fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
 
 /// The legal next cards after the cards before the cursor.
 fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<Vec<CompletionItem>> {
-    let replace = word_at(&snap.text, offset)?;
+    let replace = word_at(&snap.source.text, offset)?;
     let p = g.play.as_ref()?;
     if replace.start < zone.range.start {
         return None;
@@ -452,7 +452,7 @@ fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
     if let Some(p2) = g2.play.as_mut() {
         p2.entries.truncate(before);
     }
-    let analysis = model::typed::typed(&snap.text, &g2).play?;
+    let analysis = model::typed::typed(&snap.source.text, &g2).play?;
     if analysis.complete {
         return None;
     }
@@ -523,7 +523,7 @@ mod tests {
                     Some(CompletionTextEdit::Edit(e)) => (s.converter().byte_range(e.range), e.new_text),
                     _ => (0..0, String::new()),
                 };
-                format!("{:<6} {:?} replaces {:?} with {:?}", i.label, i.detail.unwrap_or_default(), &s.text[range], new_text)
+                format!("{:<6} {:?} replaces {:?} with {:?}", i.label, i.detail.unwrap_or_default(), &s.source.text[range], new_text)
             })
             .collect::<Vec<_>>()
             .join("\n")

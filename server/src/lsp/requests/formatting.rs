@@ -18,12 +18,12 @@ fn options(snap: &Snapshot) -> FormatOptions {
 /// One edit replacing the whole document, or none when nothing changes.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
     // The snapshot's tree and model are reused: no second parse.
-    let out = format_parsed(&SourceText::from_text(snap.text.clone()), &snap.forest, snap.model(), &options(snap));
-    if out.text == snap.text {
+    let out = format_parsed(&SourceText::from_text(snap.source.text.clone()), &snap.forest, snap.model(), &options(snap));
+    if out.text == snap.source.text {
         return Some(Vec::new());
     }
     let conv = snap.converter();
-    Some(vec![TextEdit { range: conv.range(0..snap.text.len()), new_text: out.text }])
+    Some(vec![TextEdit { range: conv.range(0..snap.source.text.len()), new_text: out.text }])
 }
 
 /// Formats the whole games that the range touches.
@@ -34,7 +34,7 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     let games: Vec<_> = model.games.iter().filter(|g| g.range.start <= r.end && r.start <= g.range.end).collect();
     let (first, last) = (games.first()?, games.last()?);
     let span = first.range.start..last.range.end;
-    let piece = &snap.text[span.clone()];
+    let piece = &snap.source.text[span.clone()];
     let mut opts = options(snap);
     // Formatted on their own, games that inherit `##` values from earlier
     // games (§4.8) would get those tags added as "?": leave them out.
@@ -42,8 +42,8 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
         opts.add_missing_tags = false;
     }
     // The piece may have no line end of its own: use the document's.
-    let crlf = snap.text.matches("\r\n").count();
-    let lf = snap.text.matches('\n').count() - crlf;
+    let crlf = snap.source.text.matches("\r\n").count();
+    let lf = snap.source.text.matches('\n').count() - crlf;
     opts.eol = if crlf >= lf && crlf > 0 { crate::format::EolOption::Crlf } else { crate::format::EolOption::Lf };
     let mut out = format(&SourceText::from_text(piece.to_owned()), &opts).text;
     // The piece ends without its line break in the document.

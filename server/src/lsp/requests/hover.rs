@@ -78,7 +78,7 @@ fn hover_node(snap: &Snapshot, node: Node<'_>) -> Option<(String, ByteRange<usiz
     if node.is_missing() || range.is_empty() {
         return None;
     }
-    let text = &snap.text[range.clone()];
+    let text = &snap.source.text[range.clone()];
     let game = snap.game_at(range.start);
     let md = match node.kind() {
         "nag" => nag_hover(text, section_of(node)),
@@ -210,7 +210,7 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
     let first = game.tag(&tag.name).is_some_and(|f| std::ptr::eq(f, tag));
     let mut md = match tag.name.as_str() {
         "Deal" => tag.effective().and_then(|v| values::parse_deal(v).value).map(|d| deal_diagram(&d)),
-        "Contract" | "Result" if first => score_hover(&typed(&snap.text, game)),
+        "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
         _ => None,
     };
     if let Some(inh) = inheritance(snap, tag) {
@@ -443,11 +443,11 @@ fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
     let a = game.auction.as_ref()?;
     let k = a.entries.iter().position(|e| e.range.start == at)?;
     let e = &a.entries[k];
-    let t = typed(&snap.text, game);
+    let t = typed(&snap.source.text, game);
     let an = t.auction.as_ref();
     let seat = an.and_then(|x| x.seats.get(k).copied().flatten());
     let who = seat_or_unknown(seat);
-    let text = &snap.text[e.range.clone()];
+    let text = &snap.source.text[e.range.clone()];
     let is_call = |tok: &CallToken| {
         matches!(tok, CallToken::Bid(_) | CallToken::Pass | CallToken::Double | CallToken::Redouble | CallToken::AllPass | CallToken::Invalid)
     };
@@ -505,11 +505,11 @@ fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
     let p = game.play.as_ref()?;
     let k = p.entries.iter().position(|e| e.range.start == at)?;
     let e = &p.entries[k];
-    let t = typed(&snap.text, game);
+    let t = typed(&snap.source.text, game);
     let an = t.play.as_ref();
     let seat = an.and_then(|x| x.seats.get(k).copied().flatten());
     let who = seat_or_unknown(seat);
-    let text = &snap.text[e.range.clone()];
+    let text = &snap.source.text[e.range.clone()];
     let trick = an.and_then(|x| x.tricks.iter().enumerate().find(|(_, tr)| tr.cards.contains(&Some(k))));
     let mut md = match e.token {
         CardToken::Card(c) => format!("**{}{}** ({} of {}), played by {who}", suit_symbol(c.suit), values::deal::rank_char(c.rank), rank_word(c.rank), strain_word(c.suit.into())),
@@ -593,7 +593,7 @@ S8 S4 S3 SA
     /// Hovers the first occurrence of `needle` on line `line` (byte column,
     /// ASCII lines only), at its `k`-th character.
     fn at(s: &Snapshot, line: u32, needle: &str, k: u32) -> String {
-        let l = s.text.lines().nth(line as usize).unwrap();
+        let l = s.source.text.lines().nth(line as usize).unwrap();
         let col = l.find(needle).unwrap_or_else(|| panic!("{needle} not on line {line}")) as u32;
         render(s, hover(s, params(line, col + k)))
     }
@@ -606,7 +606,7 @@ S8 S4 S3 SA
         // The range covers exactly the hovered token.
         let conv = s.converter();
         let b = conv.byte_range(r);
-        format!("[{}:{}-{}:{}] `{}`\n{}", r.start.line, r.start.character, r.end.line, r.end.character, &s.text[b], m.value)
+        format!("[{}:{}-{}:{}] `{}`\n{}", r.start.line, r.start.character, r.end.line, r.end.character, &s.source.text[b], m.value)
     }
 
     #[test]
@@ -654,7 +654,7 @@ S8 S4 S3 SA
         // Line 29: `{🂡 é} Pass 1NT ?! =3= $255 X AP`: 🂡 is 2 UTF-16
         // units (4 bytes), é one (2 bytes).
         let line = 29;
-        let l = s.text.lines().nth(line).unwrap();
+        let l = s.source.text.lines().nth(line).unwrap();
         let utf16_col = |needle: &str| l[..l.find(needle).unwrap()].encode_utf16().count() as u32;
         let one_nt = utf16_col("1NT");
         assert_eq!(one_nt, 12);

@@ -34,7 +34,7 @@ pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayH
         if auction.is_none() && play.is_none() {
             continue;
         }
-        let t = typed(&snap.text, g);
+        let t = typed(&snap.source.text, g);
         if let (Some(a), Some(an)) = (auction, &t.auction) {
             for (k, e) in a.entries.iter().enumerate() {
                 if e.token == CallToken::Terminator {
@@ -173,7 +173,7 @@ HA   H8   H4   H2
     }
 
     fn whole(s: &Snapshot) -> tower_lsp_server::ls_types::Range {
-        s.converter().range(0..s.text.len())
+        s.converter().range(0..s.source.text.len())
     }
 
     /// The text with each hint inlined as `⟨label⟩` (padding as spaces).
@@ -191,11 +191,11 @@ HA   H8   H4   H2
         let mut out = String::new();
         let mut last = 0;
         for (o, l) in at {
-            out.push_str(&s.text[last..o]);
+            out.push_str(&s.source.text[last..o]);
             out.push_str(&l);
             last = o;
         }
-        out.push_str(&s.text[last..]);
+        out.push_str(&s.source.text[last..]);
         out
     }
 

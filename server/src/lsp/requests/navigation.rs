@@ -360,7 +360,7 @@ mod tests {
     /// The position of the `nth` (0-based) occurrence of `needle`, plus
     /// `delta` bytes.
     fn pos(s: &Snapshot, needle: &str, nth: usize, delta: usize) -> Position {
-        let off = s.text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("{needle:?} #{nth}")).0 + delta;
+        let off = s.source.text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("{needle:?} #{nth}")).0 + delta;
         s.converter().position(off)
     }
 
@@ -370,7 +370,7 @@ mod tests {
 
     /// The text a range covers, for readable snapshots.
     fn text_of(s: &Snapshot, r: tower_lsp_server::ls_types::Range) -> String {
-        s.text[s.converter().byte_range(r)].to_string()
+        s.source.text[s.converter().byte_range(r)].to_string()
     }
 
     const DOC: &str = "\
@@ -546,7 +546,7 @@ S2 =1= SA S3 S4
     fn apply(s: &Snapshot, e: &WorkspaceEdit) -> String {
         let mut edits: Vec<_> = e.changes.as_ref().unwrap()[&s.uri].iter().map(|t| (s.converter().byte_range(t.range), t.new_text.clone())).collect();
         edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
-        let mut out = s.text.clone();
+        let mut out = s.source.text.clone();
         for (r, t) in edits {
             out.replace_range(r, &t);
         }
@@ -582,7 +582,7 @@ S2 =1= SA S3 S4
         assert_eq!(ren(&s, pos(&s, "=1=", 0, 1), "4"), None);
         // Same number: a no-op edit.
         let e = ren(&s, pos(&s, "=1=", 0, 1), "1").unwrap();
-        assert_eq!(apply(&s, &e), s.text);
+        assert_eq!(apply(&s, &e), s.source.text);
     }
 
     #[test]

@@ -116,12 +116,12 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
     let mut cursor = QueryCursor::new();
     let mut all = Vec::new();
     for tree in crate::syntax::Trees::trees(&snap.forest) {
-        let mut matches = cursor.matches(q, tree.root_node(), snap.text.as_bytes());
+        let mut matches = cursor.matches(q, tree.root_node(), snap.source.text.as_bytes());
         while let Some(m) = matches.next() {
             for c in m.captures() {
                 let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
                 let r = c.node.byte_range();
-                if r.start < r.end && r.end <= snap.text.len() {
+                if r.start < r.end && r.end <= snap.source.text.len() {
                     all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                 }
             }
@@ -149,7 +149,7 @@ pub fn tokens(snap: &Snapshot) -> Vec<SemanticToken> {
         let first = snap.index.line_of(s.start);
         let last = snap.index.line_of(s.end);
         for line in first..=last {
-            let lr = snap.index.line_range(&snap.text, line);
+            let lr = snap.index.line_range(&snap.source.text, line);
             let start = s.start.max(lr.start);
             let end = s.end.min(lr.end);
             if start >= end {
@@ -208,7 +208,7 @@ mod tests {
             let end = conv.offset(Position { line, character: col + t.length });
             let ty = TOKEN_TYPES[t.token_type as usize].as_str().to_owned();
             let mods = if t.token_modifiers_bitset & DEFAULT_LIBRARY != 0 { "+defaultLibrary" } else { "" };
-            out.push_str(&format!("{line}:{col} {} {ty}{mods} {:?}\n", t.length, &snap.text[start..end]));
+            out.push_str(&format!("{line}:{col} {} {ty}{mods} {:?}\n", t.length, &snap.source.text[start..end]));
         }
         out
     }
