@@ -185,7 +185,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
         next.pieces.clear();
         walked = trees.trees().len();
         let top = syntax::top_nodes(trees);
-        let (chunks, loose) = syntax::games_in(&top);
+        let (chunks, loose) = syntax::games(trees);
         Some((top, chunks, loose))
     };
     let Layout { spans, ranges: chunk_ranges, hashes, between, separators, place } = match (pieces, &whole) {

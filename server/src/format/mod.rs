@@ -80,14 +80,17 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
         }
         nodes.clear();
     };
-    for child in crate::syntax::top_nodes(trees) {
-        if child.kind() == "game_break" {
-            flush(&mut current, &mut blocks);
-        } else {
-            current.push(child);
+    // A piece's end ends a game too (see `syntax::games`).
+    for tree in trees.trees() {
+        for child in crate::syntax::top_nodes(tree) {
+            if child.kind() == "game_break" {
+                flush(&mut current, &mut blocks);
+            } else {
+                current.push(child);
+            }
         }
+        flush(&mut current, &mut blocks);
     }
-    flush(&mut current, &mut blocks);
 
     // Games are printed independently: in runs, on every core.
     let runs: Vec<std::ops::Range<usize>> = (0..doc.games.len()).step_by(256).map(|s| s..(s + 256).min(doc.games.len())).collect();

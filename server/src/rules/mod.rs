@@ -65,7 +65,7 @@ pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &D
 /// with its game.
 pub fn file_export<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let top = crate::syntax::top_nodes(trees);
-    let (chunks, _) = crate::syntax::games_in(&top);
+    let (chunks, _) = crate::syntax::games(trees);
     file_export_in(source, &top, &chunks)
 }
 

@@ -115,8 +115,20 @@ impl GameChunk<'_> {
 /// Splits the document into games. Only chunks with at least one `game` or
 /// ERROR node are returned; comment-only stretches are not games (their
 /// nodes are returned separately as the second value).
+///
+/// The end of a piece always ends a game: pieces are cut after blank lines
+/// (`split.rs`), which end a game even where error recovery put the game
+/// break inside an ERROR node (found by fuzzing: `[Auction]]` … a blank
+/// line … `[`), and the model is lowered piece by piece.
 pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
-    games_in(&top_nodes(trees))
+    let mut games = Vec::new();
+    let mut loose = Vec::new();
+    for tree in trees.trees() {
+        let (g, l) = games_in(&top_nodes(tree));
+        games.extend(g);
+        loose.extend(l);
+    }
+    (games, loose)
 }
 
 /// [`games`] from the document's top-level nodes ([`top_nodes`]).
