@@ -5,4 +5,5 @@ pub mod binary;
 pub mod corpus;
 pub mod editors;
 pub mod lsp_client;
+pub mod fuzz;
 pub mod gen;

@@ -15,17 +15,7 @@ fn dump(text: &str) -> serde_json::Value {
 
 fn comments(text: &str) -> BTreeMap<String, usize> {
     let tree = pbn::syntax::Forest::parse(text);
-    let mut out = BTreeMap::new();
-    let mut stack: Vec<_> = pbn::syntax::Trees::trees(&tree).iter().map(|t| t.root_node()).collect();
-    while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line") {
-            *out.entry(text[n.byte_range()].trim_end().to_owned()).or_default() += 1;
-            continue;
-        }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    out
+    pbn_tests::fuzz::comment_texts(pbn::syntax::Trees::trees(&tree), text)
 }
 
 fn check_one(name: &str, bytes: &[u8], failures: &mut Vec<String>) {

@@ -1,0 +1,5 @@
+//! `cargo fuzz run fmt`: the property is `pbn_tests::fuzz::fmt`
+//! (tests/src/fuzz.rs); see ROBUSTNESS.md.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pbn_tests::fuzz::fmt(data));

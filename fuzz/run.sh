@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs one fuzz target on the stable toolchain (see ROBUSTNESS.md).
+#
+#   fuzz/run.sh TARGET [SECONDS] [more libFuzzer flags…]
+#
+# Seeds fuzz/corpus/TARGET (gitignored) from the shared corpus first if it
+# does not exist. Exits non-zero if the target finds a crash, a property
+# failure (a panic), a timeout (10 s) or an out-of-memory input; the input is
+# saved under fuzz/artifacts/TARGET/. Build dir: $PBN_FUZZ_TARGET_DIR or
+# fuzz/target (gitignored).
+set -euo pipefail
+cd "$(dirname "$0")"
+target=${1:?usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…]}
+seconds=${2:-60}
+shift $(( $# < 2 ? $# : 2 ))
+# Stable Rust: `-s none` drops the `-Zsanitizer` flag, the only nightly one.
+# gcc coverage of tree-sitter's C code (cc-cover.sh), counted by c_coverage.c.
+export CC="$PWD/cc-cover.sh"
+if [ ! -d "corpus/$target" ]; then
+  python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"}
+fi
+exec cargo fuzz run --release --debug-assertions --sanitizer none \
+  --target-dir "${PBN_FUZZ_TARGET_DIR:-target}" "$target" "corpus/$target" -- \
+  -max_total_time="$seconds" -max_len=4096 -dict=pbn.dict -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 "$@"

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Seeds fuzz/corpus/<target>/ (gitignored) from the shared corpus of real
+PBN files, the repository's own fixtures and the kept fuzz fixtures.
+
+    python3 fuzz/seed_corpus.py [CORPUS_DIR]   (default ../shared/corpus)
+
+The shared corpus files are copied only into this transient, gitignored
+directory: never commit them. Large files are cut into chunks of whole games
+(about 2 KB) so that each run stays fast. `incremental_reparse` inputs are
+encoded as tests/src/fuzz.rs::decode_incremental reads them: an initial
+text plus a few deterministic edits.
+"""
+import hashlib
+import os
+import random
+import struct
+import sys
+from pathlib import Path
+
+FUZZ = Path(__file__).resolve().parent
+ROOT = FUZZ.parent
+CORPUS = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "corpus"
+OUT = FUZZ / "corpus"
+CHUNK = 2 * 1024
+PIECES = [b"\n", b"\r\n", b"\n\n", b"{", b"}", b'"', b"[", b"]", b"%", b";", b" ", b"=1=", b"$3", b"Pass ", b"SA ", b"\r"]
+
+
+def chunks(data: bytes):
+    """Whole-game chunks of at most CHUNK bytes (one game may be longer)."""
+    if len(data) <= 2 * CHUNK:
+        yield data
+        return
+    sep = b"\r\n\r\n" if data.count(b"\r\n\r\n") > data.count(b"\n\n") else b"\n\n"
+    cur = b""
+    for game in data.split(sep):
+        piece = game + sep
+        if cur and len(cur) + len(piece) > CHUNK:
+            yield cur
+            cur = b""
+        cur += piece
+    if cur:
+        yield cur
+
+
+def write(target: str, data: bytes):
+    d = OUT / target
+    d.mkdir(parents=True, exist_ok=True)
+    (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def incremental_seed(text: bytes, rng: random.Random, mode: int) -> bytes:
+    text = text[:2048]
+    out = bytes([mode]) + struct.pack("<H", len(text)) + text
+    length = len(text)
+    for _ in range(rng.randint(1, 6)):
+        start = rng.randrange(length + 1)
+        delete = rng.choice([0, 0, 1, 2, 5])
+        payload = rng.choice(PIECES)
+        reparse = rng.random() < 0.5
+        out += struct.pack("<HBB", start, delete, len(payload) | (0x80 if reparse else 0)) + payload
+        length = max(0, length - delete) + len(payload)
+    return out
+
+
+def main():
+    texts = []
+    if CORPUS.is_dir():
+        for p in sorted(CORPUS.rglob("*")):
+            if p.is_file() and p.suffix.lower() == ".pbn":
+                texts.extend(list(chunks(p.read_bytes()))[:40])
+    elif os.environ.get("PBN_REQUIRE_CORPUS") == "1":
+        sys.exit(f"no corpus at {CORPUS} and PBN_REQUIRE_CORPUS=1")
+    else:
+        print(f"warning: no corpus at {CORPUS}; seeding from the fixtures only", file=sys.stderr)
+    for sub in ("check", "fmt"):
+        for p in sorted((ROOT / "tests" / "fixtures" / sub).glob("*.pbn")):
+            texts.append(p.read_bytes())
+    for t in texts:
+        write("parse_check", t)
+        write("fmt", t)
+    rng = random.Random(7)
+    for t in texts:
+        for mode in (0, 1):
+            write("incremental_reparse", incremental_seed(t, rng, mode))
+    for target in ("parse_check", "fmt", "incremental_reparse"):
+        kept = ROOT / "tests" / "fixtures" / "fuzz" / target
+        if kept.is_dir():
+            for p in sorted(kept.iterdir()):
+                if p.is_file():
+                    write(target, p.read_bytes())
+    for target in ("parse_check", "fmt", "incremental_reparse"):
+        print(f"{target}: {len(os.listdir(OUT / target))} seeds in {OUT / target}")
+
+
+main()

@@ -1,0 +1,125 @@
+//! Every input kept in `tests/fixtures/fuzz/<target>/` (crashes the fuzz
+//! targets of `fuzz/` found, minimized, and a few small interesting corpus
+//! inputs) runs through the same property as its target, so they stay fixed
+//! in plain `cargo test` without cargo-fuzz. See ROBUSTNESS.md.
+
+use pbn_tests::fuzz::{decode_incremental, encode_incremental, Edit, PointMode, TARGETS};
+use pbn::format::{format, FormatOptions};
+use pbn::text::decode;
+use std::path::Path;
+
+#[test]
+fn every_fuzz_fixture_passes_its_targets_property() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
+    let mut failures = Vec::new();
+    for (target, property) in TARGETS {
+        let dir = root.join(target);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{}: no fixtures", dir.display());
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            if let Err(e) = std::panic::catch_unwind(|| property(&bytes)) {
+                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                failures.push(format!("{target}/{}: {msg}", path.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn incremental_inputs_decode_as_encoded() {
+    let edits = vec![
+        Edit { start: 3, delete: 2, insert: "{".into(), reparse: true },
+        Edit { start: 900, delete: 0, insert: "\r\n".into(), reparse: false },
+    ];
+    let bytes = encode_incremental(PointMode::Rope, "[Event \"é\"]\n", &edits);
+    let (mode, text, back) = decode_incremental(&bytes);
+    assert_eq!(mode, PointMode::Rope);
+    assert_eq!(text, "[Event \"é\"]\n");
+    assert_eq!(back.len(), 2);
+    assert_eq!((back[1].start, back[1].delete, back[1].insert.as_str(), back[1].reparse), (900, 0, "\r\n", false));
+    // Any bytes decode (the fuzzer feeds arbitrary ones).
+    for bytes in [&b""[..], b"\x01", b"\x00\xff\xff", b"\x01\x02\x00ab\x05\x00\x01\x7f"] {
+        let _ = decode_incremental(bytes);
+        (TARGETS[2].1)(bytes);
+    }
+}
+
+/// Found by the `fmt` target: a file starting with another version line
+/// (`% PBN 1.0`) got `% EXPORT` in front of it, and the next run added
+/// `% PBN 2.1` as well; and with CR line ends (`% PB-N` + CR) the header
+/// check (`str::lines`, which splits at LF only) did not see the lines it
+/// wrote, and added them again (server/src/format/mod.rs, `with_export_header`).
+#[test]
+fn export_header_is_idempotent() {
+    let opts = FormatOptions { export_header: true, ..Default::default() };
+    for (input, head) in [(&b"% PBN 1.0\n[Event \"\"]\n"[..], "% PBN 1.0\n% EXPORT\n"), (b"[Event \"\"]\r", "% PBN 2.1\r% EXPORT\r")] {
+        let once = format(&decode(input), &opts).text;
+        assert!(once.starts_with(head), "{once:?}");
+        let twice = format(&decode(once.as_bytes()), &opts).text;
+        assert_eq!(once, twice);
+    }
+}
+
+/// Found by the `fmt` target: with `add_missing_tags`, the `"?"` the
+/// formatter added to a game without `Site` became what a later `"#"`
+/// inherits (§4.8), changing that game's Site from "Foo" to unknown. The
+/// formatter now leaves such a tag absent (format/game.rs, `absent_to_keep`).
+#[test]
+fn added_question_mark_is_not_inherited_by_a_later_hash() {
+    let text = "[Site \"Foo\"]\n[Board \"1\"]\n\n[Board \"2\"]\n\n[Site \"#\"]\n[Board \"3\"]\n";
+    let out = format(&decode(text.as_bytes()), &FormatOptions::default()).text;
+    assert_eq!(pbn_tests::fuzz::meaning(text).0, pbn_tests::fuzz::meaning(&out).0, "{out}");
+    // The game in between still gets the other missing tags, and a game with
+    // no later `#` still gets `Site "?"`.
+    let games: Vec<&str> = out.split("\n\n").collect();
+    assert!(games[1].contains("[Event \"?\"]") && !games[1].contains("[Site "), "{out}");
+    let no_hash = text.replace("\"#\"", "\"Bar\"");
+    let out = format(&decode(no_hash.as_bytes()), &FormatOptions::default()).text;
+    assert!(out.split("\n\n").nth(1).unwrap().contains("[Site \"?\"]"), "{out}");
+}
+
+/// Found by the `incremental_reparse` target: after replacing
+/// `Contract "5Hearts"]\n\n` by `*`, a reused `%` token had to be read
+/// again (it left column 0). Tree-sitter re-lexes tokens whose scanner
+/// asked for the column (`get_column`) when an edit shifts their column;
+/// this holds since the grammar became LR(1) (no fragile nodes).
+#[test]
+fn escape_line_column_is_rechecked_by_incremental_reparse() {
+    let text = "\n\n[Contract \"5Hearts\"]\n\n%\n[C\n\n";
+    let next = "\n\n[*%\n[C\n\n";
+    let mut parser = pbn::syntax::new_parser();
+    let mut tree = parser.parse(text, None).unwrap();
+    let p = |row, column| tree_sitter::Point { row, column };
+    tree.edit(&tree_sitter::InputEdit {
+        start_byte: 3,
+        old_end_byte: 24,
+        new_end_byte: 4,
+        start_position: p(2, 1),
+        old_end_position: p(4, 0),
+        new_end_position: p(2, 2),
+    });
+    let incremental = parser.parse(next, Some(&tree)).unwrap();
+    let fresh = parser.parse(next, None).unwrap();
+    assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
+}
+
+/// Found by the `fmt` target (`b\x0c\n\nl`): the piecewise parse cut the
+/// document after the blank line, but the grammar's scanner did not see it
+/// (the lexer skipped the form feed and both line ends as white space), so
+/// `format_parsed`, which splits games at `game_break` nodes, dropped the
+/// second game. Form feed and vertical tab now count as blank in the
+/// scanner and in syntax/split.rs alike.
+#[test]
+fn formatting_keeps_a_broken_game_after_a_form_feed() {
+    let out = format(&decode(b"b\x0c\n\nl"), &FormatOptions::default());
+    assert!(out.text.contains('l'), "the second game is gone: {:?}", out.text);
+    assert_eq!(out.verbatim_games, vec![0, 1]);
+}
