@@ -4,7 +4,7 @@ use super::*;
 use crate::syntax::{self, GameChunk, Trees};
 use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
 use std::ops::Range;
-use tree_sitter::Node;
+use tree_sitter::{Node, TreeCursor};
 
 /// Builds the model of a parsed document. Never fails: whatever the tree
 /// holds is represented, and syntax errors mark their game.
@@ -36,12 +36,94 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     doc
 }
 
+/// The node kinds lowering tells apart, looked up by `kind_id` in a table
+/// built once from the grammar's symbol names (comparing `kind()` strings
+/// costs a `strlen` and a UTF-8 check per call). Every id whose name is the
+/// same (aliases included) maps to the same kind, as the strings did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Other,
+    Game,
+    TagPair,
+    TagName,
+    String,
+    UnterminatedString,
+    UnquotedValue,
+    Comment,
+    UnterminatedComment,
+    EscapeLine,
+    AuctionSection,
+    PlaySection,
+    SupplementalSection,
+    Suffix,
+    NoteRef,
+    Nag,
+    Irregularity,
+    Bid,
+    Pass,
+    Double,
+    Redouble,
+    AllPass,
+    Dash,
+    InvalidCall,
+    InvalidCard,
+    Card,
+    Continuation,
+    Terminator,
+}
+
+fn kind(node: Node<'_>) -> Kind {
+    static TABLE: std::sync::OnceLock<Vec<Kind>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lang = syntax::language();
+        (0..lang.node_kind_count())
+            .map(|id| match lang.node_kind_for_id(id as u16).unwrap_or("") {
+                "game" => Kind::Game,
+                "tag_pair" => Kind::TagPair,
+                "tag_name" => Kind::TagName,
+                "string" => Kind::String,
+                "unterminated_string" => Kind::UnterminatedString,
+                "unquoted_value" => Kind::UnquotedValue,
+                "comment" => Kind::Comment,
+                "unterminated_comment" => Kind::UnterminatedComment,
+                "escape_line" => Kind::EscapeLine,
+                "auction_section" => Kind::AuctionSection,
+                "play_section" => Kind::PlaySection,
+                "supplemental_section" => Kind::SupplementalSection,
+                "suffix" => Kind::Suffix,
+                "note_ref" => Kind::NoteRef,
+                "nag" => Kind::Nag,
+                "irregularity" => Kind::Irregularity,
+                "bid" => Kind::Bid,
+                "pass" => Kind::Pass,
+                "double" => Kind::Double,
+                "redouble" => Kind::Redouble,
+                "all_pass" => Kind::AllPass,
+                "dash" => Kind::Dash,
+                "invalid_call" => Kind::InvalidCall,
+                "invalid_card" => Kind::InvalidCard,
+                "card" => Kind::Card,
+                "continuation" => Kind::Continuation,
+                "terminator" => Kind::Terminator,
+                _ => Kind::Other,
+            })
+            .collect()
+    });
+    table.get(node.kind_id() as usize).copied().unwrap_or(Kind::Other)
+}
+
+/// The field id of `tag` (the section tag of an auction or play section).
+fn tag_field() -> Option<std::num::NonZeroU16> {
+    static ID: std::sync::OnceLock<Option<std::num::NonZeroU16>> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| syntax::language().field_id_for_name("tag"))
+}
+
 fn comment_of(node: Node<'_>, text: &str) -> Option<Comment> {
-    let kind = match node.kind() {
-        "comment" if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
-        "comment" => CommentKind::Brace,
-        "unterminated_comment" => CommentKind::UnterminatedBrace,
-        "escape_line" => CommentKind::Escape,
+    let kind = match kind(node) {
+        Kind::Comment if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
+        Kind::Comment => CommentKind::Brace,
+        Kind::UnterminatedComment => CommentKind::UnterminatedBrace,
+        Kind::EscapeLine => CommentKind::Escape,
         _ => return None,
     };
     Some(Comment { kind, range: node.byte_range() })
@@ -56,24 +138,46 @@ struct SectionItems<T> {
     notes: Vec<usize>,
 }
 
-struct Lowerer<'a> {
+struct Lowerer<'a, 't> {
     text: &'a str,
     game: Game,
+    /// One cursor for the whole game: a function that lowers a node finds
+    /// the cursor on that node and leaves it there.
+    cursor: TreeCursor<'t>,
+    /// The cursor [`Lowerer::tag`] walks a tag pair with, kept for reuse.
+    tag_cursor: Option<TreeCursor<'t>>,
 }
 
 /// Lowers one game (`#`/`##` values unresolved: see [`super::inherit::Env`]).
 pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
-    let mut l = Lowerer {
-        text,
-        game: Game { index, range: chunk.range.clone(), ..Default::default() },
-    };
+    let game = Game { index, range: chunk.range.clone(), ..Default::default() };
+    let Some(first) = chunk.nodes.first() else { return game };
+    let mut l = Lowerer { text, game, cursor: first.walk(), tag_cursor: None };
     for node in &chunk.nodes {
+        l.cursor.reset(*node);
         l.visit_top(*node);
     }
     l.game
 }
 
-impl<'a> Lowerer<'a> {
+impl<'a, 't> Lowerer<'a, 't> {
+    /// Calls `f` on each child of the cursor's node with the cursor on that
+    /// child (`f` must leave it there), then puts the cursor back on the
+    /// node. The same children, in the same order, as `Node::children`.
+    fn each_child(&mut self, mut f: impl FnMut(&mut Self, Node<'t>)) {
+        if !self.cursor.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = self.cursor.node();
+            f(self, child);
+            if !self.cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        self.cursor.goto_parent();
+    }
+
     fn comment(&mut self, node: Node<'_>) -> bool {
         let Some(c) = comment_of(node, self.text) else { return false };
         if c.kind == CommentKind::UnterminatedBrace {
@@ -85,63 +189,64 @@ impl<'a> Lowerer<'a> {
 
     /// A child of the document in this game: the `game` node's items, or a
     /// comment, escape line or ERROR node around it.
-    fn visit_top(&mut self, node: Node<'_>) {
-        if node.kind() != "game" {
+    fn visit_top(&mut self, node: Node<'t>) {
+        if kind(node) != Kind::Game {
             return self.visit_item(node);
         }
         if node.has_error() {
             self.game.syntax_error = true;
         }
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            self.visit_item(child);
-        }
+        self.each_child(|l, child| l.visit_item(child));
     }
 
     /// Inside ERROR nodes: collect tag pairs and comments, nothing else.
-    fn visit_children_generic(&mut self, node: Node<'_>) {
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
-                continue;
+    fn visit_children_generic(&mut self) {
+        self.each_child(|l, child| {
+            if l.comment(child) {
+                return;
             }
-            match child.kind() {
-                "tag_pair" => {
-                    self.tag(child, TagRole::Plain);
-                }
-                _ if child.child_count() > 0 => self.visit_children_generic(child),
-                _ => {}
+            if kind(child) == Kind::TagPair {
+                l.tag(child, TagRole::Plain);
+            } else {
+                // A node without children: the cursor stays where it is.
+                l.visit_children_generic();
             }
-        }
+        });
     }
 
-    fn visit_item(&mut self, node: Node<'_>) {
+    fn visit_item(&mut self, node: Node<'t>) {
         if self.comment(node) {
             return;
         }
         if node.is_error() || node.is_missing() {
             self.game.syntax_error = true;
-            self.visit_children_generic(node);
+            self.visit_children_generic();
             return;
         }
-        match node.kind() {
-            "tag_pair" => {
+        match kind(node) {
+            Kind::TagPair => {
                 self.tag(node, TagRole::Plain);
             }
-            "auction_section" => self.auction(node),
-            "play_section" => self.play(node),
-            "supplemental_section" => self.section(node),
+            Kind::AuctionSection => self.auction(node),
+            Kind::PlaySection => self.play(node),
+            Kind::SupplementalSection => self.section(node),
             _ => {}
         }
     }
 
     /// Lowers a tag pair and returns its index.
-    fn tag(&mut self, node: Node<'_>, role: TagRole) -> usize {
+    fn tag(&mut self, node: Node<'t>, role: TagRole) -> usize {
         let mut name = String::new();
         let mut name_range = node.start_byte()..node.start_byte();
         let mut value = None;
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
+        // A cursor of its own, so that a tag pair can be lowered wherever
+        // the main cursor is (`section` walks its children with another).
+        let mut c = self.tag_cursor.take().unwrap_or_else(|| node.walk());
+        c.reset(node);
+        let mut more = c.goto_first_child();
+        while more {
+            let child = c.node();
+            more = c.goto_next_sibling();
             if self.comment(child) {
                 continue;
             }
@@ -149,23 +254,23 @@ impl<'a> Lowerer<'a> {
                 self.game.syntax_error = true;
                 continue;
             }
-            match child.kind() {
-                "tag_name" => {
+            match kind(child) {
+                Kind::TagName => {
                     name = self.text[child.byte_range()].to_owned();
                     name_range = child.byte_range();
                 }
-                "string" => {
+                Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     let raw = &self.text[r.clone()];
                     value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: true });
                 }
-                "unterminated_string" => {
+                Kind::UnterminatedString => {
                     self.game.syntax_error = true;
                     let r = string_inner(self.text, child.byte_range(), false);
                     let raw = &self.text[r.clone()];
                     value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: false });
                 }
-                "unquoted_value" => {
+                Kind::UnquotedValue => {
                     self.game.syntax_error = true;
                     let r = child.byte_range();
                     let raw = &self.text[r.clone()];
@@ -174,6 +279,7 @@ impl<'a> Lowerer<'a> {
                 _ => {}
             }
         }
+        self.tag_cursor = Some(c);
         if value.is_none() {
             self.game.syntax_error = true;
         }
@@ -194,13 +300,13 @@ impl<'a> Lowerer<'a> {
         self.game.tags.len() - 1
     }
 
-    fn annotation(&self, node: Node<'_>) -> Option<Annotation> {
+    fn annotation(&self, node: Node<'_>, kind: Kind) -> Option<Annotation> {
         let t = &self.text[node.byte_range()];
-        let kind = match node.kind() {
-            "suffix" => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
-            "note_ref" => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
-            "nag" => AnnotationKind::Nag(digits(&t[1..])),
-            "irregularity" => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
+        let kind = match kind {
+            Kind::Suffix => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
+            Kind::NoteRef => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
+            Kind::Nag => AnnotationKind::Nag(digits(&t[1..])),
+            Kind::Irregularity => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
             _ => return None,
         };
         Some(Annotation { kind, range: node.byte_range() })
@@ -211,33 +317,36 @@ impl<'a> Lowerer<'a> {
     /// annotations after them), and the Note tags that end it.
     fn section_items<T>(
         &mut self,
-        node: Node<'_>,
         roles: (TagRole, TagRole),
-        token: impl Fn(&str, &str) -> Option<T>,
+        token: impl Fn(Kind, &str) -> Option<T>,
     ) -> SectionItems<T> {
         let mut items = SectionItems { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new() };
         let mut pending: Vec<Annotation> = Vec::new();
-        let section_tag = node.child_by_field_name("tag");
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
-                continue;
+        // The section's tag is its first child in the `tag` field (what
+        // `child_by_field_name("tag")` finds); other tag pairs are notes.
+        let tag_field = tag_field();
+        let mut tag_seen = false;
+        self.each_child(|l, child| {
+            if l.comment(child) {
+                return;
             }
             if child.is_error() || child.is_missing() {
-                self.game.syntax_error = true;
-                self.visit_children_generic(child);
-                continue;
+                l.game.syntax_error = true;
+                l.visit_children_generic();
+                return;
             }
-            if child.kind() == "tag_pair" {
-                if section_tag != Some(child) {
-                    let i = self.tag(child, roles.1);
+            let kind = kind(child);
+            if kind == Kind::TagPair {
+                if tag_seen || tag_field.is_none() || l.cursor.field_id() != tag_field {
+                    let i = l.tag(child, roles.1);
                     items.notes.push(i);
                 } else {
-                    items.tag = self.tag(child, roles.0);
+                    tag_seen = true;
+                    items.tag = l.tag(child, roles.0);
                 }
-                continue;
+                return;
             }
-            match token(child.kind(), &self.text[child.byte_range()]) {
+            match token(kind, &l.text[child.byte_range()]) {
                 Some(t) => items.entries.push(Entry {
                     token: t,
                     range: child.byte_range(),
@@ -245,7 +354,7 @@ impl<'a> Lowerer<'a> {
                     post: Vec::new(),
                 }),
                 None => {
-                    if let Some(a) = self.annotation(child) {
+                    if let Some(a) = l.annotation(child, kind) {
                         if matches!(a.kind, AnnotationKind::Irregularity(_)) {
                             pending.push(a);
                         } else if let Some(last) = items.entries.last_mut() {
@@ -256,25 +365,25 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
-        }
+        });
         items.stray.extend(pending);
         items
     }
 
-    fn auction(&mut self, node: Node<'_>) {
-        let items = self.section_items(node, (TagRole::Auction, TagRole::AuctionNote), |kind, t| {
+    fn auction(&mut self, node: Node<'t>) {
+        let items = self.section_items((TagRole::Auction, TagRole::AuctionNote), |kind, t| {
             Some(match kind {
-                "bid" => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
-                "pass" => CallToken::Pass,
-                "double" => CallToken::Double,
-                "redouble" => CallToken::Redouble,
-                "all_pass" => CallToken::AllPass,
-                "dash" => CallToken::Dash,
-                "invalid_call" | "invalid_card" | "card" => CallToken::Invalid,
-                "continuation" => CallToken::Continuation,
-                "terminator" => CallToken::Terminator,
+                Kind::Bid => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
+                Kind::Pass => CallToken::Pass,
+                Kind::Double => CallToken::Double,
+                Kind::Redouble => CallToken::Redouble,
+                Kind::AllPass => CallToken::AllPass,
+                Kind::Dash => CallToken::Dash,
+                Kind::InvalidCall | Kind::InvalidCard | Kind::Card => CallToken::Invalid,
+                Kind::Continuation => CallToken::Continuation,
+                Kind::Terminator => CallToken::Terminator,
                 // `^S` takes the skipped player's turn (§3.9 B).
-                "irregularity" if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
+                Kind::Irregularity if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
                 _ => return None,
             })
         });
@@ -282,14 +391,14 @@ impl<'a> Lowerer<'a> {
         self.game.auction.get_or_insert(auction);
     }
 
-    fn play(&mut self, node: Node<'_>) {
-        let items = self.section_items(node, (TagRole::Play, TagRole::PlayNote), |kind, t| {
+    fn play(&mut self, node: Node<'t>) {
+        let items = self.section_items((TagRole::Play, TagRole::PlayNote), |kind, t| {
             Some(match kind {
-                "card" => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
-                "dash" => CardToken::Dash,
-                "invalid_card" | "invalid_call" => CardToken::Invalid,
-                "continuation" => CardToken::Continuation,
-                "terminator" => CardToken::Terminator,
+                Kind::Card => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
+                Kind::Dash => CardToken::Dash,
+                Kind::InvalidCard | Kind::InvalidCall => CardToken::Invalid,
+                Kind::Continuation => CardToken::Continuation,
+                Kind::Terminator => CardToken::Terminator,
                 _ => return None,
             })
         });
@@ -297,7 +406,7 @@ impl<'a> Lowerer<'a> {
         self.game.play.get_or_insert(play);
     }
 
-    fn section(&mut self, node: Node<'_>) {
+    fn section(&mut self, node: Node<'t>) {
         let mut section = Section { tag: usize::MAX, elements: Vec::new(), range: node.byte_range() };
         let mut c = node.walk();
         for child in node.children(&mut c) {
