@@ -169,7 +169,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 CallToken::Pass => "Pass".into(),
                 CallToken::Double => "X".into(),
                 CallToken::Redouble => "XX".into(),
-                CallToken::AllPass if e.post.is_empty() && e.pre.is_empty() => {
+                CallToken::AllPass if e.post().is_empty() && e.pre().is_empty() => {
                     // AP is the passes it stands for (§3.5.1).
                     let n = super::all_pass_count(&a.entries[..k]);
                     for _ in 0..n {
@@ -202,7 +202,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     continue;
                 }
             };
-            let mut m = annotations(&e.pre, &e.post, false, text);
+            let mut m = annotations(&e.pre(), &e.post(), false, text);
             m.insert("call".into(), Value::String(call));
             if let Some(s) = seat {
                 m.insert("seat".into(), json!(seat_name(s)));
@@ -254,7 +254,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 Some(f) => seat_name(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
                 None => (col % 4).to_string(),
             };
-            let ann = annotations(&e.pre, &e.post, true, text);
+            let ann = annotations(&e.pre(), &e.post(), true, text);
             let v = if ann.is_empty() { Value::String(card) } else {
                 let mut m = ann;
                 m.insert("card".into(), Value::String(card));

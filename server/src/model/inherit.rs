@@ -65,7 +65,7 @@ impl Resolution {
     /// Sets the game's resolved values and inherited tags.
     pub fn apply_to(self, game: &mut Game) {
         for (t, r) in self.resolved {
-            game.tags[t].resolved = Some(r);
+            game.tags[t].resolved = Some(Box::new(r));
         }
         game.inherited = self.inherited;
     }
@@ -161,7 +161,7 @@ mod tests {
         let d = doc("[Event \"A\"]\n\n[Event \"#\"]\n\n[Site \"x\"]\n\n[Event \"#\"]\n\n[Event \"B\"]\n\n[Event \"#\"]\n");
         let v: Vec<_> = d.games.iter().map(|g| g.value("Event").map(str::to_owned)).collect();
         assert_eq!(v, [Some("A"), Some("A"), None, Some("A"), Some("B"), Some("B")].map(|o| o.map(str::to_owned)));
-        let src = d.games[3].tag("Event").unwrap().resolved.clone().unwrap().1.unwrap();
+        let src = d.games[3].tag("Event").unwrap().resolved.clone().unwrap().1.clone().unwrap();
         assert_eq!((src.game, src.tag), (0, 0));
     }
 

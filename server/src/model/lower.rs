@@ -347,18 +347,13 @@ impl<'a, 't> Lowerer<'a, 't> {
                 return;
             }
             match token(kind, &l.text[child.byte_range()]) {
-                Some(t) => items.entries.push(Entry {
-                    token: t,
-                    range: child.byte_range(),
-                    pre: std::mem::take(&mut pending),
-                    post: Vec::new(),
-                }),
+                Some(t) => items.entries.push(Entry::new(t, child.byte_range(), std::mem::take(&mut pending))),
                 None => {
                     if let Some(a) = l.annotation(child, kind) {
                         if matches!(a.kind, AnnotationKind::Irregularity(_)) {
                             pending.push(a);
                         } else if let Some(last) = items.entries.last_mut() {
-                            last.post.push(a);
+                            last.push_post(a);
                         } else {
                             items.stray.push(a);
                         }

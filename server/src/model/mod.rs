@@ -113,14 +113,15 @@ pub struct Tag {
     pub role: TagRole,
     pub inherit: Inherit,
     /// For `#` values: the value found in earlier games and its source; for
-    /// `##text`: `text` with no source. `None` for ordinary values.
-    pub resolved: Option<(String, Option<Source>)>,
+    /// `##text`: `text` with no source. `None` for ordinary values (boxed:
+    /// most tags have none).
+    pub resolved: Option<Box<(String, Option<Source>)>>,
 }
 
 impl Tag {
     /// The value to use: the resolved inherited value or the text itself.
     pub fn effective(&self) -> Option<&str> {
-        match &self.resolved {
+        match self.resolved.as_deref() {
             Some((v, _)) => Some(v),
             None => self.value.as_ref().map(|v| v.text.as_str()),
         }
@@ -214,10 +215,38 @@ pub struct Entry<T> {
     pub token: T,
     /// Range of the token itself.
     pub range: Range<usize>,
+    /// The annotations before and after the token; `None` for the many
+    /// entries without any, so that an entry takes 32 bytes, not 72.
+    annotations: Option<Box<EntryAnnotations>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EntryAnnotations {
+    /// `pre` then `post`.
+    all: Vec<Annotation>,
+    pre: usize,
+}
+
+impl<T> Entry<T> {
+    pub fn new(token: T, range: Range<usize>, pre: Vec<Annotation>) -> Entry<T> {
+        let annotations = (!pre.is_empty()).then(|| Box::new(EntryAnnotations { pre: pre.len(), all: pre }));
+        Entry { token, range, annotations }
+    }
+
     /// Irregularities written before the token (`^I 1C`, `^R S6`).
-    pub pre: Vec<Annotation>,
+    pub fn pre(&self) -> &[Annotation] {
+        self.annotations.as_ref().map_or(&[], |a| &a.all[..a.pre])
+    }
+
     /// Suffix, note reference and NAGs written after the token.
-    pub post: Vec<Annotation>,
+    pub fn post(&self) -> &[Annotation] {
+        self.annotations.as_ref().map_or(&[], |a| &a.all[a.pre..])
+    }
+
+    /// Adds an annotation after the token.
+    pub fn push_post(&mut self, a: Annotation) {
+        self.annotations.get_or_insert_with(|| Box::new(EntryAnnotations { all: Vec::new(), pre: 0 })).all.push(a);
+    }
 }
 
 /// The auction section (§3.5).

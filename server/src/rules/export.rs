@@ -247,7 +247,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 fn annotations<T>(ctx: &GameCtx<'_>, entries: &[crate::model::Entry<T>], out: &mut Vec<Diagnostic>) {
     for e in entries {
         let mut seen_nag: Option<u32> = None;
-        for a in &e.post {
+        for a in e.post() {
             match a.kind {
                 AnnotationKind::Suffix(_) => ctx.push(out, Diagnostic::new(&c::EXPORT_SUFFIX, a.range.clone(), "export format writes suffixes as their NAG ($1..$6 for calls, $7..$12 for cards) (§3.5.2)")),
                 AnnotationKind::NoteRef(_) => {
@@ -323,7 +323,7 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
 
 /// From the first irregularity mark before the token to the token's end.
 fn entry_span<T>(e: &crate::model::Entry<T>) -> Range<usize> {
-    e.pre.first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
+    e.pre().first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
 }
 
 fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
@@ -359,7 +359,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     let ranges: Vec<_> = a
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post().is_empty() || !e.pre().is_empty()))
         .collect();
     layout(ctx, &ranges, "call", out);
 }
@@ -387,7 +387,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     let ranges: Vec<_> = p
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post().is_empty() || !e.pre().is_empty()))
         .collect();
     layout(ctx, &ranges, "card", out);
 }

@@ -189,7 +189,7 @@ fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
     match &tag.inherit {
         Inherit::None => None,
         Inherit::Header(text) => Some(format!("`##`: the value {text:?} here and in all following games that do not have the tag (§4.8)")),
-        Inherit::Previous => Some(match &tag.resolved {
+        Inherit::Previous => Some(match tag.resolved.as_deref() {
             Some((value, Some(src))) => {
                 let model = snap.model();
                 let g = model.games.get(src.game)?;
