@@ -294,7 +294,7 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
     let t = &p.game.tags[i];
     let value = match &t.value {
         None => String::new(),
-        Some(v) if t.inherit != Inherit::None => v.raw.clone(),
+        Some(v) if t.inherit != Inherit::None => v.raw.as_str().to_owned(),
         Some(v) => {
             let n = normalized(p.game, &t.name, &v.raw);
             if n == v.raw { n } else { crate::model::escape(&n) }
@@ -424,7 +424,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
     };
     out.push_str(&format!("[Auction \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(a.tag), out);
@@ -520,7 +520,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
     };
     out.push_str(&format!("[Play \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(pl.tag), out);

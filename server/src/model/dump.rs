@@ -123,7 +123,7 @@ fn notes_of(game: &Game, idx: &[usize]) -> Value {
 fn dump_game(game: &Game, text: &str) -> Value {
     let mut tags = Map::new();
     for t in &game.tags {
-        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(&t.name) {
+        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(t.name.as_str()) {
             continue;
         }
         let Some(v) = t.effective() else { continue };
@@ -144,7 +144,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
             Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
             Inherit::Header(h) => json!({ "inherit": "##", "value": canonical_value(game, &t.name, h) }),
         };
-        tags.insert(t.name.clone(), value);
+        tags.insert(t.name.as_str().to_owned(), value);
     }
     let mut g = Map::new();
     g.insert("game".into(), json!(game.index + 1));
@@ -275,10 +275,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
             continue;
         }
         let t = &game.tags[s.tag];
-        if sections.contains_key(&t.name) {
+        if sections.contains_key(t.name.as_str()) {
             continue;
         }
-        sections.insert(t.name.clone(), json!({
+        sections.insert(t.name.as_str().to_owned(), json!({
             "value": t.effective().unwrap_or(""),
             "elements": s.elements.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
         }));

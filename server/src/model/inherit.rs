@@ -42,7 +42,7 @@ impl TagSummary {
             if tag.name == "Note" || !seen.insert(&tag.name) {
                 continue;
             }
-            tags.push((t, tag.name.clone(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.clone())));
+            tags.push((t, tag.name.as_str().to_owned(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.as_str().to_owned())));
         }
         TagSummary { tags }
     }

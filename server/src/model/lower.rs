@@ -236,7 +236,7 @@ impl<'a, 't> Lowerer<'a, 't> {
 
     /// Lowers a tag pair and returns its index.
     fn tag(&mut self, node: Node<'t>, role: TagRole) -> usize {
-        let mut name = String::new();
+        let mut name = SmallStr::default();
         let mut name_range = node.start_byte()..node.start_byte();
         let mut value = None;
         // A cursor of its own, so that a tag pair can be lowered wherever
@@ -256,25 +256,25 @@ impl<'a, 't> Lowerer<'a, 't> {
             }
             match kind(child) {
                 Kind::TagName => {
-                    name = self.text[child.byte_range()].to_owned();
+                    name = SmallStr::new(&self.text[child.byte_range()]);
                     name_range = child.byte_range();
                 }
                 Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: true });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: true });
                 }
                 Kind::UnterminatedString => {
                     self.game.syntax_error = true;
                     let r = string_inner(self.text, child.byte_range(), false);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: false });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: false });
                 }
                 Kind::UnquotedValue => {
                     self.game.syntax_error = true;
                     let r = child.byte_range();
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: raw.to_owned(), range: r, quoted: false, terminated: true });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: SmallStr::new(raw), range: r, quoted: false, terminated: true });
                 }
                 _ => {}
             }
@@ -427,6 +427,16 @@ impl<'a, 't> Lowerer<'a, 't> {
             }
         }
         self.game.sections.push(section);
+    }
+}
+
+/// [`unescape`] without an intermediate `String` when there is nothing to
+/// unescape.
+fn unescape_small(raw: &str) -> SmallStr {
+    if raw.contains('\\') {
+        unescape(raw).into()
+    } else {
+        SmallStr::new(raw)
     }
 }
 

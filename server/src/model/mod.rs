@@ -14,6 +14,9 @@ pub mod typed;
 pub mod inherit;
 pub mod lower;
 pub mod values;
+mod small_str;
+
+pub use small_str::SmallStr;
 
 pub use lower::lower;
 
@@ -73,9 +76,9 @@ pub enum TagRole {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TagValue {
     /// The characters between the quotes, escapes not processed.
-    pub raw: String,
+    pub raw: SmallStr,
     /// The value with `\"` and `\\` unescaped (§3.2).
-    pub text: String,
+    pub text: SmallStr,
     /// Byte range of `raw` in the document (inside the quotes).
     pub range: Range<usize>,
     /// Written as a quoted string (not a bare word).
@@ -104,7 +107,7 @@ pub struct Source {
 
 #[derive(Clone, Debug)]
 pub struct Tag {
-    pub name: String,
+    pub name: SmallStr,
     pub name_range: Range<usize>,
     /// `None` when the tag pair has no value at all (`[Event]`).
     pub value: Option<TagValue>,
