@@ -17,7 +17,8 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     // A game never spans two pieces: pieces are cut right after a game break.
     let parts = crate::par::map(trees, |tree| {
         let (chunks, loose) = syntax::games(tree);
-        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game(0, chunk, text)).collect();
+        let mut scratch = Scratch::default();
+        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game_with(0, chunk, text, &mut scratch)).collect();
         let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
         (games, loose)
     });
@@ -43,6 +44,8 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Other,
+    /// An ERROR node (`Node::is_error`).
+    Error,
     Game,
     TagPair,
     TagName,
@@ -109,7 +112,10 @@ fn kind(node: Node<'_>) -> Kind {
             })
             .collect()
     });
-    table.get(node.kind_id() as usize).copied().unwrap_or(Kind::Other)
+    match node.kind_id() {
+        u16::MAX => Kind::Error,
+        id => table.get(id as usize).copied().unwrap_or(Kind::Other),
+    }
 }
 
 /// The field id of `tag` (the section tag of an auction or play section).
@@ -119,7 +125,11 @@ fn tag_field() -> Option<std::num::NonZeroU16> {
 }
 
 fn comment_of(node: Node<'_>, text: &str) -> Option<Comment> {
-    let kind = match kind(node) {
+    comment_of_kind(node, kind(node), text)
+}
+
+fn comment_of_kind(node: Node<'_>, kind: Kind, text: &str) -> Option<Comment> {
+    let kind = match kind {
         Kind::Comment if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
         Kind::Comment => CommentKind::Brace,
         Kind::UnterminatedComment => CommentKind::UnterminatedBrace,
@@ -138,9 +148,28 @@ struct SectionItems<T> {
     notes: Vec<usize>,
 }
 
+/// Buffers kept from one game to the next: a game's vectors are built in
+/// them and then copied out at their exact length, so that the model keeps
+/// no spare capacity and lowering does not grow each game's vectors from
+/// empty.
+#[derive(Default)]
+pub struct Scratch {
+    tags: Vec<Tag>,
+    comments: Vec<Comment>,
+    calls: Vec<Entry<CallToken>>,
+    cards: Vec<Entry<CardToken>>,
+}
+
+/// Moves `buf`'s items into a vector of their exact length, leaving `buf`
+/// empty with its capacity.
+fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+    buf.drain(..).collect()
+}
+
 struct Lowerer<'a, 't> {
     text: &'a str,
     game: Game,
+    scratch: Scratch,
     /// One cursor for the whole game: a function that lowers a node finds
     /// the cursor on that node and leaves it there.
     cursor: TreeCursor<'t>,
@@ -150,14 +179,27 @@ struct Lowerer<'a, 't> {
 
 /// Lowers one game (`#`/`##` values unresolved: see [`super::inherit::Env`]).
 pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
+    lower_game_with(index, chunk, text, &mut Scratch::default())
+}
+
+/// [`lower_game`] with buffers kept from game to game.
+pub fn lower_game_with(index: usize, chunk: &GameChunk<'_>, text: &str, scratch: &mut Scratch) -> Game {
     let game = Game { index, range: chunk.range.clone(), ..Default::default() };
     let Some(first) = chunk.nodes.first() else { return game };
-    let mut l = Lowerer { text, game, cursor: first.walk(), tag_cursor: None };
+    let mut l = Lowerer { text, game, scratch: std::mem::take(scratch), cursor: first.walk(), tag_cursor: None };
+    l.game.tags = std::mem::take(&mut l.scratch.tags);
+    l.game.comments = std::mem::take(&mut l.scratch.comments);
     for node in &chunk.nodes {
         l.cursor.reset(*node);
-        l.visit_top(*node);
+        l.visit_top(*node, kind(*node));
     }
-    l.game
+    let mut game = l.game;
+    *scratch = l.scratch;
+    scratch.tags = std::mem::take(&mut game.tags);
+    game.tags = exact(&mut scratch.tags);
+    scratch.comments = std::mem::take(&mut game.comments);
+    game.comments = exact(&mut scratch.comments);
+    game
 }
 
 impl<'a, 't> Lowerer<'a, 't> {
@@ -179,7 +221,12 @@ impl<'a, 't> Lowerer<'a, 't> {
     }
 
     fn comment(&mut self, node: Node<'_>) -> bool {
-        let Some(c) = comment_of(node, self.text) else { return false };
+        self.comment_k(node, kind(node))
+    }
+
+    /// [`Lowerer::comment`] with the node's kind at hand.
+    fn comment_k(&mut self, node: Node<'_>, kind: Kind) -> bool {
+        let Some(c) = comment_of_kind(node, kind, self.text) else { return false };
         if c.kind == CommentKind::UnterminatedBrace {
             self.game.syntax_error = true;
         }
@@ -189,23 +236,24 @@ impl<'a, 't> Lowerer<'a, 't> {
 
     /// A child of the document in this game: the `game` node's items, or a
     /// comment, escape line or ERROR node around it.
-    fn visit_top(&mut self, node: Node<'t>) {
-        if kind(node) != Kind::Game {
-            return self.visit_item(node);
+    fn visit_top(&mut self, node: Node<'t>, k: Kind) {
+        if k != Kind::Game {
+            return self.visit_item(node, k);
         }
         if node.has_error() {
             self.game.syntax_error = true;
         }
-        self.each_child(|l, child| l.visit_item(child));
+        self.each_child(|l, child| l.visit_item(child, kind(child)));
     }
 
     /// Inside ERROR nodes: collect tag pairs and comments, nothing else.
     fn visit_children_generic(&mut self) {
         self.each_child(|l, child| {
-            if l.comment(child) {
+            let k = kind(child);
+            if l.comment_k(child, k) {
                 return;
             }
-            if kind(child) == Kind::TagPair {
+            if k == Kind::TagPair {
                 l.tag(child, TagRole::Plain);
             } else {
                 // A node without children: the cursor stays where it is.
@@ -214,16 +262,16 @@ impl<'a, 't> Lowerer<'a, 't> {
         });
     }
 
-    fn visit_item(&mut self, node: Node<'t>) {
-        if self.comment(node) {
+    fn visit_item(&mut self, node: Node<'t>, k: Kind) {
+        if self.comment_k(node, k) {
             return;
         }
-        if node.is_error() || node.is_missing() {
+        if k == Kind::Error || node.is_missing() {
             self.game.syntax_error = true;
             self.visit_children_generic();
             return;
         }
-        match kind(node) {
+        match k {
             Kind::TagPair => {
                 self.tag(node, TagRole::Plain);
             }
@@ -247,14 +295,15 @@ impl<'a, 't> Lowerer<'a, 't> {
         while more {
             let child = c.node();
             more = c.goto_next_sibling();
-            if self.comment(child) {
+            let k = kind(child);
+            if self.comment_k(child, k) {
                 continue;
             }
-            if child.is_error() || child.is_missing() {
+            if k == Kind::Error || child.is_missing() {
                 self.game.syntax_error = true;
                 continue;
             }
-            match kind(child) {
+            match k {
                 Kind::TagName => {
                     name = SmallStr::new(&self.text[child.byte_range()]);
                     name_range = child.byte_range();
@@ -300,8 +349,8 @@ impl<'a, 't> Lowerer<'a, 't> {
         self.game.tags.len() - 1
     }
 
-    fn annotation(&self, node: Node<'_>, kind: Kind) -> Option<Annotation> {
-        let t = &self.text[node.byte_range()];
+    fn annotation(&self, range: Range<usize>, kind: Kind) -> Option<Annotation> {
+        let t = &self.text[range.clone()];
         let kind = match kind {
             Kind::Suffix => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
             Kind::NoteRef => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
@@ -309,7 +358,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             Kind::Irregularity => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
             _ => return None,
         };
-        Some(Annotation { kind, range: node.byte_range() })
+        Some(Annotation { kind, range })
     }
 
     /// Lowers the children of an auction or play section: its tag, the
@@ -319,23 +368,24 @@ impl<'a, 't> Lowerer<'a, 't> {
         &mut self,
         roles: (TagRole, TagRole),
         token: impl Fn(Kind, &str) -> Option<T>,
+        buf: &mut Vec<Entry<T>>,
     ) -> SectionItems<T> {
-        let mut items = SectionItems { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new() };
+        let mut items = SectionItems { tag: usize::MAX, entries: std::mem::take(buf), stray: Vec::new(), notes: Vec::new() };
         let mut pending: Vec<Annotation> = Vec::new();
         // The section's tag is its first child in the `tag` field (what
         // `child_by_field_name("tag")` finds); other tag pairs are notes.
         let tag_field = tag_field();
         let mut tag_seen = false;
         self.each_child(|l, child| {
-            if l.comment(child) {
+            let kind = kind(child);
+            if l.comment_k(child, kind) {
                 return;
             }
-            if child.is_error() || child.is_missing() {
+            if kind == Kind::Error || child.is_missing() {
                 l.game.syntax_error = true;
                 l.visit_children_generic();
                 return;
             }
-            let kind = kind(child);
             if kind == Kind::TagPair {
                 if tag_seen || tag_field.is_none() || l.cursor.field_id() != tag_field {
                     let i = l.tag(child, roles.1);
@@ -346,10 +396,11 @@ impl<'a, 't> Lowerer<'a, 't> {
                 }
                 return;
             }
-            match token(kind, &l.text[child.byte_range()]) {
-                Some(t) => items.entries.push(Entry::new(t, child.byte_range(), std::mem::take(&mut pending))),
+            let r = child.byte_range();
+            match token(kind, &l.text[r.clone()]) {
+                Some(t) => items.entries.push(Entry::new(t, r, std::mem::take(&mut pending))),
                 None => {
-                    if let Some(a) = l.annotation(child, kind) {
+                    if let Some(a) = l.annotation(r, kind) {
                         if matches!(a.kind, AnnotationKind::Irregularity(_)) {
                             pending.push(a);
                         } else if let Some(last) = items.entries.last_mut() {
@@ -362,10 +413,15 @@ impl<'a, 't> Lowerer<'a, 't> {
             }
         });
         items.stray.extend(pending);
+        // The entries at their exact length; the buffer goes back for the
+        // next section.
+        let entries = exact(&mut items.entries);
+        *buf = std::mem::replace(&mut items.entries, entries);
         items
     }
 
     fn auction(&mut self, node: Node<'t>) {
+        let mut buf = std::mem::take(&mut self.scratch.calls);
         let items = self.section_items((TagRole::Auction, TagRole::AuctionNote), |kind, t| {
             Some(match kind {
                 Kind::Bid => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
@@ -381,12 +437,14 @@ impl<'a, 't> Lowerer<'a, 't> {
                 Kind::Irregularity if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
                 _ => return None,
             })
-        });
+        }, &mut buf);
+        self.scratch.calls = buf;
         let auction = Auction { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.auction.get_or_insert(auction);
     }
 
     fn play(&mut self, node: Node<'t>) {
+        let mut buf = std::mem::take(&mut self.scratch.cards);
         let items = self.section_items((TagRole::Play, TagRole::PlayNote), |kind, t| {
             Some(match kind {
                 Kind::Card => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
@@ -396,7 +454,8 @@ impl<'a, 't> Lowerer<'a, 't> {
                 Kind::Terminator => CardToken::Terminator,
                 _ => return None,
             })
-        });
+        }, &mut buf);
+        self.scratch.cards = buf;
         let play = Play { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.play.get_or_insert(play);
     }
