@@ -173,8 +173,6 @@ struct Lowerer<'a, 't> {
     /// One cursor for the whole game: a function that lowers a node finds
     /// the cursor on that node and leaves it there.
     cursor: TreeCursor<'t>,
-    /// The cursor [`Lowerer::tag`] walks a tag pair with, kept for reuse.
-    tag_cursor: Option<TreeCursor<'t>>,
 }
 
 /// Lowers one game (`#`/`##` values unresolved: see [`super::inherit::Env`]).
@@ -186,7 +184,7 @@ pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
 pub fn lower_game_with(index: usize, chunk: &GameChunk<'_>, text: &str, scratch: &mut Scratch) -> Game {
     let game = Game { index, range: chunk.range.clone(), ..Default::default() };
     let Some(first) = chunk.nodes.first() else { return game };
-    let mut l = Lowerer { text, game, scratch: std::mem::take(scratch), cursor: first.walk(), tag_cursor: None };
+    let mut l = Lowerer { text, game, scratch: std::mem::take(scratch), cursor: first.walk() };
     l.game.tags = std::mem::take(&mut l.scratch.tags);
     l.game.comments = std::mem::take(&mut l.scratch.comments);
     for node in &chunk.nodes {
@@ -287,14 +285,12 @@ impl<'a, 't> Lowerer<'a, 't> {
         let mut name = SmallStr::default();
         let mut name_range = node.start_byte()..node.start_byte();
         let mut value = None;
-        // A cursor of its own, so that a tag pair can be lowered wherever
-        // the main cursor is (`section` walks its children with another).
-        let mut c = self.tag_cursor.take().unwrap_or_else(|| node.walk());
-        c.reset(node);
-        let mut more = c.goto_first_child();
-        while more {
-            let child = c.node();
-            more = c.goto_next_sibling();
+        // A tag pair has a few children, not nested in repetitions:
+        // `Node::child` finds them for less than cursor steps cost, and
+        // leaves the main cursor where it is (`section` walks its children
+        // with a cursor of its own).
+        for i in 0..node.child_count() {
+            let Some(child) = node.child(i as u32) else { continue };
             let k = kind(child);
             if self.comment_k(child, k) {
                 continue;
@@ -328,7 +324,6 @@ impl<'a, 't> Lowerer<'a, 't> {
                 _ => {}
             }
         }
-        self.tag_cursor = Some(c);
         if value.is_none() {
             self.game.syntax_error = true;
         }
