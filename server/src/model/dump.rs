@@ -142,7 +142,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
             Inherit::None => canonical_value(game, &t.name, v),
             Inherit::Previous if forbidden => json!({ "inherit": "#" }),
             Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
-            Inherit::Header(h) => json!({ "inherit": "##", "value": canonical_value(game, &t.name, h) }),
+            Inherit::Header => json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) }),
         };
         tags.insert(t.name.as_str().to_owned(), value);
     }

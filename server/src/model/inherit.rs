@@ -111,7 +111,9 @@ impl Env {
                         },
                     ));
                 }
-                Inherit::Header(text) => {
+                Inherit::Header => {
+                    // The marker is only set on a value starting with `##`.
+                    let text = value.as_deref().map_or("", |v| &v[2..]).to_owned();
                     res.resolved.push((t, (text.clone(), None)));
                     updates.push((name.clone(), text.clone(), Source { game: g, tag: t }, true));
                 }

@@ -329,7 +329,7 @@ impl<'a, 't> Lowerer<'a, 't> {
         }
         let inherit = match value.as_ref().map(|v| v.text.as_str()) {
             Some("#") => Inherit::Previous,
-            Some(v) if v.starts_with("##") => Inherit::Header(v[2..].to_owned()),
+            Some(v) if v.starts_with("##") => Inherit::Header,
             _ => Inherit::None,
         };
         self.game.tags.push(Tag {

@@ -88,13 +88,14 @@ pub struct TagValue {
 }
 
 /// `#` / `##` inheritance markers (§4.8).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Inherit {
     None,
     /// `"#"`: the value of the same tag in the nearest previous game.
     Previous,
-    /// `"##text"`: `text`, here and in all subsequent games.
-    Header(String),
+    /// `"##text"`: `text`, here and in all subsequent games. The text is
+    /// the value after `##` ([`Tag::header_text`]); not kept twice.
+    Header,
 }
 
 /// Where an inherited value came from.
@@ -122,6 +123,14 @@ pub struct Tag {
 }
 
 impl Tag {
+    /// For a `##text` value: `text` (unescaped).
+    pub fn header_text(&self) -> Option<&str> {
+        match self.inherit {
+            Inherit::Header => self.value.as_ref().map(|v| &v.text[2..]),
+            _ => None,
+        }
+    }
+
     /// The value to use: the resolved inherited value or the text itself.
     pub fn effective(&self) -> Option<&str> {
         match self.resolved.as_deref() {

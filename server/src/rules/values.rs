@@ -24,7 +24,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         let (raw, start) = match &tag.inherit {
             Inherit::None => (v.raw.as_str(), v.range.start),
             // `##text`: the text is the value (§4.8); `#`: checked at its source.
-            Inherit::Header(_) => (&v.raw[2..], v.range.start + 2),
+            Inherit::Header => (&v.raw[2..], v.range.start + 2),
             Inherit::Previous => continue,
         };
         if let Some(issues) = parse_for_tag(&tag.name, raw) {
