@@ -201,7 +201,7 @@ fn attach(p: &mut Printer<'_>) {
     };
     fn starts<T>(es: &[Entry<T>]) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
         es.iter()
-            .map(|e| (e.range.start, e.pre.iter().map(|a| a.range.start).collect(), e.post.iter().map(|a| a.range.start).collect()))
+            .map(|e| (e.range.start, e.pre().iter().map(|a| a.range.start).collect(), e.post().iter().map(|a| a.range.start).collect()))
             .collect()
     }
     if let Some(a) = &g.auction {
@@ -294,7 +294,7 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
     let t = &p.game.tags[i];
     let value = match &t.value {
         None => String::new(),
-        Some(v) if t.inherit != Inherit::None => v.raw.clone(),
+        Some(v) if t.inherit != Inherit::None => v.raw.as_str().to_owned(),
         Some(v) => {
             let n = normalized(p.game, &t.name, &v.raw);
             if n == v.raw { n } else { crate::model::escape(&n) }
@@ -345,7 +345,7 @@ fn entry_pieces<T>(p: &mut Printer<'_>, sec: Sec, k: usize, e: &Entry<T>, token:
             }
         }
     };
-    for (j, a) in e.pre.iter().enumerate() {
+    for (j, a) in e.pre().iter().enumerate() {
         push_piece(line, &p.text[a.range.clone()]);
         emit_comments(p, Anchor::Pre(sec, k, j), line, lines, &mut must_break);
     }
@@ -354,7 +354,7 @@ fn entry_pieces<T>(p: &mut Printer<'_>, sec: Sec, k: usize, e: &Entry<T>, token:
     // Export order: the note reference, then the NAGs in increasing order
     // (§3.5.2); suffixes become their NAG (§3.7).
     let mut order: Vec<(u8, u64, usize, String)> = Vec::new();
-    for (j, a) in e.post.iter().enumerate() {
+    for (j, a) in e.post().iter().enumerate() {
         let t = &p.text[a.range.clone()];
         let item = match a.kind {
             AnnotationKind::NoteRef(_) => (0, 0, j, t.to_owned()),
@@ -415,7 +415,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     let mut tag_seat = seat;
     if let (Some(s), Some(d)) = (seat, dealer) {
         let pad = crate::bridge::distance(s, d);
-        let dashes = a.entries.iter().take_while(|e| e.token == CallToken::Dash && e.post.is_empty() && e.pre.is_empty()).count();
+        let dashes = a.entries.iter().take_while(|e| e.token == CallToken::Dash && e.post().is_empty() && e.pre().is_empty()).count();
         let dash_comments = (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Sec::Auction, k)));
         if pad > 0 && dashes >= pad && !dash_comments {
             skip = pad;
@@ -424,7 +424,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
     };
     out.push_str(&format!("[Auction \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(a.tag), out);
@@ -437,7 +437,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         }
         // `AP` is written as the passes it stands for (as the reference
         // verifier's export does), unless it carries annotations.
-        if e.token == CallToken::AllPass && e.post.is_empty() && e.pre.is_empty() {
+        if e.token == CallToken::AllPass && e.post().is_empty() && e.pre().is_empty() {
             let n = crate::model::all_pass_count(&a.entries[..k]);
             for j in 0..n {
                 let last = j + 1 == n;
@@ -511,7 +511,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     if let (Some(s), Some(d)) = (seat, declarer) {
         let leader = d.lho();
         let shift = crate::bridge::distance(s, leader);
-        let any_l = pl.entries.iter().any(|e| e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity('L')));
+        let any_l = pl.entries.iter().any(|e| e.pre().iter().any(|a| a.kind == AnnotationKind::Irregularity('L')));
         let terminator_last = terminator.iter().all(|&t| t + 1 == pl.entries.len());
         if shift > 0 && cards.len() % 4 == 0 && !any_l && terminator_last {
             order = cards.chunks(4).flat_map(|row| row[shift..].iter().chain(&row[..shift]).copied().collect::<Vec<_>>()).collect();
@@ -520,7 +520,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.clone()).unwrap_or_default(),
+        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
     };
     out.push_str(&format!("[Play \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(pl.tag), out);

@@ -123,7 +123,7 @@ fn notes_of(game: &Game, idx: &[usize]) -> Value {
 fn dump_game(game: &Game, text: &str) -> Value {
     let mut tags = Map::new();
     for t in &game.tags {
-        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(&t.name) {
+        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(t.name.as_str()) {
             continue;
         }
         let Some(v) = t.effective() else { continue };
@@ -142,9 +142,9 @@ fn dump_game(game: &Game, text: &str) -> Value {
             Inherit::None => canonical_value(game, &t.name, v),
             Inherit::Previous if forbidden => json!({ "inherit": "#" }),
             Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
-            Inherit::Header(h) => json!({ "inherit": "##", "value": canonical_value(game, &t.name, h) }),
+            Inherit::Header => json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) }),
         };
-        tags.insert(t.name.clone(), value);
+        tags.insert(t.name.as_str().to_owned(), value);
     }
     let mut g = Map::new();
     g.insert("game".into(), json!(game.index + 1));
@@ -169,7 +169,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 CallToken::Pass => "Pass".into(),
                 CallToken::Double => "X".into(),
                 CallToken::Redouble => "XX".into(),
-                CallToken::AllPass if e.post.is_empty() && e.pre.is_empty() => {
+                CallToken::AllPass if e.post().is_empty() && e.pre().is_empty() => {
                     // AP is the passes it stands for (§3.5.1).
                     let n = super::all_pass_count(&a.entries[..k]);
                     for _ in 0..n {
@@ -202,7 +202,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     continue;
                 }
             };
-            let mut m = annotations(&e.pre, &e.post, false, text);
+            let mut m = annotations(&e.pre(), &e.post(), false, text);
             m.insert("call".into(), Value::String(call));
             if let Some(s) = seat {
                 m.insert("seat".into(), json!(seat_name(s)));
@@ -254,7 +254,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 Some(f) => seat_name(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
                 None => (col % 4).to_string(),
             };
-            let ann = annotations(&e.pre, &e.post, true, text);
+            let ann = annotations(&e.pre(), &e.post(), true, text);
             let v = if ann.is_empty() { Value::String(card) } else {
                 let mut m = ann;
                 m.insert("card".into(), Value::String(card));
@@ -275,10 +275,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
             continue;
         }
         let t = &game.tags[s.tag];
-        if sections.contains_key(&t.name) {
+        if sections.contains_key(t.name.as_str()) {
             continue;
         }
-        sections.insert(t.name.clone(), json!({
+        sections.insert(t.name.as_str().to_owned(), json!({
             "value": t.effective().unwrap_or(""),
             "elements": s.elements.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
         }));

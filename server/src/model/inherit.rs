@@ -42,7 +42,7 @@ impl TagSummary {
             if tag.name == "Note" || !seen.insert(&tag.name) {
                 continue;
             }
-            tags.push((t, tag.name.clone(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.clone())));
+            tags.push((t, tag.name.as_str().to_owned(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.as_str().to_owned())));
         }
         TagSummary { tags }
     }
@@ -65,7 +65,7 @@ impl Resolution {
     /// Sets the game's resolved values and inherited tags.
     pub fn apply_to(self, game: &mut Game) {
         for (t, r) in self.resolved {
-            game.tags[t].resolved = Some(r);
+            game.tags[t].resolved = Some(Box::new(r));
         }
         game.inherited = self.inherited;
     }
@@ -111,7 +111,9 @@ impl Env {
                         },
                     ));
                 }
-                Inherit::Header(text) => {
+                Inherit::Header => {
+                    // The marker is only set on a value starting with `##`.
+                    let text = value.as_deref().map_or("", |v| &v[2..]).to_owned();
                     res.resolved.push((t, (text.clone(), None)));
                     updates.push((name.clone(), text.clone(), Source { game: g, tag: t }, true));
                 }
@@ -161,7 +163,7 @@ mod tests {
         let d = doc("[Event \"A\"]\n\n[Event \"#\"]\n\n[Site \"x\"]\n\n[Event \"#\"]\n\n[Event \"B\"]\n\n[Event \"#\"]\n");
         let v: Vec<_> = d.games.iter().map(|g| g.value("Event").map(str::to_owned)).collect();
         assert_eq!(v, [Some("A"), Some("A"), None, Some("A"), Some("B"), Some("B")].map(|o| o.map(str::to_owned)));
-        let src = d.games[3].tag("Event").unwrap().resolved.clone().unwrap().1.unwrap();
+        let src = d.games[3].tag("Event").unwrap().resolved.clone().unwrap().1.clone().unwrap();
         assert_eq!((src.game, src.tag), (0, 0));
     }
 

@@ -4,7 +4,7 @@ use super::*;
 use crate::syntax::{self, GameChunk, Trees};
 use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
 use std::ops::Range;
-use tree_sitter::Node;
+use tree_sitter::{Node, TreeCursor};
 
 /// Builds the model of a parsed document. Never fails: whatever the tree
 /// holds is represented, and syntax errors mark their game.
@@ -17,7 +17,8 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     // A game never spans two pieces: pieces are cut right after a game break.
     let parts = crate::par::map(trees, |tree| {
         let (chunks, loose) = syntax::games(tree);
-        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game(0, chunk, text)).collect();
+        let mut scratch = Scratch::default();
+        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game_with(0, chunk, text, &mut scratch)).collect();
         let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
         (games, loose)
     });
@@ -36,12 +37,103 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     doc
 }
 
+/// The node kinds lowering tells apart, looked up by `kind_id` in a table
+/// built once from the grammar's symbol names (comparing `kind()` strings
+/// costs a `strlen` and a UTF-8 check per call). Every id whose name is the
+/// same (aliases included) maps to the same kind, as the strings did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Other,
+    /// An ERROR node (`Node::is_error`).
+    Error,
+    Game,
+    TagPair,
+    TagName,
+    String,
+    UnterminatedString,
+    UnquotedValue,
+    Comment,
+    UnterminatedComment,
+    EscapeLine,
+    AuctionSection,
+    PlaySection,
+    SupplementalSection,
+    Suffix,
+    NoteRef,
+    Nag,
+    Irregularity,
+    Bid,
+    Pass,
+    Double,
+    Redouble,
+    AllPass,
+    Dash,
+    InvalidCall,
+    InvalidCard,
+    Card,
+    Continuation,
+    Terminator,
+}
+
+fn kind(node: Node<'_>) -> Kind {
+    static TABLE: std::sync::OnceLock<Vec<Kind>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lang = syntax::language();
+        (0..lang.node_kind_count())
+            .map(|id| match lang.node_kind_for_id(id as u16).unwrap_or("") {
+                "game" => Kind::Game,
+                "tag_pair" => Kind::TagPair,
+                "tag_name" => Kind::TagName,
+                "string" => Kind::String,
+                "unterminated_string" => Kind::UnterminatedString,
+                "unquoted_value" => Kind::UnquotedValue,
+                "comment" => Kind::Comment,
+                "unterminated_comment" => Kind::UnterminatedComment,
+                "escape_line" => Kind::EscapeLine,
+                "auction_section" => Kind::AuctionSection,
+                "play_section" => Kind::PlaySection,
+                "supplemental_section" => Kind::SupplementalSection,
+                "suffix" => Kind::Suffix,
+                "note_ref" => Kind::NoteRef,
+                "nag" => Kind::Nag,
+                "irregularity" => Kind::Irregularity,
+                "bid" => Kind::Bid,
+                "pass" => Kind::Pass,
+                "double" => Kind::Double,
+                "redouble" => Kind::Redouble,
+                "all_pass" => Kind::AllPass,
+                "dash" => Kind::Dash,
+                "invalid_call" => Kind::InvalidCall,
+                "invalid_card" => Kind::InvalidCard,
+                "card" => Kind::Card,
+                "continuation" => Kind::Continuation,
+                "terminator" => Kind::Terminator,
+                _ => Kind::Other,
+            })
+            .collect()
+    });
+    match node.kind_id() {
+        u16::MAX => Kind::Error,
+        id => table.get(id as usize).copied().unwrap_or(Kind::Other),
+    }
+}
+
+/// The field id of `tag` (the section tag of an auction or play section).
+fn tag_field() -> Option<std::num::NonZeroU16> {
+    static ID: std::sync::OnceLock<Option<std::num::NonZeroU16>> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| syntax::language().field_id_for_name("tag"))
+}
+
 fn comment_of(node: Node<'_>, text: &str) -> Option<Comment> {
-    let kind = match node.kind() {
-        "comment" if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
-        "comment" => CommentKind::Brace,
-        "unterminated_comment" => CommentKind::UnterminatedBrace,
-        "escape_line" => CommentKind::Escape,
+    comment_of_kind(node, kind(node), text)
+}
+
+fn comment_of_kind(node: Node<'_>, kind: Kind, text: &str) -> Option<Comment> {
+    let kind = match kind {
+        Kind::Comment if text.as_bytes()[node.start_byte()] == b';' => CommentKind::Line,
+        Kind::Comment => CommentKind::Brace,
+        Kind::UnterminatedComment => CommentKind::UnterminatedBrace,
+        Kind::EscapeLine => CommentKind::Escape,
         _ => return None,
     };
     Some(Comment { kind, range: node.byte_range() })
@@ -56,26 +148,83 @@ struct SectionItems<T> {
     notes: Vec<usize>,
 }
 
-struct Lowerer<'a> {
+/// Buffers kept from one game to the next: a game's vectors are built in
+/// them and then copied out at their exact length, so that the model keeps
+/// no spare capacity and lowering does not grow each game's vectors from
+/// empty.
+#[derive(Default)]
+pub struct Scratch {
+    tags: Vec<Tag>,
+    comments: Vec<Comment>,
+    calls: Vec<Entry<CallToken>>,
+    cards: Vec<Entry<CardToken>>,
+}
+
+/// Moves `buf`'s items into a vector of their exact length, leaving `buf`
+/// empty with its capacity.
+fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+    buf.drain(..).collect()
+}
+
+struct Lowerer<'a, 't> {
     text: &'a str,
     game: Game,
+    scratch: Scratch,
+    /// One cursor for the whole game: a function that lowers a node finds
+    /// the cursor on that node and leaves it there.
+    cursor: TreeCursor<'t>,
 }
 
 /// Lowers one game (`#`/`##` values unresolved: see [`super::inherit::Env`]).
 pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
-    let mut l = Lowerer {
-        text,
-        game: Game { index, range: chunk.range.clone(), ..Default::default() },
-    };
-    for node in &chunk.nodes {
-        l.visit_top(*node);
-    }
-    l.game
+    lower_game_with(index, chunk, text, &mut Scratch::default())
 }
 
-impl<'a> Lowerer<'a> {
+/// [`lower_game`] with buffers kept from game to game.
+pub fn lower_game_with(index: usize, chunk: &GameChunk<'_>, text: &str, scratch: &mut Scratch) -> Game {
+    let game = Game { index, range: chunk.range.clone(), ..Default::default() };
+    let Some(first) = chunk.nodes.first() else { return game };
+    let mut l = Lowerer { text, game, scratch: std::mem::take(scratch), cursor: first.walk() };
+    l.game.tags = std::mem::take(&mut l.scratch.tags);
+    l.game.comments = std::mem::take(&mut l.scratch.comments);
+    for node in &chunk.nodes {
+        l.cursor.reset(*node);
+        l.visit_top(*node, kind(*node));
+    }
+    let mut game = l.game;
+    *scratch = l.scratch;
+    scratch.tags = std::mem::take(&mut game.tags);
+    game.tags = exact(&mut scratch.tags);
+    scratch.comments = std::mem::take(&mut game.comments);
+    game.comments = exact(&mut scratch.comments);
+    game
+}
+
+impl<'a, 't> Lowerer<'a, 't> {
+    /// Calls `f` on each child of the cursor's node with the cursor on that
+    /// child (`f` must leave it there), then puts the cursor back on the
+    /// node. The same children, in the same order, as `Node::children`.
+    fn each_child(&mut self, mut f: impl FnMut(&mut Self, Node<'t>)) {
+        if !self.cursor.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = self.cursor.node();
+            f(self, child);
+            if !self.cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        self.cursor.goto_parent();
+    }
+
     fn comment(&mut self, node: Node<'_>) -> bool {
-        let Some(c) = comment_of(node, self.text) else { return false };
+        self.comment_k(node, kind(node))
+    }
+
+    /// [`Lowerer::comment`] with the node's kind at hand.
+    fn comment_k(&mut self, node: Node<'_>, kind: Kind) -> bool {
+        let Some(c) = comment_of_kind(node, kind, self.text) else { return false };
         if c.kind == CommentKind::UnterminatedBrace {
             self.game.syntax_error = true;
         }
@@ -85,91 +234,92 @@ impl<'a> Lowerer<'a> {
 
     /// A child of the document in this game: the `game` node's items, or a
     /// comment, escape line or ERROR node around it.
-    fn visit_top(&mut self, node: Node<'_>) {
-        if node.kind() != "game" {
-            return self.visit_item(node);
+    fn visit_top(&mut self, node: Node<'t>, k: Kind) {
+        if k != Kind::Game {
+            return self.visit_item(node, k);
         }
         if node.has_error() {
             self.game.syntax_error = true;
         }
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            self.visit_item(child);
-        }
+        self.each_child(|l, child| l.visit_item(child, kind(child)));
     }
 
     /// Inside ERROR nodes: collect tag pairs and comments, nothing else.
-    fn visit_children_generic(&mut self, node: Node<'_>) {
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
-                continue;
+    fn visit_children_generic(&mut self) {
+        self.each_child(|l, child| {
+            let k = kind(child);
+            if l.comment_k(child, k) {
+                return;
             }
-            match child.kind() {
-                "tag_pair" => {
-                    self.tag(child, TagRole::Plain);
-                }
-                _ if child.child_count() > 0 => self.visit_children_generic(child),
-                _ => {}
+            if k == Kind::TagPair {
+                l.tag(child, TagRole::Plain);
+            } else {
+                // A node without children: the cursor stays where it is.
+                l.visit_children_generic();
             }
-        }
+        });
     }
 
-    fn visit_item(&mut self, node: Node<'_>) {
-        if self.comment(node) {
+    fn visit_item(&mut self, node: Node<'t>, k: Kind) {
+        if self.comment_k(node, k) {
             return;
         }
-        if node.is_error() || node.is_missing() {
+        if k == Kind::Error || node.is_missing() {
             self.game.syntax_error = true;
-            self.visit_children_generic(node);
+            self.visit_children_generic();
             return;
         }
-        match node.kind() {
-            "tag_pair" => {
+        match k {
+            Kind::TagPair => {
                 self.tag(node, TagRole::Plain);
             }
-            "auction_section" => self.auction(node),
-            "play_section" => self.play(node),
-            "supplemental_section" => self.section(node),
+            Kind::AuctionSection => self.auction(node),
+            Kind::PlaySection => self.play(node),
+            Kind::SupplementalSection => self.section(node),
             _ => {}
         }
     }
 
     /// Lowers a tag pair and returns its index.
-    fn tag(&mut self, node: Node<'_>, role: TagRole) -> usize {
-        let mut name = String::new();
+    fn tag(&mut self, node: Node<'t>, role: TagRole) -> usize {
+        let mut name = SmallStr::default();
         let mut name_range = node.start_byte()..node.start_byte();
         let mut value = None;
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
+        // A tag pair has a few children, not nested in repetitions:
+        // `Node::child` finds them for less than cursor steps cost, and
+        // leaves the main cursor where it is (`section` walks its children
+        // with a cursor of its own).
+        for i in 0..node.child_count() {
+            let Some(child) = node.child(i as u32) else { continue };
+            let k = kind(child);
+            if self.comment_k(child, k) {
                 continue;
             }
-            if child.is_error() || child.is_missing() {
+            if k == Kind::Error || child.is_missing() {
                 self.game.syntax_error = true;
                 continue;
             }
-            match child.kind() {
-                "tag_name" => {
-                    name = self.text[child.byte_range()].to_owned();
+            match k {
+                Kind::TagName => {
+                    name = SmallStr::new(&self.text[child.byte_range()]);
                     name_range = child.byte_range();
                 }
-                "string" => {
+                Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: true });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: true });
                 }
-                "unterminated_string" => {
+                Kind::UnterminatedString => {
                     self.game.syntax_error = true;
                     let r = string_inner(self.text, child.byte_range(), false);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: unescape(raw), range: r, quoted: true, terminated: false });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: false });
                 }
-                "unquoted_value" => {
+                Kind::UnquotedValue => {
                     self.game.syntax_error = true;
                     let r = child.byte_range();
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: raw.to_owned(), text: raw.to_owned(), range: r, quoted: false, terminated: true });
+                    value = Some(TagValue { raw: SmallStr::new(raw), text: SmallStr::new(raw), range: r, quoted: false, terminated: true });
                 }
                 _ => {}
             }
@@ -179,7 +329,7 @@ impl<'a> Lowerer<'a> {
         }
         let inherit = match value.as_ref().map(|v| v.text.as_str()) {
             Some("#") => Inherit::Previous,
-            Some(v) if v.starts_with("##") => Inherit::Header(v[2..].to_owned()),
+            Some(v) if v.starts_with("##") => Inherit::Header,
             _ => Inherit::None,
         };
         self.game.tags.push(Tag {
@@ -194,16 +344,16 @@ impl<'a> Lowerer<'a> {
         self.game.tags.len() - 1
     }
 
-    fn annotation(&self, node: Node<'_>) -> Option<Annotation> {
-        let t = &self.text[node.byte_range()];
-        let kind = match node.kind() {
-            "suffix" => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
-            "note_ref" => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
-            "nag" => AnnotationKind::Nag(digits(&t[1..])),
-            "irregularity" => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
+    fn annotation(&self, range: Range<usize>, kind: Kind) -> Option<Annotation> {
+        let t = &self.text[range.clone()];
+        let kind = match kind {
+            Kind::Suffix => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
+            Kind::NoteRef => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
+            Kind::Nag => AnnotationKind::Nag(digits(&t[1..])),
+            Kind::Irregularity => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
             _ => return None,
         };
-        Some(Annotation { kind, range: node.byte_range() })
+        Some(Annotation { kind, range })
     }
 
     /// Lowers the children of an auction or play section: its tag, the
@@ -211,93 +361,101 @@ impl<'a> Lowerer<'a> {
     /// annotations after them), and the Note tags that end it.
     fn section_items<T>(
         &mut self,
-        node: Node<'_>,
         roles: (TagRole, TagRole),
-        token: impl Fn(&str, &str) -> Option<T>,
+        token: impl Fn(Kind, &str) -> Option<T>,
+        buf: &mut Vec<Entry<T>>,
     ) -> SectionItems<T> {
-        let mut items = SectionItems { tag: usize::MAX, entries: Vec::new(), stray: Vec::new(), notes: Vec::new() };
+        let mut items = SectionItems { tag: usize::MAX, entries: std::mem::take(buf), stray: Vec::new(), notes: Vec::new() };
         let mut pending: Vec<Annotation> = Vec::new();
-        let section_tag = node.child_by_field_name("tag");
-        let mut c = node.walk();
-        for child in node.children(&mut c) {
-            if self.comment(child) {
-                continue;
+        // The section's tag is its first child in the `tag` field (what
+        // `child_by_field_name("tag")` finds); other tag pairs are notes.
+        let tag_field = tag_field();
+        let mut tag_seen = false;
+        self.each_child(|l, child| {
+            let kind = kind(child);
+            if l.comment_k(child, kind) {
+                return;
             }
-            if child.is_error() || child.is_missing() {
-                self.game.syntax_error = true;
-                self.visit_children_generic(child);
-                continue;
+            if kind == Kind::Error || child.is_missing() {
+                l.game.syntax_error = true;
+                l.visit_children_generic();
+                return;
             }
-            if child.kind() == "tag_pair" {
-                if section_tag != Some(child) {
-                    let i = self.tag(child, roles.1);
+            if kind == Kind::TagPair {
+                if tag_seen || tag_field.is_none() || l.cursor.field_id() != tag_field {
+                    let i = l.tag(child, roles.1);
                     items.notes.push(i);
                 } else {
-                    items.tag = self.tag(child, roles.0);
+                    tag_seen = true;
+                    items.tag = l.tag(child, roles.0);
                 }
-                continue;
+                return;
             }
-            match token(child.kind(), &self.text[child.byte_range()]) {
-                Some(t) => items.entries.push(Entry {
-                    token: t,
-                    range: child.byte_range(),
-                    pre: std::mem::take(&mut pending),
-                    post: Vec::new(),
-                }),
+            let r = child.byte_range();
+            match token(kind, &l.text[r.clone()]) {
+                Some(t) => items.entries.push(Entry::new(t, r, std::mem::take(&mut pending))),
                 None => {
-                    if let Some(a) = self.annotation(child) {
+                    if let Some(a) = l.annotation(r, kind) {
                         if matches!(a.kind, AnnotationKind::Irregularity(_)) {
                             pending.push(a);
                         } else if let Some(last) = items.entries.last_mut() {
-                            last.post.push(a);
+                            last.push_post(a);
                         } else {
                             items.stray.push(a);
                         }
                     }
                 }
             }
-        }
+        });
         items.stray.extend(pending);
+        // The entries at their exact length; the buffer goes back for the
+        // next section.
+        let entries = exact(&mut items.entries);
+        *buf = std::mem::replace(&mut items.entries, entries);
         items
     }
 
-    fn auction(&mut self, node: Node<'_>) {
-        let items = self.section_items(node, (TagRole::Auction, TagRole::AuctionNote), |kind, t| {
+    fn auction(&mut self, node: Node<'t>) {
+        let mut buf = std::mem::take(&mut self.scratch.calls);
+        let items = self.section_items((TagRole::Auction, TagRole::AuctionNote), |kind, t| {
             Some(match kind {
-                "bid" => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
-                "pass" => CallToken::Pass,
-                "double" => CallToken::Double,
-                "redouble" => CallToken::Redouble,
-                "all_pass" => CallToken::AllPass,
-                "dash" => CallToken::Dash,
-                "invalid_call" | "invalid_card" | "card" => CallToken::Invalid,
-                "continuation" => CallToken::Continuation,
-                "terminator" => CallToken::Terminator,
+                Kind::Bid => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
+                Kind::Pass => CallToken::Pass,
+                Kind::Double => CallToken::Double,
+                Kind::Redouble => CallToken::Redouble,
+                Kind::AllPass => CallToken::AllPass,
+                Kind::Dash => CallToken::Dash,
+                Kind::InvalidCall | Kind::InvalidCard | Kind::Card => CallToken::Invalid,
+                Kind::Continuation => CallToken::Continuation,
+                Kind::Terminator => CallToken::Terminator,
                 // `^S` takes the skipped player's turn (§3.9 B).
-                "irregularity" if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
+                Kind::Irregularity if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
                 _ => return None,
             })
-        });
+        }, &mut buf);
+        self.scratch.calls = buf;
         let auction = Auction { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.auction.get_or_insert(auction);
     }
 
-    fn play(&mut self, node: Node<'_>) {
-        let items = self.section_items(node, (TagRole::Play, TagRole::PlayNote), |kind, t| {
+    fn play(&mut self, node: Node<'t>) {
+        let mut buf = std::mem::take(&mut self.scratch.cards);
+        let items = self.section_items((TagRole::Play, TagRole::PlayNote), |kind, t| {
             Some(match kind {
-                "card" => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
-                "dash" => CardToken::Dash,
-                "invalid_card" | "invalid_call" => CardToken::Invalid,
-                "continuation" => CardToken::Continuation,
-                "terminator" => CardToken::Terminator,
+                Kind::Card => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
+                Kind::Dash => CardToken::Dash,
+                Kind::InvalidCard | Kind::InvalidCall => CardToken::Invalid,
+                Kind::Continuation => CardToken::Continuation,
+                Kind::Terminator => CardToken::Terminator,
                 _ => return None,
             })
-        });
+        }, &mut buf);
+        self.scratch.cards = buf;
         let play = Play { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
         self.game.play.get_or_insert(play);
     }
 
-    fn section(&mut self, node: Node<'_>) {
+    fn section(&mut self, node: Node<'t>) {
         let mut section = Section { tag: usize::MAX, elements: Vec::new(), range: node.byte_range() };
         let mut c = node.walk();
         for child in node.children(&mut c) {
@@ -323,6 +481,16 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.game.sections.push(section);
+    }
+}
+
+/// [`unescape`] without an intermediate `String` when there is nothing to
+/// unescape.
+fn unescape_small(raw: &str) -> SmallStr {
+    if raw.contains('\\') {
+        unescape(raw).into()
+    } else {
+        SmallStr::new(raw)
     }
 }
 

@@ -14,6 +14,9 @@ pub mod typed;
 pub mod inherit;
 pub mod lower;
 pub mod values;
+mod small_str;
+
+pub use small_str::SmallStr;
 
 pub use lower::lower;
 
@@ -73,9 +76,9 @@ pub enum TagRole {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TagValue {
     /// The characters between the quotes, escapes not processed.
-    pub raw: String,
+    pub raw: SmallStr,
     /// The value with `\"` and `\\` unescaped (§3.2).
-    pub text: String,
+    pub text: SmallStr,
     /// Byte range of `raw` in the document (inside the quotes).
     pub range: Range<usize>,
     /// Written as a quoted string (not a bare word).
@@ -85,13 +88,14 @@ pub struct TagValue {
 }
 
 /// `#` / `##` inheritance markers (§4.8).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Inherit {
     None,
     /// `"#"`: the value of the same tag in the nearest previous game.
     Previous,
-    /// `"##text"`: `text`, here and in all subsequent games.
-    Header(String),
+    /// `"##text"`: `text`, here and in all subsequent games. The text is
+    /// the value after `##` ([`Tag::header_text`]); not kept twice.
+    Header,
 }
 
 /// Where an inherited value came from.
@@ -104,7 +108,7 @@ pub struct Source {
 
 #[derive(Clone, Debug)]
 pub struct Tag {
-    pub name: String,
+    pub name: SmallStr,
     pub name_range: Range<usize>,
     /// `None` when the tag pair has no value at all (`[Event]`).
     pub value: Option<TagValue>,
@@ -113,14 +117,23 @@ pub struct Tag {
     pub role: TagRole,
     pub inherit: Inherit,
     /// For `#` values: the value found in earlier games and its source; for
-    /// `##text`: `text` with no source. `None` for ordinary values.
-    pub resolved: Option<(String, Option<Source>)>,
+    /// `##text`: `text` with no source. `None` for ordinary values (boxed:
+    /// most tags have none).
+    pub resolved: Option<Box<(String, Option<Source>)>>,
 }
 
 impl Tag {
+    /// For a `##text` value: `text` (unescaped).
+    pub fn header_text(&self) -> Option<&str> {
+        match self.inherit {
+            Inherit::Header => self.value.as_ref().map(|v| &v.text[2..]),
+            _ => None,
+        }
+    }
+
     /// The value to use: the resolved inherited value or the text itself.
     pub fn effective(&self) -> Option<&str> {
-        match &self.resolved {
+        match self.resolved.as_deref() {
             Some((v, _)) => Some(v),
             None => self.value.as_ref().map(|v| v.text.as_str()),
         }
@@ -214,10 +227,38 @@ pub struct Entry<T> {
     pub token: T,
     /// Range of the token itself.
     pub range: Range<usize>,
+    /// The annotations before and after the token; `None` for the many
+    /// entries without any, so that an entry takes 32 bytes, not 72.
+    annotations: Option<Box<EntryAnnotations>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EntryAnnotations {
+    /// `pre` then `post`.
+    all: Vec<Annotation>,
+    pre: usize,
+}
+
+impl<T> Entry<T> {
+    pub fn new(token: T, range: Range<usize>, pre: Vec<Annotation>) -> Entry<T> {
+        let annotations = (!pre.is_empty()).then(|| Box::new(EntryAnnotations { pre: pre.len(), all: pre }));
+        Entry { token, range, annotations }
+    }
+
     /// Irregularities written before the token (`^I 1C`, `^R S6`).
-    pub pre: Vec<Annotation>,
+    pub fn pre(&self) -> &[Annotation] {
+        self.annotations.as_ref().map_or(&[], |a| &a.all[..a.pre])
+    }
+
     /// Suffix, note reference and NAGs written after the token.
-    pub post: Vec<Annotation>,
+    pub fn post(&self) -> &[Annotation] {
+        self.annotations.as_ref().map_or(&[], |a| &a.all[a.pre..])
+    }
+
+    /// Adds an annotation after the token.
+    pub fn push_post(&mut self, a: Annotation) {
+        self.annotations.get_or_insert_with(|| Box::new(EntryAnnotations { all: Vec::new(), pre: 0 })).all.push(a);
+    }
 }
 
 /// The auction section (§3.5).

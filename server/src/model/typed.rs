@@ -83,7 +83,7 @@ pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
 }
 
 fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
-    e.pre.iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
+    e.pre().iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
 }
 
 /// The analysis input of an auction section, and the readings of

@@ -136,7 +136,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut seen: super::FastSet<&str> = super::fast_with_capacity(g.tags.len());
     let mut prev_key: Option<(u8, usize, String, &str)> = None;
     for tag in &g.tags {
         let name = tag.name.as_str();
@@ -172,14 +172,14 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
-        let mut expected = format!("[{} \"{}\"]", tag.name, v.raw);
-        if expected.chars().count() == 255 {
-            // Without the space the line fits in 255 characters (§2.3).
-            expected = format!("[{}\"{}\"]", tag.name, v.raw);
-        }
+        // `[Name "value"]`, or `[Name"value"]` when that line would have
+        // 255 characters: without the space it fits (§2.3). The expected
+        // form is only written out when it is reported.
+        let space = 5 + tag.name.chars().count() + v.raw.chars().count() != 255;
         let written = &text[tag.range.clone()];
         let at_line_start = line_start(text, tag.range.start) == tag.range.start;
-        if written != expected || !at_line_start || !rest_of_line_empty(text, tag.range.end) {
+        if !is_layout(written, &tag.name, &v.raw, space) || !at_line_start || !rest_of_line_empty(text, tag.range.end) {
+            let expected = if space { format!("[{} \"{}\"]", tag.name, v.raw) } else { format!("[{}\"{}\"]", tag.name, v.raw) };
             ctx.push(out, Diagnostic::new(
                 &c::EXPORT_TAG_LAYOUT,
                 tag.range.clone(),
@@ -255,7 +255,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 fn annotations<T>(ctx: &GameCtx<'_>, entries: &[crate::model::Entry<T>], out: &mut Vec<Diagnostic>) {
     for e in entries {
         let mut seen_nag: Option<u32> = None;
-        for a in &e.post {
+        for a in e.post() {
             match a.kind {
                 AnnotationKind::Suffix(_) => ctx.push(out, Diagnostic::new(&c::EXPORT_SUFFIX, a.range.clone(), "export format writes suffixes as their NAG ($1..$6 for calls, $7..$12 for cards) (§3.5.2)")),
                 AnnotationKind::NoteRef(_) => {
@@ -331,7 +331,7 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
 
 /// From the first irregularity mark before the token to the token's end.
 fn entry_span<T>(e: &crate::model::Entry<T>) -> Range<usize> {
-    e.pre.first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
+    e.pre().first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
 }
 
 fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
@@ -367,7 +367,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     let ranges: Vec<_> = a
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post().is_empty() || !e.pre().is_empty()))
         .collect();
     layout(ctx, &ranges, "call", out);
 }
@@ -395,7 +395,18 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     let ranges: Vec<_> = p
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post.is_empty() || !e.pre.is_empty()))
+        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post().is_empty() || !e.pre().is_empty()))
         .collect();
     layout(ctx, &ranges, "card", out);
+}
+
+/// `written` is `[name "raw"]` (without the space if not `space`).
+fn is_layout(written: &str, name: &str, raw: &str, space: bool) -> bool {
+    let sep: &str = if space { " \"" } else { "\"" };
+    written.len() == name.len() + raw.len() + sep.len() + 3
+        && written.starts_with('[')
+        && written[1..].starts_with(name)
+        && written[1 + name.len()..].starts_with(sep)
+        && written[1 + name.len() + sep.len()..].starts_with(raw)
+        && written.ends_with("\"]")
 }

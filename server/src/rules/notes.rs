@@ -52,11 +52,11 @@ impl Section {
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
     if let Some(a) = &g.auction {
-        let posts = a.entries.iter().map(|e| (&e.pre, &e.post, is_bid(e)));
+        let posts = a.entries.iter().map(|e| (e.pre(), e.post(), is_bid(e)));
         section(ctx, out, Section::Auction, posts, &a.stray, &a.notes);
     }
     if let Some(p) = &g.play {
-        let posts = p.entries.iter().map(|e| (&e.pre, &e.post, true));
+        let posts = p.entries.iter().map(|e| (e.pre(), e.post(), true));
         section(ctx, out, Section::Play, posts, &p.stray, &p.notes);
     }
 }
@@ -69,7 +69,7 @@ fn section<'a>(
     ctx: &GameCtx<'_>,
     out: &mut Vec<Diagnostic>,
     sec: Section,
-    entries: impl Iterator<Item = (&'a Vec<Annotation>, &'a Vec<Annotation>, bool)>,
+    entries: impl Iterator<Item = (&'a [Annotation], &'a [Annotation], bool)>,
     stray: &[Annotation],
     notes: &[usize],
 ) {

@@ -8,7 +8,7 @@ use crate::model::Inherit;
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut seen: super::FastSet<&str> = super::fast_with_capacity(g.tags.len());
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         if tag.name == "Note" {
@@ -24,7 +24,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         let (raw, start) = match &tag.inherit {
             Inherit::None => (v.raw.as_str(), v.range.start),
             // `##text`: the text is the value (§4.8); `#`: checked at its source.
-            Inherit::Header(_) => (&v.raw[2..], v.range.start + 2),
+            Inherit::Header => (&v.raw[2..], v.range.start + 2),
             Inherit::Previous => continue,
         };
         if let Some(issues) = parse_for_tag(&tag.name, raw) {

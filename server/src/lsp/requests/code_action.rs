@@ -458,10 +458,10 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
 /// whether it is in the play section, and the annotations.
 fn annotations_at<'g>(g: &'g Game, r: &Range<usize>) -> Option<(bool, &'g [Annotation])> {
     let has = |post: &[Annotation]| post.iter().any(|a| a.range == *r);
-    if let Some(e) = g.auction.as_ref().and_then(|a| a.entries.iter().find(|e| has(&e.post))) {
-        return Some((false, &e.post));
+    if let Some(e) = g.auction.as_ref().and_then(|a| a.entries.iter().find(|e| has(&e.post()))) {
+        return Some((false, &e.post()));
     }
-    g.play.as_ref().and_then(|p| p.entries.iter().find(|e| has(&e.post))).map(|e| (true, e.post.as_slice()))
+    g.play.as_ref().and_then(|p| p.entries.iter().find(|e| has(&e.post()))).map(|e| (true, e.post()))
 }
 
 /// PBN1007/PBN1008: the note reference, then the NAGs in increasing order,

@@ -183,8 +183,8 @@ fn note_ref_at(text: &str, g: &Game, section: Section, offset: usize) -> NoteRef
         return NoteRefContext::No;
     }
     let annotations: Vec<&model::Annotation> = match section {
-        Section::Auction => g.auction.iter().flat_map(|a| a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post.iter()))).collect(),
-        Section::Play => g.play.iter().flat_map(|p| p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post.iter()))).collect(),
+        Section::Auction => g.auction.iter().flat_map(|a| a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter()))).collect(),
+        Section::Play => g.play.iter().flat_map(|p| p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter()))).collect(),
     };
     let closing = annotations
         .iter()
@@ -336,11 +336,11 @@ fn note_items(snap: &Snapshot, g: &Game, section: Section, replace: Range<usize>
     let (zone, annotations) = match section {
         Section::Auction => {
             let a = g.auction.as_ref()?;
-            (zone(g, a.tag)?, a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post.iter())).collect::<Vec<_>>())
+            (zone(g, a.tag)?, a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter())).collect::<Vec<_>>())
         }
         Section::Play => {
             let p = g.play.as_ref()?;
-            (zone(g, p.tag)?, p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post.iter())).collect::<Vec<_>>())
+            (zone(g, p.tag)?, p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter())).collect::<Vec<_>>())
         }
     };
     let mut notes: Vec<(u32, String)> = zone

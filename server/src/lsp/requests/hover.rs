@@ -188,15 +188,18 @@ fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option
 fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
     match &tag.inherit {
         Inherit::None => None,
-        Inherit::Header(text) => Some(format!("`##`: the value {text:?} here and in all following games that do not have the tag (§4.8)")),
-        Inherit::Previous => Some(match &tag.resolved {
+        Inherit::Header => {
+            let text = tag.header_text().unwrap_or("");
+            Some(format!("`##`: the value {text:?} here and in all following games that do not have the tag (§4.8)"))
+        }
+        Inherit::Previous => Some(match tag.resolved.as_deref() {
             Some((value, Some(src))) => {
                 let model = snap.model();
                 let g = model.games.get(src.game)?;
                 let t = g.tags.get(src.tag)?;
                 let line = snap.converter().position(t.range.start).line + 1;
                 let board = g.value("Board").filter(|b| !b.is_empty() && *b != "?").map(|b| format!(", Board {b}")).unwrap_or_default();
-                let how = if matches!(t.inherit, Inherit::Header(_)) { " (a `##` value)" } else { "" };
+                let how = if matches!(t.inherit, Inherit::Header) { " (a `##` value)" } else { "" };
                 format!("`#`: inherits {value:?} from game {}{board}, line {line}{how} (§4.8)", src.game + 1)
             }
             _ => "`#`: no previous game has this tag, so the value is \"\" (§4.8)".to_owned(),

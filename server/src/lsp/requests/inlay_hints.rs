@@ -57,7 +57,7 @@ pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayH
             for (i, trick) in an.tricks.iter().enumerate() {
                 let (Some(winner), true) = (trick.winner, trick.complete) else { continue };
                 let Some(last) = trick.cards.iter().flatten().max().and_then(|&k| p.entries.get(k)) else { continue };
-                let end = last.post.iter().map(|a| a.range.end).fold(last.range.end, usize::max);
+                let end = last.post().iter().map(|a| a.range.end).fold(last.range.end, usize::max);
                 hints.push(
                     end,
                     format!("→ {}", winner.letter()),
@@ -99,7 +99,7 @@ impl Hints<'_> {
 
     /// `N:` before a call or card (before its irregularity mark, if any).
     fn seat<T>(&mut self, e: &Entry<T>, seat: Seat) {
-        let at = e.pre.iter().map(|a| a.range.start).fold(e.range.start, usize::min);
+        let at = e.pre().iter().map(|a| a.range.start).fold(e.range.start, usize::min);
         self.push(at, format!("{}:", seat.letter()), seat_name(seat).to_owned(), InlayHintKind::PARAMETER, false, false);
     }
 }

@@ -75,11 +75,11 @@ fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[
     let (annotations, notes): (Vec<&Annotation>, &[usize]) = match section {
         NoteSection::Auction => {
             let a = g.auction.as_ref()?;
-            (a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post.iter())).collect(), &a.notes)
+            (a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter())).collect(), &a.notes)
         }
         NoteSection::Play => {
             let p = g.play.as_ref()?;
-            (p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post.iter())).collect(), &p.notes)
+            (p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter())).collect(), &p.notes)
         }
     };
     Some((annotations, notes))
@@ -166,7 +166,7 @@ fn location(snap: &Snapshot, r: Range<usize>) -> Location {
 /// The tag a `#` value inherits from (§4.8).
 fn inherit_source(game: &Game, tag: usize) -> Option<Source> {
     let t = game.tags.get(tag)?;
-    match (&t.inherit, &t.resolved) {
+    match (&t.inherit, t.resolved.as_deref()) {
         (Inherit::Previous, Some((_, Some(src)))) => Some(src.clone()),
         _ => None,
     }

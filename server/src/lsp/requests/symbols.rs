@@ -64,7 +64,7 @@ pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option
         for s in &g.sections {
             if let Some(t) = g.tags.get(s.tag) {
                 let r = conv.range(s.range.clone());
-                children.push(symbol(t.name.clone(), None, SymbolKind::STRUCT, r, r, None));
+                children.push(symbol(t.name.as_str().to_owned(), None, SymbolKind::STRUCT, r, r, None));
             }
         }
         let detail = g.value("Event").filter(|e| !e.is_empty() && *e != "?").map(str::to_owned);

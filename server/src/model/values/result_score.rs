@@ -75,10 +75,12 @@ enum Side {
 
 /// `NS`/`EW` (other cases with a [`codes::VALUE_CASE`] warning).
 fn side(t: &str, off: usize, issues: &mut Vec<ValueIssue>) -> Option<Side> {
-    let side = match t.to_ascii_uppercase().as_str() {
-        "NS" => Side::Ns,
-        "EW" => Side::Ew,
-        _ => return None,
+    let side = if t.eq_ignore_ascii_case("NS") {
+        Side::Ns
+    } else if t.eq_ignore_ascii_case("EW") {
+        Side::Ew
+    } else {
+        return None;
     };
     if t != "NS" && t != "EW" {
         issues.push(issue(
@@ -186,6 +188,14 @@ pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
     const SECTION: &str = "§3.4.15";
     if raw.is_empty() {
         return Parsed::ok(ResultTag { tricks: None, differs_from_actual: false });
+    }
+    // The usual value, one or two digits up to 13 (every table cell of a
+    // Result column), without the general parse below: it gives the same.
+    if raw.len() <= 2 && raw.bytes().all(|b| b.is_ascii_digit()) {
+        let n = raw.bytes().fold(0u8, |n, b| n * 10 + (b - b'0'));
+        if n <= 13 {
+            return Parsed::ok(ResultTag { tricks: Some(SideScores::Declarer(n)), differs_from_actual: false });
+        }
     }
     if super::is_unknown(raw) {
         return Parsed::none();
