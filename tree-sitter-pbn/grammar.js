@@ -228,10 +228,20 @@ module.exports = grammar({
       $.string,
     ),
 
-    // §3.2 section token: printing characters except []{};"% (leniently any
+    // §3.2 section tokens: printing characters except []{};"% (leniently any
     // non-space character, so that stray Latin-1 letters are diagnosed by the
-    // checker rather than lost in an ERROR node).
-    section_token: _ => /[^\s\[\]{};"%]+/,
+    // checker rather than lost in an ERROR node). One `section_token` node
+    // covers a run of them on one line with the white space between them; it
+    // starts and ends with a token character. So a table row (§5) is one leaf
+    // instead of one per cell: fewer nodes and a cheaper parse (see
+    // BENCHMARKS.md). A string, a comment, a bracket, a `%` or the line end
+    // ends the run. `syntax::section_cells` (server/src/syntax/mod.rs) splits
+    // a run into its §3.2 tokens at the white space of `\s` (in tree-sitter:
+    // space, tab, vertical tab, form feed; no line end can occur in a run).
+    // The run holds exactly the tokens that one token per cell would give: a
+    // NUL character may not start a token (tree-sitter's lexer takes it for
+    // the end of the input there) but may continue one.
+    section_token: _ => /[^\x00\s\[\]{};"%][^\s\[\]{};"%]*([ \t\x0B\x0C]+[^\x00\s\[\]{};"%][^\s\[\]{};"%]*)*/,
 
     // §3.8: `;` to the end of the line, or `{` to the next `}` (no nesting,
     // may span lines, may contain semi-empty lines).

@@ -474,37 +474,47 @@ static const TSCharacterRange sym_card_character_set_1[] = {
   {'t', 't'},
 };
 
+static const TSCharacterRange sym_section_token_character_set_2[] = {
+  {0, '\t'}, {0x0b, '\f'}, {0x0e, '!'}, {'#', '$'}, {'&', ':'}, {'<', 'Z'}, {'\\', '\\'}, {'^', 'z'},
+  {'|', '|'}, {'~', 0x10ffff},
+};
+
+static const TSCharacterRange sym_section_token_character_set_3[] = {
+  {0x01, '\t'}, {0x0b, '\f'}, {0x0e, '!'}, {'#', '$'}, {'&', ':'}, {'<', 'Z'}, {'\\', '\\'}, {'^', 'z'},
+  {'|', '|'}, {'~', 0x10ffff},
+};
+
 static bool ts_lex(TSLexer *lexer, TSStateId state) {
   START_LEXER();
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(17);
+      if (eof) ADVANCE(18);
       ADVANCE_MAP(
-        '"', 31,
-        '$', 69,
-        '*', 71,
-        '+', 72,
-        '-', 42,
-        ';', 75,
-        '=', 33,
-        'A', 55,
-        'N', 51,
-        'P', 49,
-        '[', 18,
-        ']', 19,
-        '^', 34,
-        'a', 59,
-        'p', 57,
-        '{', 76,
-        '!', 67,
-        '?', 67,
-        'X', 39,
-        'x', 39,
+        '"', 32,
+        '$', 70,
+        '*', 72,
+        '+', 73,
+        '-', 43,
+        ';', 76,
+        '=', 34,
+        'A', 56,
+        'N', 52,
+        'P', 50,
+        '[', 19,
+        ']', 20,
+        '^', 35,
+        'a', 60,
+        'p', 58,
+        '{', 77,
+        '!', 68,
+        '?', 68,
+        'X', 40,
+        'x', 40,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(58);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(59);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -512,68 +522,68 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(63);
+          lookahead == 's') ADVANCE(64);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       if (lookahead != 0 &&
           lookahead != '$' &&
           lookahead != '%' &&
-          lookahead != '}') ADVANCE(35);
+          lookahead != '}') ADVANCE(36);
       END_STATE();
     case 1:
       if (lookahead == '\n') ADVANCE(10);
       if (lookahead == '\r') ADVANCE(11);
-      if (lookahead == '}') ADVANCE(74);
+      if (lookahead == '}') ADVANCE(75);
       if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if (lookahead != 0) ADVANCE(76);
+      if (lookahead != 0) ADVANCE(77);
       END_STATE();
     case 2:
-      if (lookahead == '"') ADVANCE(31);
-      if (lookahead == ';') ADVANCE(75);
-      if (lookahead == ']') ADVANCE(19);
-      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == ';') ADVANCE(76);
+      if (lookahead == ']') ADVANCE(20);
+      if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(2);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != '[' &&
-          lookahead != '}') ADVANCE(35);
+          lookahead != '}') ADVANCE(36);
       END_STATE();
     case 3:
-      if (lookahead == '"') ADVANCE(30);
-      if (lookahead == '\\') ADVANCE(13);
+      if (lookahead == '"') ADVANCE(31);
+      if (lookahead == '\\') ADVANCE(14);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(3);
       END_STATE();
     case 4:
-      if (lookahead == ';') ADVANCE(75);
-      if (lookahead == 'A') ADVANCE(27);
-      if (lookahead == 'P') ADVANCE(23);
-      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == ';') ADVANCE(76);
+      if (lookahead == 'A') ADVANCE(28);
+      if (lookahead == 'P') ADVANCE(24);
+      if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(4);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 5:
-      if (lookahead == ';') ADVANCE(75);
+      if (lookahead == ';') ADVANCE(76);
       if (lookahead == 'N') ADVANCE(8);
-      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(5);
       END_STATE();
     case 6:
-      if (lookahead == '=') ADVANCE(68);
+      if (lookahead == '=') ADVANCE(69);
       if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(6);
       END_STATE();
     case 7:
-      if (lookahead == 'e') ADVANCE(65);
+      if (lookahead == 'e') ADVANCE(66);
       END_STATE();
     case 8:
       if (lookahead == 'o') ADVANCE(9);
@@ -582,85 +592,92 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == 't') ADVANCE(7);
       END_STATE();
     case 10:
-      if (lookahead == '}') ADVANCE(74);
+      if (lookahead == '}') ADVANCE(75);
       if (lookahead == '\n' ||
           lookahead == '\r') ADVANCE(11);
       if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if (lookahead != 0) ADVANCE(76);
+      if (lookahead != 0) ADVANCE(77);
       END_STATE();
     case 11:
-      if (lookahead == '}') ADVANCE(74);
+      if (lookahead == '}') ADVANCE(75);
       if (lookahead != 0) ADVANCE(11);
       END_STATE();
     case 12:
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (set_contains(sym_section_token_character_set_3, 10, lookahead)) ADVANCE(74);
       END_STATE();
     case 13:
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
+      END_STATE();
+    case 14:
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(3);
       END_STATE();
-    case 14:
-      if (eof) ADVANCE(17);
+    case 15:
+      if (eof) ADVANCE(18);
       if (lookahead == '"') ADVANCE(3);
-      if (lookahead == ';') ADVANCE(75);
-      if (lookahead == '[') ADVANCE(18);
-      if (lookahead == '{') ADVANCE(76);
+      if (lookahead == ';') ADVANCE(76);
+      if (lookahead == '[') ADVANCE(19);
+      if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(14);
+          lookahead == ' ') SKIP(15);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != ']' &&
-          lookahead != '}') ADVANCE(73);
-      END_STATE();
-    case 15:
-      if (eof) ADVANCE(17);
-      ADVANCE_MAP(
-        '$', 69,
-        '*', 71,
-        '+', 72,
-        '-', 42,
-        ';', 75,
-        '=', 6,
-        '[', 18,
-        '^', 12,
-        '{', 76,
-        '!', 67,
-        '?', 67,
-        'A', 59,
-        'a', 59,
-        'P', 57,
-        'p', 57,
-        'X', 39,
-        'x', 39,
-      );
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(15);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(58);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          lookahead != '}') ADVANCE(74);
       END_STATE();
     case 16:
-      if (eof) ADVANCE(17);
+      if (eof) ADVANCE(18);
       ADVANCE_MAP(
-        '$', 69,
-        '*', 71,
-        '+', 72,
-        '-', 42,
-        ';', 75,
+        '$', 70,
+        '*', 72,
+        '+', 73,
+        '-', 43,
+        ';', 76,
         '=', 6,
-        '[', 18,
-        '^', 12,
-        '{', 76,
-        '!', 67,
-        '?', 67,
+        '[', 19,
+        '^', 13,
+        '{', 77,
+        '!', 68,
+        '?', 68,
+        'A', 60,
+        'a', 60,
+        'P', 58,
+        'p', 58,
+        'X', 40,
+        'x', 40,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(16);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(59);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('B' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
+    case 17:
+      if (eof) ADVANCE(18);
+      ADVANCE_MAP(
+        '$', 70,
+        '*', 72,
+        '+', 73,
+        '-', 43,
+        ';', 76,
+        '=', 6,
+        '[', 19,
+        '^', 13,
+        '{', 77,
+        '!', 68,
+        '?', 68,
+      );
+      if (('\t' <= lookahead && lookahead <= '\r') ||
+          lookahead == ' ') SKIP(17);
       if (lookahead == 'C' ||
           lookahead == 'D' ||
           lookahead == 'H' ||
@@ -668,286 +685,277 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'c' ||
           lookahead == 'd' ||
           lookahead == 'h' ||
-          lookahead == 's') ADVANCE(63);
+          lookahead == 's') ADVANCE(64);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
-      END_STATE();
-    case 17:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 18:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 19:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 20:
-      ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'a') ADVANCE(28);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+      ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
     case 21:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'c') ADVANCE(26);
+      if (lookahead == 'a') ADVANCE(29);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 22:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'i') ADVANCE(25);
+      if (lookahead == 'c') ADVANCE(27);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 23:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'l') ADVANCE(20);
+      if (lookahead == 'i') ADVANCE(26);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 24:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'n') ADVANCE(36);
+      if (lookahead == 'l') ADVANCE(21);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 25:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'o') ADVANCE(24);
+      if (lookahead == 'n') ADVANCE(37);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 26:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 't') ADVANCE(22);
+      if (lookahead == 'o') ADVANCE(25);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 27:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'u') ADVANCE(21);
+      if (lookahead == 't') ADVANCE(23);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 28:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'y') ADVANCE(43);
+      if (lookahead == 'u') ADVANCE(22);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 29:
+      ACCEPT_TOKEN(sym_tag_name);
+      if (lookahead == 'y') ADVANCE(44);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+      END_STATE();
+    case 30:
       ACCEPT_TOKEN(sym_tag_name);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
-      END_STATE();
-    case 30:
-      ACCEPT_TOKEN(sym_string);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 31:
-      ACCEPT_TOKEN(sym_unterminated_string);
-      if (lookahead == '"') ADVANCE(30);
-      if (lookahead == '\\') ADVANCE(32);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(31);
+      ACCEPT_TOKEN(sym_string);
       END_STATE();
     case 32:
       ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead == '"') ADVANCE(31);
+      if (lookahead == '\\') ADVANCE(33);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(31);
+          lookahead != '\r') ADVANCE(32);
       END_STATE();
     case 33:
-      ACCEPT_TOKEN(sym_unquoted_value);
-      if (lookahead == '=') ADVANCE(68);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(33);
+      ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(32);
       END_STATE();
     case 34:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
+      if (lookahead == '=') ADVANCE(69);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(34);
       END_STATE();
     case 35:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
       END_STATE();
     case 36:
+      ACCEPT_TOKEN(sym_unquoted_value);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
+      END_STATE();
+    case 37:
       ACCEPT_TOKEN(anon_sym_Auction);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
-    case 37:
+    case 38:
       ACCEPT_TOKEN(sym_bid);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 38:
+    case 39:
       ACCEPT_TOKEN(sym_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 39:
+    case 40:
       ACCEPT_TOKEN(sym_double);
       if (lookahead == 'X' ||
-          lookahead == 'x') ADVANCE(40);
+          lookahead == 'x') ADVANCE(41);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 40:
+    case 41:
       ACCEPT_TOKEN(sym_redouble);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 41:
+    case 42:
       ACCEPT_TOKEN(sym_all_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 42:
+    case 43:
       ACCEPT_TOKEN(sym_dash);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 43:
+    case 44:
       ACCEPT_TOKEN(anon_sym_Play);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(29);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
-    case 44:
+    case 45:
       ACCEPT_TOKEN(sym_card);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
-      END_STATE();
-    case 45:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'a') ADVANCE(56);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 46:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'c') ADVANCE(54);
+      if (lookahead == 'a') ADVANCE(57);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 47:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'e') ADVANCE(64);
+      if (lookahead == 'c') ADVANCE(55);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 48:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'i') ADVANCE(52);
+      if (lookahead == 'e') ADVANCE(65);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 49:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'l') ADVANCE(45);
+      if (lookahead == 'i') ADVANCE(53);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
+    case 50:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'l') ADVANCE(46);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(61);
+          lookahead == 'a') ADVANCE(62);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
-      END_STATE();
-    case 50:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'n') ADVANCE(64);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 51:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(53);
+      if (lookahead == 'n') ADVANCE(65);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 52:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(50);
+      if (lookahead == 'o') ADVANCE(54);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 53:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(47);
+      if (lookahead == 'o') ADVANCE(51);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 54:
       ACCEPT_TOKEN(sym__word);
@@ -956,164 +964,177 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 55:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'u') ADVANCE(46);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(41);
+      if (lookahead == 't') ADVANCE(49);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 56:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'y') ADVANCE(64);
+      if (lookahead == 'u') ADVANCE(47);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(42);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 57:
       ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'y') ADVANCE(65);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
+    case 58:
+      ACCEPT_TOKEN(sym__word);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(61);
+          lookahead == 'a') ADVANCE(62);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 58:
+    case 59:
       ACCEPT_TOKEN(sym__word);
       ADVANCE_MAP(
-        'N', 62,
-        'n', 62,
-        'C', 37,
-        'D', 37,
-        'H', 37,
-        'S', 37,
-        'c', 37,
-        'd', 37,
-        'h', 37,
-        's', 37,
+        'N', 63,
+        'n', 63,
+        'C', 38,
+        'D', 38,
+        'H', 38,
+        'S', 38,
+        'c', 38,
+        'd', 38,
+        'h', 38,
+        's', 38,
       );
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
-      END_STATE();
-    case 59:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(41);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 60:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(38);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(42);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 61:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(60);
+          lookahead == 's') ADVANCE(39);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 62:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'T' ||
-          lookahead == 't') ADVANCE(37);
+      if (lookahead == 'S' ||
+          lookahead == 's') ADVANCE(61);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 63:
       ACCEPT_TOKEN(sym__word);
-      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(44);
+      if (lookahead == 'T' ||
+          lookahead == 't') ADVANCE(38);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
+    case 64:
+      ACCEPT_TOKEN(sym__word);
+      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(45);
       if (lookahead == '-' ||
           lookahead == '0' ||
           lookahead == '1' ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(64);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 64:
+    case 65:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(64);
-      END_STATE();
-    case 65:
-      ACCEPT_TOKEN(anon_sym_Note);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 66:
-      ACCEPT_TOKEN(sym_suffix);
+      ACCEPT_TOKEN(anon_sym_Note);
       END_STATE();
     case 67:
       ACCEPT_TOKEN(sym_suffix);
-      if (lookahead == '!' ||
-          lookahead == '?') ADVANCE(66);
       END_STATE();
     case 68:
-      ACCEPT_TOKEN(sym_note_ref);
+      ACCEPT_TOKEN(sym_suffix);
+      if (lookahead == '!' ||
+          lookahead == '?') ADVANCE(67);
       END_STATE();
     case 69:
+      ACCEPT_TOKEN(sym_note_ref);
+      END_STATE();
+    case 70:
       ACCEPT_TOKEN(sym_nag);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(69);
-      END_STATE();
-    case 70:
-      ACCEPT_TOKEN(sym_irregularity);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
       END_STATE();
     case 71:
-      ACCEPT_TOKEN(sym_terminator);
+      ACCEPT_TOKEN(sym_irregularity);
       END_STATE();
     case 72:
-      ACCEPT_TOKEN(sym_continuation);
+      ACCEPT_TOKEN(sym_terminator);
       END_STATE();
     case 73:
-      ACCEPT_TOKEN(sym_section_token);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(73);
+      ACCEPT_TOKEN(sym_continuation);
       END_STATE();
     case 74:
-      ACCEPT_TOKEN(sym_comment);
+      ACCEPT_TOKEN(sym_section_token);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if ((!eof && set_contains(sym_section_token_character_set_2, 10, lookahead))) ADVANCE(74);
       END_STATE();
     case 75:
       ACCEPT_TOKEN(sym_comment);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(75);
       END_STATE();
     case 76:
+      ACCEPT_TOKEN(sym_comment);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(76);
+      END_STATE();
+    case 77:
       ACCEPT_TOKEN(sym_unterminated_comment);
       if (lookahead == '\n') ADVANCE(10);
       if (lookahead == '\r') ADVANCE(1);
-      if (lookahead == '}') ADVANCE(74);
-      if (lookahead != 0) ADVANCE(76);
+      if (lookahead == '}') ADVANCE(75);
+      if (lookahead != 0) ADVANCE(77);
       END_STATE();
     default:
       return false;
@@ -1123,31 +1144,31 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0, .external_lex_state = 1},
   [1] = {.lex_state = 0, .external_lex_state = 2},
-  [2] = {.lex_state = 15, .external_lex_state = 1},
-  [3] = {.lex_state = 15, .external_lex_state = 1},
-  [4] = {.lex_state = 15, .external_lex_state = 1},
-  [5] = {.lex_state = 15, .external_lex_state = 1},
-  [6] = {.lex_state = 15, .external_lex_state = 1},
-  [7] = {.lex_state = 16, .external_lex_state = 1},
-  [8] = {.lex_state = 16, .external_lex_state = 1},
-  [9] = {.lex_state = 16, .external_lex_state = 1},
-  [10] = {.lex_state = 16, .external_lex_state = 1},
-  [11] = {.lex_state = 16, .external_lex_state = 1},
-  [12] = {.lex_state = 16, .external_lex_state = 1},
+  [2] = {.lex_state = 16, .external_lex_state = 1},
+  [3] = {.lex_state = 16, .external_lex_state = 1},
+  [4] = {.lex_state = 16, .external_lex_state = 1},
+  [5] = {.lex_state = 16, .external_lex_state = 1},
+  [6] = {.lex_state = 16, .external_lex_state = 1},
+  [7] = {.lex_state = 17, .external_lex_state = 1},
+  [8] = {.lex_state = 17, .external_lex_state = 1},
+  [9] = {.lex_state = 17, .external_lex_state = 1},
+  [10] = {.lex_state = 17, .external_lex_state = 1},
+  [11] = {.lex_state = 17, .external_lex_state = 1},
+  [12] = {.lex_state = 17, .external_lex_state = 1},
   [13] = {.lex_state = 0, .external_lex_state = 2},
   [14] = {.lex_state = 0, .external_lex_state = 2},
   [15] = {.lex_state = 0, .external_lex_state = 2},
   [16] = {.lex_state = 0, .external_lex_state = 2},
   [17] = {.lex_state = 0, .external_lex_state = 1},
   [18] = {.lex_state = 0, .external_lex_state = 1},
-  [19] = {.lex_state = 14, .external_lex_state = 2},
+  [19] = {.lex_state = 15, .external_lex_state = 2},
   [20] = {.lex_state = 0, .external_lex_state = 1},
-  [21] = {.lex_state = 14, .external_lex_state = 2},
-  [22] = {.lex_state = 14, .external_lex_state = 2},
+  [21] = {.lex_state = 15, .external_lex_state = 2},
+  [22] = {.lex_state = 15, .external_lex_state = 2},
   [23] = {.lex_state = 0, .external_lex_state = 1},
   [24] = {.lex_state = 0, .external_lex_state = 1},
-  [25] = {.lex_state = 14, .external_lex_state = 2},
-  [26] = {.lex_state = 14, .external_lex_state = 2},
+  [25] = {.lex_state = 15, .external_lex_state = 2},
+  [26] = {.lex_state = 15, .external_lex_state = 2},
   [27] = {.lex_state = 0, .external_lex_state = 1},
   [28] = {.lex_state = 2, .external_lex_state = 3},
   [29] = {.lex_state = 0, .external_lex_state = 1},

@@ -468,11 +468,11 @@ impl<'a, 't> Lowerer<'a, 't> {
             }
             match child.kind() {
                 "tag_pair" => section.tag = self.tag(child, TagRole::Section),
-                "section_token" => section.elements.push(Element {
-                    text: self.text[child.byte_range()].to_owned(),
-                    range: child.byte_range(),
-                    quoted: false,
-                }),
+                // A run of section tokens (§3.2), e.g. the unquoted cells of
+                // a table row (§5): one element per token.
+                "section_token" => section.elements.extend(syntax::section_cells(self.text, child.byte_range()).map(|r| {
+                    Element { text: self.text[r.clone()].to_owned(), range: r, quoted: false }
+                })),
                 "string" => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     section.elements.push(Element { text: unescape(&self.text[r]), range: child.byte_range(), quoted: true })

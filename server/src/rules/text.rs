@@ -4,6 +4,7 @@ use crate::codes::text as c;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{game_at, games, Trees};
 use crate::text::{DecodeNote, Encoding, SourceText};
+use std::ops::Range;
 use tree_sitter::Node;
 
 /// At most this many diagnostics of one code per file; the last one says
@@ -243,23 +244,47 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
                     "tab character inside a string; tabs may not appear inside string data (§2.3)",
                 ));
             }
+            token_length(text, r, out);
         }
-        _ => {
-            if !s.is_ascii() && !node.is_error() {
-                let p = s.find(|c: char| !c.is_ascii()).unwrap_or(0);
-                let ch = s[p..].chars().next().unwrap_or('?');
-                out.push(Diagnostic::new(
-                    &c::NON_ASCII_SYMBOL,
-                    r.start + p..r.start + p + ch.len_utf8(),
-                    format!("non-ASCII character `{ch}` outside strings and comments; it may only appear in string data and commentary (§2.2)"),
-                ));
+        // One node holds a run of section tokens (a table row, §5): the
+        // rules apply to each §3.2 token in it.
+        "section_token" => {
+            for cell in crate::syntax::section_cells(text, r) {
+                non_ascii(text, cell.clone(), out);
+                token_length(text, cell, out);
             }
         }
+        _ => {
+            if !node.is_error() {
+                non_ascii(text, r.clone(), out);
+            }
+            token_length(text, r, out);
+        }
     }
-    if !matches!(kind, "comment" | "unterminated_comment" | "escape_line" | "game_break") && s.len() > 255 && s.chars().count() > 255 {
+}
+
+/// §2.2: non-ASCII characters only in strings and commentary; the first in
+/// the token `r` is reported.
+fn non_ascii(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
+    let s = &text[r.clone()];
+    if !s.is_ascii() {
+        let p = s.find(|c: char| !c.is_ascii()).unwrap_or(0);
+        let ch = s[p..].chars().next().unwrap_or('?');
+        out.push(Diagnostic::new(
+            &c::NON_ASCII_SYMBOL,
+            r.start + p..r.start + p + ch.len_utf8(),
+            format!("non-ASCII character `{ch}` outside strings and comments; it may only appear in string data and commentary (§2.2)"),
+        ));
+    }
+}
+
+/// §3.2: a token is at most 255 characters long.
+fn token_length(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
+    let s = &text[r.clone()];
+    if s.len() > 255 && s.chars().count() > 255 {
         out.push(Diagnostic::new(
             &c::TOKEN_TOO_LONG,
-            r.clone(),
+            r,
             format!("token of {} characters; a token is at most 255 characters long (§3.2)", s.chars().count()),
         ));
     }

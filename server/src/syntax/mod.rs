@@ -45,6 +45,33 @@ fn with_parser<R>(f: impl FnOnce(&mut Parser) -> R) -> R {
     PARSER.with(|p| f(&mut p.borrow_mut()))
 }
 
+/// The §3.2 section tokens of a `section_token` node, as byte ranges into
+/// `text`. The grammar makes one node of a run of section tokens on one line
+/// with the white space between them (a table row, §5: one leaf instead of
+/// one per cell, which makes parsing cheaper); every layer that needs the
+/// tokens themselves (the model's elements, the token rules, semantic
+/// tokens) splits the node here. The separators are those of the grammar's
+/// extras (`\s` in tree-sitter: space, tab, vertical tab, form feed and the
+/// line ends, which cannot occur inside the node).
+pub fn section_cells(text: &str, range: Range<usize>) -> impl Iterator<Item = Range<usize>> + '_ {
+    let b = &text.as_bytes()[..range.end];
+    let blank = |c: u8| c == b' ' || (b'\t'..=b'\r').contains(&c);
+    let mut i = range.start;
+    std::iter::from_fn(move || {
+        while i < b.len() && blank(b[i]) {
+            i += 1;
+        }
+        if i == b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !blank(b[i]) {
+            i += 1;
+        }
+        Some(start..i)
+    })
+}
+
 /// A parsed document: one tree ([`parse`], the language server), or the
 /// trees of consecutive pieces cut at game breaks ([`parse_pieces`]). Every
 /// layer that walks the syntax takes `&impl Trees` and visits the pieces in
@@ -181,6 +208,35 @@ mod tests {
         assert_eq!(games[0].nodes[0].kind(), "escape_line");
         assert_eq!(games[1].nodes.last().unwrap().kind(), "comment");
         assert_eq!(game_at(&games, text.find("[Event \"b\"]").unwrap()), Some(1));
+    }
+
+    /// The `section_token` nodes of `text` (one game, one section), each as
+    /// its §3.2 tokens.
+    fn rows(text: &str) -> Vec<Vec<&str>> {
+        let tree = parse(text);
+        assert!(!tree.root_node().has_error(), "{text:?}");
+        let section = tree.root_node().child(0).unwrap().child(0).unwrap();
+        assert_eq!(section.kind(), "supplemental_section");
+        let mut c = section.walk();
+        let nodes: Vec<_> = section.children(&mut c).filter(|n| n.kind() == "section_token").collect();
+        nodes.iter().map(|n| section_cells(text, n.byte_range()).map(|r| &text[r]).collect()).collect()
+    }
+
+    #[test]
+    fn section_token_is_a_run_of_cells_split_at_white_space() {
+        // One node per run (§5 table row); a string, a comment or the line
+        // end ends it; tabs, vertical tabs and form feeds separate cells like
+        // spaces (§3.2, the grammar's `\s`); CR ends a line.
+        let text = "[T \"a\"]\n 1 \t 2\x0b3\x0c4  \"x y\" 5 {c} 6;d\r\n-  ?\rMüller\u{a0}x  \nE\0S 7\n";
+        assert_eq!(rows(text), [vec!["1", "2", "3", "4"], vec!["5"], vec!["6"], vec!["-", "?"], vec!["Müller\u{a0}x"], vec!["E\0S", "7"]]);
+        // A NUL may continue a token but not start one (as in tree-sitter's
+        // lexer with one node per token): `\0X` is a syntax error.
+        assert!(parse("[T \"a\"]\n1 \0X\n").root_node().has_error());
+        // The ranges are exact, and a range inside a longer text stops at its end.
+        let t = "ab  cd e";
+        assert_eq!(section_cells(t, 0..6).collect::<Vec<_>>(), [0..2, 4..6]);
+        assert_eq!(section_cells(t, 1..8).collect::<Vec<_>>(), [1..2, 4..6, 7..8]);
+        assert_eq!(section_cells(t, 2..4).count(), 0);
     }
 
     #[test]

@@ -26,6 +26,8 @@
 //! When several patterns capture the same node (`Auction` is both a
 //! `@property` and a `@keyword`), the last pattern of the query wins, as in
 //! Neovim and Helix (the query lists the specific patterns last).
+//! A `section_token` node covers a run of section tokens (a table row, §5);
+//! it gives one semantic token per §3.2 token, as if each were a node.
 //! Tokens are delta-encoded in the negotiated position encoding; a token that
 //! spans lines (a brace comment) is split into one token per line, since LSP
 //! tokens may not span lines unless the client says so.
@@ -115,13 +117,24 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
     let names = q.capture_names();
     let mut cursor = QueryCursor::new();
     let mut all = Vec::new();
+    let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
     for tree in crate::syntax::Trees::trees(&snap.forest) {
         let mut matches = cursor.matches(q, tree.root_node(), snap.source.text.as_bytes());
         while let Some(m) = matches.next() {
             for c in m.captures() {
                 let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
                 let r = c.node.byte_range();
-                if r.start < r.end && r.end <= snap.source.text.len() {
+                if r.start >= r.end || r.end > snap.source.text.len() {
+                    continue;
+                }
+                if c.node.kind_id() == section_token {
+                    // One node holds a run of section tokens (a table row,
+                    // §5): one semantic token per §3.2 token, not over the
+                    // spaces between them.
+                    for r in crate::syntax::section_cells(&snap.source.text, r) {
+                        all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                    }
+                } else {
                     all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                 }
             }
@@ -262,5 +275,14 @@ mod tests {
         let mut caps = ServerCapabilities::default();
         register(&mut caps);
         assert!(caps.semantic_tokens_provider.is_some());
+    }
+
+    #[test]
+    fn one_token_per_cell_of_a_table_row() {
+        // A row of cells is one `section_token` node (§5); its semantic
+        // tokens are the cells, not the spaces between them.
+        let snap = snapshot("[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n", PositionEncoding::Utf16);
+        let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
+        assert_eq!(rows, ["1:1 1 string \"1\"", "1:4 5 string \"\\\"A B\\\"\"", "1:10 2 string \"12\"", "1:13 2 string \"-3\"", "1:16 3 comment \"; c\""]);
     }
 }
