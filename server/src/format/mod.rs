@@ -101,6 +101,10 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
     .into_iter()
     .flatten()
     .collect();
+    let first_game = match blocks.first() {
+        Some(Block::Game(i)) => Some(*i),
+        _ => None,
+    };
     let mut verbatim_games = Vec::new();
     let mut dropped = 0;
     let mut printed = printed.into_iter();
@@ -131,7 +135,10 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
         out.push('\n');
     }
     if opts.export_header {
-        out = with_export_header(out);
+        // A game printed verbatim keeps its text whole, even its leading
+        // escape lines.
+        let verbatim_first = first_game.is_some_and(|i| verbatim_games.contains(&doc.games[i].index));
+        out = with_export_header(out, verbatim_first);
     }
     let eol = match opts.eol {
         EolOption::Keep => match source.dominant_line_ending {
@@ -150,10 +157,11 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
 /// Puts the export header (§2.4: `% PBN 2.1` and `% EXPORT` as the first
 /// lines) in front of `out`, keeping what the file's leading escape lines
 /// already say: a version line of its own (`% PBN 1.0`) is kept and not
-/// doubled, and `% EXPORT` goes right after the version line. Line ends of
-/// any kind count (the output is normalised later), so formatting the
-/// result again adds nothing.
-fn with_export_header(out: String) -> String {
+/// doubled, and `% EXPORT` goes right after the version line, or in front
+/// of everything when that line belongs to a game printed verbatim
+/// (`verbatim_first`). Line ends of any kind count (the output is
+/// normalised later), so formatting the result again adds nothing.
+fn with_export_header(out: String, verbatim_first: bool) -> String {
     let mut version_end = None; // byte offset after the version line's end
     let mut export = false;
     let mut at = 0;
@@ -175,6 +183,7 @@ fn with_export_header(out: String) -> String {
     let export_line = if export { "" } else { "% EXPORT\n" };
     match version_end {
         None => format!("% PBN 2.1\n{export_line}{out}"),
+        Some(_) if !export && verbatim_first => format!("% EXPORT\n{out}"),
         Some(end) if !export => {
             let mut s = out;
             if !s[..end].ends_with(['\n', '\r']) {
