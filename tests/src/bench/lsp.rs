@@ -744,7 +744,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     // a difference under 2% of the text is below the noise.
     let mem = |v: f64| if v < 0.02 * text.len() as f64 { Val::None } else { Val::M(v, 1) };
     run.memory = vec![
-        ("the text (`Snapshot::text`, a `String`)".into(), Val::M(text.len() as f64, 1)),
+        ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
         ("the rope (`Document::rope`), by difference".into(), mem(open_b - tree_b - index_b - text.len() as f64)),
         ("the syntax tree (measured as a second parse of the whole text)".into(), mem(tree_b)),
         ("the `LineIndex` (one `usize` per line)".into(), mem(index_b)),
