@@ -278,8 +278,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
         if sections.contains_key(t.name.as_str()) {
             continue;
         }
+        // The tag's value as `tags` shows it: section data can follow any
+        // tag, `[Contract "2Dx"]` included (found by fuzzing).
         sections.insert(t.name.as_str().to_owned(), json!({
-            "value": t.effective().unwrap_or(""),
+            "value": canonical_value(game, &t.name, t.effective().unwrap_or("")),
             "elements": s.elements.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
         }));
     }
