@@ -136,7 +136,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
-    let mut seen: super::FastSet<&str> = super::fast_with_capacity(g.tags.len());
+    let mut seen: super::FastSet<&str> = super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
     let mut prev_key: Option<(u8, usize, String, &str)> = None;
     for tag in &g.tags {
         let name = tag.name.as_str();

@@ -16,78 +16,11 @@ use crate::model::{Document, Game};
 use crate::text::SourceText;
 use crate::syntax::Trees;
 
-/// FxHash (the multiply-rotate hash rustc uses) for the rules' small
-/// per-game sets and maps of tag names: with SipHash, hashing and growing
-/// them from empty cost about a tenth of the per-game rules.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl std::hash::Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().unwrap()));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
-pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FxHasher>>;
-
-/// A map or set for `n` entries.
-pub(crate) fn fast_with_capacity<C: FromCapacity>(n: usize) -> C {
-    C::with_capacity(n)
-}
-
-pub(crate) trait FromCapacity {
-    fn with_capacity(n: usize) -> Self;
-}
-
-impl<K, V> FromCapacity for FastMap<K, V> {
-    fn with_capacity(n: usize) -> Self {
-        FastMap::with_capacity_and_hasher(n, Default::default())
-    }
-}
-
-impl<K> FromCapacity for FastSet<K> {
-    fn with_capacity(n: usize) -> Self {
-        FastSet::with_capacity_and_hasher(n, Default::default())
-    }
-}
+/// Hash maps and sets for the rules' small per-game sets of tag names: with
+/// SipHash, hashing and growing them from empty cost about a tenth of the
+/// per-game rules.
+pub(crate) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
+pub(crate) type FastSet<K> = rustc_hash::FxHashSet<K>;
 
 /// What a per-game rule sees.
 pub struct GameCtx<'a> {

@@ -47,7 +47,7 @@ pub fn is_known(name: &str) -> bool {
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut first: super::FastMap<&str, usize> = super::fast_with_capacity(g.tags.len());
+    let mut first: super::FastMap<&str, usize> = super::FastMap::with_capacity_and_hasher(g.tags.len(), Default::default());
     for (i, tag) in g.tags.iter().enumerate() {
         let name = tag.name.as_str();
         if name.is_empty() {

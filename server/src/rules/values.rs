@@ -8,7 +8,7 @@ use crate::model::Inherit;
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut seen: super::FastSet<&str> = super::fast_with_capacity(g.tags.len());
+    let mut seen: super::FastSet<&str> = super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         if tag.name == "Note" {
