@@ -186,7 +186,7 @@ impl Forest {
 
     /// The canonical parse in pieces of at least `piece` bytes.
     pub fn parse_with(text: &str, piece: usize) -> Forest {
-        let (ranges, trees) = parse_region(text, 0..text.len(), 0, piece);
+        let (ranges, trees) = parse_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece);
         let dirty = vec![false; ranges.len()];
         let ids = fresh_ids(ranges.len()).collect();
         Forest { ranges, trees, ids, dirty, piece }
@@ -252,11 +252,11 @@ impl Forest {
                 last = self.ranges.len() - 1;
                 we = text.len();
             }
-            let row = if first == 0 {
-                0
+            let at = if first == 0 {
+                Point { row: 0, column: 0 }
             } else {
                 let prev = self.trees[first - 1].root_node();
-                if prev.end_byte() == ws { prev.end_position().row } else { text.as_bytes()[..ws].iter().filter(|&&b| b == b'\n').count() }
+                if prev.end_byte() == ws { prev.end_position() } else { advance(text, 0, ws, Point { row: 0, column: 0 }) }
             };
             // Incremental: the window's cuts are the old ones, so only the
             // dirty pieces change.
@@ -269,19 +269,19 @@ impl Forest {
                 let mut ranges = Vec::new();
                 let mut trees = Vec::new();
                 let mut ids = Vec::new();
-                let mut row = row;
+                let mut at = at;
                 for i in first..=last {
                     let r = self.ranges[i].clone();
                     if self.dirty[i] {
                         // A fresh parse of the piece, not an incremental one
-                        // from its edited tree: tree-sitter would reuse an
-                        // escape line whose column changed (the scanner's
-                        // column test is a look-behind that incremental
-                        // parsing does not track; found by fuzzing, see
-                        // ROBUSTNESS.md). A 32 KB piece parses in 2-3 ms.
-                        let tree = parse_range(text, r.start, r.end, row, None);
+                        // from its edited tree: with syntax errors,
+                        // tree-sitter's incremental error recovery may differ
+                        // from a fresh parse's (found by fuzzing, see
+                        // ROBUSTNESS.md), and the forest must stay the
+                        // canonical parse. A 32 KB piece parses in 2-3 ms.
+                        let tree = parse_range(text, r.start, r.end, at);
                         if tree.root_node().has_error() && scan(&text[r.clone()], 1).0.len() > 0 {
-                            let (rs, ts) = parse_region(text, r.clone(), row, self.piece);
+                            let (rs, ts) = parse_region(text, r.clone(), at, self.piece);
                             ids.extend(fresh_ids(rs.len()));
                             ranges.extend(rs);
                             trees.extend(ts);
@@ -295,11 +295,11 @@ impl Forest {
                         trees.push(self.trees[i].clone());
                         ids.push(self.ids[i]);
                     }
-                    row += text.as_bytes()[r].iter().filter(|&&b| b == b'\n').count();
+                    at = advance(text, r.start, r.end, at);
                 }
                 (ranges, trees, ids)
             } else {
-                let (ranges, trees) = parse_region(text, ws..we, row, self.piece);
+                let (ranges, trees) = parse_region(text, ws..we, at, self.piece);
                 let ids = fresh_ids(ranges.len()).collect();
                 (ranges, trees, ids)
             };
@@ -312,22 +312,22 @@ impl Forest {
     }
 }
 
-/// The canonical parse of `text[region]` (which starts at a valid cut point
-/// on row `row` and ends at one or at the end of the text), in pieces of at
-/// least `piece` bytes, in parallel; pieces with a syntax error are parsed
-/// again one game at a time.
-fn parse_region(text: &str, region: std::ops::Range<usize>, row: usize, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
+/// The canonical parse of `text[region]` (which starts at a valid cut point,
+/// at point `at`, and ends at one or at the end of the text), in pieces of
+/// at least `piece` bytes, in parallel; pieces with a syntax error are
+/// parsed again one game at a time.
+fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
     let (cuts, _) = scan(&text[region.clone()], piece);
     let mut bounds = Vec::with_capacity(cuts.len() + 1);
     let mut start = region.start;
-    let mut row = row;
+    let mut at = at;
     for c in cuts.iter().map(|c| c + region.start).chain(std::iter::once(region.end)) {
-        bounds.push((start, c, row));
-        row += text.as_bytes()[start..c].iter().filter(|&&b| b == b'\n').count();
+        bounds.push((start, c, at));
+        at = advance(text, start, c, at);
         start = c;
     }
-    let parts = crate::par::map(&bounds, |&(start, end, row)| {
-        let tree = parse_range(text, start, end, row, None);
+    let parts = crate::par::map(&bounds, |&(start, end, at)| {
+        let tree = parse_range(text, start, end, at);
         if !tree.root_node().has_error() || piece <= 1 {
             return vec![(start..end, tree)];
         }
@@ -338,10 +338,10 @@ fn parse_region(text: &str, region: std::ops::Range<usize>, row: usize, piece: u
         }
         let mut out = Vec::new();
         let mut s = start;
-        let mut row = row;
+        let mut at = at;
         for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
-            out.push((s..c, parse_range(text, s, c, row, None)));
-            row += text.as_bytes()[s..c].iter().filter(|&&b| b == b'\n').count();
+            out.push((s..c, parse_range(text, s, c, at)));
+            at = advance(text, s, c, at);
             s = c;
         }
         out
@@ -349,29 +349,31 @@ fn parse_region(text: &str, region: std::ops::Range<usize>, row: usize, piece: u
     parts.into_iter().flatten().unzip()
 }
 
-/// Parses `text[start..end]` with byte offsets of the whole text; `row` is
-/// the line number of `start` (at a line start). With `old`, the
-/// earlier tree of the same piece (edited), incrementally.
-fn parse_range(text: &str, start: usize, end: usize, row: usize, old: Option<&Tree>) -> Tree {
-    let end_row = row + text.as_bytes()[start..end].iter().filter(|&&b| b == b'\n').count();
-    let end_col = end - text[..end].rfind('\n').map(|p| p + 1).unwrap_or(0);
-    // Points count rows at LF only, as tree-sitter does: after a lone CR
-    // line end the piece does not start in column 0 (found by fuzzing: the
-    // shifted trees of an edited forest disagreed with a fresh one).
-    let start_col = start - text[..start].rfind('\n').map(|p| p + 1).unwrap_or(0);
-    let range = Range {
-        start_byte: start,
-        end_byte: end,
-        start_point: Point { row, column: start_col },
-        end_point: Point { row: end_row, column: end_col },
-    };
+/// The point (row and byte column, rows counted at LF only as tree-sitter
+/// counts them) of byte `to`, from the point `at` of byte `from`; it looks
+/// only at the bytes in between, so that walking the pieces of a file stays
+/// linear even without any LF (lone CR line ends).
+fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
+    let b = &text.as_bytes()[from..to];
+    match b.iter().rposition(|&c| c == b'\n') {
+        Some(last) => Point { row: at.row + b.iter().filter(|&&c| c == b'\n').count(), column: b.len() - last - 1 },
+        None => Point { row: at.row, column: at.column + b.len() },
+    }
+}
+
+/// Parses `text[start..end]` with byte offsets of the whole text; `at` is
+/// the point of `start`. After a lone CR line end a piece does not start in
+/// column 0 (found by fuzzing: the shifted trees of an edited forest
+/// disagreed with a fresh one).
+fn parse_range(text: &str, start: usize, end: usize, at: Point) -> Tree {
+    let range = Range { start_byte: start, end_byte: end, start_point: at, end_point: advance(text, start, end, at) };
     if start == end {
         // An empty document (an empty included range is not allowed).
         return super::parse(&text[..0]);
     }
     super::with_parser(|p| {
         p.set_included_ranges(&[range]).expect("one range inside the text is a valid set of included ranges");
-        let tree = p.parse(text, old);
+        let tree = p.parse(text, None);
         p.set_included_ranges(&[]).expect("the empty set of ranges means the whole text");
         tree.expect("parsing without a timeout or cancellation flag always yields a tree")
     })
