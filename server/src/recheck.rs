@@ -41,13 +41,15 @@ pub struct State {
     pieces: HashMap<u64, Arc<PieceInfo>>,
 }
 
+/// A game's span (whole lines), its chunk's range and the span's hash.
+type GameSpan = (Range<usize>, Range<usize>, u64);
+
 /// One piece of a forest: its games and what lies between them, with byte
 /// offsets as they were when `start` was the piece's start.
 #[derive(Debug)]
 struct PieceInfo {
     start: usize,
-    /// Per game: its span (whole lines), its chunk's range and the span's hash.
-    games: Vec<(Range<usize>, Range<usize>, u64)>,
+    games: Vec<GameSpan>,
     /// Diagnostics of the text between the games and of comments outside
     /// games (the file-level part of the piece).
     between: Vec<Diagnostic>,
@@ -83,24 +85,34 @@ impl PieceInfo {
         }
         let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
         let (chunks, loose) = syntax::games_in(&top);
-        let games: Vec<(Range<usize>, Range<usize>, u64)> = chunks
-            .iter()
-            .map(|c| {
-                let span = line_start(text, c.range.start)..line_end(text, c.range.end);
-                let h = fast_hash(text[span.clone()].as_bytes());
-                (span, c.range.clone(), h)
-            })
-            .collect();
-        let mut between = syntax::nodes_diagnostics(&loose, text);
-        let mut gap_start = range.start;
-        for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(range.end..range.end))) {
-            if span.start > gap_start {
-                between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
-            }
-            gap_start = gap_start.max(span.end);
-        }
+        let (games, between) = games_and_gaps(source, &chunks, &loose, range.clone());
         PieceInfo { start: range.start, games, between, separators, ends_with_break }
     }
+}
+
+/// Per game of `region` (which holds `chunks` and `loose`): its span (whole
+/// lines), its chunk's range and the span's hash; and the diagnostics of
+/// the region outside the games (the text between them, comments outside
+/// games).
+fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>) -> (Vec<GameSpan>, Vec<Diagnostic>) {
+    let text = source.text.as_str();
+    let games: Vec<GameSpan> = chunks
+        .iter()
+        .map(|c| {
+            let span = line_start(text, c.range.start)..line_end(text, c.range.end);
+            let h = fast_hash(text[span.clone()].as_bytes());
+            (span, c.range.clone(), h)
+        })
+        .collect();
+    let mut between = syntax::nodes_diagnostics(loose, text);
+    let mut gap_start = region.start;
+    for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(region.end..region.end))) {
+        if span.start > gap_start {
+            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
+        }
+        gap_start = span.end;
+    }
+    (games, between)
 }
 
 /// The games of the document: spans, chunk ranges and hashes, and the
@@ -177,29 +189,25 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     let mut next = State::default();
     // The games, piece by piece where the trees are a forest's pieces; the
     // export rules of the whole file need every top-level node.
-    let mut walked = trees.trees().len();
-    let pieces = layout_of_pieces(source, trees, prev, &mut next, &mut walked);
-    let whole = if pieces.is_some() {
-        None
-    } else {
-        next.pieces.clear();
-        walked = trees.trees().len();
-        let top = syntax::top_nodes(trees);
-        let (chunks, loose) = syntax::games(trees);
-        Some((top, chunks, loose))
+    let list = trees.trees();
+    let mut walked = list.len();
+    let (layout, whole) = match layout_of_pieces(source, trees, prev, &mut next, &mut walked) {
+        Some(l) => (l, None),
+        None => {
+            next.pieces.clear();
+            walked = list.len();
+            let top = syntax::top_nodes(trees);
+            let (chunks, loose) = syntax::games(trees);
+            (layout_of_chunks(source, &chunks, &loose), Some((top, chunks)))
+        }
     };
-    let Layout { spans, ranges: chunk_ranges, hashes, between, separators, place } = match (pieces, &whole) {
-        (Some(l), _) => l,
-        (None, Some((_, chunks, loose))) => layout_of_chunks(source, chunks, loose),
-        (None, None) => unreachable!("the whole walk is made when there are no pieces"),
-    };
+    let Layout { spans, ranges: chunk_ranges, hashes, between, separators, place } = layout;
     let n = spans.len();
     // The top-level nodes of game `i`, for the games that are lowered.
-    let list = trees.trees();
     let piece_chunks: Vec<OnceLock<Vec<GameChunk<'_>>>> = (0..list.len()).map(|_| OnceLock::new()).collect();
     let chunk = |i: usize| -> GameChunk<'_> {
         match &whole {
-            Some((_, chunks, _)) => chunks[i].clone(),
+            Some((_, chunks)) => chunks[i].clone(),
             None => {
                 let (p, k) = place[i];
                 piece_chunks[p].get_or_init(|| syntax::games_in(&syntax::top_nodes(&list[p])).0)[k].clone()
@@ -283,7 +291,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     out.extend(between);
     if export_from == Some(0) {
         match &whole {
-            Some((top, chunks, _)) => out.extend(rules::file_export_in(source, top, chunks)),
+            Some((top, chunks)) => out.extend(rules::file_export_in(source, top, chunks)),
             None => {
                 rules::export::check_file_text(source, &mut out);
                 out.extend(separators);
@@ -302,18 +310,15 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
 
 /// [`Layout`] from the document's chunks (one walk of every top-level node).
 fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
-    let text = source.text.as_str();
-    let spans: Vec<Range<usize>> = chunks.iter().map(|c| line_start(text, c.range.start)..line_end(text, c.range.end)).collect();
-    let hashes = spans.iter().map(|r| fast_hash(text[r.clone()].as_bytes())).collect();
-    let mut between = syntax::nodes_diagnostics(loose, text);
-    let mut gap_start = 0;
-    for span in spans.iter().chain(std::iter::once(&(text.len()..text.len()))) {
-        if span.start > gap_start {
-            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
-        }
-        gap_start = span.end;
+    let (games, between) = games_and_gaps(source, chunks, loose, 0..source.text.len());
+    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, separators: Vec::new(), place: Vec::new() };
+    for (k, (span, range, h)) in games.into_iter().enumerate() {
+        l.spans.push(span);
+        l.ranges.push(range);
+        l.hashes.push(h);
+        l.place.push((0, k));
     }
-    Layout { ranges: chunks.iter().map(|c| c.range.clone()).collect(), spans, hashes, between, separators: Vec::new(), place: (0..chunks.len()).map(|i| (0, i)).collect() }
+    l
 }
 
 /// Everything one game contributes: syntax, text and per-game rules.

@@ -19,6 +19,22 @@ fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
         .collect()
 }
 
+/// A random edit of `text`: replace `at..end` (up to 8 bytes, on character
+/// boundaries) by one of `pieces`, or delete it.
+fn random_edit<'p>(rng: &mut Rng, text: &str, pieces: &[&'p str]) -> (usize, usize, &'p str) {
+    let len = text.len();
+    let mut at = rng.below(len + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut end = (at + rng.below(8)).min(len);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let insert = if rng.chance(0.3) { "" } else { *rng.pick(pieces) };
+    (at, end, insert)
+}
+
 /// Checks `text` both ways; returns the re-check state.
 fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
     let tree = pbn::syntax::Forest::parse_with(text, pbn::syntax::EDIT_PIECE);
@@ -88,16 +104,7 @@ fn random_edits_recheck_like_check() {
     let (mut state, _) = assert_same("start", &text, &State::default(), false);
     let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "\t", "%", "\"", "[Site \"#\"]\n"];
     for round in 0..300 {
-        let len = text.len();
-        let mut at = rng.below(len + 1);
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
-        let mut end = (at + rng.below(8)).min(len);
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let insert = if rng.chance(0.3) { "" } else { *rng.pick(&pieces) };
+        let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
         text.replace_range(at..end, insert);
         let export = round % 7 == 0;
         let empty = State::default();
@@ -127,16 +134,7 @@ fn forest_edits_recheck_like_check() {
     let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n"];
     let mut reused = 0;
     for round in 0..250 {
-        let len = text.len();
-        let mut at = rng.below(len + 1);
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
-        let mut end = (at + rng.below(8)).min(len);
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let insert = if rng.chance(0.3) { "" } else { *rng.pick(&pieces) };
+        let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
         let mut next = text.clone();
         next.replace_range(at..end, insert);
         let new_end = at + insert.len();

@@ -68,7 +68,7 @@ impl Document {
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
         // One ranged change (a keystroke): the line index is updated, not
         // rebuilt.
-        let mut single: Option<(usize, usize, usize, String)> = None;
+        let mut single: Option<(usize, usize, usize)> = None;
         let count = changes.len();
         for change in changes {
             match change.range {
@@ -87,7 +87,7 @@ impl Document {
                     self.rope.insert(start_char, &change.text);
                     let new_end = start + change.text.len();
                     if count == 1 {
-                        single = Some((start, end, new_end, change.text.clone()));
+                        single = Some((start, end, new_end));
                     }
                     let new_end_position = point(&self.rope, new_end);
                     self.forest.edit(&InputEdit {
@@ -105,9 +105,9 @@ impl Document {
         self.forest.reparse(&text);
         self.version = version;
         let (index, source) = match single {
-            Some((start, old_end, new_end, inserted)) => {
+            Some((start, old_end, new_end)) => {
                 let index = self.snapshot.index.edited(&text, start, old_end, new_end);
-                (index, self.snapshot.source.edited(text, start, old_end, &inserted))
+                (index, self.snapshot.source.edited(text, start, old_end, new_end))
             }
             None => (crate::text::LineIndex::new(&text), crate::text::SourceText::from_text(text)),
         };

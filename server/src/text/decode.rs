@@ -88,13 +88,15 @@ impl SourceText {
         SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new() }
     }
 
-    /// The text of `self` after replacing `start..old_end` by `inserted`
-    /// (`text` is the result), keeping the line-ending statistics when the
-    /// edit cannot change them: no line end removed or inserted, and no CR
-    /// newly followed by an LF. (The language server calls this on every
-    /// edit; counting the line ends of a large file again would dominate.)
-    pub fn edited(&self, text: String, start: usize, old_end: usize, inserted: &str) -> SourceText {
+    /// The text of `self` after replacing `start..old_end` (`text` is the
+    /// result, where the inserted text is `start..new_end`), keeping the
+    /// line-ending statistics when the edit cannot change them: no line end
+    /// removed or inserted, and no CR newly followed by an LF. (The language
+    /// server calls this on every edit; counting the line ends of a large
+    /// file again would dominate.)
+    pub fn edited(&self, text: String, start: usize, old_end: usize, new_end: usize) -> SourceText {
         let old = self.text.as_bytes();
+        let inserted = &text[start..new_end];
         let nl = |b: &[u8]| b.iter().any(|&c| c == b'\n' || c == b'\r');
         let same = !nl(&old[start.min(old.len())..old_end.min(old.len())])
             && !nl(inserted.as_bytes())
@@ -317,7 +319,7 @@ mod tests {
                     for ins in inserts {
                         let mut next = t.to_owned();
                         next.replace_range(start..end, ins);
-                        let e = src.edited(next.clone(), start, end, ins);
+                        let e = src.edited(next.clone(), start, end, start + ins.len());
                         let f = SourceText::from_text(next.clone());
                         assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{t:?} {start}..{end} {ins:?}");
                         assert_eq!(e.text, next);
