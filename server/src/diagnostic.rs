@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 use std::ops::Range;
+use std::sync::Arc;
 
 pub use crate::codes::{all as all_codes, lookup, Category, CodeInfo};
 
@@ -32,7 +33,7 @@ impl Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
     pub range: Range<usize>,
-    pub message: String,
+    pub message: Arc<str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +41,9 @@ pub struct Diagnostic {
     pub code: &'static CodeInfo,
     pub severity: Severity,
     pub range: Range<usize>,
-    pub message: String,
+    /// Shared, not copied, when the language server reuses a game's
+    /// diagnostics after an edit (`recheck`): a clone is a reference count.
+    pub message: Arc<str>,
     /// 0-based index of the game the diagnostic belongs to, if any.
     pub game: Option<usize>,
     pub related: Vec<Related>,
@@ -50,7 +53,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
-    pub fn new(code: &'static CodeInfo, range: Range<usize>, message: impl Into<String>) -> Self {
+    pub fn new(code: &'static CodeInfo, range: Range<usize>, message: impl Into<Arc<str>>) -> Self {
         Diagnostic {
             code,
             severity: code.severity,
@@ -67,7 +70,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_related(mut self, range: Range<usize>, message: impl Into<String>) -> Self {
+    pub fn with_related(mut self, range: Range<usize>, message: impl Into<Arc<str>>) -> Self {
         self.related.push(Related { range, message: message.into() });
         self
     }

@@ -25,7 +25,7 @@ use crate::model::Game;
 use crate::rules;
 use crate::syntax::{self, GameChunk, Trees};
 use crate::text::SourceText;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -33,12 +33,111 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Debug, Default)]
 pub struct State {
     /// Per-game diagnostics by game key, ranges relative to the span start.
-    games: HashMap<u64, Arc<Vec<Diagnostic>>>,
+    games: Games,
     /// Tag summaries by span hash (only kept when the text uses `#`).
     summaries: HashMap<u64, Arc<TagSummary>>,
     /// The layout of each piece of a [`syntax::Forest`] by piece id: a piece
     /// whose tree did not change is not walked or hashed again.
     pieces: HashMap<u64, Arc<PieceInfo>>,
+    /// The diagnostics of each piece by [`piece_key`]: a piece whose tree
+    /// and games' keys did not change is taken as a whole, without looking
+    /// at its games one by one.
+    checks: HashMap<u64, Arc<PieceCheck>>,
+    /// The number of games of the check that left this state.
+    count: usize,
+}
+
+/// Per-game diagnostics by game key: a shared base and the games checked
+/// since it was built. An edit adds a game or two; copying a map of every
+/// game of a large document per edit would cost more than the check.
+#[derive(Clone, Debug, Default)]
+struct Games {
+    base: Arc<HashMap<u64, Arc<Vec<Diagnostic>>>>,
+    recent: HashMap<u64, Arc<Vec<Diagnostic>>>,
+}
+
+impl Games {
+    fn get(&self, key: &u64) -> Option<&Arc<Vec<Diagnostic>>> {
+        self.recent.get(key).or_else(|| self.base.get(key))
+    }
+}
+
+/// The diagnostics of one piece of a forest.
+#[derive(Debug)]
+struct PieceCheck {
+    /// Per game of the piece: its key and its diagnostics (relative to the
+    /// game's span).
+    games: Vec<(u64, Arc<Vec<Diagnostic>>)>,
+    /// Every diagnostic of the piece (its games', the text between them, the
+    /// export rule on its separators): ranges relative to the piece's
+    /// start, game indices relative to its first game, sorted as
+    /// [`CheckResult`] is.
+    diags: Arc<Vec<Diagnostic>>,
+    /// [`rules::text::cap_counts`] of `diags`.
+    caps: [usize; 6],
+}
+
+/// The diagnostics of a check in document order, in segments: one per
+/// piece of a forest (shared with the checks before it while the piece
+/// does not change), and loose ones. [`Checked::flatten`] gives the
+/// [`CheckResult`] that [`crate::check::check_text`] would.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub games: usize,
+    pub segments: Vec<Segment>,
+}
+
+/// Diagnostics whose ranges are relative to `shift` and game indices to
+/// `first_game`.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub shift: usize,
+    pub first_game: usize,
+    pub diags: Arc<Vec<Diagnostic>>,
+    /// The length of the text the segment covers (a piece's; 0 for loose
+    /// diagnostics).
+    pub len: usize,
+    /// `diags` are a piece's, kept by later checks while the piece does not
+    /// change: what is derived from them (their JSON) may be cached by the
+    /// identity of the `Arc`.
+    pub lasting: bool,
+}
+
+impl Segment {
+    /// Diagnostic `d` of this segment, in document offsets and game indices.
+    pub fn absolute(&self, d: &Diagnostic) -> Diagnostic {
+        let mut d = shift(d.clone(), self.shift as isize);
+        d.game = d.game.map(|g| g + self.first_game);
+        d
+    }
+
+    fn key(&self, d: &Diagnostic) -> (usize, usize, &'static str) {
+        (d.range.start + self.shift, d.range.end + self.shift, d.code.code)
+    }
+}
+
+impl Checked {
+    /// The number of diagnostics.
+    pub fn len(&self) -> usize {
+        self.segments.iter().map(|s| s.diags.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every diagnostic in document offsets, in order.
+    pub fn flatten(&self) -> CheckResult {
+        let mut diagnostics = Vec::with_capacity(self.len());
+        for s in &self.segments {
+            diagnostics.extend(s.diags.iter().map(|d| s.absolute(d)));
+        }
+        CheckResult { games: self.games, diagnostics }
+    }
+
+    fn loose(games: usize, diags: Vec<Diagnostic>) -> Checked {
+        Checked { games, segments: vec![Segment { shift: 0, first_game: 0, diags: Arc::new(diags), len: 0, lasting: false }] }
+    }
 }
 
 /// A game's span (whole lines), its chunk's range and the span's hash.
@@ -122,11 +221,23 @@ struct Layout {
     spans: Vec<Range<usize>>,
     ranges: Vec<Range<usize>>,
     hashes: Vec<u64>,
+    /// Between the games (whole tree only: a forest's are in its pieces).
     between: Vec<Diagnostic>,
-    /// The export rule on game separators (pieces only).
-    separators: Vec<Diagnostic>,
     /// Per game: its piece (index into the trees) and index in the piece.
     place: Vec<(usize, usize)>,
+    /// A forest's pieces.
+    pieces: Vec<Slot>,
+}
+
+/// A piece of a forest in a [`Layout`].
+struct Slot {
+    id: u64,
+    /// The piece's start and length now (its [`PieceInfo`] may be older).
+    start: usize,
+    len: usize,
+    info: Arc<PieceInfo>,
+    /// Its games (indices into the document's).
+    games: Range<usize>,
 }
 
 fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &State, next: &mut State, walked: &mut usize) -> Option<Layout> {
@@ -143,20 +254,28 @@ fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &St
     if infos.iter().enumerate().any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break) {
         return None; // a game across pieces: use the whole-document walk
     }
-    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between: Vec::new(), separators: Vec::new(), place: Vec::new() };
+    let games: usize = infos.iter().map(|i| i.as_ref().expect("every piece").games.len()).sum();
+    let mut l = Layout {
+        spans: Vec::with_capacity(games),
+        ranges: Vec::with_capacity(games),
+        hashes: Vec::with_capacity(games),
+        between: Vec::new(),
+        place: Vec::with_capacity(games),
+        pieces: Vec::with_capacity(ids.len()),
+    };
     for (p, info) in infos.into_iter().enumerate() {
         let info = info.expect("every piece");
         let by = ranges[p].start as isize - info.start as isize;
         let at = |r: &Range<usize>| (r.start as isize + by) as usize..(r.end as isize + by) as usize;
+        let first = l.spans.len();
         for (k, (span, range, h)) in info.games.iter().enumerate() {
             l.spans.push(at(span));
             l.ranges.push(at(range));
             l.hashes.push(*h);
             l.place.push((p, k));
         }
-        l.between.extend(info.between.iter().cloned().map(|d| shift(d, by)));
-        l.separators.extend(info.separators.iter().cloned().map(|d| shift(d, by)));
-        next.pieces.insert(ids[p], info);
+        next.pieces.insert(ids[p], info.clone());
+        l.pieces.push(Slot { id: ids[p], start: ranges[p].start, len: ranges[p].len(), info, games: first..l.spans.len() });
     }
     Some(l)
 }
@@ -164,10 +283,10 @@ fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &St
 impl State {
     /// The number of games whose diagnostics can be reused.
     pub fn len(&self) -> usize {
-        self.games.len()
+        self.count
     }
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.count == 0
     }
 }
 
@@ -182,8 +301,18 @@ pub struct Stats {
     pub walked: usize,
 }
 
-/// Checks `source` (parsed as `tree`), reusing what `prev` knows.
+/// Checks `source` (parsed as `trees`), reusing what `prev` knows: the
+/// diagnostics in one list, as [`crate::check::check_text`] gives them.
 pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
+    let (checked, state, stats) = recheck_segments(source, trees, opts, prev);
+    (checked.flatten(), state, stats)
+}
+
+/// Checks `source` (parsed as `trees`), reusing what `prev` knows: the
+/// diagnostics in segments, the pieces' shared with `prev` where they did
+/// not change (the language server's path: neither the check nor the
+/// serialisation of an edit then touches every diagnostic).
+pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (Checked, State, Stats) {
     let text = source.text.as_str();
     let export_from = rules::export_from(text, opts);
     let mut next = State::default();
@@ -201,8 +330,9 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
             (layout_of_chunks(source, &chunks, &loose), Some((top, chunks)))
         }
     };
-    let Layout { spans, ranges: chunk_ranges, hashes, between, separators, place } = layout;
+    let Layout { spans, ranges: chunk_ranges, hashes, between, place, pieces } = layout;
     let n = spans.len();
+    next.count = n;
     // The top-level nodes of game `i`, for the games that are lowered.
     let piece_chunks: Vec<OnceLock<Vec<GameChunk<'_>>>> = (0..list.len()).map(|_| OnceLock::new()).collect();
     let chunk = |i: usize| -> GameChunk<'_> {
@@ -216,7 +346,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
     };
 
     // Inheritance: resolutions of every game, from tag summaries.
-    let inherits = text.contains("\"#");
+    let inherits = source.uses_hash_values();
     let mut lowered: Vec<Option<Game>> = (0..n).map(|_| None).collect();
     let mut resolutions: Vec<Option<Resolution>> = (0..n).map(|_| None).collect();
     if inherits {
@@ -239,7 +369,7 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
         }
     }
 
-    // Game keys; reuse or check.
+    // Game keys.
     let keys: Vec<u64> = (0..n)
         .map(|i| {
             let env = resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0);
@@ -255,7 +385,18 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
             mix(mix(hashes[i], env), export)
         })
         .collect();
-    let todo: Vec<usize> = (0..n).filter(|&i| !prev.games.contains_key(&keys[i])).collect();
+
+    // The pieces whose diagnostics can be taken whole; the games of the
+    // others need theirs (every game without pieces).
+    let separators = export_from == Some(0);
+    let piece_keys: Vec<u64> = pieces.iter().map(|p| piece_key(p.id, separators, &keys[p.games.clone()])).collect();
+    let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys.iter().map(|k| prev.checks.get(k).cloned()).collect();
+    let needed: Vec<usize> = if whole.is_some() {
+        (0..n).collect()
+    } else {
+        pieces.iter().zip(&reused).filter(|(_, r)| r.is_none()).flat_map(|(p, _)| p.games.clone()).collect()
+    };
+    let todo: Vec<usize> = needed.iter().copied().filter(|&i| prev.games.get(&keys[i]).is_none()).collect();
     let lowered = std::sync::Mutex::new(lowered);
     let fresh: Vec<Vec<Diagnostic>> = crate::par::map(&todo, |&i| {
         let chunk = chunk(i);
@@ -269,12 +410,75 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
             .map(|d| shift(d, -(spans[i].start as isize)))
             .collect()
     });
+    let mut checked: HashMap<usize, Arc<Vec<Diagnostic>>> = HashMap::default();
     for (&i, diags) in todo.iter().zip(fresh) {
-        next.games.insert(keys[i], Arc::new(diags));
+        checked.insert(i, Arc::new(diags));
     }
-    let mut out = rules::text::file_level(source);
+    let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
+        checked.get(&i).or_else(|| prev.games.get(&keys[i])).expect("every game was checked or reused").clone()
+    };
+    let stats = Stats { games: n, checked: todo.len(), walked };
+
+    // What belongs to the file.
+    let mut loose = rules::text::file_level(source);
+
+    let Some((top, chunks)) = &whole else {
+        // A forest's pieces.
+        next.games = prev.games.clone();
+        for &i in &todo {
+            next.games.recent.insert(keys[i], checked[&i].clone());
+        }
+        let mut segments = Vec::with_capacity(pieces.len() + 1);
+        let mut caps = [0usize; 6];
+        for ((p, key), reused) in pieces.iter().zip(&piece_keys).zip(reused) {
+            let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, &keys, &spans, &chunk_ranges, separators, &game_diags)));
+            for (c, k) in caps.iter_mut().zip(pc.caps) {
+                *c += k;
+            }
+            segments.push(Segment { shift: p.start, first_game: p.games.start, diags: pc.diags.clone(), len: p.len, lasting: true });
+            next.checks.insert(*key, pc);
+        }
+        // Rebuilt now and then from the current games only, so that
+        // games edited away do not pile up.
+        if next.games.recent.len() > 256.max(n / 8) {
+            let mut base = HashMap::with_capacity_and_hasher(n, Default::default());
+            for pc in next.checks.values() {
+                base.extend(pc.games.iter().cloned());
+            }
+            next.games = Games { base: Arc::new(base), recent: HashMap::default() };
+        }
+        if export_from == Some(0) {
+            rules::export::check_file_text(source, &mut loose);
+        }
+        for d in &mut loose {
+            d.game = game_by_position(&chunk_ranges, d.range.start);
+        }
+        let loose_caps = rules::text::cap_counts(&loose);
+        for (c, k) in caps.iter_mut().zip(loose_caps) {
+            *c += k;
+        }
+        let checked = if rules::text::cap_changes(&caps) {
+            None
+        } else {
+            merge(n, segments.clone(), loose.clone())
+        };
+        let checked = checked.unwrap_or_else(|| {
+            // The per-file limits apply, or the pieces' diagnostics are
+            // not in order: as one list.
+            let mut all = Checked { games: n, segments }.flatten().diagnostics;
+            all.extend(loose);
+            rules::text::cap(&mut all);
+            all.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+            Checked::loose(n, all)
+        });
+        return (checked, next, stats);
+    };
+
+    // The whole tree.
+    let mut out = loose;
+    let mut base = HashMap::with_capacity_and_hasher(n, Default::default());
     for (i, key) in keys.iter().enumerate() {
-        let diags = next.games.get(key).or_else(|| prev.games.get(key)).expect("every game was checked or reused").clone();
+        let diags = game_diags(i);
         out.extend(diags.iter().cloned().map(|d| {
             let mut d = shift(d, spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get
@@ -284,34 +488,115 @@ pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOp
             }
             d
         }));
-        next.games.insert(*key, diags);
+        base.insert(*key, diags);
     }
-
+    next.games = Games { base: Arc::new(base), recent: HashMap::default() };
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
     if export_from == Some(0) {
-        match &whole {
-            Some((top, chunks)) => out.extend(rules::file_export_in(source, top, chunks)),
-            None => {
-                rules::export::check_file_text(source, &mut out);
-                out.extend(separators);
-            }
-        }
+        out.extend(rules::file_export_in(source, top, chunks));
     }
     rules::text::cap(&mut out);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
-        let i = chunk_ranges.partition_point(|r| r.end <= d.range.start);
-        d.game = (i < n && chunk_ranges[i].start <= d.range.start).then_some(i);
+        d.game = game_by_position(&chunk_ranges, d.range.start);
     }
     out.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
-    let stats = Stats { games: n, checked: todo.len(), walked };
-    (CheckResult { games: n, diagnostics: out }, next, stats)
+    (Checked::loose(n, out), next, stats)
+}
+
+/// The key of a piece's diagnostics: its tree (so its text and layout),
+/// whether export separators are checked, and its games' keys (their
+/// inherited values and export rules).
+fn piece_key(id: u64, separators: bool, keys: &[u64]) -> u64 {
+    keys.iter().fold(mix(id, separators as u64 + 1), |h, &k| mix(h, k))
+}
+
+/// The game whose chunk holds `at`, as `check_text` assigns syntax and
+/// text diagnostics.
+fn game_by_position(chunk_ranges: &[Range<usize>], at: usize) -> Option<usize> {
+    let i = chunk_ranges.partition_point(|r| r.end <= at);
+    (i < chunk_ranges.len() && chunk_ranges[i].start <= at).then_some(i)
+}
+
+/// The diagnostics of piece `p`, from its games' and its [`PieceInfo`].
+fn piece_check(p: &Slot, keys: &[u64], spans: &[Range<usize>], chunk_ranges: &[Range<usize>], separators: bool, game_diags: &dyn Fn(usize) -> Arc<Vec<Diagnostic>>) -> PieceCheck {
+    let start = p.start;
+    let mut games = Vec::with_capacity(p.games.len());
+    let mut diags = Vec::new();
+    for (local, i) in p.games.clone().enumerate() {
+        let d = game_diags(i);
+        let by = (spans[i].start - start) as isize;
+        diags.extend(d.iter().map(|x| {
+            let mut x = shift(x.clone(), by);
+            if x.game.is_some() {
+                x.game = Some(local);
+            }
+            x
+        }));
+        games.push((keys[i], d));
+    }
+    // The info's offsets are as they were when the piece started at
+    // `info.start`.
+    let back = -(p.info.start as isize);
+    diags.extend(p.info.between.iter().map(|d| shift(d.clone(), back)));
+    if separators {
+        diags.extend(p.info.separators.iter().map(|d| shift(d.clone(), back)));
+    }
+    let local: Vec<Range<usize>> = chunk_ranges[p.games.clone()].iter().map(|r| r.start - start..r.end - start).collect();
+    for d in diags.iter_mut().filter(|d| d.game.is_none()) {
+        d.game = game_by_position(&local, d.range.start);
+    }
+    diags.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    let caps = rules::text::cap_counts(&diags);
+    PieceCheck { games, diags: Arc::new(diags), caps }
+}
+
+/// The pieces' segments with the loose diagnostics (sorted, in document
+/// offsets) put in order between them; a piece that a loose diagnostic
+/// falls inside becomes a loose segment of its own. `None` when the
+/// pieces are not in order (a diagnostic reaching past its piece).
+fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Option<Checked> {
+    let key = |d: &Diagnostic| (d.range.start, d.range.end, d.code.code);
+    loose.sort_by(|a, b| key(a).cmp(&key(b)));
+    let mut loose = loose.into_iter().peekable();
+    let mut out = Vec::with_capacity(segments.len() + 2);
+    let mut last: Option<(usize, usize, &'static str)> = None;
+    let push_loose = |out: &mut Vec<Segment>, v: Vec<Diagnostic>| {
+        if !v.is_empty() {
+            out.push(Segment { shift: 0, first_game: 0, diags: Arc::new(v), len: 0, lasting: false });
+        }
+    };
+    for seg in segments {
+        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else { continue };
+        let (first, end) = (seg.key(first), seg.key(end));
+        if last.is_some_and(|l| l > first) {
+            return None;
+        }
+        let mut before = Vec::new();
+        while let Some(d) = loose.next_if(|d| key(d) < first) {
+            before.push(d);
+        }
+        push_loose(&mut out, before);
+        if loose.peek().is_some_and(|d| key(d) <= end) {
+            let mut v: Vec<Diagnostic> = seg.diags.iter().map(|d| seg.absolute(d)).collect();
+            while let Some(d) = loose.next_if(|d| key(d) <= end) {
+                v.push(d);
+            }
+            v.sort_by(|a, b| key(a).cmp(&key(b)));
+            push_loose(&mut out, v);
+        } else {
+            out.push(seg);
+        }
+        last = Some(end);
+    }
+    push_loose(&mut out, loose.collect());
+    Some(Checked { games, segments: out })
 }
 
 /// [`Layout`] from the document's chunks (one walk of every top-level node).
 fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
     let (games, between) = games_and_gaps(source, chunks, loose, 0..source.text.len());
-    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, separators: Vec::new(), place: Vec::new() };
+    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, place: Vec::new(), pieces: Vec::new() };
     for (k, (span, range, h)) in games.into_iter().enumerate() {
         l.spans.push(span);
         l.ranges.push(range);

@@ -11,7 +11,7 @@ use pbn::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 use pbn_tests::gen::{generate, GenOptions, Rng};
 
-type Key = (&'static str, std::ops::Range<usize>, String, Option<usize>, Vec<(std::ops::Range<usize>, String)>);
+type Key = (&'static str, std::ops::Range<usize>, std::sync::Arc<str>, Option<usize>, Vec<(std::ops::Range<usize>, std::sync::Arc<str>)>);
 
 fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
     v.iter()

@@ -172,7 +172,7 @@ fn diag_json(d: &Diagnostic, source: &SourceText, index: &LineIndex) -> serde_js
         "code": d.code.code,
         "severity": d.severity.name(),
         "category": d.code.category.name(),
-        "message": d.message,
+        "message": &*d.message,
         "line": s.line + 1,
         "column": s.col + 1,
         "end_line": e.line + 1,
@@ -185,7 +185,7 @@ fn diag_json(d: &Diagnostic, source: &SourceText, index: &LineIndex) -> serde_js
             .iter()
             .map(|r| {
                 let p = index.line_col(&source.text, r.range.start, PositionEncoding::Chars);
-                json!({"message": r.message, "line": p.line + 1, "column": p.col + 1})
+                json!({"message": &*r.message, "line": p.line + 1, "column": p.col + 1})
             })
             .collect();
     }

@@ -103,7 +103,7 @@ impl Backend {
                 let _ = tokio::task::spawn_blocking(move || {
                     // Checked outside the lock; serialised and sent under it,
                     // so that publications of one document stay in order.
-                    snap.check();
+                    snap.checked();
                     let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
                     let current = state.snapshot(&snap.uri).map(|c| c.version);
                     if current != Some(snap.version) {

@@ -5,7 +5,7 @@
 use super::convert::Converter;
 use super::state::Settings;
 use crate::check::{CheckOptions, CheckResult};
-use crate::recheck::{recheck, State as RecheckState};
+use crate::recheck::{recheck_segments, Checked, State as RecheckState};
 use std::sync::Arc;
 use crate::model::{self, Document as Model};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
@@ -27,11 +27,14 @@ pub struct Snapshot {
     /// Game spans and the games lowered one at a time (see [`Snapshot::game`]).
     spans: OnceLock<Vec<std::ops::Range<usize>>>,
     lowered: OnceLock<Vec<OnceLock<model::Game>>>,
-    check: Arc<OnceLock<(CheckResult, RecheckState)>>,
+    check: Arc<OnceLock<(Checked, RecheckState)>>,
+    /// The diagnostics of `check` in one list, for requests that look
+    /// through them (code actions); publishing does not need it.
+    flat: OnceLock<CheckResult>,
     /// The latest computed check of an earlier version: its per-game
     /// diagnostics are reused for the games an edit did not touch. (Only the
     /// result cell is kept, never the earlier snapshot itself.)
-    previous_check: Option<Arc<OnceLock<(CheckResult, RecheckState)>>>,
+    previous_check: Option<Arc<OnceLock<(Checked, RecheckState)>>>,
 }
 
 impl Snapshot {
@@ -54,6 +57,7 @@ impl Snapshot {
             spans: OnceLock::new(),
             lowered: OnceLock::new(),
             check: Arc::new(OnceLock::new()),
+            flat: OnceLock::new(),
             previous_check: None,
         }
     }
@@ -88,6 +92,13 @@ impl Snapshot {
 
     /// Every diagnostic, from the same code path as `pbn check`.
     pub fn check(&self) -> &CheckResult {
+        self.flat.get_or_init(|| self.checked().flatten())
+    }
+
+    /// Every diagnostic, in segments that later versions share while the
+    /// parts of the document they cover do not change (what
+    /// `publishDiagnostics` is built from).
+    pub fn checked(&self) -> &Checked {
         &self
             .check
             .get_or_init(|| {
@@ -95,7 +106,7 @@ impl Snapshot {
                 let opts = CheckOptions { export: self.settings.export };
                 let empty = RecheckState::default();
                 let prev = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
-                let (result, state, _) = recheck(source, &self.forest, &opts, prev);
+                let (result, state, _) = recheck_segments(source, &self.forest, &opts, prev);
                 (result, state)
             })
             .0
@@ -117,7 +128,7 @@ impl Snapshot {
         if let Some(m) = self.model.get() {
             return m.games.get(i);
         }
-        if self.source.text.contains("\"#") {
+        if self.source.uses_hash_values() {
             return self.model().games.get(i);
         }
         let span = self.game_spans().get(i)?.clone();

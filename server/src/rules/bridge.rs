@@ -121,7 +121,7 @@ fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, diags: Vec<Diagnost
             continue;
         }
         if *n == PER_SECTION_CAP && total > PER_SECTION_CAP {
-            d.message.push_str(&format!(" ({} more like this in this section)", total - PER_SECTION_CAP));
+            d.message = format!("{} ({} more like this in this section)", d.message, total - PER_SECTION_CAP).into();
         }
         ctx.push(out, d);
     }

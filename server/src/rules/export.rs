@@ -80,9 +80,9 @@ pub fn check_file_text(source: &SourceText, out: &mut Vec<Diagnostic>) {
             i += 1;
         }
     }
-    // Tab and VT are ASCII: a byte scan finds them (memchr first: most
-    // files have none).
-    let any_tab = b.contains(&b'\t') || b.contains(&0x0b);
+    // Tab and VT (§2.3); the count is kept across edits (`SourceText`), so
+    // a file without them is not scanned.
+    let any_tab = source.has_tab();
     let tabs = if any_tab { b } else { &b[..0] };
     for i in tabs.iter().enumerate().filter(|(_, &x)| x == b'\t' || x == 0x0b).map(|(i, _)| i).take(20) {
         out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));

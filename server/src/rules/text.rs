@@ -51,6 +51,30 @@ pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes
     out
 }
 
+/// The codes [`cap`] limits (and, last, the Windows-1252 one it merges).
+fn capped_codes() -> [&'static crate::codes::CodeInfo; 6] {
+    [&c::CONTROL_CHARACTER, &c::NOT_LATIN1, &c::LINE_TOO_LONG, &c::TOKEN_TOO_LONG, &c::NON_ASCII_SYMBOL, &c::C1_CHARACTER]
+}
+
+/// How many diagnostics of each code [`cap`] looks at are in `diags`: the
+/// counts of parts of a document add up to the document's.
+pub fn cap_counts(diags: &[Diagnostic]) -> [usize; 6] {
+    let codes = capped_codes();
+    let mut n = [0; 6];
+    for d in diags {
+        if let Some(k) = codes.iter().position(|c| std::ptr::eq(d.code, *c)) {
+            n[k] += 1;
+        }
+    }
+    n
+}
+
+/// Whether [`cap`] would change diagnostics with these counts (beyond
+/// their order): a code over the limit, or any Windows-1252 character.
+pub fn cap_changes(counts: &[usize; 6]) -> bool {
+    counts[..5].iter().any(|&n| n > CAP) || counts[5] > 0
+}
+
 /// Applies the per-file limits to the diagnostics of all spans (in any
 /// order): at most [`CAP`] of each capped code, the last saying how many more
 /// there are; Windows-1252 characters become one diagnostic with the count.
@@ -86,12 +110,12 @@ pub fn cap(out: &mut Vec<Diagnostic>) {
         }
     }
     if let Some((i, n)) = c1 {
-        kept[i].message = format!("the file uses {n} Windows-1252 character(s) in the byte range 128–159, which ISO 8859-1 does not use for PBN data (§2.2)");
+        kept[i].message = format!("the file uses {n} Windows-1252 character(s) in the byte range 128–159, which ISO 8859-1 does not use for PBN data (§2.2)").into();
     }
     for (k, code) in capped.iter().enumerate() {
         if counts[k] > CAP {
             if let Some(last) = kept.iter_mut().rev().find(|d| is(d, code)) {
-                last.message.push_str(&format!(" ({} more not shown)", counts[k] - CAP));
+                last.message = format!("{} ({} more not shown)", last.message, counts[k] - CAP).into();
             }
         }
     }

@@ -78,6 +78,36 @@ pub struct SourceText {
     /// should use to "keep" the file's convention.
     pub dominant_line_ending: LineEnding,
     pub notes: Vec<DecodeNote>,
+    /// Counts that whole-file rules ask for, computed on first use and
+    /// carried through [`SourceText::edited`] (the language server must not
+    /// scan a large document again on every keystroke).
+    counts: std::sync::OnceLock<Counts>,
+}
+
+/// What [`SourceText::has_tab`] and [`SourceText::uses_hash_values`] count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    /// Tab and vertical tab characters (export format forbids them, §2.3).
+    tabs: usize,
+    /// `"#` pairs: a tag value that may be a `#` inheritance (§4.8).
+    hash_values: usize,
+}
+
+impl Counts {
+    fn of(b: &[u8]) -> Counts {
+        let tabs = b.iter().filter(|&&c| c == b'\t' || c == 0x0b).count();
+        // `#` is rare in PBN text: look for it, then at the byte before.
+        let mut hash_values = 0;
+        let mut from = 0;
+        while let Some(p) = b[from..].iter().position(|&c| c == b'#') {
+            let at = from + p;
+            if at > 0 && b[at - 1] == b'"' {
+                hash_values += 1;
+            }
+            from = at + 1;
+        }
+        Counts { tabs, hash_values }
+    }
 }
 
 impl SourceText {
@@ -85,7 +115,21 @@ impl SourceText {
     /// detected from the text.
     pub fn from_text(text: String) -> SourceText {
         let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new() }
+        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default() }
+    }
+
+    fn counts(&self) -> Counts {
+        *self.counts.get_or_init(|| Counts::of(self.text.as_bytes()))
+    }
+
+    /// The text holds a tab or vertical tab character.
+    pub fn has_tab(&self) -> bool {
+        self.counts().tabs > 0
+    }
+
+    /// The text holds `"#`, so some tag value may inherit (§4.8).
+    pub fn uses_hash_values(&self) -> bool {
+        self.counts().hash_values > 0
     }
 
     /// The text of `self` after replacing `start..old_end` (`text` is the
@@ -101,11 +145,26 @@ impl SourceText {
         let same = !nl(&old[start.min(old.len())..old_end.min(old.len())])
             && !nl(inserted.as_bytes())
             && !(start > 0 && old.get(start - 1) == Some(&b'\r') && text.as_bytes().get(start + inserted.len()) == Some(&b'\n'));
-        if same && self.encoding == Encoding::Utf8 && self.notes.is_empty() {
-            SourceText { text, encoding: Encoding::Utf8, line_ending: self.line_ending, dominant_line_ending: self.dominant_line_ending, notes: Vec::new() }
+        // The counts, from the bytes around the edit: a `"#` pair changes
+        // only where one of its two bytes is in the edited range.
+        let counts = self.counts.get().map(|c| {
+            let new = text.as_bytes();
+            let around = |b: &[u8], end: usize| Counts::of(&b[start.saturating_sub(1)..(end + 1).min(b.len())]).hash_values;
+            let tabs = |b: &[u8]| Counts::of(b).tabs;
+            Counts {
+                tabs: c.tabs - tabs(&old[start..old_end]) + tabs(&new[start..new_end]),
+                hash_values: c.hash_values - around(old, old_end) + around(new, new_end),
+            }
+        });
+        let out = if same && self.encoding == Encoding::Utf8 && self.notes.is_empty() {
+            SourceText { text, encoding: Encoding::Utf8, line_ending: self.line_ending, dominant_line_ending: self.dominant_line_ending, notes: Vec::new(), counts: Default::default() }
         } else {
             SourceText::from_text(text)
+        };
+        if let Some(c) = counts {
+            let _ = out.counts.set(c);
         }
+        out
     }
 }
 
@@ -160,7 +219,7 @@ pub fn decode(bytes: &[u8]) -> SourceText {
         }
     };
     let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-    SourceText { text, encoding, line_ending, dominant_line_ending, notes }
+    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default() }
 }
 
 /// Not UTF-8 and not declared otherwise: ISO 8859-1, as §2.2 prescribes.
@@ -323,6 +382,29 @@ mod tests {
                         let f = SourceText::from_text(next.clone());
                         assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{t:?} {start}..{end} {ins:?}");
                         assert_eq!(e.text, next);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The tab and `"#` counts carried through `edited` equal a fresh count,
+    /// whatever the edit breaks or forms.
+    #[test]
+    fn edited_keeps_the_counts() {
+        let texts = ["[A \"#\"]\t", "\"#\"##\"", "ab\u{b}c", "#\"", ""];
+        let inserts = ["", "\"", "#", "\"#", "\t", "x", "é\""];
+        for t in texts {
+            let src = SourceText::from_text(t.to_owned());
+            assert_eq!(src.counts(), Counts::of(t.as_bytes()));
+            for start in 0..=t.len() {
+                for end in start..=t.len() {
+                    for ins in inserts {
+                        let mut next = t.to_owned();
+                        next.replace_range(start..end, ins);
+                        let e = src.edited(next.clone(), start, end, start + ins.len());
+                        assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{t:?} {start}..{end} {ins:?}");
+                        assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains("\"#")));
                     }
                 }
             }

@@ -5,8 +5,9 @@
 use crate::diagnostic::Severity;
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use crate::recheck::Segment;
+use rustc_hash::FxHashMap as HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location, NumberOrString,
@@ -35,7 +36,7 @@ fn one(snap: &Snapshot, conv: &Converter<'_>, d: &crate::diagnostic::Diagnostic)
                     .iter()
                     .map(|r| DiagnosticRelatedInformation {
                         location: Location { uri: snap.uri.clone(), range: conv.range(r.range.clone()) },
-                        message: r.message.clone(),
+                        message: r.message.to_string(),
                     })
                     .collect()
             }),
@@ -44,48 +45,146 @@ fn one(snap: &Snapshot, conv: &Converter<'_>, d: &crate::diagnostic::Diagnostic)
     }
 }
 
-/// Serialised diagnostics of earlier publications, by a hash of everything
-/// that appears in their JSON. An edit changes few diagnostics, and
-/// serialising 20,000 of them again (most of an edit's time at that size)
-/// would dwarf the check itself: the JSON of a diagnostic whose LSP range,
-/// code, severity, message, related information and tags are unchanged is
-/// reused as is.
+/// What earlier publications serialised, for the next one. An edit
+/// changes few diagnostics, and serialising every diagnostic of a large
+/// document again (20,000 of them in a 20,000-game file) would cost far more
+/// than the check itself.
+///
+/// - A lasting segment (one piece of the document, shared by the checks of
+///   later versions while that piece does not change) is serialised once
+///   into a template whose line numbers are relative to the piece's first
+///   line; publishing it again copies the template, or its last output when
+///   the piece did not move to other lines.
+/// - The diagnostics of other segments are cached one by one, by a hash of
+///   everything that appears in their JSON.
 #[derive(Default)]
 pub struct JsonCache {
-    map: HashMap<u64, Arc<str>>,
+    pieces: HashMap<(usize, u8), Template>,
+    map: std::collections::HashMap<u64, Arc<str>>,
+}
+
+/// A lasting segment's JSON (its diagnostics joined by commas) with line
+/// numbers relative to `base`.
+struct Template {
+    /// Keeps the segment's diagnostics alive, so that their address (the
+    /// key) is not reused while the entry exists.
+    _diags: Arc<Vec<crate::diagnostic::Diagnostic>>,
+    json: String,
+    /// Where each line number is in `json`: offset, length, relative value.
+    lines: Vec<(usize, usize, u32)>,
+    /// The last output: for which first line, and the text.
+    last: Option<(u32, Arc<str>)>,
+}
+
+impl Template {
+    fn new(snap: &Snapshot, conv: &Converter<'_>, seg: &Segment, base: u32) -> Template {
+        let mut json = String::new();
+        for (i, d) in seg.diags.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            let mut lsp = one(snap, conv, &seg.absolute(d));
+            let rel = |r: &mut tower_lsp_server::ls_types::Range| {
+                r.start.line -= base;
+                r.end.line -= base;
+            };
+            rel(&mut lsp.range);
+            for r in lsp.related_information.iter_mut().flatten() {
+                rel(&mut r.location.range);
+            }
+            json.push_str(&serde_json::to_string(&lsp).expect("a diagnostic serialises"));
+        }
+        // A `"line":` key (a quote inside a JSON string is escaped, so
+        // this is never text of a message).
+        let mut lines = Vec::new();
+        let key = b"\"line\":";
+        let b = json.as_bytes();
+        let mut at = 0;
+        while let Some(p) = memchr::memmem::find(&b[at..], key) {
+            let start = at + p + key.len();
+            let len = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let value = json[start..start + len].parse().expect("a line number");
+            lines.push((start, len, value));
+            at = start + len;
+        }
+        Template { _diags: seg.diags.clone(), json, lines, last: None }
+    }
+
+    /// The JSON with line numbers counted from `base`.
+    fn at(&mut self, base: u32) -> Arc<str> {
+        if let Some((b, text)) = &self.last {
+            if *b == base {
+                return text.clone();
+            }
+        }
+        let mut out = String::with_capacity(self.json.len() + self.lines.len() * 4);
+        let mut from = 0;
+        for &(at, len, value) in &self.lines {
+            out.push_str(&self.json[from..at]);
+            out.push_str(itoa::Buffer::new().format(value + base));
+            from = at + len;
+        }
+        out.push_str(&self.json[from..]);
+        let text: Arc<str> = Arc::from(out);
+        self.last = Some((base, text.clone()));
+        text
+    }
+}
+
+/// Whether a segment's positions depend only on its own text: it starts at
+/// a line start and every range (related ones too) lies inside it.
+fn self_contained(text: &str, seg: &Segment) -> bool {
+    let at_line_start = seg.shift == 0 || matches!(text.as_bytes().get(seg.shift - 1), Some(b'\n' | b'\r'));
+    let end = seg.diags.iter().flat_map(|d| std::iter::once(&d.range).chain(d.related.iter().map(|r| &r.range))).map(|r| r.end).max().unwrap_or(0);
+    at_line_start && end <= seg.len
 }
 
 /// The body of the `textDocument/publishDiagnostics` notification of this
-/// snapshot (a JSON-RPC message, without the frame header), built from the
-/// JSON of each diagnostic; `cache` lends what earlier publications
-/// serialised and is replaced by what this one used.
+/// snapshot (a JSON-RPC message, without the frame header), built from what
+/// `cache` kept of earlier publications; `cache` is replaced by what this
+/// one used.
 pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
     let conv = snap.converter();
-    let check = snap.check();
-    let mut next = HashMap::with_capacity(check.diagnostics.len());
-    let mut parts: Vec<Arc<str>> = Vec::with_capacity(check.diagnostics.len());
+    let checked = snap.checked();
+    let text = snap.source.text.as_str();
+    let enc = snap.settings.encoding;
+    let mut pieces = HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
+    let mut map = std::collections::HashMap::new();
+    let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
     let mut hint = 0;
-    for d in &check.diagnostics {
-        let range = conv.range_near(d.range.clone(), &mut hint);
-        let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), r.message.as_str())).collect();
-        let mut h = DefaultHasher::new();
-        (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);
-        (d.severity as u8, d.code.code, d.code.name, d.message.as_str(), d.unnecessary).hash(&mut h);
-        for (r, m) in &related {
-            (r.start.line, r.start.character, r.end.line, r.end.character, m).hash(&mut h);
+    for seg in &checked.segments {
+        if seg.diags.is_empty() {
+            continue;
         }
-        let key = h.finish();
-        let json = match next.get(&key).or_else(|| cache.map.get(&key)) {
-            Some(j) => Arc::clone(j),
-            None => {
-                let lsp = one(snap, &conv, d);
-                Arc::from(serde_json::to_string(&lsp).expect("a diagnostic serialises"))
+        if seg.lasting && self_contained(text, seg) {
+            let key = (Arc::as_ptr(&seg.diags) as usize, enc as u8);
+            let base = conv.position(seg.shift).line;
+            let mut t = cache.pieces.remove(&key).unwrap_or_else(|| Template::new(snap, &conv, seg, base));
+            parts.push(t.at(base));
+            pieces.insert(key, t);
+            continue;
+        }
+        for d in seg.diags.iter() {
+            let d = seg.absolute(d);
+            let range = conv.range_near(d.range.clone(), &mut hint);
+            let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), &*r.message)).collect();
+            let mut h = std::hash::DefaultHasher::new();
+            (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);
+            (d.severity as u8, d.code.code, d.code.name, &*d.message, d.unnecessary).hash(&mut h);
+            for (r, m) in &related {
+                (r.start.line, r.start.character, r.end.line, r.end.character, m).hash(&mut h);
             }
-        };
-        next.insert(key, json.clone());
-        parts.push(json);
+            let key = h.finish();
+            let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
+                Some(j) => Arc::clone(j),
+                None => Arc::from(serde_json::to_string(&one(snap, &conv, &d)).expect("a diagnostic serialises")),
+            };
+            map.insert(key, json.clone());
+            parts.push(json);
+        }
     }
-    cache.map = next;
+    cache.pieces = pieces;
+    cache.map = map;
     let uri = serde_json::to_string(&snap.uri).expect("a URI serialises");
     let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum::<usize>() + uri.len() + 128);
     out.push_str(r#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"#);
@@ -133,7 +232,63 @@ mod tests {
             let params = PublishDiagnosticsParams { uri: snap.uri.clone(), diagnostics: to_lsp(&snap), version: Some(snap.version) };
             let typed = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
             assert_eq!(built, typed);
-            assert!(!cache.map.is_empty());
+            assert!(!cache.map.is_empty() || !cache.pieces.is_empty());
+        }
+    }
+
+    fn typed(snap: &Snapshot) -> serde_json::Value {
+        use tower_lsp_server::ls_types::PublishDiagnosticsParams;
+        let params = PublishDiagnosticsParams { uri: snap.uri.clone(), diagnostics: to_lsp(snap), version: Some(snap.version) };
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
+    }
+
+    /// Edits of a document of several pieces, in both position encodings:
+    /// after each, the notification built from templates (pieces that did
+    /// not change, some on other lines than before) is the one serde would
+    /// write. The edits keep the lines, add and remove lines above other
+    /// pieces, add related information, and put a loose diagnostic (the
+    /// export rule on tabs) inside a piece.
+    #[test]
+    fn publish_json_after_edits_equals_the_typed_notification() {
+        use crate::lsp::document::Document;
+        use crate::lsp::state::Settings;
+        use crate::text::PositionEncoding;
+        use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+        // A character outside the BMP in a few games (each is reported, and
+        // more than 50 would be capped, which makes one list).
+        let game = |b: usize| format!("[Event \"É{}\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n[Evnet \"x\"]\n{{ a comment }}\n", if b % 50 == 0 { " 😀" } else { "" }, b % 9 + 1);
+        let text = "% EXPORT\n".to_owned() + &(1..=1000).map(game).collect::<Vec<_>>().join("\n");
+        for encoding in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            let settings = Settings { encoding, ..Settings::default() };
+            let mut doc = Document::open("file:///t.pbn".parse().unwrap(), 1, text.clone(), settings);
+            assert!(doc.forest.ranges().len() >= 3, "several pieces");
+            let mut cache = JsonCache::default();
+            let check = |snap: &Snapshot, cache: &mut JsonCache, what: &str| {
+                let built: serde_json::Value = serde_json::from_str(&publish_json(snap, cache)).unwrap();
+                assert_eq!(built, typed(snap), "{encoding:?}: {what}");
+                assert!(!cache.pieces.is_empty(), "{what}: pieces are cached");
+            };
+            check(&doc.snapshot, &mut cache, "open");
+            let edits: [(&str, usize, &str); 7] = [
+                ("[Board \"500\"]", 0, "[Board \"501\"]"),
+                ("[Board \"10\"]", 0, "[Board \"10\"]\n\n{ new lines }\n"),
+                ("[Board \"700\"]", 0, "[Board \"700\"]\n[Board \"7\"]"),
+                ("[Board \"3\"]\n", 1, ""),
+                ("[Board \"900\"]", 0, "[Board \"900\"]\t"),
+                ("[Board \"501\"]", 0, "[Board \"501\"]\n"),
+                ("[Board \"501\"]\n\n", 0, "[Board \"501\"]"),
+            ];
+            for (v, (find, lines, new)) in edits.into_iter().enumerate() {
+                let now = doc.snapshot.source.text.clone();
+                let at = now.find(find).unwrap_or_else(|| panic!("{find}"));
+                let end = if lines == 0 { at + find.len() } else { at + find.len() + now[at + find.len()..].find('\n').unwrap() + 1 };
+                let conv = doc.snapshot.converter();
+                let pos = |o: usize| -> Position { conv.position(o) };
+                let range = Range { start: pos(at), end: pos(end) };
+                let change = TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() };
+                doc.apply(v as i32 + 2, vec![change], encoding, settings);
+                check(&doc.snapshot, &mut cache, find);
+            }
         }
     }
 }
