@@ -11,7 +11,7 @@
 //! edit cost about as much as parsing it afresh (1.2 s on 20,000 games).
 
 use super::snapshot::Snapshot;
-use crate::text::PositionEncoding;
+use crate::text::{LineIndex, PositionEncoding, SourceText};
 use ropey::Rope;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
@@ -65,16 +65,23 @@ impl Document {
     /// Applies the changes of one `didChange`, in order, then reparses the
     /// pieces they touched. Runs synchronously: the next notification sees
     /// the result.
+    ///
+    /// The text and line index of the new snapshot are the previous
+    /// snapshot's, edited in place when nothing else holds that snapshot any
+    /// more (the usual case: its diagnostics were published), so that a
+    /// keystroke in a large document copies neither.
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
-        // One ranged change (a keystroke): the line index is updated, not
-        // rebuilt.
-        let mut single: Option<(usize, usize, usize)> = None;
-        let count = changes.len();
+        enum Step {
+            Whole(String),
+            Replace(usize, usize, String),
+        }
+        let mut steps = Vec::with_capacity(changes.len());
         for change in changes {
             match change.range {
                 None => {
                     self.rope = Rope::from_str(&change.text);
                     self.forest = Forest::parse_with(&change.text, EDIT_PIECE);
+                    steps.push(Step::Whole(change.text));
                 }
                 Some(range) => {
                     let start = rope_offset(&self.rope, range.start, enc);
@@ -86,9 +93,6 @@ impl Document {
                     self.rope.remove(start_char..end_char);
                     self.rope.insert(start_char, &change.text);
                     let new_end = start + change.text.len();
-                    if count == 1 {
-                        single = Some((start, end, new_end));
-                    }
                     let new_end_position = point(&self.rope, new_end);
                     self.forest.edit(&InputEdit {
                         start_byte: start,
@@ -98,19 +102,28 @@ impl Document {
                         old_end_position,
                         new_end_position,
                     });
+                    steps.push(Step::Replace(start, end, change.text));
                 }
             }
         }
-        let text = self.rope.to_string();
-        self.forest.reparse(&text);
-        self.version = version;
-        let (index, source) = match single {
-            Some((start, old_end, new_end)) => {
-                let index = self.snapshot.index.edited(&text, start, old_end, new_end);
-                (index, self.snapshot.source.edited(text, start, old_end, new_end))
-            }
-            None => (crate::text::LineIndex::new(&text), crate::text::SourceText::from_text(text)),
+        let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
+            Some(s) => (std::mem::replace(&mut s.source, SourceText::from_text(String::new())), std::mem::replace(&mut s.index, LineIndex::new(""))),
+            None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
         };
+        for step in steps {
+            match step {
+                Step::Whole(text) => {
+                    index = LineIndex::new(&text);
+                    source = SourceText::from_text(text);
+                }
+                Step::Replace(start, end, text) => {
+                    source.replace(start, end, &text);
+                    index.replace(&source.text, start, end, start + text.len());
+                }
+            }
+        }
+        self.forest.reparse(&source.text);
+        self.version = version;
         let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot);
         self.snapshot = Arc::new(next);
     }
@@ -179,7 +192,14 @@ mod tests {
                         text.replace_range(a..b, new);
                         changes.push(TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() });
                     }
+                    // A request may still hold the previous version: its
+                    // text is copied then, not edited in place.
+                    let held = (v % 2 == 0).then(|| (doc.snapshot.clone(), doc.snapshot.source.text.clone()));
                     doc.apply(v, changes, enc, settings);
+                    if let Some((snap, before)) = held {
+                        assert_eq!(snap.source.text, before, "round {round} version {v}: a held snapshot changed");
+                        assert_eq!(snap.index, crate::text::LineIndex::new(&before));
+                    }
                     assert_eq!(doc.snapshot.source.text, text, "round {round} version {v}: text differs");
                     assert_eq!(doc.snapshot.index, crate::text::LineIndex::new(&text), "round {round} version {v}: line index differs");
                 }

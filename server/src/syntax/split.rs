@@ -210,6 +210,12 @@ impl Forest {
     /// [`Forest::reparse`].
     pub fn edit(&mut self, edit: &InputEdit) {
         let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
+        // An edit that keeps every later byte and point where it was (a
+        // character replaced by one of the same length) leaves the trees
+        // after it as they are: shifting them would copy each one's
+        // leftmost nodes for nothing. (Edited pieces are parsed afresh,
+        // never incrementally, so no tree needs the edit's change marks.)
+        let in_place = old_end == new_end && edit.old_end_position == edit.new_end_position;
         let last = self.ranges.len() - 1;
         for i in 0..self.ranges.len() {
             let r = self.ranges[i].clone();
@@ -218,6 +224,9 @@ impl Forest {
             }
             if r.start > old_end || (r.start == old_end && r.start > start) {
                 // wholly after the edit: shifted
+                if in_place {
+                    continue;
+                }
                 self.ranges[i] = r.start - old_end + new_end..r.end - old_end + new_end;
             } else {
                 let s = r.start.min(start);

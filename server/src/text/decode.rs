@@ -132,39 +132,50 @@ impl SourceText {
         self.counts().hash_values > 0
     }
 
-    /// The text of `self` after replacing `start..old_end` (`text` is the
-    /// result, where the inserted text is `start..new_end`), keeping the
-    /// line-ending statistics when the edit cannot change them: no line end
-    /// removed or inserted, and no CR newly followed by an LF. (The language
-    /// server calls this on every edit; counting the line ends of a large
-    /// file again would dominate.)
+    /// [`SourceText::replace`] on a copy; `text` is the result, where the
+    /// inserted text is `start..new_end`.
     pub fn edited(&self, text: String, start: usize, old_end: usize, new_end: usize) -> SourceText {
+        let mut out = self.clone();
+        out.replace(start, old_end, &text[start..new_end]);
+        debug_assert_eq!(out.text, text);
+        out
+    }
+
+    /// Replaces `start..old_end` of the text with `new`, in place, keeping
+    /// the line-ending statistics when the edit cannot change them (no line
+    /// end removed or inserted, and no CR newly followed by an LF) and the
+    /// counts of [`SourceText::has_tab`] and
+    /// [`SourceText::uses_hash_values`] always. (The language server calls
+    /// this on every edit; copying or scanning a large document again would
+    /// dominate.) Edited text is the editor's: UTF-8, without decoding notes.
+    pub fn replace(&mut self, start: usize, old_end: usize, new: &str) {
         let old = self.text.as_bytes();
-        let inserted = &text[start..new_end];
         let nl = |b: &[u8]| b.iter().any(|&c| c == b'\n' || c == b'\r');
-        let same = !nl(&old[start.min(old.len())..old_end.min(old.len())])
-            && !nl(inserted.as_bytes())
-            && !(start > 0 && old.get(start - 1) == Some(&b'\r') && text.as_bytes().get(start + inserted.len()) == Some(&b'\n'));
+        let same = !nl(&old[start..old_end])
+            && !nl(new.as_bytes())
+            && !(start > 0 && old[start - 1] == b'\r' && old.get(old_end) == Some(&b'\n'));
         // The counts, from the bytes around the edit: a `"#` pair changes
         // only where one of its two bytes is in the edited range.
-        let counts = self.counts.get().map(|c| {
-            let new = text.as_bytes();
-            let around = |b: &[u8], end: usize| Counts::of(&b[start.saturating_sub(1)..(end + 1).min(b.len())]).hash_values;
-            let tabs = |b: &[u8]| Counts::of(b).tabs;
-            Counts {
-                tabs: c.tabs - tabs(&old[start..old_end]) + tabs(&new[start..new_end]),
-                hash_values: c.hash_values - around(old, old_end) + around(new, new_end),
-            }
+        let before = self.counts.get().map(|c| {
+            let window = &old[start.saturating_sub(1)..(old_end + 1).min(old.len())];
+            (*c, Counts::of(&old[start..old_end]).tabs, Counts::of(window).hash_values)
         });
-        let out = if same && self.encoding == Encoding::Utf8 && self.notes.is_empty() {
-            SourceText { text, encoding: Encoding::Utf8, line_ending: self.line_ending, dominant_line_ending: self.dominant_line_ending, notes: Vec::new(), counts: Default::default() }
-        } else {
-            SourceText::from_text(text)
-        };
-        if let Some(c) = counts {
-            let _ = out.counts.set(c);
+        self.text.replace_range(start..old_end, new);
+        let new_end = start + new.len();
+        let counts = before.map(|(c, tabs_out, hash_out)| {
+            let b = self.text.as_bytes();
+            let window = &b[start.saturating_sub(1)..(new_end + 1).min(b.len())];
+            Counts { tabs: c.tabs - tabs_out + Counts::of(new.as_bytes()).tabs, hash_values: c.hash_values - hash_out + Counts::of(window).hash_values }
+        });
+        if !(same && self.encoding == Encoding::Utf8 && self.notes.is_empty()) {
+            (self.line_ending, self.dominant_line_ending) = detect_line_ending(&self.text);
+            self.encoding = Encoding::Utf8;
+            self.notes.clear();
         }
-        out
+        self.counts = std::sync::OnceLock::new();
+        if let Some(c) = counts {
+            let _ = self.counts.set(c);
+        }
     }
 }
 

@@ -46,37 +46,52 @@ impl LineIndex {
         LineIndex { starts, len: text.len() }
     }
 
-    /// The index of `text` after one edit that replaced the bytes
-    /// `start..old_end` of the previous text (this index's) with
-    /// `start..new_end` of `text`: lines before the edit are kept, lines
-    /// after it shifted, only the lines around it scanned again. The
-    /// language server updates its index this way on every keystroke.
+    /// [`LineIndex::replace`] on a copy.
     pub fn edited(&self, text: &str, start: usize, old_end: usize, new_end: usize) -> LineIndex {
+        let mut index = self.clone();
+        index.replace(text, start, old_end, new_end);
+        index
+    }
+
+    /// Updates the index to `text`, the previous text (this index's) with
+    /// its bytes `start..old_end` replaced by `start..new_end` of `text`:
+    /// lines before the edit are kept, lines after it shifted in place, only
+    /// the lines around it scanned again. The language server updates its
+    /// index this way on every keystroke.
+    pub fn replace(&mut self, text: &str, start: usize, old_end: usize, new_end: usize) {
         let b = text.as_bytes();
         // From the start of the line holding the byte before the edit: a
         // CR there may now be followed by an LF.
         let l0 = self.line_of(start.saturating_sub(1).min(self.len));
-        let mut starts = self.starts[..=l0].to_vec();
+        let mut mid = Vec::new();
         let scan_end = (new_end + 2).min(b.len());
         let mut i = self.starts[l0];
         while i < scan_end {
             match b[i] {
-                b'\n' => starts.push(i + 1),
+                b'\n' => mid.push(i + 1),
                 b'\r' => {
                     if b.get(i + 1) == Some(&b'\n') {
                         i += 1;
                     }
-                    starts.push(i + 1);
+                    mid.push(i + 1);
                 }
                 _ => {}
             }
             i += 1;
         }
-        // After the edit the text is the old one, shifted.
-        let last = *starts.last().expect("line 0");
+        // After the edit the text is the old one, shifted: the old line
+        // starts after `old_end` that lie beyond what was scanned stay.
+        let seen = mid.last().copied().unwrap_or(self.starts[l0]).max(i);
         let from = self.starts.partition_point(|&q| q <= old_end);
-        starts.extend(self.starts[from..].iter().map(|&q| q - old_end + new_end).filter(|&q| q > last.max(i)));
-        LineIndex { starts, len: text.len() }
+        let dropped = self.starts[from..].partition_point(|&q| q - old_end + new_end <= seen);
+        let n = mid.len();
+        self.starts.splice(l0 + 1..from + dropped, mid);
+        if new_end != old_end {
+            for q in &mut self.starts[l0 + 1 + n..] {
+                *q = *q - old_end + new_end;
+            }
+        }
+        self.len = text.len();
     }
 
     pub fn line_count(&self) -> usize {
