@@ -152,41 +152,54 @@ struct PieceInfo {
     /// Diagnostics of the text between the games and of comments outside
     /// games (the file-level part of the piece).
     between: Vec<Diagnostic>,
-    /// The export rule on the game separators of the piece (used when export
-    /// rules apply to the whole file).
+    /// The export rule on the game separators inside the piece (used when
+    /// export rules apply to the whole file).
     separators: Vec<Diagnostic>,
+    /// The piece's last node when it is a game break: where the node before
+    /// it ends, and the break. Its separator rule looks at the next piece's
+    /// first character too, so it is checked on every re-check
+    /// ([`tail_separator`]), not kept.
+    tail_break: Option<(usize, Range<usize>)>,
     /// The piece's last top-level node is a game break (every piece but
     /// the last is cut right after one, so games never straddle pieces).
     ends_with_break: bool,
 }
 
 impl PieceInfo {
-    /// `last`: the document's last piece.
-    fn of(source: &SourceText, tree: &tree_sitter::Tree, range: Range<usize>, last: bool) -> PieceInfo {
+    fn of(source: &SourceText, tree: &tree_sitter::Tree, range: Range<usize>) -> PieceInfo {
         let text = source.text.as_str();
         let top = syntax::top_nodes(tree);
-        // As `rules::export::check_file` on the whole document: a break
-        // that ends a piece is followed by the next piece's first node,
-        // which starts at the first non-blank character after the piece.
-        // (A piece other than the first never starts with a break: it is
-        // cut at a non-blank line.)
+        // As `rules::export::check_file` on the whole document.
         let mut separators = Vec::new();
+        let mut tail_break = None;
         for (k, n) in top.iter().enumerate() {
             if n.kind() != "game_break" || k == 0 {
                 continue;
             }
-            let after = match top.get(k + 1) {
-                Some(next) => next.start_byte(),
-                None if last => continue,
-                None => text[range.end..].find(|c: char| !c.is_whitespace()).map_or(text.len(), |p| range.end + p),
-            };
-            separators.extend(rules::export::separator(text, top[k - 1].end_byte(), *n, after));
+            match top.get(k + 1) {
+                Some(next) => separators.extend(rules::export::separator(text, top[k - 1].end_byte(), n.byte_range(), next.start_byte())),
+                None => tail_break = Some((top[k - 1].end_byte(), n.byte_range())),
+            }
         }
         let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
         let (chunks, loose) = syntax::games_in(&top);
         let (games, between) = games_and_gaps(source, &chunks, &loose, range.clone());
-        PieceInfo { start: range.start, games, between, separators, ends_with_break }
+        PieceInfo { start: range.start, games, between, separators, tail_break, ends_with_break }
     }
+}
+
+/// The export separator rule on the game break that ends piece `p` (not
+/// the document's last piece): a break that ends a piece is followed by the
+/// next piece's first node, which starts at the first non-blank character
+/// after the piece (a piece other than the first never starts with a break:
+/// it is cut at a non-blank line). Relative to the piece's start.
+fn tail_separator(text: &str, p: &Slot) -> Option<Diagnostic> {
+    let (before, brk) = p.info.tail_break.clone()?;
+    let by = p.start as isize - p.info.start as isize;
+    let at = |o: usize| (o as isize + by) as usize;
+    let end = p.start + p.len;
+    let after = text[end..].find(|c: char| !c.is_whitespace()).map_or(text.len(), |q| end + q);
+    rules::export::separator(text, at(before), at(brk.start)..at(brk.end), after).map(|d| shift(d, -(p.start as isize)))
 }
 
 /// Per game of `region` (which holds `chunks` and `loose`): its span (whole
@@ -246,7 +259,7 @@ fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &St
     *walked = missing.len();
     let list = trees.trees();
     let last = ids.len().saturating_sub(1);
-    let fresh = crate::par::map(&missing, |&i| PieceInfo::of(source, &list[i], ranges[i].clone(), i == last));
+    let fresh = crate::par::map(&missing, |&i| PieceInfo::of(source, &list[i], ranges[i].clone()));
     let mut infos: Vec<Option<Arc<PieceInfo>>> = ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
     for (&i, info) in missing.iter().zip(fresh) {
         infos[i] = Some(Arc::new(info));
@@ -389,7 +402,12 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
     // The pieces whose diagnostics can be taken whole; the games of the
     // others need theirs (every game without pieces).
     let separators = export_from == Some(0);
-    let piece_keys: Vec<u64> = pieces.iter().map(|p| piece_key(p.id, separators, &keys[p.games.clone()])).collect();
+    let tails: Vec<Option<Diagnostic>> = pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| if separators && k + 1 < pieces.len() { tail_separator(text, p) } else { None })
+        .collect();
+    let piece_keys: Vec<u64> = pieces.iter().zip(&tails).map(|(p, t)| piece_key(p.id, separators, t.is_some(), &keys[p.games.clone()])).collect();
     let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys.iter().map(|k| prev.checks.get(k).cloned()).collect();
     let needed: Vec<usize> = if whole.is_some() {
         (0..n).collect()
@@ -430,8 +448,8 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
         }
         let mut segments = Vec::with_capacity(pieces.len() + 1);
         let mut caps = [0usize; 6];
-        for ((p, key), reused) in pieces.iter().zip(&piece_keys).zip(reused) {
-            let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, &keys, &spans, &chunk_ranges, separators, &game_diags)));
+        for (((p, key), reused), tail) in pieces.iter().zip(&piece_keys).zip(reused).zip(tails) {
+            let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, &keys, &spans, &chunk_ranges, separators, tail, &game_diags)));
             for (c, k) in caps.iter_mut().zip(pc.caps) {
                 *c += k;
             }
@@ -505,10 +523,10 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
 }
 
 /// The key of a piece's diagnostics: its tree (so its text and layout),
-/// whether export separators are checked, and its games' keys (their
-/// inherited values and export rules).
-fn piece_key(id: u64, separators: bool, keys: &[u64]) -> u64 {
-    keys.iter().fold(mix(id, separators as u64 + 1), |h, &k| mix(h, k))
+/// whether export separators are checked and the last one is wrong, and
+/// its games' keys (their inherited values and export rules).
+fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> u64 {
+    keys.iter().fold(mix(id, 1 + separators as u64 + 2 * tail as u64), |h, &k| mix(h, k))
 }
 
 /// The game whose chunk holds `at`, as `check_text` assigns syntax and
@@ -519,7 +537,16 @@ fn game_by_position(chunk_ranges: &[Range<usize>], at: usize) -> Option<usize> {
 }
 
 /// The diagnostics of piece `p`, from its games' and its [`PieceInfo`].
-fn piece_check(p: &Slot, keys: &[u64], spans: &[Range<usize>], chunk_ranges: &[Range<usize>], separators: bool, game_diags: &dyn Fn(usize) -> Arc<Vec<Diagnostic>>) -> PieceCheck {
+#[allow(clippy::too_many_arguments)]
+fn piece_check(
+    p: &Slot,
+    keys: &[u64],
+    spans: &[Range<usize>],
+    chunk_ranges: &[Range<usize>],
+    separators: bool,
+    tail: Option<Diagnostic>,
+    game_diags: &dyn Fn(usize) -> Arc<Vec<Diagnostic>>,
+) -> PieceCheck {
     let start = p.start;
     let mut games = Vec::with_capacity(p.games.len());
     let mut diags = Vec::new();
@@ -541,6 +568,7 @@ fn piece_check(p: &Slot, keys: &[u64], spans: &[Range<usize>], chunk_ranges: &[R
     diags.extend(p.info.between.iter().map(|d| shift(d.clone(), back)));
     if separators {
         diags.extend(p.info.separators.iter().map(|d| shift(d.clone(), back)));
+        diags.extend(tail);
     }
     let local: Vec<Range<usize>> = chunk_ranges[p.games.clone()].iter().map(|r| r.start - start..r.end - start).collect();
     for d in diags.iter_mut().filter(|d| d.game.is_none()) {

@@ -121,6 +121,17 @@ fn random_edits_recheck_like_check() {
 /// reuses their layout (games, hashes, diagnostics between games).
 #[test]
 fn forest_edits_recheck_like_check() {
+    forest_edits(false);
+}
+
+/// With export rules, whose game separator rule looks past a piece's end
+/// (at the first character of the next game).
+#[test]
+fn forest_edits_recheck_like_check_with_export_rules() {
+    forest_edits(true);
+}
+
+fn forest_edits(export: bool) {
     use tree_sitter::{InputEdit, Point};
     let mut text = generate(80, 5, &GenOptions::default());
     text = text.replacen("[Event \"", "[Event \"##", 1);
@@ -129,9 +140,9 @@ fn forest_edits_recheck_like_check() {
         Point { row, column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0) }
     };
     let mut forest = pbn::syntax::Forest::parse_with(&text, 2048);
-    let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), false);
-    let mut rng = Rng::new(23);
-    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n"];
+    let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), export);
+    let mut rng = Rng::new(23 + export as u64);
+    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n", "  ", "\t", "\r\n", "\n\n  [Event \"x\"]\n"];
     let mut reused = 0;
     for round in 0..250 {
         let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
@@ -148,7 +159,7 @@ fn forest_edits_recheck_like_check() {
         });
         forest.reparse(&next);
         text = next;
-        let (s, stats) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, false);
+        let (s, stats) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, export);
         if stats.checked < stats.games && stats.walked < forest.ranges().len() / 2 {
             reused += 1;
         }

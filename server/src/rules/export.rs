@@ -6,7 +6,6 @@ use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
 use crate::model::{AnnotationKind, CallToken, CardToken, Game, TagRole};
-use crate::syntax::{game_at, GameChunk};
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
 
@@ -31,7 +30,7 @@ pub fn export_line_offset(text: &str) -> Option<usize> {
 }
 
 /// File-level export rules: line ends, tabs, game separators.
-pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], chunks: &[GameChunk<'_>], out: &mut Vec<Diagnostic>) {
+pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], out: &mut Vec<Diagnostic>) {
     check_file_text(source, out);
     let text = source.text.as_str();
     // Game separators: exactly one empty line.
@@ -39,18 +38,17 @@ pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], chunk
         if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
             continue;
         }
-        out.extend(separator(text, children[k - 1].end_byte(), *n, children[k + 1].start_byte()));
+        out.extend(separator(text, children[k - 1].end_byte(), n.byte_range(), children[k + 1].start_byte()));
     }
-    let _ = (chunks, game_at);
 }
 
-/// The game separator rule (§3) on one `game_break` node between a node
-/// ending at `before` and one starting at `after`.
-pub fn separator(text: &str, before: usize, brk: tree_sitter::Node<'_>, after: usize) -> Option<Diagnostic> {
+/// The game separator rule (§3) on one `game_break` node (at `brk`)
+/// between a node ending at `before` and one starting at `after`.
+pub fn separator(text: &str, before: usize, brk: std::ops::Range<usize>, after: usize) -> Option<Diagnostic> {
     let gap = &text[before..after];
     let ok = gap == "\r\n\r\n" || gap == "\n\n" || gap == "\r\r";
     (!ok).then(|| {
-        Diagnostic::new(&c::EXPORT_GAME_SEPARATOR, brk.byte_range(), "games must be separated by exactly one empty line, without spaces or tabs (§3)")
+        Diagnostic::new(&c::EXPORT_GAME_SEPARATOR, brk, "games must be separated by exactly one empty line, without spaces or tabs (§3)")
     })
 }
 

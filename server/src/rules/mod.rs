@@ -78,7 +78,7 @@ pub fn file_export<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Dia
 /// [`file_export`] from the top-level nodes and games already collected.
 pub fn file_export_in(source: &SourceText, top: &[tree_sitter::Node<'_>], chunks: &[crate::syntax::GameChunk<'_>]) -> Vec<Diagnostic> {
     let mut file = Vec::new();
-    export::check_file(source, top, chunks, &mut file);
+    export::check_file(source, top, &mut file);
     for d in &mut file {
         d.game = crate::syntax::game_at(chunks, d.range.start);
     }
