@@ -282,7 +282,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
         // tag, `[Contract "2Dx"]` included (found by fuzzing).
         sections.insert(t.name.as_str().to_owned(), json!({
             "value": canonical_value(game, &t.name, t.effective().unwrap_or("")),
-            "elements": s.elements.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
+            "elements": s.elements.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
         }));
     }
     if !sections.is_empty() {

@@ -471,11 +471,11 @@ impl<'a, 't> Lowerer<'a, 't> {
                 // A run of section tokens (§3.2), e.g. the unquoted cells of
                 // a table row (§5): one element per token.
                 "section_token" => section.elements.extend(syntax::section_cells(self.text, child.byte_range()).map(|r| {
-                    Element { text: self.text[r.clone()].to_owned(), range: r, quoted: false }
+                    Element { text: SmallStr::new(&self.text[r.clone()]), range: r, quoted: false }
                 })),
                 "string" => {
                     let r = string_inner(self.text, child.byte_range(), true);
-                    section.elements.push(Element { text: unescape(&self.text[r]), range: child.byte_range(), quoted: true })
+                    section.elements.push(Element { text: SmallStr::new(&unescape(&self.text[r])), range: child.byte_range(), quoted: true })
                 }
                 _ => {}
             }

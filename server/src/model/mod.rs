@@ -296,8 +296,10 @@ pub struct Section {
 /// A section element: a section token or a string token (§5.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Element {
-    /// The element's text (unescaped, without quotes, for strings).
-    pub text: String,
+    /// The element's text (unescaped, without quotes, for strings); inline
+    /// up to 22 bytes, as table cells almost always are (1.4 million of
+    /// them in a 20,000-game file: a `String` each was 40% of the model).
+    pub text: SmallStr,
     pub range: Range<usize>,
     pub quoted: bool,
 }
