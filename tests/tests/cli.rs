@@ -56,6 +56,17 @@ fn check_json_is_one_document_with_the_documented_fields() {
     }
     assert_eq!(files[0]["encoding"], "utf-8");
     assert!(v["summary"]["errors"].as_u64().unwrap() > 0);
+    // Pretty-printed with the keys in alphabetical order, as it always was
+    // (a `serde_json::Value` sorts its keys), though no longer built as one.
+    assert_eq!(out, serde_json::to_string_pretty(&v).unwrap() + "\n");
+    // Related locations.
+    let dup = std::env::temp_dir().join(format!("pbn-cli-json-{}.pbn", std::process::id()));
+    std::fs::write(&dup, "[Room \"Open\"]\n[Room \"Closed\"]\n").unwrap();
+    let (_, out, _) = run(&["check", "--format", "json", dup.to_str().unwrap()], None);
+    let _ = std::fs::remove_file(&dup);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(out, serde_json::to_string_pretty(&v).unwrap() + "\n");
+    assert_eq!(v["files"][0]["diagnostics"][0]["related"][0]["line"], 1);
 }
 
 #[test]

@@ -28,20 +28,20 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let b = text.as_bytes();
-        let mut starts = vec![0];
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' => {
-                    if b.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push(i + 1);
-                }
-                _ => {}
+        let mut starts = Vec::with_capacity(b.len() / 16 + 1);
+        starts.push(0);
+        // Line ends found with SIMD (most of a PBN file is short lines).
+        let mut skip_lf = None;
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            if skip_lf == Some(i) {
+                continue; // the LF of a CRLF
             }
-            i += 1;
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                skip_lf = Some(i + 1);
+                starts.push(i + 2);
+            } else {
+                starts.push(i + 1);
+            }
         }
         LineIndex { starts, len: text.len() }
     }
@@ -232,6 +232,37 @@ mod tests {
 #[cfg(test)]
 mod edited_tests {
     use super::LineIndex;
+
+    /// `LineIndex::new` (memchr) against a byte-by-byte reading of the
+    /// line ends: LF, CRLF and a lone CR, in every combination.
+    #[test]
+    fn line_starts_match_a_byte_by_byte_scan() {
+        let reference = |b: &[u8]| {
+            let mut starts = vec![0];
+            let mut i = 0;
+            while i < b.len() {
+                match b[i] {
+                    b'\n' => starts.push(i + 1),
+                    b'\r' => {
+                        if b.get(i + 1) == Some(&b'\n') {
+                            i += 1;
+                        }
+                        starts.push(i + 1);
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            starts
+        };
+        let alphabet = ["\n", "\r", "x", "é"];
+        for n in 0..=6u32 {
+            for code in 0..4usize.pow(n) {
+                let text: String = (0..n).map(|k| alphabet[code / 4usize.pow(k) % 4]).collect();
+                assert_eq!(LineIndex::new(&text).starts, reference(text.as_bytes()), "{text:?}");
+            }
+        }
+    }
 
     /// Random edits: the updated index equals one built afresh.
     #[test]
