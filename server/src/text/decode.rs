@@ -339,22 +339,23 @@ fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
     let b = text.as_bytes();
     // Fast path (the language server calls this on every edit): without a
     // CR the answer only depends on whether there is an LF.
-    if !b.contains(&b'\r') {
-        return if b.contains(&b'\n') { (LineEnding::Lf, LineEnding::Lf) } else { (LineEnding::None, LineEnding::CrLf) };
+    if memchr::memchr(b'\r', b).is_none() {
+        return if memchr::memchr(b'\n', b).is_some() { (LineEnding::Lf, LineEnding::Lf) } else { (LineEnding::None, LineEnding::CrLf) };
     }
     let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-    let mut i = 0;
-    while i < b.len() {
+    let mut skip_lf = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+        if skip_lf == Some(i) {
+            continue; // the LF of a CRLF
+        }
         match b[i] {
             b'\r' if b.get(i + 1) == Some(&b'\n') => {
                 crlf += 1;
-                i += 1;
+                skip_lf = Some(i + 1);
             }
             b'\r' => cr += 1,
-            b'\n' => lf += 1,
-            _ => {}
+            _ => lf += 1,
         }
-        i += 1;
     }
     let kinds = [(crlf, LineEnding::CrLf), (lf, LineEnding::Lf), (cr, LineEnding::Cr)];
     let present = kinds.iter().filter(|(n, _)| *n > 0).count();
@@ -471,5 +472,37 @@ mod tests {
         let s = decode(b"a\r\nb\r\nc\n");
         assert_eq!(s.line_ending, LineEnding::Mixed);
         assert_eq!(s.dominant_line_ending, LineEnding::CrLf);
+    }
+
+    /// The memchr scan counts line ends as a byte-by-byte reading does, on
+    /// every string of up to 7 of `\r`, `\n` and `x`.
+    #[test]
+    fn line_ending_counts_match_a_byte_by_byte_scan() {
+        let reference = |b: &[u8]| {
+            let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+            let mut i = 0;
+            while i < b.len() {
+                match b[i] {
+                    b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                        crlf += 1;
+                        i += 1;
+                    }
+                    b'\r' => cr += 1,
+                    b'\n' => lf += 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            let kinds = [(crlf, LineEnding::CrLf), (lf, LineEnding::Lf), (cr, LineEnding::Cr)];
+            let present = kinds.iter().filter(|(n, _)| *n > 0).count();
+            let dominant = kinds.iter().filter(|(n, _)| *n > 0).max_by_key(|(n, _)| *n).map(|(_, k)| *k).unwrap_or(LineEnding::CrLf);
+            (if present == 0 { LineEnding::None } else if present == 1 { dominant } else { LineEnding::Mixed }, dominant)
+        };
+        for n in 0..=7u32 {
+            for code in 0..3usize.pow(n) {
+                let text: String = (0..n).map(|k| ["\r", "\n", "x"][code / 3usize.pow(k) % 3]).collect();
+                assert_eq!(detect_line_ending(&text), reference(text.as_bytes()), "{text:?}");
+            }
+        }
     }
 }
