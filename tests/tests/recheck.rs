@@ -179,3 +179,34 @@ fn an_edit_rechecks_one_game() {
     let (_, stats) = assert_same("edited", &edited, &state, false);
     assert_eq!(stats.checked, 1);
 }
+
+/// The per-file caps (at most 50 diagnostics of a code, Windows-1252
+/// characters counted in one) across the pieces of a large document: the
+/// re-check gives the capped list too, before and after an edit.
+#[test]
+fn per_file_caps_across_pieces() {
+    let text = generate(300, 9, &GenOptions::default());
+    assert!(text.len() > 3 * pbn::syntax::EDIT_PIECE, "several pieces");
+    // A control character in 80 games' Event values (over the cap), a
+    // C1 character in two.
+    let mut capped = String::new();
+    for (k, part) in text.split("[Event \"").enumerate() {
+        if k > 0 {
+            capped.push_str("[Event \"");
+            if k % 3 == 0 && k <= 240 {
+                capped.push('\u{1}');
+            }
+            if k == 7 || k == 250 {
+                capped.push('\u{85}');
+            }
+        }
+        capped.push_str(part);
+    }
+    for export in [false, true] {
+        let (state, _) = assert_same("capped", &capped, &State::default(), export);
+        let at = capped.match_indices("[Board \"").nth(150).unwrap().0 + 8;
+        let edited = format!("{}\u{2}{}", &capped[..at], &capped[at..]);
+        let (_, stats) = assert_same("capped, edited", &edited, &state, export);
+        assert_eq!(stats.checked, 1);
+    }
+}
