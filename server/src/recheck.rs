@@ -160,6 +160,9 @@ struct PieceInfo {
     /// first character too, so it is checked on every re-check
     /// ([`tail_separator`]), not kept.
     tail_break: Option<(usize, Range<usize>)>,
+    /// Where the piece's first top-level node starts (the end of the game
+    /// separator before it).
+    first_node: Option<usize>,
     /// The piece's last top-level node is a game break (every piece but
     /// the last is cut right after one, so games never straddle pieces).
     ends_with_break: bool,
@@ -183,36 +186,44 @@ impl PieceInfo {
         }
         let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
         let (chunks, loose) = syntax::games_in(&top);
-        let (games, between) = games_and_gaps(source, &chunks, &loose, range.clone());
-        PieceInfo { start: range.start, games, between, separators, tail_break, ends_with_break }
+        let root = tree.root_node();
+        let error_roots = if root.is_error() { vec![root.byte_range()] } else { Vec::new() };
+        let (games, mut between) = games_and_gaps(source, &chunks, &loose, range.clone(), &error_roots);
+        between.extend(syntax::root_error(tree, text));
+        PieceInfo { start: range.start, games, between, separators, tail_break, first_node: top.first().map(|n| n.start_byte()), ends_with_break }
     }
 }
 
-/// The export separator rule on the game break that ends piece `p` (not
-/// the document's last piece): a break that ends a piece is followed by the
-/// next piece's first node, which starts at the first non-blank character
-/// after the piece (a piece other than the first never starts with a break:
-/// it is cut at a non-blank line). Relative to the piece's start.
-fn tail_separator(text: &str, p: &Slot) -> Option<Diagnostic> {
+/// The export separator rule on the game break that ends piece `p`, which
+/// `rest` (the pieces after it) may end: the next top-level node is the
+/// first node of a later piece (none: the break ends the document, and the
+/// rule does not apply). Relative to the piece's start.
+fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diagnostic> {
     let (before, brk) = p.info.tail_break.clone()?;
-    let by = p.start as isize - p.info.start as isize;
-    let at = |o: usize| (o as isize + by) as usize;
-    let end = p.start + p.len;
-    let after = text[end..].find(|c: char| !c.is_whitespace()).map_or(text.len(), |q| end + q);
-    rules::export::separator(text, at(before), at(brk.start)..at(brk.end), after).map(|d| shift(d, -(p.start as isize)))
+    let moved = |s: &Slot, o: usize| (o as isize + s.start as isize - s.info.start as isize) as usize;
+    let after = rest.iter().find_map(|s| s.info.first_node.map(|f| moved(s, f)))?;
+    rules::export::separator(text, moved(p, before), moved(p, brk.start)..moved(p, brk.end), after).map(|d| shift(d, -(p.start as isize)))
 }
 
 /// Per game of `region` (which holds `chunks` and `loose`): its span (whole
 /// lines), its chunk's range and the span's hash; and the diagnostics of
 /// the region outside the games (the text between them, comments outside
 /// games).
-fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>) -> (Vec<GameSpan>, Vec<Diagnostic>) {
+/// `error_roots`: the ranges of the trees whose root is an ERROR node.
+fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>, error_roots: &[Range<usize>]) -> (Vec<GameSpan>, Vec<Diagnostic>) {
     let text = source.text.as_str();
     let games: Vec<GameSpan> = chunks
         .iter()
         .map(|c| {
-            let span = line_start(text, c.range.start)..line_end(text, c.range.end);
-            let h = fast_hash(text[span.clone()].as_bytes());
+            let span = line_start(text, c.range.start)..span_end(text, c.range.clone());
+            let mut h = fast_hash(text[span.clone()].as_bytes());
+            // A game's text decides its parse, except where tree-sitter had
+            // to recover from an error: the recovery depends on what came
+            // before (found by fuzzing). Such a game is keyed by its tree too.
+            let under_error = error_roots.iter().any(|r| r.start <= c.range.start && c.range.end <= r.end);
+            if under_error || c.nodes.iter().any(|n| n.has_error()) {
+                h = mix(h, tree_hash(&c.nodes, span.start, under_error));
+            }
             (span, c.range.clone(), h)
         })
         .collect();
@@ -220,7 +231,9 @@ fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_s
     let mut gap_start = region.start;
     for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(region.end..region.end))) {
         if span.start > gap_start {
-            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &[]));
+            // The token rules look at the nodes outside games there too.
+            let nodes: Vec<tree_sitter::Node<'_>> = loose.iter().copied().filter(|n| gap_start <= n.start_byte() && n.start_byte() < span.start).collect();
+            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &nodes));
         }
         gap_start = span.end;
     }
@@ -340,7 +353,10 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
             walked = list.len();
             let top = syntax::top_nodes(trees);
             let (chunks, loose) = syntax::games(trees);
-            (layout_of_chunks(source, &chunks, &loose), Some((top, chunks)))
+            let error_roots: Vec<Range<usize>> = list.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
+            let mut l = layout_of_chunks(source, &chunks, &loose, &error_roots);
+            l.between.extend(list.iter().filter_map(|t| syntax::root_error(t, text)));
+            (l, Some((top, chunks)))
         }
     };
     let Layout { spans, ranges: chunk_ranges, hashes, between, place, pieces } = layout;
@@ -405,7 +421,7 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
     let tails: Vec<Option<Diagnostic>> = pieces
         .iter()
         .enumerate()
-        .map(|(k, p)| if separators && k + 1 < pieces.len() { tail_separator(text, p) } else { None })
+        .map(|(k, p)| if separators { tail_separator(text, p, &pieces[k + 1..]) } else { None })
         .collect();
     let piece_keys: Vec<u64> = pieces.iter().zip(&tails).map(|(p, t)| piece_key(p.id, separators, t.is_some(), &keys[p.games.clone()])).collect();
     let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys.iter().map(|k| prev.checks.get(k).cloned()).collect();
@@ -622,8 +638,8 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Op
 }
 
 /// [`Layout`] from the document's chunks (one walk of every top-level node).
-fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
-    let (games, between) = games_and_gaps(source, chunks, loose, 0..source.text.len());
+fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], error_roots: &[Range<usize>]) -> Layout {
+    let (games, between) = games_and_gaps(source, chunks, loose, 0..source.text.len(), error_roots);
     let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, place: Vec::new(), pieces: Vec::new() };
     for (k, (span, range, h)) in games.into_iter().enumerate() {
         l.spans.push(span);
@@ -659,8 +675,56 @@ fn line_start(text: &str, at: usize) -> usize {
     text.as_bytes()[..at].iter().rposition(|&b| b == b'\n' || b == b'\r').map(|p| p + 1).unwrap_or(0)
 }
 
+/// The end of the line holding the last byte of `range` (before its line
+/// break). A range whose last byte is a line break (an ERROR node that
+/// took the break with it) ends its line there: the next line belongs to the
+/// next game (found by fuzzing: both games' spans held that line, so its
+/// text rules counted twice).
+fn span_end(text: &str, range: Range<usize>) -> usize {
+    let b = text.as_bytes();
+    let mut end = range.end;
+    if end > range.start && matches!(b[end - 1], b'\n' | b'\r') {
+        end -= 1;
+        if end > range.start && b[end] == b'\n' && b[end - 1] == b'\r' {
+            end -= 1;
+        }
+        return end;
+    }
+    line_end(text, end)
+}
+
 fn line_end(text: &str, at: usize) -> usize {
     text.as_bytes()[at..].iter().position(|&b| b == b'\n' || b == b'\r').map(|p| at + p).unwrap_or(text.len())
+}
+
+/// A hash of the shape of `nodes` and everything under them (kinds, ranges
+/// relative to `base`, error and missing marks) and of whether their parent
+/// is an ERROR node (`under_error`).
+fn tree_hash(nodes: &[tree_sitter::Node<'_>], base: usize, under_error: bool) -> u64 {
+    let mut h = under_error as u64;
+    for n in nodes {
+        let mut cursor = n.walk();
+        loop {
+            let node = cursor.node();
+            let flags = node.is_error() as u64 | (node.is_missing() as u64) << 1;
+            h = mix(h, ((node.kind_id() as u64) << 2 | flags) ^ ((node.start_byte() - base) as u64) << 20 ^ ((node.end_byte() - base) as u64) << 42);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break;
+                }
+            }
+            if cursor.node() == *n {
+                break;
+            }
+        }
+    }
+    h
 }
 
 fn mix(a: u64, b: u64) -> u64 {

@@ -391,6 +391,14 @@ pub fn incremental_reparse(data: &[u8]) {
     // several.
     let piece = forest_piece(data);
     let mut forest = pbn::syntax::Forest::parse_with(&text, piece);
+    // And the language server's re-check on that forest after each
+    // reparse, reusing what the previous one learned (export rules on for
+    // inputs of even length).
+    let opts = CheckOptions { export: data.len() % 2 == 0 };
+    let recheck = |text: &str, forest: &pbn::syntax::Forest, state: &pbn::recheck::State| {
+        pbn::recheck::recheck_segments(&pbn::text::SourceText::from_text(text.to_owned()), forest, &opts, state)
+    };
+    let (_, mut state, _) = recheck(&text, &forest, &pbn::recheck::State::default());
     let mut current = text;
     for e in &edits {
         let mut start = (e.start as usize) % (current.len() + 1);
@@ -431,6 +439,7 @@ pub fn incremental_reparse(data: &[u8]) {
         if e.reparse {
             tree = parser.parse(&current, Some(&tree)).expect("parse");
             forest.reparse(&current);
+            state = recheck(&current, &forest, &state).1;
         }
     }
     let incremental = parser.parse(&current, Some(&tree)).expect("parse");
@@ -473,4 +482,8 @@ pub fn incremental_reparse(data: &[u8]) {
             b.get(i)
         );
     }
+    let (checked, _, _) = recheck(&current, &forest, &state);
+    let key = |v: &[pbn::diagnostic::Diagnostic]| v.iter().map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game)).collect::<Vec<_>>();
+    let want = check_text(&pbn::text::SourceText::from_text(current.clone()), &opts);
+    assert_eq!(key(&checked.flatten().diagnostics), key(&want.diagnostics), "re-check after edits differs from a check of {current:?}");
 }

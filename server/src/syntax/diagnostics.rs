@@ -48,13 +48,27 @@ pub fn syntax_diagnostics_for<T: Trees + ?Sized>(trees: &T, text: &str, doc: &cr
     out
 }
 
-/// The syntax diagnostics of some top-level nodes (unsorted, no game set).
+/// The syntax diagnostics of some top-level nodes (unsorted, no game set),
+/// as [`syntax_diagnostics`] reports them: nodes whose tree has an ERROR
+/// node as its root give nothing here, since that root is reported once,
+/// as a whole ([`root_error`]).
 pub fn nodes_diagnostics(nodes: &[Node<'_>], text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for n in nodes {
+        if n.parent().is_some_and(|p| p.is_error() && p.parent().is_none()) {
+            continue;
+        }
         visit(*n, text, &mut out);
     }
     out
+}
+
+/// The diagnostic of a tree whose root is an ERROR node (tree-sitter could
+/// not read the piece as a document at all): [`syntax_diagnostics`] reports
+/// such a root once and does not look inside it.
+pub fn root_error(tree: &tree_sitter::Tree, text: &str) -> Option<Diagnostic> {
+    let root = tree.root_node();
+    root.is_error().then(|| error_diagnostic(root, text))
 }
 
 fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {

@@ -9,7 +9,7 @@
 mod diagnostics;
 mod split;
 
-pub use diagnostics::{nodes_diagnostics, syntax_diagnostics, syntax_diagnostics_for};
+pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_for};
 pub use split::{cut_points, parse_pieces, parse_split, Forest, EDIT_PIECE};
 
 use std::cell::RefCell;
