@@ -89,24 +89,17 @@ pub struct SourceText {
 struct Counts {
     /// Tab and vertical tab characters (export format forbids them, §2.3).
     tabs: usize,
-    /// `"#` pairs: a tag value that may be a `#` inheritance (§4.8).
-    hash_values: usize,
+    /// `#` characters: without one, no tag value inherits (§4.8). (Any
+    /// `#`, not only `"#`: the reader takes an unquoted `##` value too;
+    /// found by fuzzing.)
+    hashes: usize,
 }
 
 impl Counts {
     fn of(b: &[u8]) -> Counts {
         let tabs = b.iter().filter(|&&c| c == b'\t' || c == 0x0b).count();
-        // `#` is rare in PBN text: look for it, then at the byte before.
-        let mut hash_values = 0;
-        let mut from = 0;
-        while let Some(p) = b[from..].iter().position(|&c| c == b'#') {
-            let at = from + p;
-            if at > 0 && b[at - 1] == b'"' {
-                hash_values += 1;
-            }
-            from = at + 1;
-        }
-        Counts { tabs, hash_values }
+        let hashes = b.iter().filter(|&&c| c == b'#').count();
+        Counts { tabs, hashes }
     }
 }
 
@@ -127,9 +120,9 @@ impl SourceText {
         self.counts().tabs > 0
     }
 
-    /// The text holds `"#`, so some tag value may inherit (§4.8).
+    /// The text holds a `#`, so some tag value may inherit (§4.8).
     pub fn uses_hash_values(&self) -> bool {
-        self.counts().hash_values > 0
+        self.counts().hashes > 0
     }
 
     /// [`SourceText::replace`] on a copy; `text` is the result, where the
@@ -154,19 +147,12 @@ impl SourceText {
         let same = !nl(&old[start..old_end])
             && !nl(new.as_bytes())
             && !(start > 0 && old[start - 1] == b'\r' && old.get(old_end) == Some(&b'\n'));
-        // The counts, from the bytes around the edit: a `"#` pair changes
-        // only where one of its two bytes is in the edited range.
-        let before = self.counts.get().map(|c| {
-            let window = &old[start.saturating_sub(1)..(old_end + 1).min(old.len())];
-            (*c, Counts::of(&old[start..old_end]).tabs, Counts::of(window).hash_values)
+        // The counts: less what the edit removed, plus what it inserted.
+        let counts = self.counts.get().map(|c| {
+            let (out, into) = (Counts::of(&old[start..old_end]), Counts::of(new.as_bytes()));
+            Counts { tabs: c.tabs - out.tabs + into.tabs, hashes: c.hashes - out.hashes + into.hashes }
         });
         self.text.replace_range(start..old_end, new);
-        let new_end = start + new.len();
-        let counts = before.map(|(c, tabs_out, hash_out)| {
-            let b = self.text.as_bytes();
-            let window = &b[start.saturating_sub(1)..(new_end + 1).min(b.len())];
-            Counts { tabs: c.tabs - tabs_out + Counts::of(new.as_bytes()).tabs, hash_values: c.hash_values - hash_out + Counts::of(window).hash_values }
-        });
         if !(same && self.encoding == Encoding::Utf8 && self.notes.is_empty()) {
             (self.line_ending, self.dominant_line_ending) = detect_line_ending(&self.text);
             self.encoding = Encoding::Utf8;
@@ -416,7 +402,7 @@ mod tests {
                         next.replace_range(start..end, ins);
                         let e = src.edited(next.clone(), start, end, start + ins.len());
                         assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{t:?} {start}..{end} {ins:?}");
-                        assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains("\"#")));
+                        assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains('#')));
                     }
                 }
             }
