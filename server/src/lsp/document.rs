@@ -75,6 +75,14 @@ impl Document {
             Whole(String),
             Replace(usize, usize, String),
         }
+        // The previous snapshot's copy of the trees shares their nodes: while
+        // it lives, shifting a tree after the edit copies the nodes on its
+        // left edge, and dropping it later frees the old ones. When nothing
+        // else holds that snapshot, its copy goes first and the trees are
+        // edited in place.
+        if let Some(s) = Arc::get_mut(&mut self.snapshot) {
+            s.forest = Forest::parse_with("", EDIT_PIECE);
+        }
         let mut steps = Vec::with_capacity(changes.len());
         for change in changes {
             match change.range {

@@ -30,7 +30,7 @@ pub fn run_stdio() -> std::process::ExitCode {
         // `Backend::with_output`).
         let inject = errors_tx.clone();
         let input = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, errors_tx));
-        let output = tokio::spawn(transport::merge_output(from_server, tokio::io::stdout(), errors_rx));
+        let output = tokio::spawn(transport::merge_output(from_server, std::io::stdout(), errors_rx));
         let (service, socket) = tower_lsp_server::LspService::new(move |client| Backend::with_output(client, inject.clone()));
         tower_lsp_server::Server::new(server_in, server_out, socket).serve(service).await;
         // The server has ended (exit, or its input closed): flush what it wrote.

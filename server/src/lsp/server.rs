@@ -110,8 +110,7 @@ impl Backend {
                         return; // stale, or closed
                     }
                     let entry = docs.entry(snap.uri.clone()).or_default();
-                    let body = super::notifications::diagnostics::publish_json(&snap, &mut entry.cache);
-                    let _ = output.send(super::transport::frame(body.as_bytes()));
+                    let _ = output.send(super::notifications::diagnostics::publish_frame(&snap, &mut entry.cache));
                 })
                 .await;
                 return;

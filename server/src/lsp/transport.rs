@@ -80,25 +80,29 @@ where
 }
 
 /// Copies the server's frames to the client, interleaving injected frames
-/// only at frame boundaries.
+/// only at frame boundaries. `output` is written in place on this worker
+/// thread (`block_in_place`, multi-threaded runtime): a `publishDiagnostics`
+/// frame of a large document is megabytes, which tokio's own stdout would
+/// copy into its buffer in pieces first.
 pub async fn merge_output<R, W>(from_server: R, mut output: W, mut injected: mpsc::UnboundedReceiver<Vec<u8>>)
 where
     R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
+    W: std::io::Write + Send,
 {
     let mut r = BufReader::new(from_server);
+    let mut write = |bytes: &[u8]| tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()));
     loop {
         tokio::select! {
             f = read_frame(&mut r) => match f {
                 Ok(Some(Ok(body))) => {
-                    if output.write_all(&frame(&body)).await.is_err() || output.flush().await.is_err() {
+                    if write(&frame(&body)).is_err() {
                         return;
                     }
                 }
                 _ => return,
             },
             Some(extra) = injected.recv() => {
-                if output.write_all(&extra).await.is_err() || output.flush().await.is_err() {
+                if write(&extra).is_err() {
                     return;
                 }
             }

@@ -144,6 +144,15 @@ fn self_contained(text: &str, seg: &Segment) -> bool {
 /// `cache` kept of earlier publications; `cache` is replaced by what this
 /// one used.
 pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
+    let frame = publish_frame(snap, cache);
+    let body = frame.splitn(2, |&b| b == b'\n').nth(1).and_then(|rest| rest.strip_prefix(b"\r\n")).unwrap_or(&frame);
+    String::from_utf8(body.to_vec()).expect("JSON is UTF-8")
+}
+
+/// [`publish_json`] as a whole frame (the `Content-Length` header and the
+/// body), written into one buffer: the body of a large document is
+/// megabytes, not to be copied again behind a header.
+pub fn publish_frame(snap: &Snapshot, cache: &mut JsonCache) -> Vec<u8> {
     let conv = snap.converter();
     let checked = snap.checked();
     let text = snap.source.text.as_str();
@@ -186,17 +195,21 @@ pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
     cache.pieces = pieces;
     cache.map = map;
     let uri = serde_json::to_string(&snap.uri).expect("a URI serialises");
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum::<usize>() + uri.len() + 128);
-    out.push_str(r#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"#);
-    out.push_str(&uri);
-    out.push_str(&format!(r#","version":{},"diagnostics":["#, snap.version));
+    let head = format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri},"version":{},"diagnostics":["#, snap.version);
+    let tail = "]}}";
+    let len = head.len() + parts.iter().map(|p| p.len()).sum::<usize>() + parts.len().saturating_sub(1) + tail.len();
+    let header = format!("Content-Length: {len}\r\n\r\n");
+    let mut out = Vec::with_capacity(header.len() + len);
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(head.as_bytes());
     for (i, p) in parts.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
-        out.push_str(p);
+        out.extend_from_slice(p.as_bytes());
     }
-    out.push_str("]}}");
+    out.extend_from_slice(tail.as_bytes());
+    debug_assert_eq!(out.len(), header.len() + len);
     out
 }
 
