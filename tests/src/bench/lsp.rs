@@ -420,7 +420,7 @@ fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut Si
     let games = run.games;
     let big = games > 50_000;
     let open_reps = args.reps.unwrap_or(if args.quick { 2 } else if big { 1 } else if games > 5_000 { 3 } else { 5 });
-    let edit_reps = args.reps.unwrap_or(if args.quick { 3 } else if big { 3 } else { 7 });
+    let edit_reps = args.reps.unwrap_or(if args.quick { 3 } else if big { 3 } else { 15 });
     let req_reps = if args.quick { 3 } else { 9 };
     let fmt_reps = if args.quick || big { 1 } else { 3 };
     // A generous timeout: the first diagnostics of 100,000 games take a while.
