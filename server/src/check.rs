@@ -38,7 +38,8 @@ pub fn check_parsed<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &Ch
     result
 }
 
-fn sort(diagnostics: &mut [Diagnostic]) {
+/// The order of every diagnostic list: by range, then code (stable).
+pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
 }
 

@@ -227,13 +227,16 @@ fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_s
             (span, c.range.clone(), h)
         })
         .collect();
-    let mut between = syntax::nodes_diagnostics(loose, text);
+    // Nodes under an ERROR root: the root is reported instead (`PieceInfo::of`).
+    let reported: Vec<tree_sitter::Node<'_>> = loose.iter().copied().filter(|n| !error_roots.iter().any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)).collect();
+    let mut between = syntax::nodes_diagnostics(&reported, text);
     let mut gap_start = region.start;
     for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(region.end..region.end))) {
         if span.start > gap_start {
-            // The token rules look at the nodes outside games there too.
-            let nodes: Vec<tree_sitter::Node<'_>> = loose.iter().copied().filter(|n| gap_start <= n.start_byte() && n.start_byte() < span.start).collect();
-            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, &nodes));
+            // The token rules look at the nodes outside games there too
+            // (`loose` is in document order).
+            let nodes = &loose[loose.partition_point(|n| n.start_byte() < gap_start)..loose.partition_point(|n| n.start_byte() < span.start)];
+            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, nodes));
         }
         gap_start = span.end;
     }
@@ -491,20 +494,17 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
         for (c, k) in caps.iter_mut().zip(loose_caps) {
             *c += k;
         }
-        let checked = if rules::text::cap_changes(&caps) {
-            None
+        let checked = if !rules::text::cap_changes(&caps) && in_order(&segments) {
+            merge(n, segments, loose)
         } else {
-            merge(n, segments.clone(), loose.clone())
-        };
-        let checked = checked.unwrap_or_else(|| {
             // The per-file limits apply, or the pieces' diagnostics are
             // not in order: as one list.
             let mut all = Checked { games: n, segments }.flatten().diagnostics;
             all.extend(loose);
             rules::text::cap(&mut all);
-            all.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+            crate::check::sort(&mut all);
             Checked::loose(n, all)
-        });
+        };
         return (checked, next, stats);
     };
 
@@ -534,7 +534,7 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
-    out.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    crate::check::sort(&mut out);
     (Checked::loose(n, out), next, stats)
 }
 
@@ -590,21 +590,34 @@ fn piece_check(
     for d in diags.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&local, d.range.start);
     }
-    diags.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    crate::check::sort(&mut diags);
     let caps = rules::text::cap_counts(&diags);
     PieceCheck { games, diags: Arc::new(diags), caps }
 }
 
-/// The pieces' segments with the loose diagnostics (sorted, in document
-/// offsets) put in order between them; a piece that a loose diagnostic
-/// falls inside becomes a loose segment of its own. `None` when the
-/// pieces are not in order (a diagnostic reaching past its piece).
-fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Option<Checked> {
+/// Whether the segments' diagnostics, one segment after the other, are in
+/// the order of [`crate::check::sort`] (each is sorted within; one that
+/// reaches past its piece may not be).
+fn in_order(segments: &[Segment]) -> bool {
+    let mut last: Option<(usize, usize, &'static str)> = None;
+    for seg in segments {
+        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else { continue };
+        if last.is_some_and(|l| l > seg.key(first)) {
+            return false;
+        }
+        last = Some(seg.key(end));
+    }
+    true
+}
+
+/// The pieces' segments (in order: [`in_order`]) with the loose diagnostics
+/// (in document offsets) put in order between them; a piece that a loose
+/// diagnostic falls inside becomes a loose segment of its own.
+fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Checked {
     let key = |d: &Diagnostic| (d.range.start, d.range.end, d.code.code);
-    loose.sort_by(|a, b| key(a).cmp(&key(b)));
+    crate::check::sort(&mut loose);
     let mut loose = loose.into_iter().peekable();
     let mut out = Vec::with_capacity(segments.len() + 2);
-    let mut last: Option<(usize, usize, &'static str)> = None;
     let push_loose = |out: &mut Vec<Segment>, v: Vec<Diagnostic>| {
         if !v.is_empty() {
             out.push(Segment { shift: 0, first_game: 0, diags: Arc::new(v), len: 0, lasting: false });
@@ -613,9 +626,6 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Op
     for seg in segments {
         let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else { continue };
         let (first, end) = (seg.key(first), seg.key(end));
-        if last.is_some_and(|l| l > first) {
-            return None;
-        }
         let mut before = Vec::new();
         while let Some(d) = loose.next_if(|d| key(d) < first) {
             before.push(d);
@@ -626,15 +636,14 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Op
             while let Some(d) = loose.next_if(|d| key(d) <= end) {
                 v.push(d);
             }
-            v.sort_by(|a, b| key(a).cmp(&key(b)));
+            crate::check::sort(&mut v);
             push_loose(&mut out, v);
         } else {
             out.push(seg);
         }
-        last = Some(end);
     }
     push_loose(&mut out, loose.collect());
-    Some(Checked { games, segments: out })
+    Checked { games, segments: out }
 }
 
 /// [`Layout`] from the document's chunks (one walk of every top-level node).
@@ -654,7 +663,9 @@ fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree
 fn game_diagnostics(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usize>, game: &Game, opts: &CheckOptions, export: bool) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = Vec::new();
-    if game.syntax_error || chunk.nodes.iter().any(|n| n.has_error()) {
+    // Under an ERROR root the root is reported instead (`PieceInfo::of`).
+    let under_error_root = || chunk.nodes.first().and_then(|n| n.parent()).is_some_and(|p| p.is_error() && p.parent().is_none());
+    if (game.syntax_error || chunk.nodes.iter().any(|n| n.has_error())) && !under_error_root() {
         out.extend(syntax::nodes_diagnostics(&chunk.nodes, text));
     }
     out.extend(rules::text::span(source.encoding, text, span, &chunk.nodes));
@@ -703,26 +714,10 @@ fn line_end(text: &str, at: usize) -> usize {
 fn tree_hash(nodes: &[tree_sitter::Node<'_>], base: usize, under_error: bool) -> u64 {
     let mut h = under_error as u64;
     for n in nodes {
-        let mut cursor = n.walk();
-        loop {
-            let node = cursor.node();
+        syntax::for_each_node(*n, |node| {
             let flags = node.is_error() as u64 | (node.is_missing() as u64) << 1;
             h = mix(h, ((node.kind_id() as u64) << 2 | flags) ^ ((node.start_byte() - base) as u64) << 20 ^ ((node.end_byte() - base) as u64) << 42);
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    break;
-                }
-            }
-            if cursor.node() == *n {
-                break;
-            }
-        }
+        });
     }
     h
 }

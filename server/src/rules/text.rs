@@ -232,26 +232,11 @@ fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
 
 /// The token rules on every leaf under `root`.
 fn tokens(text: &str, root: Node<'_>, out: &mut Vec<Diagnostic>) {
-    let mut cursor = root.walk();
-    // Iterative pre-order walk over all nodes (the cursor cannot leave
-    // `root`: it is the cursor's root).
-    loop {
-        let node = cursor.node();
+    crate::syntax::for_each_node(root, |node| {
         if node.child_count() == 0 {
             leaf(text, node, out);
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
+    });
 }
 
 fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {

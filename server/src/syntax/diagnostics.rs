@@ -48,16 +48,13 @@ pub fn syntax_diagnostics_for<T: Trees + ?Sized>(trees: &T, text: &str, doc: &cr
     out
 }
 
-/// The syntax diagnostics of some top-level nodes (unsorted, no game set),
-/// as [`syntax_diagnostics`] reports them: nodes whose tree has an ERROR
-/// node as its root give nothing here, since that root is reported once,
-/// as a whole ([`root_error`]).
+/// The syntax diagnostics of some top-level nodes (unsorted, no game set).
+/// Not for the children of an ERROR root: [`syntax_diagnostics`] reports
+/// such a root once, as a whole ([`root_error`]), and callers leave its
+/// children out.
 pub fn nodes_diagnostics(nodes: &[Node<'_>], text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for n in nodes {
-        if n.parent().is_some_and(|p| p.is_error() && p.parent().is_none()) {
-            continue;
-        }
         visit(*n, text, &mut out);
     }
     out

@@ -104,6 +104,26 @@ impl Trees for Vec<Tree> {
     }
 }
 
+/// Calls `f` on `root` and on every node under it, in document order
+/// (an iterative pre-order walk: the cursor cannot leave `root`, its root).
+pub fn for_each_node<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>)) {
+    let mut cursor = root.walk();
+    loop {
+        f(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
 /// The top-level nodes of the document (children of the `document` node of
 /// every piece), in order.
 pub fn top_nodes<T: Trees + ?Sized>(trees: &T) -> Vec<Node<'_>> {
