@@ -363,50 +363,49 @@ fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
 mod tests {
     use super::*;
 
-    /// `SourceText::edited` gives the line-ending statistics a fresh
-    /// `from_text` would, for edits that keep them and edits that do not.
-    #[test]
-    fn edited_keeps_or_recounts_line_endings() {
-        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n"];
-        let inserts = ["", "x", "\n", "\r", "\r\n", "é"];
+    /// Every edit of every text (replacing any range by any insert), with
+    /// the source of the text (its counts computed first) and the source
+    /// `edited` gives; the expected text is checked here.
+    fn each_edit(texts: &[&str], inserts: &[&str], check: impl Fn(&str, &SourceText, &str)) {
         for t in texts {
-            let src = SourceText::from_text(t.to_owned());
+            let src = SourceText::from_text(t.to_string());
+            assert_eq!(src.counts(), Counts::of(t.as_bytes()));
             for start in 0..=t.len() {
                 for end in start..=t.len() {
                     for ins in inserts {
-                        let mut next = t.to_owned();
+                        let mut next = t.to_string();
                         next.replace_range(start..end, ins);
                         let e = src.edited(next.clone(), start, end, start + ins.len());
-                        let f = SourceText::from_text(next.clone());
-                        assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{t:?} {start}..{end} {ins:?}");
                         assert_eq!(e.text, next);
+                        check(&format!("{t:?} {start}..{end} {ins:?}"), &e, &next);
                     }
                 }
             }
         }
     }
 
-    /// The tab and `"#` counts carried through `edited` equal a fresh count,
-    /// whatever the edit breaks or forms.
+    /// `SourceText::edited` gives the line-ending statistics a fresh
+    /// `from_text` would, for edits that keep them and edits that do not.
+    #[test]
+    fn edited_keeps_or_recounts_line_endings() {
+        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n"];
+        let inserts = ["", "x", "\n", "\r", "\r\n", "é"];
+        each_edit(&texts, &inserts, |what, e, next| {
+            let f = SourceText::from_text(next.to_owned());
+            assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{what}");
+        });
+    }
+
+    /// The tab and `#` counts carried through `edited` equal a fresh count,
+    /// whatever the edit removes or inserts.
     #[test]
     fn edited_keeps_the_counts() {
         let texts = ["[A \"#\"]\t", "\"#\"##\"", "ab\u{b}c", "#\"", ""];
         let inserts = ["", "\"", "#", "\"#", "\t", "x", "é\""];
-        for t in texts {
-            let src = SourceText::from_text(t.to_owned());
-            assert_eq!(src.counts(), Counts::of(t.as_bytes()));
-            for start in 0..=t.len() {
-                for end in start..=t.len() {
-                    for ins in inserts {
-                        let mut next = t.to_owned();
-                        next.replace_range(start..end, ins);
-                        let e = src.edited(next.clone(), start, end, start + ins.len());
-                        assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{t:?} {start}..{end} {ins:?}");
-                        assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains('#')));
-                    }
-                }
-            }
-        }
+        each_edit(&texts, &inserts, |what, e, next| {
+            assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{what}");
+            assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains('#')), "{what}");
+        });
     }
 
     #[test]

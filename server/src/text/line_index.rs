@@ -25,24 +25,35 @@ pub struct LineIndex {
     len: usize,
 }
 
+/// Pushes the start of the line after each line end (LF, CRLF, lone CR)
+/// found in `b[from..to]`, found with SIMD (most of a PBN file is short
+/// lines); a CRLF whose CR is before `to` counts whole. Returns where the
+/// scan ended: `to`, or one past it after such a CRLF.
+fn line_starts(b: &[u8], from: usize, to: usize, out: &mut Vec<usize>) -> usize {
+    let mut end = to;
+    let mut skip_lf = None;
+    for p in memchr::memchr2_iter(b'\n', b'\r', &b[from..to]) {
+        let i = from + p;
+        if skip_lf == Some(i) {
+            continue; // the LF of a CRLF
+        }
+        if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+            skip_lf = Some(i + 1);
+            out.push(i + 2);
+            end = end.max(i + 2);
+        } else {
+            out.push(i + 1);
+        }
+    }
+    end
+}
+
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let b = text.as_bytes();
         let mut starts = Vec::with_capacity(b.len() / 16 + 1);
         starts.push(0);
-        // Line ends found with SIMD (most of a PBN file is short lines).
-        let mut skip_lf = None;
-        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if skip_lf == Some(i) {
-                continue; // the LF of a CRLF
-            }
-            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                skip_lf = Some(i + 1);
-                starts.push(i + 2);
-            } else {
-                starts.push(i + 1);
-            }
-        }
+        line_starts(b, 0, b.len(), &mut starts);
         LineIndex { starts, len: text.len() }
     }
 
@@ -64,21 +75,7 @@ impl LineIndex {
         // CR there may now be followed by an LF.
         let l0 = self.line_of(start.saturating_sub(1).min(self.len));
         let mut mid = Vec::new();
-        let scan_end = (new_end + 2).min(b.len());
-        let mut i = self.starts[l0];
-        while i < scan_end {
-            match b[i] {
-                b'\n' => mid.push(i + 1),
-                b'\r' => {
-                    if b.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    mid.push(i + 1);
-                }
-                _ => {}
-            }
-            i += 1;
-        }
+        let i = line_starts(b, self.starts[l0], (new_end + 2).min(b.len()), &mut mid);
         // After the edit the text is the old one, shifted: the old line
         // starts after `old_end` that lie beyond what was scanned stay.
         let seen = mid.last().copied().unwrap_or(self.starts[l0]).max(i);
