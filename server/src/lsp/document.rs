@@ -71,25 +71,25 @@ impl Document {
     /// more (the usual case: its diagnostics were published), so that a
     /// keystroke in a large document copies neither.
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
-        enum Step {
-            Whole(String),
-            Replace(usize, usize, String),
-        }
-        // The previous snapshot's copy of the trees shares their nodes: while
-        // it lives, shifting a tree after the edit copies the nodes on its
-        // left edge, and dropping it later frees the old ones. When nothing
-        // else holds that snapshot, its copy goes first and the trees are
-        // edited in place.
-        if let Some(s) = Arc::get_mut(&mut self.snapshot) {
-            s.forest = Forest::parse_with("", EDIT_PIECE);
-        }
-        let mut steps = Vec::with_capacity(changes.len());
+        let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
+            Some(s) => {
+                // The previous snapshot's copy of the trees shares their
+                // nodes: while it lives, shifting a tree after the edit
+                // copies the nodes on its left edge, and dropping it later
+                // frees the old ones. It goes first, and the trees are
+                // edited in place.
+                s.forest = Forest::parse_with("", EDIT_PIECE);
+                (std::mem::replace(&mut s.source, SourceText::from_text(String::new())), std::mem::replace(&mut s.index, LineIndex::new("")))
+            }
+            None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
+        };
         for change in changes {
             match change.range {
                 None => {
                     self.rope = Rope::from_str(&change.text);
                     self.forest = Forest::parse_with(&change.text, EDIT_PIECE);
-                    steps.push(Step::Whole(change.text));
+                    index = LineIndex::new(&change.text);
+                    source = SourceText::from_text(change.text);
                 }
                 Some(range) => {
                     let start = rope_offset(&self.rope, range.start, enc);
@@ -110,23 +110,8 @@ impl Document {
                         old_end_position,
                         new_end_position,
                     });
-                    steps.push(Step::Replace(start, end, change.text));
-                }
-            }
-        }
-        let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
-            Some(s) => (std::mem::replace(&mut s.source, SourceText::from_text(String::new())), std::mem::replace(&mut s.index, LineIndex::new(""))),
-            None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
-        };
-        for step in steps {
-            match step {
-                Step::Whole(text) => {
-                    index = LineIndex::new(&text);
-                    source = SourceText::from_text(text);
-                }
-                Step::Replace(start, end, text) => {
-                    source.replace(start, end, &text);
-                    index.replace(&source.text, start, end, start + text.len());
+                    source.replace(start, end, &change.text);
+                    index.replace(&source.text, start, end, new_end);
                 }
             }
         }

@@ -144,73 +144,96 @@ fn self_contained(text: &str, seg: &Segment) -> bool {
 /// `cache` kept of earlier publications; `cache` is replaced by what this
 /// one used.
 pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
-    let frame = publish_frame(snap, cache);
-    let body = frame.splitn(2, |&b| b == b'\n').nth(1).and_then(|rest| rest.strip_prefix(b"\r\n")).unwrap_or(&frame);
-    String::from_utf8(body.to_vec()).expect("JSON is UTF-8")
+    let message = Message::of(snap, cache);
+    let mut out = Vec::with_capacity(message.len());
+    message.write(&mut out);
+    String::from_utf8(out).expect("JSON is UTF-8")
 }
 
 /// [`publish_json`] as a whole frame (the `Content-Length` header and the
 /// body), written into one buffer: the body of a large document is
 /// megabytes, not to be copied again behind a header.
 pub fn publish_frame(snap: &Snapshot, cache: &mut JsonCache) -> Vec<u8> {
-    let conv = snap.converter();
-    let checked = snap.checked();
-    let text = snap.source.text.as_str();
-    let enc = snap.settings.encoding;
-    let mut pieces = HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
-    let mut map = std::collections::HashMap::new();
-    let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
-    let mut hint = 0;
-    for seg in &checked.segments {
-        if seg.diags.is_empty() {
-            continue;
-        }
-        if seg.lasting && self_contained(text, seg) {
-            let key = (Arc::as_ptr(&seg.diags) as usize, enc as u8);
-            let base = conv.position(seg.shift).line;
-            let mut t = cache.pieces.remove(&key).unwrap_or_else(|| Template::new(snap, &conv, seg, base));
-            parts.push(t.at(base));
-            pieces.insert(key, t);
-            continue;
-        }
-        for d in seg.diags.iter() {
-            let d = seg.absolute(d);
-            let range = conv.range_near(d.range.clone(), &mut hint);
-            let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), &*r.message)).collect();
-            let mut h = std::hash::DefaultHasher::new();
-            (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);
-            (d.severity as u8, d.code.code, d.code.name, &*d.message, d.unnecessary).hash(&mut h);
-            for (r, m) in &related {
-                (r.start.line, r.start.character, r.end.line, r.end.character, m).hash(&mut h);
-            }
-            let key = h.finish();
-            let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
-                Some(j) => Arc::clone(j),
-                None => Arc::from(serde_json::to_string(&one(snap, &conv, &d)).expect("a diagnostic serialises")),
-            };
-            map.insert(key, json.clone());
-            parts.push(json);
-        }
-    }
-    cache.pieces = pieces;
-    cache.map = map;
-    let uri = serde_json::to_string(&snap.uri).expect("a URI serialises");
-    let head = format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri},"version":{},"diagnostics":["#, snap.version);
-    let tail = "]}}";
-    let len = head.len() + parts.iter().map(|p| p.len()).sum::<usize>() + parts.len().saturating_sub(1) + tail.len();
-    let header = format!("Content-Length: {len}\r\n\r\n");
-    let mut out = Vec::with_capacity(header.len() + len);
+    let message = Message::of(snap, cache);
+    let header = format!("Content-Length: {}\r\n\r\n", message.len());
+    let mut out = Vec::with_capacity(header.len() + message.len());
     out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(head.as_bytes());
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(p.as_bytes());
-    }
-    out.extend_from_slice(tail.as_bytes());
-    debug_assert_eq!(out.len(), header.len() + len);
+    message.write(&mut out);
     out
+}
+
+/// The `publishDiagnostics` message in parts: its head (up to the
+/// diagnostics array), each segment's or diagnostic's JSON, and the tail.
+struct Message {
+    head: String,
+    parts: Vec<Arc<str>>,
+}
+
+impl Message {
+    const TAIL: &'static str = "]}}";
+
+    /// The length in bytes.
+    fn len(&self) -> usize {
+        self.head.len() + self.parts.iter().map(|p| p.len()).sum::<usize>() + self.parts.len().saturating_sub(1) + Self::TAIL.len()
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.head.as_bytes());
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(p.as_bytes());
+        }
+        out.extend_from_slice(Self::TAIL.as_bytes());
+    }
+
+    fn of(snap: &Snapshot, cache: &mut JsonCache) -> Message {
+        let conv = snap.converter();
+        let checked = snap.checked();
+        let text = snap.source.text.as_str();
+        let enc = snap.settings.encoding;
+        let mut pieces = HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
+        let mut map = std::collections::HashMap::new();
+        let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
+        let mut hint = 0;
+        for seg in &checked.segments {
+            if seg.diags.is_empty() {
+                continue;
+            }
+            if seg.lasting && self_contained(text, seg) {
+                let key = (Arc::as_ptr(&seg.diags) as usize, enc as u8);
+                let base = conv.position(seg.shift).line;
+                let mut t = cache.pieces.remove(&key).unwrap_or_else(|| Template::new(snap, &conv, seg, base));
+                parts.push(t.at(base));
+                pieces.insert(key, t);
+                continue;
+            }
+            for d in seg.diags.iter() {
+                let d = seg.absolute(d);
+                let range = conv.range_near(d.range.clone(), &mut hint);
+                let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), &*r.message)).collect();
+                let mut h = std::hash::DefaultHasher::new();
+                (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);
+                (d.severity as u8, d.code.code, d.code.name, &*d.message, d.unnecessary).hash(&mut h);
+                for (r, m) in &related {
+                    (r.start.line, r.start.character, r.end.line, r.end.character, m).hash(&mut h);
+                }
+                let key = h.finish();
+                let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
+                    Some(j) => Arc::clone(j),
+                    None => Arc::from(serde_json::to_string(&one(snap, &conv, &d)).expect("a diagnostic serialises")),
+                };
+                map.insert(key, json.clone());
+                parts.push(json);
+            }
+        }
+        cache.pieces = pieces;
+        cache.map = map;
+        let uri = serde_json::to_string(&snap.uri).expect("a URI serialises");
+        let head = format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri},"version":{},"diagnostics":["#, snap.version);
+        Message { head, parts }
+    }
 }
 
 #[cfg(test)]
@@ -236,15 +259,16 @@ mod tests {
     /// that reuses the cache after an edit.
     #[test]
     fn publish_json_equals_the_typed_notification() {
-        use tower_lsp_server::ls_types::PublishDiagnosticsParams;
         let text = "[Room \"Open\"]\n[Room \"Closed\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n[Note \"1:unüsed 😀\"]\n\n[Board \"x\"]\n";
         let mut cache = JsonCache::default();
         for text in [text.to_owned(), text.replace("Closed", "Shut")] {
             let snap = snapshot(&text);
-            let built: serde_json::Value = serde_json::from_str(&publish_json(&snap, &mut cache)).unwrap();
-            let params = PublishDiagnosticsParams { uri: snap.uri.clone(), diagnostics: to_lsp(&snap), version: Some(snap.version) };
-            let typed = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
-            assert_eq!(built, typed);
+            let body = publish_json(&snap, &mut cache);
+            let built: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(built, typed(&snap));
+            // The frame: its header gives the body's exact length.
+            let frame = publish_frame(&snap, &mut JsonCache::default());
+            assert_eq!(frame, format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes());
             assert!(!cache.map.is_empty() || !cache.pieces.is_empty());
         }
     }
