@@ -23,11 +23,11 @@ use crate::model::inherit::{Env, Resolution, TagSummary};
 use crate::model::lower::lower_game;
 use crate::model::Game;
 use crate::rules;
-use crate::syntax::{self, GameChunk, Trees};
+use crate::syntax::{self, Forest, GameChunk};
 use crate::text::SourceText;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// What one check leaves for the next one.
 #[derive(Clone, Debug, Default)]
@@ -85,6 +85,11 @@ struct PieceCheck {
 pub struct Checked {
     pub games: usize,
     pub segments: Vec<Segment>,
+    /// Each game's range (its chunk: first to last top-level node), in
+    /// order: what requests look games up by, without a tree.
+    pub game_ranges: Arc<Vec<Range<usize>>>,
+    /// Each game's inherited values (§4.8), when the text uses `#` values.
+    pub resolutions: Option<Arc<Vec<Resolution>>>,
 }
 
 /// Diagnostics whose ranges are relative to `shift` and game indices to
@@ -136,7 +141,7 @@ impl Checked {
     }
 
     fn loose(games: usize, diags: Vec<Diagnostic>) -> Checked {
-        Checked { games, segments: vec![Segment { shift: 0, first_game: 0, diags: Arc::new(diags), len: 0, lasting: false }] }
+        Checked { games, segments: vec![Segment { shift: 0, first_game: 0, diags: Arc::new(diags), len: 0, lasting: false }], ..Checked::default() }
     }
 }
 
@@ -169,9 +174,11 @@ struct PieceInfo {
 }
 
 impl PieceInfo {
-    fn of(source: &SourceText, tree: &tree_sitter::Tree, range: Range<usize>) -> PieceInfo {
+    /// The layout of a piece from its trees (one, or one per game where
+    /// the piece has a syntax error: [`syntax::PieceTrees`]).
+    fn of(source: &SourceText, trees: &[tree_sitter::Tree], range: Range<usize>) -> PieceInfo {
         let text = source.text.as_str();
-        let top = syntax::top_nodes(tree);
+        let top = syntax::top_nodes(trees);
         // As `rules::export::check_file` on the whole document.
         let mut separators = Vec::new();
         let mut tail_break = None;
@@ -185,11 +192,11 @@ impl PieceInfo {
             }
         }
         let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
-        let (chunks, loose) = syntax::games_in(&top);
-        let root = tree.root_node();
-        let error_roots = if root.is_error() { vec![root.byte_range()] } else { Vec::new() };
+        // A tree's end ends a game (`syntax::games`).
+        let (chunks, loose) = syntax::games(trees);
+        let error_roots: Vec<Range<usize>> = trees.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
         let (games, mut between) = games_and_gaps(source, &chunks, &loose, range.clone(), &error_roots);
-        between.extend(syntax::root_error(tree, text));
+        between.extend(trees.iter().filter_map(|t| syntax::root_error(t, text)));
         PieceInfo { start: range.start, games, between, separators, tail_break, first_node: top.first().map(|n| n.start_byte()), ends_with_break }
     }
 }
@@ -258,6 +265,9 @@ struct Layout {
     pieces: Vec<Slot>,
 }
 
+/// A game's index and its diagnostics (relative to its span).
+type GameDiags = (usize, Arc<Vec<Diagnostic>>);
+
 /// A piece of a forest in a [`Layout`].
 struct Slot {
     id: u64,
@@ -269,16 +279,47 @@ struct Slot {
     games: Range<usize>,
 }
 
-fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &State, next: &mut State, walked: &mut usize) -> Option<Layout> {
-    let (ranges, ids) = trees.pieces()?;
+/// The games of `forest`'s pieces (what `prev` knows of unchanged pieces
+/// is reused) and, for the pieces walked now in a document without `#`
+/// values, the diagnostics of their games that `prev` does not have:
+/// computed while the piece's trees are at hand, so that opening a
+/// document parses each piece once and never holds the trees of all of
+/// them. `None` when a game reaches across pieces.
+#[allow(clippy::too_many_arguments)]
+fn layout_of_pieces(
+    source: &SourceText,
+    forest: &Forest,
+    prev: &State,
+    next: &mut State,
+    walked: &mut usize,
+    export_from: Option<usize>,
+    inherits: bool,
+    opts: &CheckOptions,
+) -> Option<(Layout, Vec<GameDiags>)> {
+    let text = source.text.as_str();
+    let (ranges, ids) = (forest.ranges(), forest.ids());
     let missing: Vec<usize> = (0..ids.len()).filter(|&i| !prev.pieces.contains_key(&ids[i])).collect();
     *walked = missing.len();
-    let list = trees.trees();
     let last = ids.len().saturating_sub(1);
-    let fresh = crate::par::map(&missing, |&i| PieceInfo::of(source, &list[i], ranges[i].clone()));
+    let fresh = crate::par::map(&missing, |&i| {
+        let trees = forest.piece_trees(i, text);
+        let info = PieceInfo::of(source, &trees, ranges[i].clone());
+        let mut done = Vec::new();
+        if !inherits {
+            let (chunks, _) = syntax::games(&trees[..]);
+            for (k, (span, _, h)) in info.games.iter().enumerate() {
+                if prev.games.get(&game_key(*h, 0, export_from, span)).is_none() {
+                    done.push((k, Arc::new(check_one(source, &chunks[k], span.clone(), k, None, opts, export_from))));
+                }
+            }
+        }
+        (info, done)
+    });
     let mut infos: Vec<Option<Arc<PieceInfo>>> = ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
-    for (&i, info) in missing.iter().zip(fresh) {
+    let mut done_by_piece: Vec<Vec<GameDiags>> = vec![Vec::new(); ids.len()];
+    for (&i, (info, done)) in missing.iter().zip(fresh) {
         infos[i] = Some(Arc::new(info));
+        done_by_piece[i] = done;
     }
     if infos.iter().enumerate().any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break) {
         return None; // a game across pieces: use the whole-document walk
@@ -292,6 +333,7 @@ fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &St
         place: Vec::with_capacity(games),
         pieces: Vec::with_capacity(ids.len()),
     };
+    let mut done = Vec::new();
     for (p, info) in infos.into_iter().enumerate() {
         let info = info.expect("every piece");
         let by = ranges[p].start as isize - info.start as isize;
@@ -303,10 +345,67 @@ fn layout_of_pieces<T: Trees + ?Sized>(source: &SourceText, trees: &T, prev: &St
             l.hashes.push(*h);
             l.place.push((p, k));
         }
+        done.extend(std::mem::take(&mut done_by_piece[p]).into_iter().map(|(k, d)| (first + k, d)));
         next.pieces.insert(ids[p], info.clone());
         l.pieces.push(Slot { id: ids[p], start: ranges[p].start, len: ranges[p].len(), info, games: first..l.spans.len() });
     }
-    Some(l)
+    Some((l, done))
+}
+
+/// The key of a game's diagnostics: its span's hash, the hash of the values
+/// it inherits, and whether export rules apply to it (from `export_from`
+/// on; a game's first tag is in its span, so comparing with the span is
+/// enough unless the `% EXPORT` line is inside this very span).
+fn game_key(hash: u64, env: u64, export_from: Option<usize>, span: &Range<usize>) -> u64 {
+    let export = match export_from {
+        None => 0u64,
+        Some(p) if p <= span.start => 1,
+        Some(p) if p >= span.end => 2,
+        Some(p) => 3 + (p - span.start) as u64,
+    };
+    mix(mix(hash, env), export)
+}
+
+/// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
+/// values, and checked: its diagnostics relative to the span's start.
+fn check_one(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usize>, i: usize, resolution: Option<&Resolution>, opts: &CheckOptions, export_from: Option<usize>) -> Vec<Diagnostic> {
+    let mut game = lower_game(i, chunk, &source.text);
+    if let Some(r) = resolution {
+        r.clone().apply_to(&mut game);
+    }
+    let start = span.start as isize;
+    game_diagnostics(source, chunk, span, &game, opts, rules::game_export(export_from, &game)).into_iter().map(|d| shift(d, -start)).collect()
+}
+
+/// `f` on each game of `games` (indices, ascending) and its chunk, on every
+/// core: from `whole` (every game's chunk) or piece by piece from
+/// `forest`, each piece's trees taken once.
+fn for_games<R: Send>(
+    forest: &Forest,
+    text: &str,
+    whole: Option<&[GameChunk<'_>]>,
+    place: &[(usize, usize)],
+    games: &[usize],
+    f: impl Fn(usize, &GameChunk<'_>) -> R + Sync,
+) -> Vec<(usize, R)> {
+    if let Some(chunks) = whole {
+        return crate::par::map(games, |&i| (i, f(i, &chunks[i])));
+    }
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &i in games {
+        match groups.last_mut() {
+            Some((p, list)) if *p == place[i].0 => list.push(i),
+            _ => groups.push((place[i].0, vec![i])),
+        }
+    }
+    crate::par::map(&groups, |(p, list)| {
+        let trees = forest.piece_trees(*p, text);
+        let (chunks, _) = syntax::games(&trees[..]);
+        list.iter().map(|&i| (i, f(i, &chunks[place[i].1]))).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 impl State {
@@ -330,68 +429,56 @@ pub struct Stats {
     pub walked: usize,
 }
 
-/// Checks `source` (parsed as `trees`), reusing what `prev` knows: the
-/// diagnostics in one list, as [`crate::check::check_text`] gives them.
-pub fn recheck<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
-    let (checked, state, stats) = recheck_segments(source, trees, opts, prev);
+/// Checks `source` (cut into the pieces of `forest`), reusing what `prev`
+/// knows: the diagnostics in one list, as [`crate::check::check_text`]
+/// gives them.
+pub fn recheck(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
+    let (checked, state, stats) = recheck_segments(source, forest, opts, prev);
     (checked.flatten(), state, stats)
 }
 
-/// Checks `source` (parsed as `trees`), reusing what `prev` knows: the
-/// diagnostics in segments, the pieces' shared with `prev` where they did
-/// not change (the language server's path: neither the check nor the
-/// serialisation of an edit then touches every diagnostic).
-pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions, prev: &State) -> (Checked, State, Stats) {
+/// Checks `source` (cut into the pieces of `forest`), reusing what `prev`
+/// knows: the diagnostics in segments, the pieces' shared with `prev` where
+/// they did not change (the language server's path: neither the check nor
+/// the serialisation of an edit then touches every diagnostic). The
+/// pieces' trees come from the forest's cache or are parsed piece by piece
+/// as the work needs them.
+pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: &State) -> (Checked, State, Stats) {
     let text = source.text.as_str();
     let export_from = rules::export_from(text, opts);
+    let inherits = source.uses_hash_values();
     let mut next = State::default();
-    // The games, piece by piece where the trees are a forest's pieces; the
-    // export rules of the whole file need every top-level node.
-    let list = trees.trees();
-    let mut walked = list.len();
-    let (layout, whole) = match layout_of_pieces(source, trees, prev, &mut next, &mut walked) {
-        Some(l) => (l, None),
+    let mut walked = forest.len();
+    let pre = layout_of_pieces(source, forest, prev, &mut next, &mut walked, export_from, inherits, opts);
+    // A game across pieces (error recovery took a piece's last game break):
+    // every tree at once, walked as one document.
+    let all: Vec<tree_sitter::Tree> = if pre.is_none() { forest.trees(text) } else { Vec::new() };
+    let (layout, whole, done) = match pre {
+        Some((l, done)) => (l, None, done),
         None => {
             next.pieces.clear();
-            walked = list.len();
-            let top = syntax::top_nodes(trees);
-            let (chunks, loose) = syntax::games(trees);
-            let error_roots: Vec<Range<usize>> = list.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
+            walked = forest.len();
+            let top = syntax::top_nodes(&all);
+            let (chunks, loose) = syntax::games(&all);
+            let error_roots: Vec<Range<usize>> = all.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
             let mut l = layout_of_chunks(source, &chunks, &loose, &error_roots);
-            l.between.extend(list.iter().filter_map(|t| syntax::root_error(t, text)));
-            (l, Some((top, chunks)))
+            l.between.extend(all.iter().filter_map(|t| syntax::root_error(t, text)));
+            (l, Some((top, chunks)), Vec::new())
         }
     };
     let Layout { spans, ranges: chunk_ranges, hashes, between, place, pieces } = layout;
     let n = spans.len();
     next.count = n;
-    // The top-level nodes of game `i`, for the games that are lowered.
-    let piece_chunks: Vec<OnceLock<Vec<GameChunk<'_>>>> = (0..list.len()).map(|_| OnceLock::new()).collect();
-    let chunk = |i: usize| -> GameChunk<'_> {
-        match &whole {
-            Some((_, chunks)) => chunks[i].clone(),
-            None => {
-                let (p, k) = place[i];
-                piece_chunks[p].get_or_init(|| syntax::games_in(&syntax::top_nodes(&list[p])).0)[k].clone()
-            }
-        }
-    };
+    let whole_chunks = whole.as_ref().map(|(_, c)| c.as_slice());
 
     // Inheritance: resolutions of every game, from tag summaries.
-    let inherits = source.uses_hash_values();
-    let mut lowered: Vec<Option<Game>> = (0..n).map(|_| None).collect();
     let mut resolutions: Vec<Option<Resolution>> = (0..n).map(|_| None).collect();
     if inherits {
         let missing: Vec<usize> = (0..n).filter(|&i| !prev.summaries.contains_key(&hashes[i])).collect();
-        let fresh = crate::par::map(&missing, |&i| {
-            let g = lower_game(i, &chunk(i), text);
-            let s = TagSummary::of(&g);
-            (g, s)
-        });
+        let fresh = for_games(forest, text, whole_chunks, &place, &missing, |i, c| TagSummary::of(&lower_game(i, c, text)));
         let mut summaries: Vec<Option<Arc<TagSummary>>> = hashes.iter().map(|h| prev.summaries.get(h).cloned()).collect();
-        for (&i, (g, s)) in missing.iter().zip(fresh) {
+        for (i, s) in fresh {
             summaries[i] = Some(Arc::new(s));
-            lowered[i] = Some(g);
         }
         let mut env = Env::default();
         for (i, s) in summaries.iter().enumerate() {
@@ -402,21 +489,7 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
     }
 
     // Game keys.
-    let keys: Vec<u64> = (0..n)
-        .map(|i| {
-            let env = resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0);
-            // Export rules apply from `export_from` on; a game's first tag
-            // is in its span, so comparing with the span is enough unless
-            // the `% EXPORT` line is inside this very span.
-            let export = match export_from {
-                None => 0u64,
-                Some(p) if p <= spans[i].start => 1,
-                Some(p) if p >= spans[i].end => 2,
-                Some(p) => 3 + (p - spans[i].start) as u64,
-            };
-            mix(mix(hashes[i], env), export)
-        })
-        .collect();
+    let keys: Vec<u64> = (0..n).map(|i| game_key(hashes[i], resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0), export_from, &spans[i])).collect();
 
     // The pieces whose diagnostics can be taken whole; the games of the
     // others need theirs (every game without pieces).
@@ -433,24 +506,17 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
     } else {
         pieces.iter().zip(&reused).filter(|(_, r)| r.is_none()).flat_map(|(p, _)| p.games.clone()).collect()
     };
-    let todo: Vec<usize> = needed.iter().copied().filter(|&i| prev.games.get(&keys[i]).is_none()).collect();
-    let lowered = std::sync::Mutex::new(lowered);
-    let fresh: Vec<Vec<Diagnostic>> = crate::par::map(&todo, |&i| {
-        let chunk = chunk(i);
-        let pre = lowered.lock().unwrap_or_else(|e| e.into_inner())[i].take();
-        let mut game = pre.unwrap_or_else(|| lower_game(i, &chunk, text));
-        if let Some(r) = &resolutions[i] {
-            r.clone().apply_to(&mut game);
-        }
-        game_diagnostics(source, &chunk, spans[i].clone(), &game, opts, rules::game_export(export_from, &game))
-            .into_iter()
-            .map(|d| shift(d, -(spans[i].start as isize)))
-            .collect()
-    });
-    let mut checked: HashMap<usize, Arc<Vec<Diagnostic>>> = HashMap::default();
-    for (&i, diags) in todo.iter().zip(fresh) {
+    let mut checked: HashMap<usize, Arc<Vec<Diagnostic>>> = done.into_iter().collect();
+    let todo: Vec<usize> = needed.iter().copied().filter(|&i| !checked.contains_key(&i) && prev.games.get(&keys[i]).is_none()).collect();
+    let fresh = for_games(forest, text, whole_chunks, &place, &todo, |i, c| check_one(source, c, spans[i].clone(), i, resolutions[i].as_ref(), opts, export_from));
+    for (i, diags) in fresh {
         checked.insert(i, Arc::new(diags));
     }
+    let todo: Vec<usize> = {
+        let mut v: Vec<usize> = checked.keys().copied().collect();
+        v.sort_unstable();
+        v
+    };
     let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
         checked.get(&i).or_else(|| prev.games.get(&keys[i])).expect("every game was checked or reused").clone()
     };
@@ -499,13 +565,13 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
         } else {
             // The per-file limits apply, or the pieces' diagnostics are
             // not in order: as one list.
-            let mut all = Checked { games: n, segments }.flatten().diagnostics;
+            let mut all = Checked { games: n, segments, ..Checked::default() }.flatten().diagnostics;
             all.extend(loose);
             rules::text::cap(&mut all);
             crate::check::sort(&mut all);
             Checked::loose(n, all)
         };
-        return (checked, next, stats);
+        return (with_games(checked, chunk_ranges, resolutions), next, stats);
     };
 
     // The whole tree.
@@ -535,7 +601,15 @@ pub fn recheck_segments<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts:
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
     crate::check::sort(&mut out);
-    (Checked::loose(n, out), next, stats)
+    (with_games(Checked::loose(n, out), chunk_ranges, resolutions), next, stats)
+}
+
+fn with_games(mut c: Checked, ranges: Vec<Range<usize>>, resolutions: Vec<Option<Resolution>>) -> Checked {
+    c.game_ranges = Arc::new(ranges);
+    if resolutions.iter().any(|r| r.is_some()) {
+        c.resolutions = Some(Arc::new(resolutions.into_iter().map(Option::unwrap_or_default).collect()));
+    }
+    c
 }
 
 /// The key of a piece's diagnostics: its tree (so its text and layout),
@@ -643,7 +717,7 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Ch
         }
     }
     push_loose(&mut out, loose.collect());
-    Checked { games, segments: out }
+    Checked { games, segments: out, ..Checked::default() }
 }
 
 /// [`Layout`] from the document's chunks (one walk of every top-level node).

@@ -390,7 +390,7 @@ pub fn incremental_reparse(data: &[u8]) {
     // once per `didChange`), with small pieces so that short inputs have
     // several.
     let piece = forest_piece(data);
-    let mut forest = pbn::syntax::Forest::parse_with(&text, piece);
+    let mut forest = pbn::syntax::Forest::cut(&text, piece);
     // And the language server's re-check on that forest after each
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
@@ -438,7 +438,7 @@ pub fn incremental_reparse(data: &[u8]) {
         current = next;
         if e.reparse {
             tree = parser.parse(&current, Some(&tree)).expect("parse");
-            forest.reparse(&current);
+            forest.recut(&current);
             state = recheck(&current, &forest, &state).1;
         }
     }
@@ -468,11 +468,14 @@ pub fn incremental_reparse(data: &[u8]) {
             b.get(i)
         );
     }
-    forest.reparse(&current);
-    let fresh_forest = pbn::syntax::Forest::parse_with(&current, piece);
+    forest.recut(&current);
+    // Every piece's trees as the server gets them (from the forest's cache,
+    // or parsed again) against a fresh forest's.
+    let edited_trees = forest.trees(&current);
+    let fresh_trees = pbn::syntax::Forest::cut(&current, piece).trees(&current);
     let (a, b) = (
-        nodes_under(&pbn::syntax::top_nodes(&forest), with_points),
-        nodes_under(&pbn::syntax::top_nodes(&fresh_forest), with_points),
+        nodes_under(&pbn::syntax::top_nodes(&edited_trees), with_points),
+        nodes_under(&pbn::syntax::top_nodes(&fresh_trees), with_points),
     );
     if a != b {
         let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));

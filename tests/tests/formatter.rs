@@ -8,13 +8,13 @@ use pbn_tests::corpus::{corpus_dir, corpus_files};
 use std::collections::BTreeMap;
 
 fn dump(text: &str) -> serde_json::Value {
-    let tree = pbn::syntax::Forest::parse(text);
+    let tree = pbn::syntax::parse_pieces(text);
     let doc = pbn::model::lower(&tree, text);
     pbn::model::dump::dump(&doc, text)
 }
 
 fn comments(text: &str) -> BTreeMap<String, usize> {
-    let tree = pbn::syntax::Forest::parse(text);
+    let tree = pbn::syntax::parse_pieces(text);
     pbn_tests::fuzz::comment_texts(pbn::syntax::Trees::trees(&tree), text)
 }
 

@@ -37,7 +37,7 @@ fn random_edit<'p>(rng: &mut Rng, text: &str, pieces: &[&'p str]) -> (usize, usi
 
 /// Checks `text` both ways; returns the re-check state.
 fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
-    let tree = pbn::syntax::Forest::parse_with(text, pbn::syntax::EDIT_PIECE);
+    let tree = pbn::syntax::Forest::cut(text, pbn::syntax::EDIT_PIECE);
     assert_same_forest(name, text, &tree, prev, export)
 }
 
@@ -139,7 +139,7 @@ fn forest_edits(export: bool) {
         let row = t.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
         Point { row, column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0) }
     };
-    let mut forest = pbn::syntax::Forest::parse_with(&text, 2048);
+    let mut forest = pbn::syntax::Forest::cut(&text, 2048);
     let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), export);
     let mut rng = Rng::new(23 + export as u64);
     let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n", "  ", "\t", "\r\n", "\n\n  [Event \"x\"]\n"];
@@ -157,7 +157,7 @@ fn forest_edits(export: bool) {
             old_end_position: point(&text, end),
             new_end_position: point(&next, new_end),
         });
-        forest.reparse(&next);
+        forest.recut(&next);
         text = next;
         let (s, stats) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, export);
         if stats.checked < stats.games && stats.walked < forest.ranges().len() / 2 {

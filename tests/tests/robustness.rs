@@ -10,7 +10,7 @@ fn run_all(bytes: &[u8]) {
     for export in [false, true] {
         let _ = check_text(&source, &CheckOptions { export });
     }
-    let tree = pbn::syntax::Forest::parse(&source.text);
+    let tree = pbn::syntax::parse_pieces(&source.text);
     let doc = pbn::model::lower(&tree, &source.text);
     let _ = pbn::model::dump::dump(&doc, &source.text);
 }

@@ -161,8 +161,8 @@ fn damaged_texts_parse_the_same_in_pieces() {
     }
 }
 
-/// The language server's way: random edits recorded with `Forest::edit` and
-/// reparsed piece by piece (`Forest::reparse`) give the parse of the final
+/// The language server's way: random edits recorded with `Forest::edit`,
+/// the pieces cut again (`Forest::recut`) and parsed piece by piece give the parse of the final
 /// text, with small pieces so that edits cross piece boundaries, merge and
 /// split pieces, and open `{` comments that run into later pieces.
 #[test]
@@ -176,7 +176,7 @@ fn edited_forests_equal_a_fresh_parse() {
     let junk: [&str; 16] = ["", "\n", "\n\n", "{", "}", "[", "]", "\"", "x", "[Note \"1:x\"]", "%", " ", "\r\n", "[Event \"e\"]\n\n", "é", ";"];
     for round in 0..60 {
         let mut text = generate(12, round, &GenOptions::default());
-        let mut forest = pbn::syntax::Forest::parse_with(&text, 400);
+        let mut forest = pbn::syntax::Forest::cut(&text, 400);
         for step in 0..12 {
             for _ in 0..1 + rng.below(3) {
                 let mut at = rng.below(text.len() + 1);
@@ -207,9 +207,9 @@ fn edited_forests_equal_a_fresh_parse() {
                     new_end_position: np,
                 });
             }
-            forest.reparse(&text);
+            forest.recut(&text);
             let fresh = parse_split(&text, 1);
-            let (a, b) = (node_list(&forest), node_list(&fresh));
+            let (a, b) = (node_list(&forest.trees(&text)), node_list(&fresh));
             if a != b {
                 let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
                 let show = |v: &[(String, std::ops::Range<usize>)]| v.iter().skip(i.saturating_sub(1)).take(3).map(|(s, r)| format!("{r:?} {}", &s[..s.len().min(60)])).collect::<Vec<_>>();

@@ -30,7 +30,7 @@ pub fn run(args: DumpArgs) -> ExitCode {
         }
     };
     let source = decode(&bytes);
-    let tree = pbn::syntax::Forest::parse(&source.text);
+    let tree = pbn::syntax::parse_pieces(&source.text);
     let doc = pbn::model::lower(&tree, &source.text);
     let mut value = pbn::model::dump::dump(&doc, &source.text);
     value["encoding"] = serde_json::json!(source.encoding.name());

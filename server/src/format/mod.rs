@@ -48,11 +48,38 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     out
 }
 
-/// Formats a document already parsed and lowered (the language server keeps
-/// both in its snapshots).
+/// Formats a document already parsed and lowered.
 pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, doc: &model::Document, opts: &FormatOptions) -> Formatted {
-    let text = source.text.as_str();
+    let keep_absent = if opts.add_missing_tags { game::absent_to_keep(doc) } else { vec![0; doc.games.len()] };
+    let part = format_part(&source.text, trees.trees(), &doc.games, &keep_absent, opts);
+    assemble(source, vec![part], opts)
+}
 
+/// Which of a document's mandatory tags (a bit per tag of the seven-tag
+/// roster) a game must not get as `"?"` when missing, because a later game
+/// inherits them with `#` (§4.8); for [`format_part`].
+pub fn absent_to_keep(doc: &model::Document) -> Vec<u16> {
+    game::absent_to_keep(doc)
+}
+
+/// One part of a formatted document: the blocks between game breaks of
+/// some consecutive trees (a game's printed text, a game kept verbatim,
+/// or comments only), in order.
+pub struct Part<'a> {
+    blocks: Vec<std::borrow::Cow<'a, str>>,
+    /// Per block: the game's index when it was kept verbatim.
+    verbatim: Vec<Option<usize>>,
+    dropped: usize,
+}
+
+/// Formats the games `games` of `trees` (consecutive pieces of the
+/// document, whose games these are, in order); `keep_absent` is indexed by
+/// the games' `index` ([`absent_to_keep`], or zeros). Parts of a document
+/// formatted one after the other and put together by [`assemble`] give
+/// what [`format_parsed`] gives for the whole: the language server formats
+/// a large document piece by piece, never holding the trees and model of
+/// all of it.
+pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[model::Game], keep_absent: &[u16], opts: &FormatOptions) -> Part<'a> {
     // Blocks between game breaks: a game, or comments only.
     enum Block {
         Game(usize),
@@ -67,7 +94,7 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
         }
         let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
         if is_game {
-            assert!(next_game < doc.games.len(), "one model game per game chunk");
+            assert!(next_game < games.len(), "one model game per game chunk");
             blocks.push(Block::Game(next_game));
             next_game += 1;
         } else {
@@ -81,7 +108,7 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
         nodes.clear();
     };
     // A piece's end ends a game too (see `syntax::games`).
-    for tree in trees.trees() {
+    for tree in trees {
         for child in crate::syntax::top_nodes(tree) {
             if child.kind() == "game_break" {
                 flush(&mut current, &mut blocks);
@@ -93,65 +120,104 @@ pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, tree
     }
 
     // Games are printed independently: in runs, on every core.
-    let runs: Vec<std::ops::Range<usize>> = (0..doc.games.len()).step_by(256).map(|s| s..(s + 256).min(doc.games.len())).collect();
-    let keep_absent = if opts.add_missing_tags { game::absent_to_keep(doc) } else { vec![0; doc.games.len()] };
+    let runs: Vec<std::ops::Range<usize>> = (0..games.len()).step_by(256).map(|s| s..(s + 256).min(games.len())).collect();
     let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
-        doc.games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, g, opts, keep_absent[g.index]) }).collect::<Vec<_>>()
+        games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, g, opts, keep_absent[g.index]) }).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
     .collect();
-    let first_game = match blocks.first() {
-        Some(Block::Game(i)) => Some(*i),
-        _ => None,
-    };
-    let mut verbatim_games = Vec::new();
     let mut dropped = 0;
     let mut printed = printed.into_iter();
+    let mut verbatim = Vec::with_capacity(blocks.len());
     let blocks: Vec<std::borrow::Cow<'_, str>> = blocks
         .into_iter()
         .map(|b| match b {
-            Block::Loose(s) => s.into(),
+            Block::Loose(s) => {
+                verbatim.push(None);
+                s.into()
+            }
             Block::Game(i) => match printed.next().expect("one printed entry per game") {
                 Some((s, d)) => {
                     dropped += d;
+                    verbatim.push(None);
                     s.into()
                 }
                 None => {
-                    let g = &doc.games[i];
-                    verbatim_games.push(g.index);
+                    let g = &games[i];
+                    verbatim.push(Some(g.index));
                     text[g.range.clone()].into()
                 }
             },
         })
         .collect();
+    Part { blocks, verbatim, dropped }
+}
 
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for (i, b) in blocks.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
+/// The formatted document from its parts, in order ([`format_part`]): the
+/// blocks one blank line apart, the export header, the line endings.
+pub fn assemble(source: &SourceText, parts: Vec<Part<'_>>, opts: &FormatOptions) -> Formatted {
+    let mut a = Assembler::new(source);
+    for part in parts {
+        a.push(part);
+    }
+    a.finish(opts)
+}
+
+/// [`assemble`] one part at a time, so that a part's text is freed once it
+/// is in the output (the language server formats large documents so).
+pub struct Assembler<'s> {
+    source: &'s SourceText,
+    out: String,
+    verbatim_games: Vec<usize>,
+    dropped: usize,
+    verbatim_first: bool,
+    first: bool,
+}
+
+impl<'s> Assembler<'s> {
+    pub fn new(source: &'s SourceText) -> Assembler<'s> {
+        let n = source.text.len();
+        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), dropped: 0, verbatim_first: false, first: true }
+    }
+
+    /// Appends the next part.
+    pub fn push(&mut self, part: Part<'_>) {
+        self.dropped += part.dropped;
+        for (b, v) in part.blocks.iter().zip(&part.verbatim) {
+            if self.first {
+                // A game printed verbatim keeps its text whole, even its
+                // leading escape lines.
+                self.verbatim_first = v.is_some();
+            } else {
+                self.out.push('\n');
+            }
+            self.first = false;
+            self.verbatim_games.extend(*v);
+            self.out.push_str(b.trim_end_matches(['\n', '\r']));
+            self.out.push('\n');
         }
-        out.push_str(b.trim_end_matches(['\n', '\r']));
-        out.push('\n');
     }
-    if opts.export_header {
-        // A game printed verbatim keeps its text whole, even its leading
-        // escape lines.
-        let verbatim_first = first_game.is_some_and(|i| verbatim_games.contains(&doc.games[i].index));
-        out = with_export_header(out, verbatim_first);
+
+    /// The export header and the line endings.
+    pub fn finish(self, opts: &FormatOptions) -> Formatted {
+        let mut out = self.out;
+        if opts.export_header {
+            out = with_export_header(out, self.verbatim_first);
+        }
+        let eol = match opts.eol {
+            EolOption::Keep => match self.source.dominant_line_ending {
+                LineEnding::Lf => "\n",
+                LineEnding::Cr => "\r",
+                _ => "\r\n",
+            },
+            EolOption::Crlf => "\r\n",
+            EolOption::Lf => "\n",
+        };
+        let text = normalize_eol(out, eol);
+        let _ = CommentKind::Line;
+        Formatted { text, verbatim_games: self.verbatim_games, dropped_duplicates: self.dropped }
     }
-    let eol = match opts.eol {
-        EolOption::Keep => match source.dominant_line_ending {
-            LineEnding::Lf => "\n",
-            LineEnding::Cr => "\r",
-            _ => "\r\n",
-        },
-        EolOption::Crlf => "\r\n",
-        EolOption::Lf => "\n",
-    };
-    let text = normalize_eol(&out, eol);
-    let _ = CommentKind::Line;
-    Formatted { text, verbatim_games, dropped_duplicates: dropped }
 }
 
 /// Puts the export header (§2.4: `% PBN 2.1` and `% EXPORT` as the first
@@ -198,8 +264,12 @@ fn with_export_header(out: String, verbatim_first: bool) -> String {
     }
 }
 
-/// Converts every line end (LF, CRLF, CR) to `eol`.
-fn normalize_eol(s: &str, eol: &str) -> String {
+/// Converts every line end (LF, CRLF, CR) to `eol` (in place when they
+/// are all LF already and `eol` is LF).
+fn normalize_eol(s: String, eol: &str) -> String {
+    if eol == "\n" && !s.contains('\r') {
+        return s;
+    }
     let mut out = String::with_capacity(s.len() + s.len() / 16);
     let b = s.as_bytes();
     let mut start = 0;

@@ -3,12 +3,16 @@
 //! that requests run on.
 //!
 //! The parse is a [`Forest`]: the document in pieces of about 32 KB cut at
-//! game breaks. An edit shifts the trees after it (`InputEdit`) and
-//! reparses only the pieces it touched (with their neighbours when the game
-//! breaks around them moved). One tree for the whole document would
-//! not do: tree-sitter never reuses the "fragile" nodes that its repeat
-//! rules build, so reparsing a long flat list of games after a one-character
-//! edit cost about as much as parsing it afresh (1.2 s on 20,000 games).
+//! game breaks, without trees. An edit (`InputEdit`) moves the pieces after
+//! it and gives the pieces it touched new ids (cutting them again with
+//! their neighbours when the game breaks around them moved); nothing is
+//! parsed on the main loop. The check of the new version (on a worker)
+//! parses the pieces with new ids, and requests parse the piece they look
+//! at; a few recently used pieces' trees are cached. One tree for the whole
+//! document would not do: tree-sitter never reuses the "fragile" nodes
+//! that its repeat rules build, so reparsing a long flat list of games
+//! after a one-character edit cost about as much as parsing it afresh
+//! (1.2 s on 20,000 games), and it would take 15 times the text in memory.
 
 use super::snapshot::Snapshot;
 use crate::text::{LineIndex, PositionEncoding, SourceText};
@@ -56,9 +60,10 @@ fn point(rope: &Rope, byte: usize) -> Point {
 
 impl Document {
     pub fn open(uri: Uri, version: i32, text: String, settings: super::state::Settings) -> Document {
-        let forest = Forest::parse_with(&text, EDIT_PIECE);
+        let forest = Forest::cut(&text, EDIT_PIECE);
         let rope = Rope::from_str(&text);
-        let snapshot = Arc::new(Snapshot::new(uri.clone(), version, text, forest.clone(), settings));
+        let index = LineIndex::new(&text);
+        let snapshot = Arc::new(Snapshot::with_index(uri.clone(), version, SourceText::from_text(text), forest.clone(), index, settings));
         Document { uri, version, rope, forest, snapshot }
     }
 
@@ -73,12 +78,6 @@ impl Document {
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
         let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
             Some(s) => {
-                // The previous snapshot's copy of the trees shares their
-                // nodes: while it lives, shifting a tree after the edit
-                // copies the nodes on its left edge, and dropping it later
-                // frees the old ones. It goes first, and the trees are
-                // edited in place.
-                s.forest = Forest::parse_with("", EDIT_PIECE);
                 (std::mem::replace(&mut s.source, SourceText::from_text(String::new())), std::mem::replace(&mut s.index, LineIndex::new("")))
             }
             None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
@@ -87,7 +86,7 @@ impl Document {
             match change.range {
                 None => {
                     self.rope = Rope::from_str(&change.text);
-                    self.forest = Forest::parse_with(&change.text, EDIT_PIECE);
+                    self.forest = Forest::cut(&change.text, EDIT_PIECE);
                     index = LineIndex::new(&change.text);
                     source = SourceText::from_text(change.text);
                 }
@@ -115,7 +114,7 @@ impl Document {
                 }
             }
         }
-        self.forest.reparse(&source.text);
+        self.forest.recut(&source.text);
         self.version = version;
         let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot);
         self.snapshot = Arc::new(next);
@@ -197,10 +196,12 @@ mod tests {
                     assert_eq!(doc.snapshot.index, crate::text::LineIndex::new(&text), "round {round} version {v}: line index differs");
                 }
                 let fresh = Document::open(uri(), 99, text.clone(), settings);
-                let nodes = |f: &Forest| crate::syntax::top_nodes(f).iter().map(|n| (n.to_sexp(), n.byte_range())).collect::<Vec<_>>();
+                let nodes = |f: &Forest| crate::syntax::top_nodes(&f.trees(&text)).iter().map(|n| (n.to_sexp(), n.byte_range(), n.start_position())).collect::<Vec<_>>();
                 assert_eq!(nodes(&doc.snapshot.forest), nodes(&fresh.snapshot.forest), "round {round}: trees differ");
                 // And the canonical parse of the whole text, in any pieces.
-                assert_eq!(nodes(&doc.snapshot.forest), nodes(&Forest::parse_with(&text, 1)), "round {round}: trees differ from a parse game by game");
+                let split = crate::syntax::parse_split(&text, 1);
+                let whole: Vec<_> = crate::syntax::top_nodes(&split).iter().map(|n| (n.to_sexp(), n.byte_range(), n.start_position())).collect();
+                assert_eq!(nodes(&doc.snapshot.forest), whole, "round {round}: trees differ from a parse game by game");
                 let a: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
                 let b: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
                 assert_eq!(a, b, "round {round}: diagnostics differ");

@@ -225,8 +225,7 @@ impl LanguageServer for Backend {
                 let mut d = d.lock().expect("document lock");
                 let settings = settings_for(&self.state, &d.uri);
                 let text = d.snapshot.source.text.clone();
-                let forest = d.snapshot.forest.clone();
-                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, forest, settings));
+                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, settings));
                 (d.uri.clone(), d.version)
             };
             self.schedule_diagnostics(uri, version);

@@ -5,13 +5,13 @@
 use super::convert::Converter;
 use super::state::Settings;
 use crate::check::{CheckOptions, CheckResult};
+use crate::model::{self, Comment, Game};
 use crate::recheck::{recheck_segments, Checked, State as RecheckState};
-use std::sync::Arc;
-use crate::model::{self, Document as Model};
+use crate::syntax::{Forest, PieceTrees, EDIT_PIECE};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
+use std::sync::Arc;
 use std::sync::OnceLock;
 use tower_lsp_server::ls_types::Uri;
-use crate::syntax::Forest;
 
 pub struct Snapshot {
     pub uri: Uri,
@@ -19,14 +19,13 @@ pub struct Snapshot {
     /// The text (and its line endings; the editor's text is UTF-8). Checks
     /// read it in place: no copy of a large document per edit.
     pub source: SourceText,
-    /// The parse, in pieces (see `document.rs`).
+    /// The document's pieces (see `document.rs`): their trees are parsed
+    /// when needed and only a few are kept ([`Snapshot::piece_trees`]).
     pub forest: Forest,
     pub index: LineIndex,
     pub settings: Settings,
-    model: OnceLock<Model>,
-    /// Game spans and the games lowered one at a time (see [`Snapshot::game`]).
-    spans: OnceLock<Vec<std::ops::Range<usize>>>,
-    lowered: OnceLock<Vec<OnceLock<model::Game>>>,
+    /// Games lowered one at a time (see [`Snapshot::game`]).
+    lowered: OnceLock<Vec<OnceLock<Box<Game>>>>,
     check: Arc<OnceLock<(Checked, RecheckState)>>,
     /// The diagnostics of `check` in one list, for requests that look
     /// through them (code actions); publishing does not need it.
@@ -38,13 +37,15 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn new(uri: Uri, version: i32, text: String, forest: Forest, settings: Settings) -> Snapshot {
+    /// A snapshot of `text`, cut into pieces afresh.
+    pub fn new(uri: Uri, version: i32, text: String, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
+        let forest = Forest::cut(&text, EDIT_PIECE);
         Snapshot::with_index(uri, version, SourceText::from_text(text), forest, index, settings)
     }
 
-    /// [`Snapshot::new`] with the line index already built (the document
-    /// updates the previous one after an edit).
+    /// A snapshot with the pieces and line index already made (the
+    /// document updates the previous ones after an edit).
     pub fn with_index(uri: Uri, version: i32, source: SourceText, forest: Forest, index: LineIndex, settings: Settings) -> Snapshot {
         Snapshot {
             uri,
@@ -53,8 +54,6 @@ impl Snapshot {
             forest,
             index,
             settings,
-            model: OnceLock::new(),
-            spans: OnceLock::new(),
             lowered: OnceLock::new(),
             check: Arc::new(OnceLock::new()),
             flat: OnceLock::new(),
@@ -85,11 +84,6 @@ impl Snapshot {
         Converter { text: &self.source.text, index: &self.index, encoding: self.settings.encoding }
     }
 
-    /// The typed model.
-    pub fn model(&self) -> &Model {
-        self.model.get_or_init(|| model::lower(&self.forest, &self.source.text))
-    }
-
     /// Every diagnostic, from the same code path as `pbn check`.
     pub fn check(&self) -> &CheckResult {
         self.flat.get_or_init(|| self.checked().flatten())
@@ -112,33 +106,85 @@ impl Snapshot {
             .0
     }
 
-    /// The byte range of every game (one walk of the top-level nodes).
+    /// The byte range of every game (from the check, which every version
+    /// gets for its diagnostics anyway).
     pub fn game_spans(&self) -> &[std::ops::Range<usize>] {
-        self.spans.get_or_init(|| match self.model.get() {
-            Some(m) => m.games.iter().map(|g| g.range.clone()).collect(),
-            None => crate::syntax::games(&self.forest).0.into_iter().map(|c| c.range).collect(),
-        })
+        &self.checked().game_ranges
     }
 
-    /// Game `i`, lowered on its own the first time it is asked for: a hover
-    /// or completion right after an edit costs one game, not the whole file.
-    /// When the document uses `#` values (§4.8), which need every earlier
-    /// game, and once the whole model exists, it comes from the model.
-    pub fn game(&self, i: usize) -> Option<&model::Game> {
-        if let Some(m) = self.model.get() {
-            return m.games.get(i);
-        }
-        if self.source.uses_hash_values() {
-            return self.model().games.get(i);
-        }
+    /// The trees of the piece holding byte `offset` (cached: a hover, a
+    /// completion and the next one in the same piece parse it once).
+    pub fn piece_trees_at(&self, offset: usize) -> PieceTrees {
+        self.forest.piece_trees(self.forest.piece_at(offset), &self.source.text)
+    }
+
+    /// Game `i`, lowered on its own the first time it is asked for (with
+    /// its inherited `#`/`##` values, §4.8): a hover or completion costs one
+    /// game and one piece's parse, never the whole file.
+    pub fn game(&self, i: usize) -> Option<&Game> {
         let span = self.game_spans().get(i)?.clone();
         let cells = self.lowered.get_or_init(|| (0..self.game_spans().len()).map(|_| OnceLock::new()).collect());
         Some(cells[i].get_or_init(|| {
-            let tree = self.forest.tree_at(span.start);
-            let (chunks, _) = crate::syntax::games(tree);
+            let trees = self.piece_trees_at(span.start);
+            let (chunks, _) = crate::syntax::games(&trees[..]);
             let chunk = chunks.iter().find(|c| c.range == span).expect("the game's piece holds its chunk");
-            model::lower::lower_game(i, chunk, &self.source.text)
+            let mut game = model::lower::lower_game(i, chunk, &self.source.text);
+            if let Some(r) = self.checked().resolutions.as_ref().and_then(|r| r.get(i)) {
+                r.clone().apply_to(&mut game);
+            }
+            Box::new(game)
         }))
+    }
+
+    /// Every game in order, with the comments outside games, piece by
+    /// piece: `f` gets each piece's trees, games (numbered in the document,
+    /// inherited values resolved) and loose comments, on every core, and
+    /// `sink` its results in document order. A few pieces are parsed and
+    /// lowered at a time and dropped after `f`: a walk over a large
+    /// document never holds its whole tree or model.
+    pub fn map_pieces<R: Send>(&self, f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync, mut sink: impl FnMut(R)) {
+        let text = self.source.text.as_str();
+        let spans = self.game_spans();
+        let resolutions = self.checked().resolutions.clone();
+        let all: Vec<usize> = (0..self.forest.len()).collect();
+        for batch in all.chunks(4 * crate::par::threads().max(1)) {
+            let parts = crate::par::map(batch, |&p| {
+                let trees = self.forest.piece_trees_uncached(p, text);
+                let first = spans.partition_point(|r| r.start < self.forest.ranges()[p].start);
+                let (mut games, loose) = model::lower::lower_piece(&trees, text, first);
+                if let Some(r) = &resolutions {
+                    for g in &mut games {
+                        if let Some(r) = r.get(g.index) {
+                            r.clone().apply_to(g);
+                        }
+                    }
+                }
+                f(&trees, games, loose)
+            });
+            parts.into_iter().for_each(&mut sink);
+        }
+    }
+
+    /// [`Snapshot::map_pieces`] with `f` run in order on this thread.
+    pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) {
+        self.map_pieces(|_, games, loose| (games, loose), |(games, loose)| f(&games, &loose));
+    }
+
+    /// The whole document formatted ([`crate::format`]), piece by piece
+    /// ([`Snapshot::map_pieces`]).
+    pub fn format(&self, opts: &crate::format::FormatOptions) -> crate::format::Formatted {
+        let text = self.source.text.as_str();
+        // Only `#` values make a game's missing tags depend on later games.
+        let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
+            let mut doc = model::Document::default();
+            self.for_each_piece(|games, _| doc.games.extend(games.iter().cloned()));
+            crate::format::absent_to_keep(&doc)
+        } else {
+            vec![0; self.game_spans().len()]
+        };
+        let mut out = crate::format::Assembler::new(&self.source);
+        self.map_pieces(|trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts), |p| out.push(p));
+        out.finish(opts)
     }
 
     /// The index of the game containing byte `offset`.

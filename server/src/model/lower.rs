@@ -15,13 +15,7 @@ use tree_sitter::{Node, TreeCursor};
 pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     let trees = trees.trees();
     // A game never spans two pieces: pieces are cut right after a game break.
-    let parts = crate::par::map(trees, |tree| {
-        let (chunks, loose) = syntax::games(tree);
-        let mut scratch = Scratch::default();
-        let games: Vec<Game> = chunks.iter().map(|chunk| lower_game_with(0, chunk, text, &mut scratch)).collect();
-        let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
-        (games, loose)
-    });
+    let parts = crate::par::map(trees, |tree| lower_piece(std::slice::from_ref(tree), text, 0));
     let mut doc = Document {
         games: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
         loose: Vec::new(),
@@ -35,6 +29,17 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     }
     super::inherit::resolve(&mut doc);
     doc
+}
+
+/// The games (numbered from `first`) and the comments outside games of
+/// consecutive trees (a piece of a document, [`syntax::PieceTrees`]),
+/// without `#`/`##` inheritance, which needs the games before them.
+pub fn lower_piece(trees: &[tree_sitter::Tree], text: &str, first: usize) -> (Vec<Game>, Vec<Comment>) {
+    let (chunks, loose) = syntax::games(trees);
+    let mut scratch = Scratch::default();
+    let games: Vec<Game> = chunks.iter().enumerate().map(|(k, chunk)| lower_game_with(first + k, chunk, text, &mut scratch)).collect();
+    let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
+    (games, loose)
 }
 
 /// The node kinds lowering tells apart, looked up by `kind_id` in a table

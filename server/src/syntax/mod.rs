@@ -10,7 +10,7 @@ mod diagnostics;
 mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_for};
-pub use split::{cut_points, parse_pieces, parse_split, Forest, EDIT_PIECE};
+pub use split::{cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE};
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -34,9 +34,9 @@ pub fn language() -> tree_sitter::Language {
     tree_sitter_pbn::LANGUAGE.into()
 }
 
-/// Parses a whole document (with a per-thread parser) into one tree. The
-/// language server keeps this tree and reparses it incrementally; batch
-/// tools use [`parse_pieces`], which parses large files on every core.
+/// Parses a whole document (with a per-thread parser) into one tree; batch
+/// tools use [`parse_pieces`], which parses large files on every core, and
+/// the language server parses one [`Forest`] piece at a time.
 pub fn parse(text: &str) -> Tree {
     with_parser(|p| p.parse(text, None).expect("parsing without a timeout or cancellation flag always yields a tree"))
 }
@@ -72,18 +72,13 @@ pub fn section_cells(text: &str, range: Range<usize>) -> impl Iterator<Item = Ra
     })
 }
 
-/// A parsed document: one tree ([`parse`], the language server), or the
-/// trees of consecutive pieces cut at game breaks ([`parse_pieces`]). Every
+/// A parsed document: one tree ([`parse`]), or the trees of consecutive
+/// pieces cut at game breaks ([`parse_pieces`], a [`Forest`] piece's
+/// [`PieceTrees`]). Every
 /// layer that walks the syntax takes `&impl Trees` and visits the pieces in
 /// order; their top-level nodes, concatenated, are the document's.
 pub trait Trees {
     fn trees(&self) -> &[Tree];
-    /// For a [`Forest`]: each piece's byte range and an id that stays the
-    /// same while the piece's tree (and so its text) does, so that work
-    /// on a piece can be kept across edits (`recheck`).
-    fn pieces(&self) -> Option<(&[Range<usize>], &[u64])> {
-        None
-    }
 }
 
 impl Trees for Tree {
@@ -134,6 +129,13 @@ pub fn top_nodes<T: Trees + ?Sized>(trees: &T) -> Vec<Node<'_>> {
         out.extend(root.children(&mut cursor));
     }
     out
+}
+
+/// The root node of the tree of `trees` (a piece's consecutive trees,
+/// [`PieceTrees`]) that holds byte `offset`.
+pub fn root_at(trees: &[Tree], offset: usize) -> Node<'_> {
+    let i = trees.iter().rposition(|t| t.root_node().start_byte() <= offset).unwrap_or(0);
+    trees[i].root_node()
 }
 
 /// Whether any piece has an ERROR or MISSING node.

@@ -20,8 +20,8 @@
 //! tree has an ERROR or MISSING node is parsed again one game at a time. A
 //! broken game then never swallows the next, and the result does not depend
 //! on where the pieces were cut: `pbn check` (large pieces, every core) and
-//! the language server (small pieces, reparsing only those an edit touches,
-//! [`Forest::edit`]) see the same trees.
+//! the language server (small pieces, parsed when needed: [`Forest`]) see
+//! the same trees.
 
 use tree_sitter::{InputEdit, Point, Range, Tree};
 
@@ -130,36 +130,36 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// The canonical parse of `text` (see the module documentation), in pieces
 /// on every core when it is large. The trees are in document order.
 pub fn parse_pieces(text: &str) -> Vec<Tree> {
-    Forest::parse(text).trees
+    let threads = crate::par::threads();
+    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
+    parse_split(text, piece)
 }
 
 /// The canonical parse with pieces of at least `piece` bytes, whatever the
 /// size of the file (for tests: `piece` 1 cuts at every game break).
 pub fn parse_split(text: &str, piece: usize) -> Vec<Tree> {
-    Forest::parse_with(text, piece).trees
+    parse_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece).1
 }
 
-/// A document parsed in pieces, each a tree-sitter tree of a run of whole
-/// games (with included ranges, so that nodes keep their offsets in the
-/// document). The pieces' top-level nodes, in order, are the document's.
+/// The language server's view of a document's parse: the document cut at
+/// game breaks into pieces of about [`EDIT_PIECE`] bytes, each with an id
+/// that changes whenever its text does. It holds no trees: a piece's trees
+/// (its canonical parse, [`Forest::piece_trees`]) are parsed when some
+/// work needs them and kept in a small cache shared by the versions of the
+/// document ([`TreeCache`]), so that the server's memory does not hold a
+/// syntax tree of the whole document (about 15 times the text) while an
+/// edit still reparses only the piece it touched.
 #[derive(Clone)]
 pub struct Forest {
     ranges: Vec<std::ops::Range<usize>>,
-    trees: Vec<Tree>,
-    /// One id per tree, new for every tree parsed ([`super::Trees::pieces`]).
+    /// The point (tree-sitter row and byte column) of each piece's start.
+    starts: Vec<Point>,
+    /// One id per piece, new whenever its text changes.
     ids: Vec<u64>,
-    /// Pieces an edit touched, to reparse ([`Forest::reparse`]).
+    /// Pieces an edit touched, to cut again ([`Forest::recut`]).
     dirty: Vec<bool>,
     piece: usize,
-}
-
-impl super::Trees for Forest {
-    fn trees(&self) -> &[Tree] {
-        &self.trees
-    }
-    fn pieces(&self) -> Option<(&[std::ops::Range<usize>], &[u64])> {
-        Some((&self.ranges, &self.ids))
-    }
+    cache: std::sync::Arc<TreeCache>,
 }
 
 /// `n` ids never handed out before (in this process).
@@ -175,21 +175,93 @@ impl std::fmt::Debug for Forest {
     }
 }
 
-impl Forest {
-    /// The canonical parse: one piece for small files, several pieces on
-    /// every core for large ones.
-    pub fn parse(text: &str) -> Forest {
-        let threads = crate::par::threads();
-        let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
-        Forest::parse_with(text, piece)
+/// The trees of one piece: one tree, or one per game where the piece's
+/// tree has a syntax error (the canonical parse, see the module
+/// documentation). Their top-level nodes, in order, are the piece's.
+pub type PieceTrees = std::sync::Arc<Vec<Tree>>;
+
+/// Recently used piece trees, by piece id and position, up to a budget of
+/// piece text (the trees take about 15 times their text). Shared by the
+/// versions of one document: a hover after an edit finds the edited
+/// piece's trees that the re-check parsed.
+pub struct TreeCache {
+    budget: usize,
+    inner: std::sync::Mutex<CacheInner>,
+}
+
+/// A piece's id, start byte, and start row and column.
+type CacheKey = (u64, usize, usize, usize);
+
+#[derive(Default)]
+struct CacheInner {
+    /// (id, start byte, start row and column) → (trees, text length, last use)
+    map: std::collections::HashMap<CacheKey, (PieceTrees, usize, u64)>,
+    used: usize,
+    tick: u64,
+}
+
+/// The text of the pieces whose trees a document keeps (the trees of
+/// 1 MB of text take about 15 MB).
+pub const CACHE_BUDGET: usize = 1024 * 1024;
+
+impl TreeCache {
+    pub fn new(budget: usize) -> TreeCache {
+        TreeCache { budget, inner: std::sync::Mutex::new(CacheInner::default()) }
     }
 
-    /// The canonical parse in pieces of at least `piece` bytes.
-    pub fn parse_with(text: &str, piece: usize) -> Forest {
-        let (ranges, trees) = parse_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece);
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, key: CacheKey) -> Option<PieceTrees> {
+        let mut c = self.lock();
+        c.tick += 1;
+        let tick = c.tick;
+        let e = c.map.get_mut(&key)?;
+        e.2 = tick;
+        Some(e.0.clone())
+    }
+
+    fn put(&self, key: CacheKey, trees: PieceTrees, len: usize) {
+        if len > self.budget {
+            return;
+        }
+        let mut c = self.lock();
+        c.tick += 1;
+        let tick = c.tick;
+        if let Some(old) = c.map.insert(key, (trees, len, tick)) {
+            c.used -= old.1;
+        }
+        c.used += len;
+        while c.used > self.budget {
+            let Some((&k, _)) = c.map.iter().min_by_key(|(_, e)| e.2) else { break };
+            let e = c.map.remove(&k).expect("the key was just found");
+            c.used -= e.1;
+        }
+    }
+
+    /// The number of pieces whose trees are kept (for tests).
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Forest {
+    /// `text` cut into pieces of at least `piece` bytes (nothing is parsed).
+    pub fn cut(text: &str, piece: usize) -> Forest {
+        Forest::cut_with_cache(text, piece, CACHE_BUDGET)
+    }
+
+    /// [`Forest::cut`] with a tree cache of `budget` bytes of piece text.
+    pub fn cut_with_cache(text: &str, piece: usize, budget: usize) -> Forest {
+        let (ranges, starts) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece);
         let dirty = vec![false; ranges.len()];
         let ids = fresh_ids(ranges.len()).collect();
-        Forest { ranges, trees, ids, dirty, piece }
+        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)) }
     }
 
     /// The byte ranges of the pieces.
@@ -197,25 +269,81 @@ impl Forest {
         &self.ranges
     }
 
-    /// The tree of the piece containing byte `offset` (the last piece for
+    /// The pieces' ids (an id stays while the piece's text does).
+    pub fn ids(&self) -> &[u64] {
+        &self.ids
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// The cache of this document's piece trees.
+    pub fn cache(&self) -> &TreeCache {
+        &self.cache
+    }
+
+    /// The index of the piece containing byte `offset` (the last piece for
     /// the end of the text).
-    pub fn tree_at(&self, offset: usize) -> &Tree {
-        let i = self.ranges.partition_point(|r| r.end <= offset).min(self.trees.len() - 1);
-        &self.trees[i]
+    pub fn piece_at(&self, offset: usize) -> usize {
+        self.ranges.partition_point(|r| r.end <= offset).min(self.ranges.len() - 1)
+    }
+
+    /// The trees of piece `i` of `text` (the text this forest was cut from
+    /// or kept in step with): from the cache, or parsed now and cached.
+    pub fn piece_trees(&self, i: usize, text: &str) -> PieceTrees {
+        let at = self.start_point(i, text);
+        let key = (self.ids[i], self.ranges[i].start, at.row, at.column);
+        if let Some(t) = self.cache.get(key) {
+            return t;
+        }
+        let trees = self.parse_piece(i, at, text);
+        self.cache.put(key, trees.clone(), self.ranges[i].len());
+        trees
+    }
+
+    /// The trees of piece `i`, from the cache or parsed now without being
+    /// cached (for walks over every piece, which would only push the
+    /// recently used pieces out).
+    pub fn piece_trees_uncached(&self, i: usize, text: &str) -> PieceTrees {
+        let at = self.start_point(i, text);
+        let key = (self.ids[i], self.ranges[i].start, at.row, at.column);
+        self.cache.get(key).unwrap_or_else(|| self.parse_piece(i, at, text))
+    }
+
+    fn parse_piece(&self, i: usize, at: Point, text: &str) -> PieceTrees {
+        std::sync::Arc::new(parse_region(text, self.ranges[i].clone(), at, usize::MAX).1)
+    }
+
+    /// The point of piece `i`'s start. Its column (bytes since the last LF,
+    /// which the external scanner asks for: a `%` line starts in column 0)
+    /// is taken from the text: the positions of edits from an editor count
+    /// lone CRs as line ends, tree-sitter does not, so a moved piece's
+    /// column could be off after a lone CR (its row, which only positions
+    /// depend on, is kept).
+    fn start_point(&self, i: usize, text: &str) -> Point {
+        let start = self.ranges[i].start;
+        let b = text.as_bytes();
+        let column = if start == 0 || b[start - 1] == b'\n' { 0 } else { start - b[..start].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1) };
+        Point { row: self.starts[i].row, column }
+    }
+
+    /// Every piece's trees, in order (the canonical parse of the whole
+    /// text; for tests and for rare whole-document walks).
+    pub fn trees(&self, text: &str) -> Vec<Tree> {
+        let all: Vec<usize> = (0..self.ranges.len()).collect();
+        crate::par::map(&all, |&i| (*self.piece_trees_uncached(i, text)).clone()).into_iter().flatten().collect()
     }
 
     /// Records one edit of the text (already described as an `InputEdit`
-    /// with the rows and columns of the text before it): the trees of pieces
-    /// after it are shifted, the pieces it touches are marked for
-    /// [`Forest::reparse`].
+    /// with the rows and columns of the text before it): pieces after it
+    /// move, the pieces it touches are marked for [`Forest::recut`].
     pub fn edit(&mut self, edit: &InputEdit) {
         let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
-        // An edit that keeps every later byte and point where it was (a
-        // character replaced by one of the same length) leaves the trees
-        // after it as they are: shifting them would copy each one's
-        // leftmost nodes for nothing. (Edited pieces are parsed afresh,
-        // never incrementally, so no tree needs the edit's change marks.)
-        let in_place = old_end == new_end && edit.old_end_position == edit.new_end_position;
         let last = self.ranges.len() - 1;
         for i in 0..self.ranges.len() {
             let r = self.ranges[i].clone();
@@ -223,26 +351,23 @@ impl Forest {
                 continue; // wholly before the edit
             }
             if r.start > old_end || (r.start == old_end && r.start > start) {
-                // wholly after the edit: shifted
-                if in_place {
-                    continue;
-                }
+                // wholly after the edit: moved
                 self.ranges[i] = r.start - old_end + new_end..r.end - old_end + new_end;
+                self.starts[i] = edit_point(self.starts[i], edit);
             } else {
                 let s = r.start.min(start);
                 let e = if r.end >= old_end { r.end - old_end + new_end } else { new_end };
                 self.ranges[i] = s..e.max(s);
                 self.dirty[i] = true;
             }
-            self.trees[i].edit(edit);
         }
     }
 
-    /// Reparses the pieces [`Forest::edit`] marked, with their neighbours,
-    /// so that the result is the canonical parse of `text` (the text after
-    /// the edits). When the game breaks around them did not move, only the
-    /// marked pieces are parsed again; the neighbours keep their trees.
-    pub fn reparse(&mut self, text: &str) {
+    /// Cuts the pieces [`Forest::edit`] marked again, with their
+    /// neighbours, so that the pieces are valid for `text` (the text after
+    /// the edits). When the game breaks around them did not move, the marked
+    /// pieces only get new ids; the neighbours keep theirs.
+    pub fn recut(&mut self, text: &str) {
         while let Some(d) = self.dirty.iter().position(|&d| d) {
             // The window: the dirty run and one clean piece on each side,
             // whose outer ends are still valid cut points.
@@ -257,68 +382,78 @@ impl Forest {
             let (_, outside) = scan(&text[ws..we], usize::MAX);
             if !outside && we < text.len() {
                 // A `{` without its `}` in the window: the comment may run
-                // on, so the rest of the document is parsed again.
+                // on, so the rest of the document is cut again.
                 last = self.ranges.len() - 1;
                 we = text.len();
             }
-            let at = if first == 0 {
-                Point { row: 0, column: 0 }
-            } else {
-                let prev = self.trees[first - 1].root_node();
-                if prev.end_byte() == ws { prev.end_position() } else { advance(text, 0, ws, Point { row: 0, column: 0 }) }
-            };
-            // Incremental: the window's cuts are the old ones, so only the
-            // dirty pieces change.
+            // The window's first piece starts before the edit (or at 0).
+            let at = if first == 0 { Point { row: 0, column: 0 } } else { self.starts[first] };
             let (cuts, _) = scan(&text[ws..we], 1);
             let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
             let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
                 && self.ranges[first..=last].windows(2).all(|w| w[0].end == w[1].start);
-            let (ranges, trees, ids) = if same_cuts {
+            let (ranges, starts, ids) = if same_cuts {
                 let mut ranges = Vec::new();
-                let mut trees = Vec::new();
+                let mut starts = Vec::new();
                 let mut ids = Vec::new();
                 let mut at = at;
                 for i in first..=last {
                     let r = self.ranges[i].clone();
-                    if self.dirty[i] {
-                        // A fresh parse of the piece, not an incremental one
-                        // from its edited tree: with syntax errors,
-                        // tree-sitter's incremental error recovery may differ
-                        // from a fresh parse's (found by fuzzing, see
-                        // ROBUSTNESS.md), and the forest must stay the
-                        // canonical parse. A 32 KB piece parses in 2-3 ms.
-                        let tree = parse_range(text, r.start, r.end, at);
-                        if tree.root_node().has_error() && scan(&text[r.clone()], 1).0.len() > 0 {
-                            let (rs, ts) = parse_region(text, r.clone(), at, self.piece);
-                            ids.extend(fresh_ids(rs.len()));
-                            ranges.extend(rs);
-                            trees.extend(ts);
-                        } else {
-                            ranges.push(r.clone());
-                            trees.push(tree);
-                            ids.extend(fresh_ids(1));
-                        }
-                    } else {
-                        ranges.push(r.clone());
-                        trees.push(self.trees[i].clone());
-                        ids.push(self.ids[i]);
-                    }
+                    ranges.push(r.clone());
+                    starts.push(at);
+                    ids.push(if self.dirty[i] { fresh_ids(1).next().expect("one id") } else { self.ids[i] });
                     at = advance(text, r.start, r.end, at);
                 }
-                (ranges, trees, ids)
+                (ranges, starts, ids)
             } else {
-                let (ranges, trees) = parse_region(text, ws..we, at, self.piece);
+                let (ranges, starts) = cut_region(text, ws..we, at, self.piece);
                 let ids = fresh_ids(ranges.len()).collect();
-                (ranges, trees, ids)
+                (ranges, starts, ids)
             };
             let n = ranges.len();
             self.ranges.splice(first..=last, ranges);
-            self.trees.splice(first..=last, trees);
+            self.starts.splice(first..=last, starts);
             self.ids.splice(first..=last, ids);
             self.dirty.splice(first..=last, std::iter::repeat_n(false, n));
         }
     }
+}
+
+/// A point moved by an edit (as tree-sitter moves the positions of the
+/// nodes after it).
+fn edit_point(p: Point, e: &InputEdit) -> Point {
+    if p >= e.old_end_position {
+        let (row, column) = if p.row > e.old_end_position.row { (p.row - e.old_end_position.row, p.column) } else { (0, p.column - e.old_end_position.column) };
+        if row > 0 {
+            Point { row: e.new_end_position.row + row, column }
+        } else {
+            Point { row: e.new_end_position.row, column: e.new_end_position.column + column }
+        }
+    } else if p > e.start_position {
+        e.new_end_position
+    } else {
+        p
+    }
+}
+
+/// `text[region]` (which starts at a valid cut point, at point `at`, and
+/// ends at one or at the end of the text) cut into pieces of at least
+/// `piece` bytes: their ranges and start points. An empty region is one
+/// empty piece.
+fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Point>) {
+    let (cuts, _) = scan(&text[region.clone()], piece);
+    let mut ranges = Vec::with_capacity(cuts.len() + 1);
+    let mut starts = Vec::with_capacity(cuts.len() + 1);
+    let mut start = region.start;
+    let mut at = at;
+    for c in cuts.iter().map(|c| c + region.start).chain(std::iter::once(region.end)) {
+        ranges.push(start..c);
+        starts.push(at);
+        at = advance(text, start, c, at);
+        start = c;
+    }
+    (ranges, starts)
 }
 
 /// The canonical parse of `text[region]` (which starts at a valid cut point,
@@ -326,15 +461,8 @@ impl Forest {
 /// at least `piece` bytes, in parallel; pieces with a syntax error are
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
-    let (cuts, _) = scan(&text[region.clone()], piece);
-    let mut bounds = Vec::with_capacity(cuts.len() + 1);
-    let mut start = region.start;
-    let mut at = at;
-    for c in cuts.iter().map(|c| c + region.start).chain(std::iter::once(region.end)) {
-        bounds.push((start, c, at));
-        at = advance(text, start, c, at);
-        start = c;
-    }
+    let (ranges, starts) = cut_region(text, region, at, piece);
+    let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
     let parts = crate::par::map(&bounds, |&(start, end, at)| {
         let tree = parse_range(text, start, end, at);
         if !tree.root_node().has_error() || piece <= 1 {

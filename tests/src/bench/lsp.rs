@@ -124,7 +124,7 @@ const LATENCY_ROWS: &[(&str, &str)] = &[
     ("edit_burst", "five keystrokes 20 ms apart in a middle game → the last one's `publishDiagnostics` (includes the 120 ms debounce)"),
     ("hover_nag", "hover on a NAG (`$n`)"),
     ("hover_card", "hover on a card"),
-    ("hover_cold", "hover on a card right after an edit (new version not lowered yet)"),
+    ("hover_cold", "hover on a card right after an edit (its game lowered for the new version; its piece's trees from the cache the check filled)"),
     ("completion", "completion on a call in an auction"),
     ("format", "full-document formatting"),
     ("exit", "`exit` → the process has ended (freeing the document)"),
@@ -711,15 +711,15 @@ fn rss_now() -> f64 {
 
 /// The steps of an edit, in order: (id, short name, description).
 const STEPS: &[(&str, &str, &str)] = &[
-    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, the previous snapshot's text and line index edited in place, reparse of the touched 32 KB pieces, new `Snapshot`, the previous one dropped"),
+    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, the previous snapshot's text and line index edited in place, the touched 32 KB pieces cut again (nothing parsed), new `Snapshot`, the previous one dropped"),
     ("text_edit", "text and line index edit", "… of which `SourceText::replace` and `LineIndex::replace` (in place; replayed on copies)"),
-    ("reparse", "reparse", "… of which the rest: `Forest::edit` and `reparse` of the touched pieces, the new snapshot, dropping the previous one (the replaced tree nodes)"),
+    ("reparse", "reparse", "… of which the rest: `Forest::edit` and `recut`, the new snapshot, dropping the previous one"),
     ("full_parse", "full parse", "(for comparison: `syntax::parse` of the whole text, not incremental)"),
-    ("check", "`Snapshot::checked`", "`Snapshot::checked`: the diagnostics of the new version, in one segment per piece of the document; an unchanged piece's is the previous version's"),
+    ("check", "`Snapshot::checked`", "`Snapshot::checked`: the touched piece parsed, the diagnostics of the new version, in one segment per piece of the document; an unchanged piece's is the previous version's"),
     ("json", "`publish_json`", "`publish_json`: the `publishDiagnostics` message from each piece's cached JSON (its line numbers shifted when the piece moved to other lines) and the few loose diagnostics"),
     ("to_lsp", "`to_lsp` + serde (no cache)", "(for comparison, not on the path: every diagnostic to LSP types and serialised with serde_json, as without the cache)"),
     ("client_json", "client JSON parse", "client side: parsing that JSON (in the measured latency, not server work)"),
-    ("lower", "`model::lower`", "not on the diagnostics path: `model::lower` of the whole file, which the first hover, completion, code action or formatting of a version waits for (`Snapshot::model`)"),
+    ("lower", "`model::lower`", "(for comparison, not on any path: `model::lower` of the whole file; the server lowers the games a request looks at, whole-document requests piece by piece)"),
 ];
 
 fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> {
@@ -741,12 +741,9 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let base = rss_now();
     let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, text.to_string(), settings);
     let after_open = rss_now();
-    let tree2 = pbn::syntax::parse(text);
-    let after_tree = rss_now();
     let index2 = LineIndex::new(text);
     let after_index = rss_now();
-    let tree_b = after_tree - after_open;
-    let index_b = after_index - after_tree;
+    let index_b = after_index - after_open;
     drop(index2);
     let snap = doc.snapshot.clone();
     let before_check = rss_now();
@@ -756,6 +753,9 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let after_lsp = rss_now();
     let json_len = serde_json::to_vec(&lsp).map(|v| v.len()).unwrap_or(0);
     drop(lsp);
+    let before_tree = rss_now();
+    let tree2 = pbn::syntax::parse(text);
+    let tree_b = rss_now() - before_tree;
     let before_model = rss_now();
     let model = pbn::model::lower(&tree2, text);
     let after_model = rss_now();
@@ -766,11 +766,11 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let mem = |v: f64| if v < 0.02 * text.len() as f64 { Val::None } else { Val::M(v, 1) };
     run.memory = vec![
         ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
-        ("the rope (`Document::rope`), by difference".into(), mem(open_b - tree_b - index_b - text.len() as f64)),
-        ("the syntax tree (measured as a second parse of the whole text)".into(), mem(tree_b)),
+        ("the rope (`Document::rope`) and the pieces (`Forest`), by difference".into(), mem(open_b - index_b - text.len() as f64)),
         ("the `LineIndex` (one `usize` per line)".into(), mem(index_b)),
-        ("the check result and what the next check reuses (`Snapshot::checked`)".into(), mem(after_check - before_check)),
-        ("the model, once a request needs it (`Snapshot::model`; measured as `model::lower`)".into(), mem(after_model - before_model)),
+        ("the check result and what the next check reuses (`Snapshot::checked`), with the trees of the last pieces parsed (`TreeCache`, up to 1 MB of their text)".into(), mem(after_check - before_check)),
+        ("not kept: a syntax tree of the whole text (measured as `syntax::parse`; the server parses pieces as work needs them)".into(), mem(tree_b)),
+        ("not kept: the model of the whole file (measured as `model::lower`; requests lower the games they look at, whole-document ones piece by piece)".into(), mem(after_model - before_model)),
         ("transient: the LSP diagnostics (`to_lsp`)".into(), mem(after_lsp - after_check)),
         ("transient: their JSON".into(), mem(json_len as f64)),
     ];
@@ -1018,8 +1018,8 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64)
             let last = measured.last().unwrap();
             md += &format!(" {} |\n", cell(&last.memory[i].1, |x| format!("{:.1}×", x / last.bytes as f64)));
         }
-        let kept = |r: &SizeRun| r.memory.iter().take(5).filter_map(|m| m.1.get()).sum::<f64>();
-        md += "| kept after open, without a model (sum of the first five rows) |";
+        let kept = |r: &SizeRun| r.memory.iter().take(4).filter_map(|m| m.1.get()).sum::<f64>();
+        md += "| kept after open (sum of the first four rows) |";
         for r in &measured {
             md += &format!(" {:.1} |", kept(r) / 1e6);
         }
@@ -1082,22 +1082,31 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64)
             }
         }
     }
+    // The target is set on the 20,000-game file (issue 5); smaller files
+    // are dominated by the empty server's fixed memory (the first row of
+    // the memory table), so their ratios are shown for information.
     let mem_parts: Vec<String> = runs
         .iter()
         .filter_map(|r| {
             let v = val(r, "hwm_end");
             let x = v.get()? / r.bytes as f64;
+            let judged = r.games == EDIT_TARGET_GAMES;
             Some(format!(
-                "{} games **{}**{} {x:.1}× ({:.0} MB for {})",
+                "{} games {}{} {x:.1}× ({:.0} MB for {})",
                 games_s(r.games),
-                if x <= MEMORY_TARGET { "met" } else { "missed" },
+                if !judged { "(for information)" } else if x <= MEMORY_TARGET { "**met**" } else { "**missed**" },
                 mark(&v),
                 v.get()? / 1e6,
                 report::size(r.bytes)
             ))
         })
         .collect();
-    md += &format!("- the server's peak memory (VmHWM) ≤ {MEMORY_TARGET}× the file size: {}\n", mem_parts.join("; "));
+    md += &format!(
+        "- the server's peak memory (VmHWM) ≤ {MEMORY_TARGET}× the file size, at {} games (on smaller files the empty server's {:.0} MB dominate): {}\n",
+        games_s(EDIT_TARGET_GAMES),
+        runs.first().and_then(|r| val(r, "rss_init").get()).unwrap_or(0.0) / 1e6,
+        mem_parts.join("; ")
+    );
     if let Some(r) = at(EDIT_TARGET_GAMES) {
         if val(r, "hwm_end").get().is_some_and(|h| h / r.bytes as f64 > MEMORY_TARGET) && !r.memory.is_empty() {
             let mut m: Vec<(String, f64)> = r.memory.iter().filter_map(|(l, v)| Some((l.clone(), v.get()?))).collect();

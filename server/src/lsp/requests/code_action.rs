@@ -863,7 +863,7 @@ fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
 }
 
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let out = crate::format::format_parsed(&SourceText::from_text(snap.source.text.clone()), &snap.forest, snap.model(), &format_options(snap, EolOption::Keep)).text;
+    let out = snap.format(&format_options(snap, EolOption::Keep)).text;
     (out != snap.source.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.source.text.len(), out)], false))
 }
 
@@ -903,7 +903,7 @@ mod tests {
 
     fn snapshot(text: &str, export: bool) -> Snapshot {
         let settings = Settings { export, ..Settings::default() };
-        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), crate::syntax::Forest::parse(text), settings)
+        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), settings)
     }
 
     fn request(snap: &Snapshot, range: Range<usize>, only: Option<Vec<CodeActionKind>>) -> Vec<CodeAction> {

@@ -69,7 +69,8 @@ pub fn completion(snap: &Snapshot, params: CompletionParams) -> Option<Completio
 fn in_comment(snap: &Snapshot, offset: usize) -> bool {
     // The token holding the byte before the cursor (comments are tokens).
     let Some(before) = offset.checked_sub(1) else { return false };
-    let root = snap.forest.tree_at(before).root_node();
+    let trees = snap.piece_trees_at(before);
+    let root = crate::syntax::root_at(&trees, before);
     let Some(node) = root.descendant_for_byte_range(before, before) else { return false };
     let r = node.byte_range();
     let to_eol = match node.kind() {
@@ -480,7 +481,6 @@ mod tests {
             "file:///t.pbn".parse::<Uri>().unwrap(),
             1,
             text.to_string(),
-            crate::syntax::Forest::parse(text),
             crate::lsp::state::Settings::default(),
         )
     }

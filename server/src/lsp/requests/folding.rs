@@ -25,8 +25,8 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
             });
         }
     };
-    let model = snap.model();
-    for g in &model.games {
+    snap.for_each_piece(|games, loose| {
+    for g in games {
         add(g.range.clone(), Some(FoldingRangeKind::Region));
         if let Some(a) = &g.auction {
             add(a.range.clone(), None);
@@ -41,9 +41,10 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
             add(c.range.clone(), Some(FoldingRangeKind::Comment));
         }
     }
-    for c in &model.loose {
+    for c in loose {
         add(c.range.clone(), Some(FoldingRangeKind::Comment));
     }
+    });
     Some(out)
 }
 

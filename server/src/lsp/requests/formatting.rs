@@ -1,7 +1,7 @@
 //! `textDocument/formatting` and `rangeFormatting`: the export formatter of
 //! `pbn fmt` (the file's own line endings are kept, as in the editor).
 
-use crate::format::{format, format_parsed, FormatOptions};
+use crate::format::{format, FormatOptions};
 use crate::lsp::snapshot::Snapshot;
 use crate::text::SourceText;
 use tower_lsp_server::ls_types::*;
@@ -17,8 +17,8 @@ fn options(snap: &Snapshot) -> FormatOptions {
 
 /// One edit replacing the whole document, or none when nothing changes.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
-    // The snapshot's tree and model are reused: no second parse.
-    let out = format_parsed(&SourceText::from_text(snap.source.text.clone()), &snap.forest, snap.model(), &options(snap));
+    // Piece by piece: never the tree and model of the whole document at once.
+    let out = snap.format(&options(snap));
     if out.text == snap.source.text {
         return Some(Vec::new());
     }
@@ -30,8 +30,7 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
 pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<Vec<TextEdit>> {
     let conv = snap.converter();
     let r = conv.byte_range(params.range);
-    let model = snap.model();
-    let games: Vec<_> = model.games.iter().filter(|g| g.range.start <= r.end && r.start <= g.range.end).collect();
+    let games: Vec<_> = snap.games_overlapping(r.clone()).collect();
     let (first, last) = (games.first()?, games.last()?);
     let span = first.range.start..last.range.end;
     let piece = &snap.source.text[span.clone()];

@@ -32,7 +32,8 @@ pub fn register(caps: &mut ServerCapabilities) {
 pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
     let conv = snap.converter();
     let offset = conv.offset(params.text_document_position_params.position);
-    let root = snap.forest.tree_at(offset).root_node();
+    let trees = snap.piece_trees_at(offset);
+    let root = crate::syntax::root_at(&trees, offset);
     // The token at the cursor, else the one just before it (cursor at the
     // end of a token).
     let mut tried = None;
@@ -194,8 +195,7 @@ fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
         }
         Inherit::Previous => Some(match tag.resolved.as_deref() {
             Some((value, Some(src))) => {
-                let model = snap.model();
-                let g = model.games.get(src.game)?;
+                let g = snap.game(src.game)?;
                 let t = g.tags.get(src.tag)?;
                 let line = snap.converter().position(t.range.start).line + 1;
                 let board = g.value("Board").filter(|b| !b.is_empty() && *b != "?").map(|b| format!(", Board {b}")).unwrap_or_default();
@@ -580,7 +580,7 @@ S8 S4 S3 SA
 
     fn snap(text: &str) -> Snapshot {
         let uri = "file:///t.pbn".parse::<Uri>().unwrap();
-        Snapshot::new(uri, 1, text.to_owned(), crate::syntax::Forest::parse(text), Settings::default())
+        Snapshot::new(uri, 1, text.to_owned(), Settings::default())
     }
 
     fn params(line: u32, character: u32) -> HoverParams {

@@ -160,7 +160,7 @@ HA   H8   H4   H2
 
     fn snap(text: &str) -> Snapshot {
         let uri = "file:///t.pbn".parse::<Uri>().unwrap();
-        Snapshot::new(uri, 1, text.to_owned(), crate::syntax::Forest::parse(text), Settings::default())
+        Snapshot::new(uri, 1, text.to_owned(), Settings::default())
     }
 
     fn request(s: &Snapshot, range: tower_lsp_server::ls_types::Range) -> Vec<InlayHint> {

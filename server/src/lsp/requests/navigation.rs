@@ -12,7 +12,8 @@
 //! - `textDocument/prepareRename` / `rename`: renumbers a note and all its
 //!   references in its section.
 //!
-//! Everything is found through the typed model (`Snapshot::model`): the
+//! Everything is found through the typed model (`Snapshot::game`; the
+//! users of a `#` source through `Snapshot::for_each_piece`): the
 //! note references are the `NoteRef` annotations of the section's entries
 //! (and the stray ones before the first call), the notes are the section's
 //! `Note` tags, whose numbers come from [`values::parse_note`].
@@ -177,15 +178,16 @@ fn inherit_source(game: &Game, tag: usize) -> Option<Source> {
 /// inheritance.
 fn inheritance_group(snap: &Snapshot, game: &Game, tag: usize, is_hash: bool) -> Option<(Source, Vec<Source>)> {
     let source = if is_hash { inherit_source(game, tag)? } else { Source { game: game.index, tag } };
-    let model = snap.model();
     let mut users = Vec::new();
-    for g in &model.games {
-        for t in 0..g.tags.len() {
-            if inherit_source(g, t).as_ref() == Some(&source) {
-                users.push(Source { game: g.index, tag: t });
+    snap.for_each_piece(|games, _| {
+        for g in games {
+            for t in 0..g.tags.len() {
+                if inherit_source(g, t).as_ref() == Some(&source) {
+                    users.push(Source { game: g.index, tag: t });
+                }
             }
         }
-    }
+    });
     if users.is_empty() {
         return None;
     }
@@ -193,11 +195,11 @@ fn inheritance_group(snap: &Snapshot, game: &Game, tag: usize, is_hash: bool) ->
 }
 
 fn tag_range(snap: &Snapshot, src: &Source) -> Option<Range<usize>> {
-    Some(snap.model().games.get(src.game)?.tags.get(src.tag)?.range.clone())
+    Some(snap.game(src.game)?.tags.get(src.tag)?.range.clone())
 }
 
 fn tag_value_range(snap: &Snapshot, src: &Source) -> Option<Range<usize>> {
-    let t = snap.model().games.get(src.game)?.tags.get(src.tag)?;
+    let t = snap.game(src.game)?.tags.get(src.tag)?;
     Some(t.value.as_ref().map_or(t.range.clone(), |v| v.range.clone()))
 }
 
@@ -352,7 +354,6 @@ mod tests {
             "file:///t.pbn".parse::<Uri>().unwrap(),
             1,
             text.to_string(),
-            crate::syntax::Forest::parse(text),
             crate::lsp::state::Settings::default(),
         )
     }

@@ -115,31 +115,39 @@ struct Span {
 fn spans(snap: &Snapshot) -> Vec<Span> {
     let q = query();
     let names = q.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut all = Vec::new();
     let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
-    for tree in crate::syntax::Trees::trees(&snap.forest) {
-        let mut matches = cursor.matches(q, tree.root_node(), snap.source.text.as_bytes());
-        while let Some(m) = matches.next() {
-            for c in m.captures() {
-                let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
-                let r = c.node.byte_range();
-                if r.start >= r.end || r.end > snap.source.text.len() {
-                    continue;
-                }
-                if c.node.kind_id() == section_token {
-                    // One node holds a run of section tokens (a table row,
-                    // §5): one semantic token per §3.2 token, not over the
-                    // spaces between them.
-                    for r in crate::syntax::section_cells(&snap.source.text, r) {
+    let text = snap.source.text.as_str();
+    // Piece by piece on every core, each piece's trees dropped after it
+    // (the server keeps no tree of the whole document).
+    let pieces: Vec<usize> = (0..snap.forest.len()).collect();
+    let per_piece = crate::par::map(&pieces, |&p| {
+        let mut cursor = QueryCursor::new();
+        let mut all = Vec::new();
+        for tree in snap.forest.piece_trees_uncached(p, text).iter() {
+            let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
+            while let Some(m) = matches.next() {
+                for c in m.captures() {
+                    let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
+                    let r = c.node.byte_range();
+                    if r.start >= r.end || r.end > text.len() {
+                        continue;
+                    }
+                    if c.node.kind_id() == section_token {
+                        // One node holds a run of section tokens (a table
+                        // row, §5): one semantic token per §3.2 token, not
+                        // over the spaces between them.
+                        for r in crate::syntax::section_cells(text, r) {
+                            all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                        }
+                    } else {
                         all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                     }
-                } else {
-                    all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                 }
             }
         }
-    }
+        all
+    });
+    let mut all: Vec<Span> = per_piece.into_iter().flatten().collect();
     // The last pattern wins on the same node; nested or overlapping
     // captures (none in the current query) keep the earlier, outer one.
     all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), std::cmp::Reverse(s.pattern)));
@@ -202,7 +210,7 @@ mod tests {
 
     fn snapshot(text: &str, encoding: PositionEncoding) -> Snapshot {
         let settings = Settings { encoding, ..Settings::default() };
-        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), crate::syntax::Forest::parse(text), settings)
+        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), settings)
     }
 
     /// Decodes the tokens into `line:col len type[+mods] "text"` lines.

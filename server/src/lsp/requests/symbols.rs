@@ -47,9 +47,9 @@ fn symbol(name: String, detail: Option<String>, kind: SymbolKind, range: Range, 
 
 pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option<DocumentSymbolResponse> {
     let conv = snap.converter();
-    let model = snap.model();
     let mut out = Vec::new();
-    for g in &model.games {
+    snap.for_each_piece(|games, _| {
+    for g in games {
         let range = conv.range(g.range.clone());
         let selection = g.tags.first().map(|t| conv.range(t.range.clone())).unwrap_or(range);
         let mut children = Vec::new();
@@ -70,6 +70,7 @@ pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option
         let detail = g.value("Event").filter(|e| !e.is_empty() && *e != "?").map(str::to_owned);
         out.push(symbol(game_title(g), detail, SymbolKind::MODULE, range, selection, Some(children)));
     }
+    });
     Some(DocumentSymbolResponse::Nested(out))
 }
 
