@@ -124,16 +124,19 @@ impl Snapshot {
     pub fn game(&self, i: usize) -> Option<&Game> {
         let span = self.game_spans().get(i)?.clone();
         let cells = self.lowered.get_or_init(|| (0..self.game_spans().len()).map(|_| OnceLock::new()).collect());
-        Some(cells[i].get_or_init(|| {
-            let trees = self.piece_trees_at(span.start);
-            let (chunks, _) = crate::syntax::games(&trees[..]);
-            let chunk = chunks.iter().find(|c| c.range == span).expect("the game's piece holds its chunk");
-            let mut game = model::lower::lower_game(i, chunk, &self.source.text);
-            if let Some(r) = self.checked().resolutions.as_ref().and_then(|r| r.get(i)) {
-                r.clone().apply_to(&mut game);
-            }
-            Box::new(game)
-        }))
+        if let Some(g) = cells[i].get() {
+            return Some(g);
+        }
+        let trees = self.piece_trees_at(span.start);
+        let (chunks, _) = crate::syntax::games(&trees[..]);
+        // The check found the game in this piece's trees (a tree's end
+        // ends a game), so the chunk is there.
+        let chunk = chunks.iter().find(|c| c.range == span)?;
+        let mut game = model::lower::lower_game(i, chunk, &self.source.text);
+        if let Some(r) = self.checked().resolutions.as_ref().and_then(|r| r.get(i)) {
+            r.clone().apply_to(&mut game);
+        }
+        Some(cells[i].get_or_init(|| Box::new(game)))
     }
 
     /// Every game in order, with the comments outside games, piece by

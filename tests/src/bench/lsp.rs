@@ -737,41 +737,41 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let places = Places::new(text);
     let n = places.games.len();
 
-    // Memory of each structure (live bytes, as RSS after malloc_trim).
+    // Memory of each structure (live bytes, as RSS after malloc_trim),
+    // measured in an order where no step can reuse memory that an earlier
+    // measured step freed: each structure stays alive until all are taken.
     let base = rss_now();
     let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, text.to_string(), settings);
     let after_open = rss_now();
-    let index2 = LineIndex::new(text);
-    let after_index = rss_now();
-    let index_b = after_index - after_open;
-    drop(index2);
     let snap = doc.snapshot.clone();
     let before_check = rss_now();
     let _ = snap.checked();
     let after_check = rss_now();
-    let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
-    let after_lsp = rss_now();
-    let json_len = serde_json::to_vec(&lsp).map(|v| v.len()).unwrap_or(0);
-    drop(lsp);
+    let index2 = LineIndex::new(text);
+    let after_index = rss_now();
+    let index_b = after_index - after_check;
     let before_tree = rss_now();
     let tree2 = pbn::syntax::parse(text);
     let tree_b = rss_now() - before_tree;
     let before_model = rss_now();
     let model = pbn::model::lower(&tree2, text);
     let after_model = rss_now();
-    drop((model, tree2));
+    let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
+    let after_lsp = rss_now();
+    let json_len = serde_json::to_vec(&lsp).map(|v| v.len()).unwrap_or(0);
+    drop((lsp, model, tree2, index2));
     let open_b = after_open - base;
     // RSS moves in whole pages and the allocator keeps some freed memory:
     // a difference under 2% of the text is below the noise.
     let mem = |v: f64| if v < 0.02 * text.len() as f64 { Val::None } else { Val::M(v, 1) };
     run.memory = vec![
         ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
-        ("the rope (`Document::rope`) and the pieces (`Forest`), by difference".into(), mem(open_b - index_b - text.len() as f64)),
+        ("the rope (`Document::rope`) and the pieces (`Forest`): what `Document::open` takes beyond the text and the line index".into(), mem(open_b - index_b - text.len() as f64)),
         ("the `LineIndex` (one `usize` per line)".into(), mem(index_b)),
-        ("the check result and what the next check reuses (`Snapshot::checked`), with the trees of the last pieces parsed (`TreeCache`, up to 1 MB of their text)".into(), mem(after_check - before_check)),
+        ("the check result and what the next check reuses (`Snapshot::checked`), with the trees of the last pieces parsed (`TreeCache`, up to 1 MB of their text) and what the allocator keeps of the pieces parsed and dropped".into(), mem(after_check - before_check)),
         ("not kept: a syntax tree of the whole text (measured as `syntax::parse`; the server parses pieces as work needs them)".into(), mem(tree_b)),
         ("not kept: the model of the whole file (measured as `model::lower`; requests lower the games they look at, whole-document ones piece by piece)".into(), mem(after_model - before_model)),
-        ("transient: the LSP diagnostics (`to_lsp`)".into(), mem(after_lsp - after_check)),
+        ("transient: the LSP diagnostics (`to_lsp`)".into(), mem(after_lsp - after_model)),
         ("transient: their JSON".into(), mem(json_len as f64)),
     ];
     drop(snap);
