@@ -36,10 +36,11 @@ fn assert_pieces_like_whole(name: &str, text: &str) -> usize {
         most = most.max(snap.forest.len());
         // The games and loose comments, piece by piece.
         let mut doc = model::Document::default();
-        snap.for_each_piece(|games, loose| {
+        let done = snap.for_each_piece(|games, loose| {
             doc.games.extend(games.iter().cloned());
             doc.loose.extend(loose.iter().cloned());
         });
+        assert!(done, "not stale");
         assert_eq!(dump(&doc, text), want, "{name}, pieces of {piece} bytes: the games piece by piece differ from the model");
         assert_eq!(doc.loose.len(), whole.loose.len(), "{name}, pieces of {piece} bytes: loose comments");
         // Each game on demand.
@@ -52,7 +53,7 @@ fn assert_pieces_like_whole(name: &str, text: &str) -> usize {
         // Formatting, with and without the missing tags added.
         for add_missing_tags in [false, true] {
             let opts = FormatOptions { add_missing_tags, ..FormatOptions::default() };
-            let a = snap.format(&opts);
+            let a = snap.format(&opts).expect("not stale");
             let b = format(&source, &opts);
             assert_eq!(a.text, b.text, "{name}, pieces of {piece} bytes: formatted text differs");
             assert_eq!(a.verbatim_games, b.verbatim_games, "{name}");
@@ -126,7 +127,7 @@ fn only_the_tree_cache_keeps_trees() {
     let snap = Snapshot::with_index(uri, 1, SourceText::from_text(text.clone()), forest, LineIndex::new(&text), Settings::default());
     assert!(snap.forest.len() > 100, "{} pieces", snap.forest.len());
     let _ = snap.checked();
-    let _ = snap.format(&FormatOptions::default());
+    assert!(snap.format(&FormatOptions::default()).is_some());
     for i in (0..snap.game_spans().len()).step_by(7) {
         snap.game(i).expect("a game");
     }

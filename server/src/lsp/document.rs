@@ -28,6 +28,8 @@ pub struct Document {
     pub rope: Rope,
     pub forest: Forest,
     pub snapshot: Arc<Snapshot>,
+    /// The latest version, shared with the snapshots (`Snapshot::is_stale`).
+    pub latest: Arc<std::sync::atomic::AtomicI32>,
 }
 
 /// A byte offset in the rope for an LSP position (clamped to the line).
@@ -63,8 +65,9 @@ impl Document {
         let forest = Forest::cut(&text, EDIT_PIECE);
         let rope = Rope::from_str(&text);
         let index = LineIndex::new(&text);
-        let snapshot = Arc::new(Snapshot::with_index(uri.clone(), version, SourceText::from_text(text), forest.clone(), index, settings));
-        Document { uri, version, rope, forest, snapshot }
+        let latest = Arc::new(std::sync::atomic::AtomicI32::new(version));
+        let snapshot = Arc::new(Snapshot::with_index(uri.clone(), version, SourceText::from_text(text), forest.clone(), index, settings).with_latest(&latest));
+        Document { uri, version, rope, forest, snapshot, latest }
     }
 
     /// Applies the changes of one `didChange`, in order, then reparses the
@@ -116,7 +119,8 @@ impl Document {
         }
         self.forest.recut(&source.text);
         self.version = version;
-        let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot);
+        self.latest.store(version, std::sync::atomic::Ordering::Relaxed);
+        let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot).with_latest(&self.latest);
         self.snapshot = Arc::new(next);
     }
 }
@@ -226,6 +230,25 @@ mod tests {
         let fresh = Document::open(uri(), 3, doc.snapshot.source.text.clone(), settings);
         let expect: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
         assert_eq!(after, expect, "reused diagnostics are shifted and renumbered exactly");
+    }
+
+    /// A request still running on an older version stops its walk over
+    /// the whole document once a newer version exists.
+    #[test]
+    fn walks_over_a_stale_snapshot_stop() {
+        let text = "[Event \"a\"]\n[Board \"1\"]\n\n[Event \"b\"]\n";
+        let settings = Settings::default();
+        let mut doc = Document::open(uri(), 1, text.to_owned(), settings);
+        let old = doc.snapshot.clone();
+        assert!(!old.is_stale());
+        assert!(old.for_each_piece(|_, _| {}));
+        let pos = position_of(text, 8, PositionEncoding::Utf16);
+        doc.apply(2, vec![TextDocumentContentChangeEvent { range: Some(Range { start: pos, end: pos }), range_length: None, text: "x".into() }], PositionEncoding::Utf16, settings);
+        assert!(old.is_stale());
+        assert!(!old.for_each_piece(|_, _| {}), "the walk stops");
+        assert!(old.format(&crate::format::FormatOptions::default()).is_none());
+        assert!(!doc.snapshot.is_stale());
+        assert!(doc.snapshot.format(&crate::format::FormatOptions::default()).is_some());
     }
 
     #[test]

@@ -225,7 +225,7 @@ impl LanguageServer for Backend {
                 let mut d = d.lock().expect("document lock");
                 let settings = settings_for(&self.state, &d.uri);
                 let text = d.snapshot.source.text.clone();
-                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, settings));
+                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, settings).with_latest(&d.latest));
                 (d.uri.clone(), d.version)
             };
             self.schedule_diagnostics(uri, version);
@@ -300,6 +300,11 @@ impl LanguageServer for Backend {
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri.clone();
         self.on_snapshot(&uri, move |s| requests::semantic_tokens::full(s, params)).await
+    }
+
+    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+        let uri = params.text_document.uri.clone();
+        self.on_snapshot(&uri, move |s| requests::semantic_tokens::range(s, params)).await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

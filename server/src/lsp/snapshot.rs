@@ -9,6 +9,7 @@ use crate::model::{self, Comment, Game};
 use crate::recheck::{recheck_segments, Checked, State as RecheckState};
 use crate::syntax::{Forest, PieceTrees, EDIT_PIECE};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::sync::OnceLock;
 use tower_lsp_server::ls_types::Uri;
@@ -34,6 +35,10 @@ pub struct Snapshot {
     /// diagnostics are reused for the games an edit did not touch. (Only the
     /// result cell is kept, never the earlier snapshot itself.)
     previous_check: Option<Arc<OnceLock<(Checked, RecheckState)>>>,
+    /// The document's latest version, shared by its snapshots: a walk over
+    /// the whole document stops when it is no longer this snapshot's
+    /// ([`Snapshot::is_stale`]).
+    latest: Arc<AtomicI32>,
 }
 
 impl Snapshot {
@@ -58,7 +63,21 @@ impl Snapshot {
             check: Arc::new(OnceLock::new()),
             flat: OnceLock::new(),
             previous_check: None,
+            latest: Arc::new(AtomicI32::new(version)),
         }
+    }
+
+    /// This snapshot shares `latest`, the document's latest version.
+    pub fn with_latest(mut self, latest: &Arc<AtomicI32>) -> Snapshot {
+        self.latest = latest.clone();
+        self
+    }
+
+    /// A newer version of the document exists: long work on this snapshot
+    /// may stop (the client asks again for the new version; tower-lsp's
+    /// cancellation cannot stop work already running on a thread).
+    pub fn is_stale(&self) -> bool {
+        self.latest.load(Ordering::Relaxed) != self.version
     }
 
     /// A snapshot that may reuse the per-game diagnostics of `previous` (or
@@ -144,13 +163,18 @@ impl Snapshot {
     /// inherited values resolved) and loose comments, on every core, and
     /// `sink` its results in document order. A few pieces are parsed and
     /// lowered at a time and dropped after `f`: a walk over a large
-    /// document never holds its whole tree or model.
-    pub fn map_pieces<R: Send>(&self, f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync, mut sink: impl FnMut(R)) {
+    /// document never holds its whole tree or model. Returns `false`, having
+    /// stopped early, when the snapshot became stale.
+    #[must_use]
+    pub fn map_pieces<R: Send>(&self, f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync, mut sink: impl FnMut(R)) -> bool {
         let text = self.source.text.as_str();
         let spans = self.game_spans();
         let resolutions = self.checked().resolutions.clone();
         let all: Vec<usize> = (0..self.forest.len()).collect();
         for batch in all.chunks(4 * crate::par::threads().max(1)) {
+            if self.is_stale() {
+                return false;
+            }
             let parts = crate::par::map(batch, |&p| {
                 let trees = self.forest.piece_trees_uncached(p, text);
                 let first = spans.partition_point(|r| r.start < self.forest.ranges()[p].start);
@@ -166,28 +190,32 @@ impl Snapshot {
             });
             parts.into_iter().for_each(&mut sink);
         }
+        true
     }
 
     /// [`Snapshot::map_pieces`] with `f` run in order on this thread.
-    pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) {
-        self.map_pieces(|_, games, loose| (games, loose), |(games, loose)| f(&games, &loose));
+    #[must_use]
+    pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) -> bool {
+        self.map_pieces(|_, games, loose| (games, loose), |(games, loose)| f(&games, &loose))
     }
 
     /// The whole document formatted ([`crate::format`]), piece by piece
-    /// ([`Snapshot::map_pieces`]).
-    pub fn format(&self, opts: &crate::format::FormatOptions) -> crate::format::Formatted {
+    /// ([`Snapshot::map_pieces`]); `None` when the snapshot became stale.
+    pub fn format(&self, opts: &crate::format::FormatOptions) -> Option<crate::format::Formatted> {
         let text = self.source.text.as_str();
         // Only `#` values make a game's missing tags depend on later games.
         let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
             let mut doc = model::Document::default();
-            self.for_each_piece(|games, _| doc.games.extend(games.iter().cloned()));
+            if !self.for_each_piece(|games, _| doc.games.extend(games.iter().cloned())) {
+                return None;
+            }
             crate::format::absent_to_keep(&doc)
         } else {
             vec![0; self.game_spans().len()]
         };
         let mut out = crate::format::Assembler::new(&self.source);
-        self.map_pieces(|trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts), |p| out.push(p));
-        out.finish(opts)
+        let done = self.map_pieces(|trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts), |p| out.push(p));
+        done.then(|| out.finish(opts))
     }
 
     /// The index of the game containing byte `offset`.

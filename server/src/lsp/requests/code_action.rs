@@ -863,7 +863,7 @@ fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
 }
 
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let out = snap.format(&format_options(snap, EolOption::Keep)).text;
+    let out = snap.format(&format_options(snap, EolOption::Keep))?.text;
     (out != snap.source.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.source.text.len(), out)], false))
 }
 

@@ -25,7 +25,7 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
             });
         }
     };
-    snap.for_each_piece(|games, loose| {
+    let done = snap.for_each_piece(|games, loose| {
     for g in games {
         add(g.range.clone(), Some(FoldingRangeKind::Region));
         if let Some(a) = &g.auction {
@@ -45,7 +45,7 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
         add(c.range.clone(), Some(FoldingRangeKind::Comment));
     }
     });
-    Some(out)
+    done.then_some(out)
 }
 
 #[cfg(test)]

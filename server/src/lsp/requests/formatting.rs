@@ -18,7 +18,7 @@ fn options(snap: &Snapshot) -> FormatOptions {
 /// One edit replacing the whole document, or none when nothing changes.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
     // Piece by piece: never the tree and model of the whole document at once.
-    let out = snap.format(&options(snap));
+    let out = snap.format(&options(snap))?;
     if out.text == snap.source.text {
         return Some(Vec::new());
     }

@@ -179,7 +179,7 @@ fn inherit_source(game: &Game, tag: usize) -> Option<Source> {
 fn inheritance_group(snap: &Snapshot, game: &Game, tag: usize, is_hash: bool) -> Option<(Source, Vec<Source>)> {
     let source = if is_hash { inherit_source(game, tag)? } else { Source { game: game.index, tag } };
     let mut users = Vec::new();
-    snap.for_each_piece(|games, _| {
+    let done = snap.for_each_piece(|games, _| {
         for g in games {
             for t in 0..g.tags.len() {
                 if inherit_source(g, t).as_ref() == Some(&source) {
@@ -188,7 +188,7 @@ fn inheritance_group(snap: &Snapshot, game: &Game, tag: usize, is_hash: bool) ->
             }
         }
     });
-    if users.is_empty() {
+    if !done || users.is_empty() {
         return None;
     }
     Some((source, users))

@@ -1,4 +1,4 @@
-//! `textDocument/semanticTokens/full`: the captures of tree-sitter-pbn's
+//! `textDocument/semanticTokens/full` and `/range`: the captures of tree-sitter-pbn's
 //! highlights query (`queries/highlights.scm`, the one Neovim, Helix and Zed
 //! use) turned into LSP semantic tokens, so that every LSP client colours PBN
 //! the same way.
@@ -31,6 +31,11 @@
 //! Tokens are delta-encoded in the negotiated position encoding; a token that
 //! spans lines (a brace comment) is split into one token per line, since LSP
 //! tokens may not span lines unless the client says so.
+//!
+//! The server keeps no tree of the whole document: the full request parses
+//! it piece by piece on every core (and stops when a newer version
+//! arrives); the range request, which clients send for the visible part of
+//! a large document, parses only the pieces the range touches.
 
 use crate::lsp::snapshot::Snapshot;
 use std::sync::OnceLock;
@@ -64,7 +69,7 @@ pub fn register(caps: &mut ServerCapabilities) {
     caps.semantic_tokens_provider = Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
         work_done_progress_options: WorkDoneProgressOptions::default(),
         legend: legend(),
-        range: None,
+        range: Some(true),
         full: Some(SemanticTokensFullOptions::Bool(true)),
     }));
 }
@@ -111,19 +116,30 @@ struct Span {
     mods: u32,
 }
 
-/// The highlighted ranges of the document, in order, without overlaps.
-fn spans(snap: &Snapshot) -> Vec<Span> {
+/// The highlighted ranges of the document (of the pieces that `range`
+/// touches, when given), in order, without overlaps; `None` when the
+/// snapshot became stale.
+fn spans(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<Vec<Span>> {
     let q = query();
     let names = q.capture_names();
     let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
     let text = snap.source.text.as_str();
     // Piece by piece on every core, each piece's trees dropped after it
     // (the server keeps no tree of the whole document).
-    let pieces: Vec<usize> = (0..snap.forest.len()).collect();
-    let per_piece = crate::par::map(&pieces, |&p| {
+    let pieces: Vec<usize> = match &range {
+        None => (0..snap.forest.len()).collect(),
+        Some(r) => (snap.forest.piece_at(r.start)..=snap.forest.piece_at(r.end)).collect(),
+    };
+    let mut per_piece = Vec::with_capacity(pieces.len());
+    for batch in pieces.chunks(4 * crate::par::threads().max(1)) {
+        if snap.is_stale() {
+            return None;
+        }
+        per_piece.extend(crate::par::map(batch, |&p| {
         let mut cursor = QueryCursor::new();
         let mut all = Vec::new();
-        for tree in snap.forest.piece_trees_uncached(p, text).iter() {
+        let trees = if range.is_some() { snap.forest.piece_trees(p, text) } else { snap.forest.piece_trees_uncached(p, text) };
+        for tree in trees.iter() {
             let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
             while let Some(m) = matches.next() {
                 for c in m.captures() {
@@ -146,7 +162,8 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
             }
         }
         all
-    });
+    }));
+    }
     let mut all: Vec<Span> = per_piece.into_iter().flatten().collect();
     // The last pattern wins on the same node; nested or overlapping
     // captures (none in the current query) keep the earlier, outer one.
@@ -158,15 +175,23 @@ fn spans(snap: &Snapshot) -> Vec<Span> {
         }
         out.push(s);
     }
-    out
+    Some(out)
 }
 
 /// The semantic tokens of the whole document.
 pub fn tokens(snap: &Snapshot) -> Vec<SemanticToken> {
+    tokens_in(snap, None).unwrap_or_default()
+}
+
+/// The semantic tokens of the whole document, or of the lines that the
+/// byte range `range` touches (delta-encoded from the document's start
+/// either way, as LSP wants); `None` when the snapshot became stale.
+fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<Vec<SemanticToken>> {
     let conv = snap.converter();
     let mut data = Vec::new();
     let (mut prev_line, mut prev_col) = (0u32, 0u32);
-    for s in spans(snap) {
+    let lines = range.as_ref().map(|r| snap.index.line_of(r.start)..=snap.index.line_of(r.end));
+    for s in spans(snap, range.clone())? {
         let first = snap.index.line_of(s.start);
         let last = snap.index.line_of(s.end);
         for line in first..=last {
@@ -178,7 +203,7 @@ pub fn tokens(snap: &Snapshot) -> Vec<SemanticToken> {
             }
             let a = conv.position(start);
             let b = conv.position(end);
-            if b.line != a.line || b.character <= a.character {
+            if b.line != a.line || b.character <= a.character || lines.as_ref().is_some_and(|l| !l.contains(&line)) {
                 continue;
             }
             let delta_line = a.line - prev_line;
@@ -194,11 +219,18 @@ pub fn tokens(snap: &Snapshot) -> Vec<SemanticToken> {
             prev_col = a.character;
         }
     }
-    data
+    Some(data)
 }
 
 pub fn full(snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
-    Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: tokens(snap) }))
+    Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: tokens_in(snap, None)? }))
+}
+
+/// The tokens of the lines the range touches: a client asks for the
+/// visible part of a large document so.
+pub fn range(snap: &Snapshot, params: SemanticTokensRangeParams) -> Option<SemanticTokensRangeResult> {
+    let r = snap.converter().byte_range(params.range);
+    Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data: tokens_in(snap, Some(r))? }))
 }
 
 #[cfg(test)]
@@ -293,4 +325,40 @@ mod tests {
         let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
         assert_eq!(rows, ["1:1 1 string \"1\"", "1:4 5 string \"\\\"A B\\\"\"", "1:10 2 string \"12\"", "1:13 2 string \"-3\"", "1:16 3 comment \"; c\""]);
     }
+
+    fn range_tokens(snap: &Snapshot, lines: std::ops::Range<u32>) -> String {
+        let Some(SemanticTokensRangeResult::Tokens(t)) = range(
+            snap,
+            SemanticTokensRangeParams {
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
+                range: Range { start: Position { line: lines.start, character: 0 }, end: Position { line: lines.end, character: 0 } },
+            },
+        ) else {
+            panic!("tokens")
+        };
+        decode(snap, &t.data)
+    }
+
+    /// The tokens of a range are the full request's tokens on the lines it
+    /// touches, delta-encoded from the document's start; in a document of
+    /// several pieces too, across a piece boundary.
+    #[test]
+    fn range_tokens_are_the_full_tokens_of_its_lines() {
+        let many: String = (0..600).map(|i| format!("[Board \"{i}\"]\n{}\n", &DOC[10..])).collect();
+        for text in [DOC, many.as_str()] {
+            let snap = snapshot(text, PositionEncoding::Utf16);
+            let all = decode(&snap, &tokens(&snap));
+            let lines = snap.index.line_count() as u32;
+            for r in [0..1, 2..5, 4..9, lines / 2 - 7..lines / 2 + 20, lines - 3..lines] {
+                let want: String = all.lines().filter(|l| l.split(':').next().unwrap().parse::<u32>().is_ok_and(|n| r.contains(&n) || n == r.end)).map(|l| format!("{l}\n")).collect();
+                assert_eq!(range_tokens(&snap, r.clone()), want, "lines {r:?}");
+            }
+            if text.len() > 100_000 {
+                assert!(snap.forest.len() > 2, "several pieces");
+            }
+        }
+    }
+
 }

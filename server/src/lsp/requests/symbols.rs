@@ -48,7 +48,7 @@ fn symbol(name: String, detail: Option<String>, kind: SymbolKind, range: Range, 
 pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option<DocumentSymbolResponse> {
     let conv = snap.converter();
     let mut out = Vec::new();
-    snap.for_each_piece(|games, _| {
+    let done = snap.for_each_piece(|games, _| {
     for g in games {
         let range = conv.range(g.range.clone());
         let selection = g.tags.first().map(|t| conv.range(t.range.clone())).unwrap_or(range);
@@ -71,7 +71,7 @@ pub fn document_symbol(snap: &Snapshot, _params: DocumentSymbolParams) -> Option
         out.push(symbol(game_title(g), detail, SymbolKind::MODULE, range, selection, Some(children)));
     }
     });
-    Some(DocumentSymbolResponse::Nested(out))
+    done.then_some(DocumentSymbolResponse::Nested(out))
 }
 
 #[cfg(test)]
