@@ -181,8 +181,9 @@ fn lf(s: &str) -> String {
     s.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-/// `fmt`: any bytes → decode → format never panics, and games with syntax
-/// errors are printed verbatim. If the check reports no error, formatting is
+/// `fmt`: any bytes → decode → format never panics, formatting piece by
+/// piece as the language server does gives the same output, and games with
+/// syntax errors are printed verbatim. If the check reports no error, formatting is
 /// idempotent, `pbn dump` of input and output is equal and every comment
 /// and escape line survives (plus the `% PBN 2.1` / `% EXPORT` header when
 /// asked for).
@@ -193,6 +194,25 @@ pub fn fmt(data: &[u8]) {
     let trees = pbn::syntax::parse_pieces(text);
     let doc = pbn::model::lower(&trees, text);
     let once = format(&source, &opts);
+    // The language server formats piece by piece (`Snapshot::format`, pieces
+    // of 64 B to 8 KiB here): the same output.
+    let piece = 64 << (data.len() % 8);
+    let snap = pbn::lsp::snapshot::Snapshot::with_index(
+        "file:///f.pbn".parse().expect("a URI"),
+        1,
+        pbn::text::SourceText::from_text(text.to_owned()),
+        pbn::syntax::Forest::cut(text, piece),
+        pbn::text::LineIndex::new(text),
+        pbn::lsp::state::Settings::default(),
+    );
+    let by_pieces = snap.format(&opts).expect("a snapshot without newer versions is never stale");
+    assert!(
+        by_pieces.text == once.text && by_pieces.verbatim_games == once.verbatim_games && by_pieces.dropped_duplicates == once.dropped_duplicates,
+        "formatting in pieces of {piece} bytes differs ({opts:?}):\n--- whole\n{}\n--- pieces\n{}",
+        once.text,
+        by_pieces.text
+    );
+    drop(snap);
 
     let out_lf = lf(&once.text);
     for &gi in &once.verbatim_games {
