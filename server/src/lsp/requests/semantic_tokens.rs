@@ -117,9 +117,12 @@ struct Span {
 }
 
 /// The highlighted ranges of the document (of the pieces that `range`
-/// touches, when given), in order, without overlaps; `None` when the
-/// snapshot became stale.
-fn spans(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<Vec<Span>> {
+/// touches, when given), piece by piece in order, each piece's in order and
+/// without overlaps (no token crosses a piece's end: pieces are cut at game
+/// breaks outside comments), given to `f` a few pieces at a time so that
+/// the ranges of the whole document are never held at once; `false` when
+/// the snapshot became stale.
+fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, mut f: impl FnMut(Vec<Span>)) -> bool {
     let q = query();
     let names = q.capture_names();
     let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
@@ -130,52 +133,51 @@ fn spans(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<Vec<S
         None => (0..snap.forest.len()).collect(),
         Some(r) => (snap.forest.piece_at(r.start)..=snap.forest.piece_at(r.end)).collect(),
     };
-    let mut per_piece = Vec::with_capacity(pieces.len());
     for batch in pieces.chunks(4 * crate::par::threads().max(1)) {
         if snap.is_stale() {
-            return None;
+            return false;
         }
-        per_piece.extend(crate::par::map(batch, |&p| {
-        let mut cursor = QueryCursor::new();
-        let mut all = Vec::new();
-        let trees = if range.is_some() { snap.forest.piece_trees(p, text) } else { snap.forest.piece_trees_uncached(p, text) };
-        for tree in trees.iter() {
-            let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
-            while let Some(m) = matches.next() {
-                for c in m.captures() {
-                    let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
-                    let r = c.node.byte_range();
-                    if r.start >= r.end || r.end > text.len() {
-                        continue;
-                    }
-                    if c.node.kind_id() == section_token {
-                        // One node holds a run of section tokens (a table
-                        // row, §5): one semantic token per §3.2 token, not
-                        // over the spaces between them.
-                        for r in crate::syntax::section_cells(text, r) {
+        let per_piece = crate::par::map(batch, |&p| {
+            let mut cursor = QueryCursor::new();
+            let mut all = Vec::new();
+            let trees = if range.is_some() { snap.forest.piece_trees(p, text) } else { snap.forest.piece_trees_uncached(p, text) };
+            for tree in trees.iter() {
+                let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
+                while let Some(m) = matches.next() {
+                    for c in m.captures() {
+                        let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
+                        let r = c.node.byte_range();
+                        if r.start >= r.end || r.end > text.len() {
+                            continue;
+                        }
+                        if c.node.kind_id() == section_token {
+                            // One node holds a run of section tokens (a table
+                            // row, §5): one semantic token per §3.2 token, not
+                            // over the spaces between them.
+                            for r in crate::syntax::section_cells(text, r) {
+                                all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                            }
+                        } else {
                             all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                         }
-                    } else {
-                        all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
                     }
                 }
             }
-        }
-        all
-    }));
+            // The last pattern wins on the same node; nested or overlapping
+            // captures (none in the current query) keep the earlier, outer one.
+            all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), std::cmp::Reverse(s.pattern)));
+            let mut out: Vec<Span> = Vec::with_capacity(all.len());
+            for s in all {
+                if out.last().is_some_and(|p| s.start < p.end) {
+                    continue;
+                }
+                out.push(s);
+            }
+            out
+        });
+        per_piece.into_iter().for_each(&mut f);
     }
-    let mut all: Vec<Span> = per_piece.into_iter().flatten().collect();
-    // The last pattern wins on the same node; nested or overlapping
-    // captures (none in the current query) keep the earlier, outer one.
-    all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), std::cmp::Reverse(s.pattern)));
-    let mut out: Vec<Span> = Vec::with_capacity(all.len());
-    for s in all {
-        if out.last().is_some_and(|p| s.start < p.end) {
-            continue;
-        }
-        out.push(s);
-    }
-    Some(out)
+    true
 }
 
 /// The semantic tokens of the whole document.
@@ -191,35 +193,37 @@ fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<V
     let mut data = Vec::new();
     let (mut prev_line, mut prev_col) = (0u32, 0u32);
     let lines = range.as_ref().map(|r| snap.index.line_of(r.start)..=snap.index.line_of(r.end));
-    for s in spans(snap, range.clone())? {
-        let first = snap.index.line_of(s.start);
-        let last = snap.index.line_of(s.end);
-        for line in first..=last {
-            let lr = snap.index.line_range(&snap.source.text, line);
-            let start = s.start.max(lr.start);
-            let end = s.end.min(lr.end);
-            if start >= end {
-                continue;
+    let done = for_each_span_batch(snap, range.clone(), |spans| {
+        for s in spans {
+            let first = snap.index.line_of(s.start);
+            let last = snap.index.line_of(s.end);
+            for line in first..=last {
+                let lr = snap.index.line_range(&snap.source.text, line);
+                let start = s.start.max(lr.start);
+                let end = s.end.min(lr.end);
+                if start >= end {
+                    continue;
+                }
+                let a = conv.position(start);
+                let b = conv.position(end);
+                if b.line != a.line || b.character <= a.character || lines.as_ref().is_some_and(|l| !l.contains(&line)) {
+                    continue;
+                }
+                let delta_line = a.line - prev_line;
+                let delta_start = if delta_line == 0 { a.character - prev_col } else { a.character };
+                data.push(SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length: b.character - a.character,
+                    token_type: s.ty,
+                    token_modifiers_bitset: s.mods,
+                });
+                prev_line = a.line;
+                prev_col = a.character;
             }
-            let a = conv.position(start);
-            let b = conv.position(end);
-            if b.line != a.line || b.character <= a.character || lines.as_ref().is_some_and(|l| !l.contains(&line)) {
-                continue;
-            }
-            let delta_line = a.line - prev_line;
-            let delta_start = if delta_line == 0 { a.character - prev_col } else { a.character };
-            data.push(SemanticToken {
-                delta_line,
-                delta_start,
-                length: b.character - a.character,
-                token_type: s.ty,
-                token_modifiers_bitset: s.mods,
-            });
-            prev_line = a.line;
-            prev_col = a.character;
         }
-    }
-    Some(data)
+    });
+    done.then_some(data)
 }
 
 pub fn full(snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
