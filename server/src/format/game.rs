@@ -7,6 +7,9 @@ use crate::rules::tags::MANDATORY;
 use contract_bridge::Seat;
 use std::collections::HashMap;
 
+/// The longest line export format allows, without its line end (§2.3).
+const MAX_LINE: usize = 255;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Sec {
     Auction,
@@ -608,7 +611,11 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
                 for (c, &k) in row.iter().enumerate() {
                     let t = element_text(p, k);
                     let col = &cols[c];
-                    let width = col.min_width.unwrap_or(0);
+                    // A line holds at most 255 characters (§2.3): a wider
+                    // minimum width cannot be honoured, and padding to it
+                    // would let a hostile `\1111111111111111111` ask for
+                    // exabytes (found by fuzzing).
+                    let width = col.min_width.unwrap_or(0).min(MAX_LINE);
                     let len = t.chars().count();
                     let padded = if len >= width {
                         t
