@@ -127,6 +127,9 @@ const LATENCY_ROWS: &[(&str, &str)] = &[
     ("hover_cold", "hover on a card right after an edit (its game lowered for the new version; its piece's trees from the cache the check filled)"),
     ("completion", "completion on a call in an auction"),
     ("format", "full-document formatting"),
+    ("symbols", "document symbols (after the memory row “at the end”: the whole document walked piece by piece)"),
+    ("sem_range", "semantic tokens of 60 lines in a middle game (`semanticTokens/range`, what a client asks for the visible part)"),
+    ("sem_full", "semantic tokens of the whole document (`semanticTokens/full`; one response with every token; up to 20,000 games)"),
     ("exit", "`exit` → the process has ended (freeing the document)"),
 ];
 
@@ -138,6 +141,7 @@ const MEMORY_ROWS: &[(&str, &str)] = &[
     ("rss_edits", "VmRSS after the edits"),
     ("hwm_edits", "VmHWM after the edits"),
     ("hwm_end", "VmHWM at the end (after edits, hovers, completion, formatting)"),
+    ("hwm_whole", "VmHWM after document symbols and semantic tokens too (not in the issue's workload: the full semantic tokens response alone holds every token of the document)"),
 ];
 
 pub fn run(args: &Args) -> Result<String, String> {
@@ -653,6 +657,45 @@ fn session_requests(
     run.rows.insert("format", median(fmt));
     let (_, hwm) = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status")?;
     run.rows.insert("hwm_end", Val::M(hwm as f64, 1));
+
+    // Whole-document requests, which parse the document piece by piece
+    // each time (the server keeps no tree of it), and the range request
+    // clients use for the visible part of a large file.
+    let whole_reps = if games > 50_000 { 1 } else { fmt_reps };
+    let mut sym = Vec::new();
+    for _ in 0..whole_reps {
+        let (t, r) = timed_request(c, "textDocument/documentSymbol", json!({"textDocument": doc}))?;
+        if r.as_array().map_or(0, |a| a.len()) != n {
+            return Err(format!("documentSymbol: not one symbol per game: {}", truncate(&r)));
+        }
+        sym.push(t);
+    }
+    run.rows.insert("symbols", median(sym));
+    let mid = places.position(&text, places.board_digit(&text, n / 2).ok_or("no Board tag")?);
+    let line = mid["line"].as_u64().unwrap_or(0);
+    let mut sem = Vec::new();
+    for _ in 0..req_reps {
+        let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}});
+        let (t, r) = timed_request(c, "textDocument/semanticTokens/range", json!({"textDocument": doc, "range": range}))?;
+        if r["data"].as_array().is_none_or(|a| a.is_empty()) {
+            return Err(format!("semanticTokens/range: no tokens: {}", truncate(&r)));
+        }
+        sem.push(t);
+    }
+    run.rows.insert("sem_range", median(sem));
+    if games <= 20_000 {
+        let mut full = Vec::new();
+        for _ in 0..whole_reps {
+            let (t, r) = timed_request(c, "textDocument/semanticTokens/full", json!({"textDocument": doc}))?;
+            if r["data"].as_array().is_none_or(|a| a.is_empty()) {
+                return Err(format!("semanticTokens/full: no tokens: {}", truncate(&r)));
+            }
+            full.push(t);
+        }
+        run.rows.insert("sem_full", median(full));
+    }
+    let (_, hwm) = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status")?;
+    run.rows.insert("hwm_whole", Val::M(hwm as f64, 1));
     let _ = games;
     Ok(())
 }
