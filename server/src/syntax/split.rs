@@ -222,10 +222,11 @@ impl TreeCache {
         Some(e.0.clone())
     }
 
+    /// Keeps `trees` (of a piece of `len` bytes), dropping the least
+    /// recently used pieces' beyond the budget. The newest always stays,
+    /// even alone over the budget: a piece of one huge game (a megabyte
+    /// comment) would otherwise be parsed again for every hover in it.
     fn put(&self, key: CacheKey, trees: PieceTrees, len: usize) {
-        if len > self.budget {
-            return;
-        }
         let mut c = self.lock();
         c.tick += 1;
         let tick = c.tick;
@@ -233,7 +234,7 @@ impl TreeCache {
             c.used -= old.1;
         }
         c.used += len;
-        while c.used > self.budget {
+        while c.used > self.budget && c.map.len() > 1 {
             let Some((&k, _)) = c.map.iter().min_by_key(|(_, e)| e.2) else { break };
             let e = c.map.remove(&k).expect("the key was just found");
             c.used -= e.1;
@@ -514,4 +515,32 @@ fn parse_range(text: &str, start: usize, end: usize, at: Point) -> Tree {
         p.set_included_ranges(&[]).expect("the empty set of ranges means the whole text");
         tree.expect("parsing without a timeout or cancellation flag always yields a tree")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trees() -> PieceTrees {
+        std::sync::Arc::new(vec![super::super::parse("[Event \"e\"]\n")])
+    }
+
+    #[test]
+    fn the_tree_cache_keeps_the_most_recent_pieces_within_its_budget() {
+        let cache = TreeCache::new(100);
+        for id in 0..10u64 {
+            cache.put((id, 0, 0, 0), trees(), 30);
+        }
+        assert_eq!(cache.len(), 3, "3 × 30 bytes fit in 100");
+        assert!(cache.get((9, 0, 0, 0)).is_some() && cache.get((7, 0, 0, 0)).is_some());
+        assert!(cache.get((6, 0, 0, 0)).is_none(), "the least recently used went first");
+        // A use makes a piece recent again.
+        assert!(cache.get((7, 0, 0, 0)).is_some());
+        cache.put((10, 0, 0, 0), trees(), 30);
+        assert!(cache.get((7, 0, 0, 0)).is_some() && cache.get((8, 0, 0, 0)).is_none());
+        // A piece larger than the whole budget is still kept, alone.
+        cache.put((11, 0, 0, 0), trees(), 1000);
+        assert_eq!(cache.len(), 1);
+        assert!(cache.get((11, 0, 0, 0)).is_some());
+    }
 }
