@@ -23,9 +23,12 @@ pub struct CheckResult {
 /// Checks a decoded document (a large one on every core: parsed in pieces,
 /// see [`syntax::parse_pieces`]).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
-    let trees = syntax::parse_pieces(&source.text);
-    let result = check_parsed(source, &trees, opts);
-    crate::par::drop_later(trees);
+    // Each piece lowered by the worker that parsed it, right away.
+    let text = source.text.as_str();
+    let (trees, parts) = syntax::parse_pieces_with(text, |trees| crate::model::lower::lower_piece(trees, text, 0));
+    let doc = crate::model::lower::assemble(parts);
+    let result = check_model(source, &trees, &doc, opts);
+    crate::par::drop_later((trees, doc));
     result
 }
 

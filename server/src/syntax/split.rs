@@ -130,9 +130,7 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// The canonical parse of `text` (see the module documentation), in pieces
 /// on every core when it is large. The trees are in document order.
 pub fn parse_pieces(text: &str) -> Vec<Tree> {
-    let threads = crate::par::threads();
-    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
-    parse_split(text, piece)
+    parse_pieces_with(text, |_| ()).0
 }
 
 /// The canonical parse with pieces of at least `piece` bytes, whatever the
@@ -462,29 +460,67 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
 /// at least `piece` bytes, in parallel; pieces with a syntax error are
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
+    let parts = parse_region_with(text, region, at, piece, |_| ());
+    parts.into_iter().flat_map(|(p, ())| p).unzip()
+}
+
+/// [`parse_region`], with `f` run on each piece's trees by the worker that
+/// parsed them (while they are fresh in its caches, and without waiting for
+/// the other pieces): per piece, its ranges and trees and what `f` made.
+#[allow(clippy::type_complexity)]
+fn parse_region_with<R: Send>(
+    text: &str,
+    region: std::ops::Range<usize>,
+    at: Point,
+    piece: usize,
+    f: impl Fn(&[Tree]) -> R + Sync,
+) -> Vec<(Vec<(std::ops::Range<usize>, Tree)>, R)> {
     let (ranges, starts) = cut_region(text, region, at, piece);
     let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
-    let parts = crate::par::map(&bounds, |&(start, end, at)| {
-        let tree = parse_range(text, start, end, at);
-        if !tree.root_node().has_error() || piece <= 1 {
-            return vec![(start..end, tree)];
-        }
-        // One game at a time.
-        let (cuts, _) = scan(&text[start..end], 1);
-        if cuts.is_empty() {
-            return vec![(start..end, tree)];
-        }
-        let mut out = Vec::new();
-        let mut s = start;
-        let mut at = at;
-        for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
-            out.push((s..c, parse_range(text, s, c, at)));
-            at = advance(text, s, c, at);
-            s = c;
-        }
-        out
-    });
-    parts.into_iter().flatten().unzip()
+    crate::par::map(&bounds, |&(start, end, at)| {
+        let parsed = parse_one(text, start, end, at, piece);
+        let trees: Vec<Tree> = parsed.iter().map(|(_, t)| t.clone()).collect();
+        let r = f(&trees);
+        (parsed, r)
+    })
+}
+
+/// The canonical parse of one piece `text[start..end]` (starting at point
+/// `at`): one tree, or one per game when it has an error.
+fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> Vec<(std::ops::Range<usize>, Tree)> {
+    let tree = parse_range(text, start, end, at);
+    if !tree.root_node().has_error() || piece <= 1 {
+        return vec![(start..end, tree)];
+    }
+    // One game at a time.
+    let (cuts, _) = scan(&text[start..end], 1);
+    if cuts.is_empty() {
+        return vec![(start..end, tree)];
+    }
+    let mut out = Vec::new();
+    let mut s = start;
+    let mut at = at;
+    for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
+        out.push((s..c, parse_range(text, s, c, at)));
+        at = advance(text, s, c, at);
+        s = c;
+    }
+    out
+}
+
+/// [`parse_pieces`], with `f` run on each piece's trees right after the
+/// piece is parsed, on the same worker: the trees of the whole text, in
+/// order, and what `f` made of each piece, in order.
+pub fn parse_pieces_with<R: Send>(text: &str, f: impl Fn(&[Tree]) -> R + Sync) -> (Vec<Tree>, Vec<R>) {
+    let threads = crate::par::threads();
+    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
+    let mut trees = Vec::new();
+    let mut out = Vec::new();
+    for (parsed, r) in parse_region_with(text, 0..text.len(), Point { row: 0, column: 0 }, piece, f) {
+        trees.extend(parsed.into_iter().map(|(_, t)| t));
+        out.push(r);
+    }
+    (trees, out)
 }
 
 /// The point (row and byte column, rows counted at LF only as tree-sitter
