@@ -194,9 +194,7 @@ impl PieceInfo {
         let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
         // A tree's end ends a game (`syntax::games`).
         let (chunks, loose) = syntax::games(trees);
-        let error_roots: Vec<Range<usize>> = trees.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
-        let (games, mut between) = games_and_gaps(source, &chunks, &loose, range.clone(), &error_roots);
-        between.extend(trees.iter().filter_map(|t| syntax::root_error(t, text)));
+        let (games, between) = games_and_gaps(source, trees, &chunks, &loose, range.clone());
         PieceInfo { start: range.start, games, between, separators, tail_break, first_node: top.first().map(|n| n.start_byte()), ends_with_break }
     }
 }
@@ -212,13 +210,14 @@ fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diagnostic> {
     rules::export::separator(text, moved(p, before), moved(p, brk.start)..moved(p, brk.end), after).map(|d| shift(d, -(p.start as isize)))
 }
 
-/// Per game of `region` (which holds `chunks` and `loose`): its span (whole
-/// lines), its chunk's range and the span's hash; and the diagnostics of
-/// the region outside the games (the text between them, comments outside
-/// games).
-/// `error_roots`: the ranges of the trees whose root is an ERROR node.
-fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>, error_roots: &[Range<usize>]) -> (Vec<GameSpan>, Vec<Diagnostic>) {
+/// Per game of `region` (parsed as `trees`, whose games and other
+/// top-level nodes are `chunks` and `loose`): its span (whole lines), its
+/// chunk's range and the span's hash; and the diagnostics of the region
+/// outside the games (the text between them, comments outside games, a
+/// tree whose root is an ERROR node).
+fn games_and_gaps(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>) -> (Vec<GameSpan>, Vec<Diagnostic>) {
     let text = source.text.as_str();
+    let error_roots: Vec<Range<usize>> = trees.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
     let games: Vec<GameSpan> = chunks
         .iter()
         .map(|c| {
@@ -247,6 +246,7 @@ fn games_and_gaps(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_s
         }
         gap_start = span.end;
     }
+    between.extend(trees.iter().filter_map(|t| syntax::root_error(t, text)));
     (games, between)
 }
 
@@ -460,9 +460,7 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
             walked = forest.len();
             let top = syntax::top_nodes(&all);
             let (chunks, loose) = syntax::games(&all);
-            let error_roots: Vec<Range<usize>> = all.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
-            let mut l = layout_of_chunks(source, &chunks, &loose, &error_roots);
-            l.between.extend(all.iter().filter_map(|t| syntax::root_error(t, text)));
+            let l = layout_of_chunks(source, &all, &chunks, &loose);
             (l, Some((top, chunks)), Vec::new())
         }
     };
@@ -512,15 +510,10 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
     for (i, diags) in fresh {
         checked.insert(i, Arc::new(diags));
     }
-    let todo: Vec<usize> = {
-        let mut v: Vec<usize> = checked.keys().copied().collect();
-        v.sort_unstable();
-        v
-    };
     let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
         checked.get(&i).or_else(|| prev.games.get(&keys[i])).expect("every game was checked or reused").clone()
     };
-    let stats = Stats { games: n, checked: todo.len(), walked };
+    let stats = Stats { games: n, checked: checked.len(), walked };
 
     // What belongs to the file.
     let mut loose = rules::text::file_level(source);
@@ -528,8 +521,8 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
     let Some((top, chunks)) = &whole else {
         // A forest's pieces.
         next.games = prev.games.clone();
-        for &i in &todo {
-            next.games.recent.insert(keys[i], checked[&i].clone());
+        for (&i, diags) in &checked {
+            next.games.recent.insert(keys[i], diags.clone());
         }
         let mut segments = Vec::with_capacity(pieces.len() + 1);
         let mut caps = [0usize; 6];
@@ -720,9 +713,10 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Ch
     Checked { games, segments: out, ..Checked::default() }
 }
 
-/// [`Layout`] from the document's chunks (one walk of every top-level node).
-fn layout_of_chunks(source: &SourceText, chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], error_roots: &[Range<usize>]) -> Layout {
-    let (games, between) = games_and_gaps(source, chunks, loose, 0..source.text.len(), error_roots);
+/// [`Layout`] from the document's trees and chunks (one walk of every
+/// top-level node).
+fn layout_of_chunks(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
+    let (games, between) = games_and_gaps(source, trees, chunks, loose, 0..source.text.len());
     let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, place: Vec::new(), pieces: Vec::new() };
     for (k, (span, range, h)) in games.into_iter().enumerate() {
         l.spans.push(span);

@@ -51,8 +51,9 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
 /// Formats a document already parsed and lowered.
 pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, doc: &model::Document, opts: &FormatOptions) -> Formatted {
     let keep_absent = if opts.add_missing_tags { game::absent_to_keep(doc) } else { vec![0; doc.games.len()] };
-    let part = format_part(&source.text, trees.trees(), &doc.games, &keep_absent, opts);
-    assemble(source, vec![part], opts)
+    let mut out = Assembler::new(source);
+    out.push(format_part(&source.text, trees.trees(), &doc.games, &keep_absent, opts));
+    out.finish(opts)
 }
 
 /// Which of a document's mandatory tags (a bit per tag of the seven-tag
@@ -75,7 +76,7 @@ pub struct Part<'a> {
 /// Formats the games `games` of `trees` (consecutive pieces of the
 /// document, whose games these are, in order); `keep_absent` is indexed by
 /// the games' `index` ([`absent_to_keep`], or zeros). Parts of a document
-/// formatted one after the other and put together by [`assemble`] give
+/// formatted one after the other and put together by an [`Assembler`] give
 /// what [`format_parsed`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
 /// all of it.
@@ -154,18 +155,10 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
     Part { blocks, verbatim, dropped }
 }
 
-/// The formatted document from its parts, in order ([`format_part`]): the
-/// blocks one blank line apart, the export header, the line endings.
-pub fn assemble(source: &SourceText, parts: Vec<Part<'_>>, opts: &FormatOptions) -> Formatted {
-    let mut a = Assembler::new(source);
-    for part in parts {
-        a.push(part);
-    }
-    a.finish(opts)
-}
-
-/// [`assemble`] one part at a time, so that a part's text is freed once it
-/// is in the output (the language server formats large documents so).
+/// The formatted document from its parts, pushed in order ([`format_part`]):
+/// the blocks one blank line apart, the export header, the line endings. A
+/// part's text is freed once it is in the output (the language server
+/// formats large documents part by part).
 pub struct Assembler<'s> {
     source: &'s SourceText,
     out: String,

@@ -136,7 +136,7 @@ pub fn parse_pieces(text: &str) -> Vec<Tree> {
 /// The canonical parse with pieces of at least `piece` bytes, whatever the
 /// size of the file (for tests: `piece` 1 cuts at every game break).
 pub fn parse_split(text: &str, piece: usize) -> Vec<Tree> {
-    parse_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece).1
+    parse_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece)
 }
 
 /// The language server's view of a document's parse: the document cut at
@@ -295,27 +295,34 @@ impl Forest {
     /// The trees of piece `i` of `text` (the text this forest was cut from
     /// or kept in step with): from the cache, or parsed now and cached.
     pub fn piece_trees(&self, i: usize, text: &str) -> PieceTrees {
-        let at = self.start_point(i, text);
-        let key = (self.ids[i], self.ranges[i].start, at.row, at.column);
-        if let Some(t) = self.cache.get(key) {
-            return t;
-        }
-        let trees = self.parse_piece(i, at, text);
-        self.cache.put(key, trees.clone(), self.ranges[i].len());
-        trees
+        let (key, cached) = self.cached(i, text);
+        cached.unwrap_or_else(|| {
+            let trees = self.parse_piece(i, key, text);
+            self.cache.put(key, trees.clone(), self.ranges[i].len());
+            trees
+        })
     }
 
     /// The trees of piece `i`, from the cache or parsed now without being
     /// cached (for walks over every piece, which would only push the
     /// recently used pieces out).
     pub fn piece_trees_uncached(&self, i: usize, text: &str) -> PieceTrees {
-        let at = self.start_point(i, text);
-        let key = (self.ids[i], self.ranges[i].start, at.row, at.column);
-        self.cache.get(key).unwrap_or_else(|| self.parse_piece(i, at, text))
+        let (key, cached) = self.cached(i, text);
+        cached.unwrap_or_else(|| self.parse_piece(i, key, text))
     }
 
-    fn parse_piece(&self, i: usize, at: Point, text: &str) -> PieceTrees {
-        std::sync::Arc::new(parse_region(text, self.ranges[i].clone(), at, usize::MAX).1)
+    /// Piece `i`'s cache key (its id, start byte and start point) and its
+    /// trees when the cache has them.
+    fn cached(&self, i: usize, text: &str) -> (CacheKey, Option<PieceTrees>) {
+        let at = self.start_point(i, text);
+        let key = (self.ids[i], self.ranges[i].start, at.row, at.column);
+        (key, self.cache.get(key))
+    }
+
+    /// Parses piece `i`, whose cache key (and so start point) is `key`.
+    fn parse_piece(&self, i: usize, key: CacheKey, text: &str) -> PieceTrees {
+        let at = Point { row: key.2, column: key.3 };
+        std::sync::Arc::new(parse_one(text, self.ranges[i].start, self.ranges[i].end, at, usize::MAX))
     }
 
     /// The point of piece `i`'s start. Its column (bytes since the last LF,
@@ -459,49 +466,40 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
 /// at point `at`, and ends at one or at the end of the text), in pieces of
 /// at least `piece` bytes, in parallel; pieces with a syntax error are
 /// parsed again one game at a time.
-fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Tree>) {
-    let parts = parse_region_with(text, region, at, piece, |_| ());
-    parts.into_iter().flat_map(|(p, ())| p).unzip()
+fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
+    parse_region_with(text, region, at, piece, |_| ()).into_iter().flat_map(|(trees, ())| trees).collect()
 }
 
 /// [`parse_region`], with `f` run on each piece's trees by the worker that
 /// parsed them (while they are fresh in its caches, and without waiting for
-/// the other pieces): per piece, its ranges and trees and what `f` made.
-#[allow(clippy::type_complexity)]
-fn parse_region_with<R: Send>(
-    text: &str,
-    region: std::ops::Range<usize>,
-    at: Point,
-    piece: usize,
-    f: impl Fn(&[Tree]) -> R + Sync,
-) -> Vec<(Vec<(std::ops::Range<usize>, Tree)>, R)> {
+/// the other pieces): per piece, its trees and what `f` made of them.
+fn parse_region_with<R: Send>(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, f: impl Fn(&[Tree]) -> R + Sync) -> Vec<(Vec<Tree>, R)> {
     let (ranges, starts) = cut_region(text, region, at, piece);
     let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
     crate::par::map(&bounds, |&(start, end, at)| {
-        let parsed = parse_one(text, start, end, at, piece);
-        let trees: Vec<Tree> = parsed.iter().map(|(_, t)| t.clone()).collect();
+        let trees = parse_one(text, start, end, at, piece);
         let r = f(&trees);
-        (parsed, r)
+        (trees, r)
     })
 }
 
 /// The canonical parse of one piece `text[start..end]` (starting at point
 /// `at`): one tree, or one per game when it has an error.
-fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> Vec<(std::ops::Range<usize>, Tree)> {
+fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> Vec<Tree> {
     let tree = parse_range(text, start, end, at);
     if !tree.root_node().has_error() || piece <= 1 {
-        return vec![(start..end, tree)];
+        return vec![tree];
     }
     // One game at a time.
     let (cuts, _) = scan(&text[start..end], 1);
     if cuts.is_empty() {
-        return vec![(start..end, tree)];
+        return vec![tree];
     }
     let mut out = Vec::new();
     let mut s = start;
     let mut at = at;
     for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
-        out.push((s..c, parse_range(text, s, c, at)));
+        out.push(parse_range(text, s, c, at));
         at = advance(text, s, c, at);
         s = c;
     }
@@ -516,8 +514,8 @@ pub fn parse_pieces_with<R: Send>(text: &str, f: impl Fn(&[Tree]) -> R + Sync) -
     let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
     let mut trees = Vec::new();
     let mut out = Vec::new();
-    for (parsed, r) in parse_region_with(text, 0..text.len(), Point { row: 0, column: 0 }, piece, f) {
-        trees.extend(parsed.into_iter().map(|(_, t)| t));
+    for (piece_trees, r) in parse_region_with(text, 0..text.len(), Point { row: 0, column: 0 }, piece, f) {
+        trees.extend(piece_trees);
         out.push(r);
     }
     (trees, out)
