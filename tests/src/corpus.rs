@@ -45,3 +45,37 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// Every corpus file decoded ([`pbn::text::decode`]), with its path
+/// relative to the corpus as its name, in [`corpus_files`] order.
+pub fn corpus_sources(dir: &Path) -> Vec<(String, pbn::text::SourceText)> {
+    corpus_files(dir)
+        .into_iter()
+        .map(|rel| {
+            let bytes = std::fs::read(dir.join(&rel)).unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
+            (rel.display().to_string(), pbn::text::decode(&bytes))
+        })
+        .collect()
+}
+
+/// The project's own PBN files, decoded, with their paths as names: the
+/// `check` and `fmt` fixtures of `tests/fixtures` and the shipped
+/// `examples/`.
+pub fn own_sources() -> Vec<(String, pbn::text::SourceText)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pbn"))
+            .collect();
+        files.sort();
+        for p in files {
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            out.push((p.display().to_string(), pbn::text::decode(&bytes)));
+        }
+    }
+    out
+}

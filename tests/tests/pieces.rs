@@ -15,7 +15,7 @@ use pbn::lsp::state::Settings;
 use pbn::model::{self, dump::dump};
 use pbn::syntax::{parse_pieces, Forest, EDIT_PIECE};
 use pbn::text::{LineIndex, SourceText};
-use pbn_tests::corpus::{corpus_dir, corpus_files};
+use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions};
 
 fn snapshot(text: &str, piece: usize) -> Snapshot {
@@ -67,9 +67,8 @@ fn assert_pieces_like_whole(name: &str, text: &str) -> usize {
 fn corpus_files_walked_piece_by_piece_equal_the_whole() {
     let Some(dir) = corpus_dir() else { return };
     let mut split = 0;
-    for rel in corpus_files(&dir) {
-        let source = pbn::text::decode(&std::fs::read(dir.join(&rel)).unwrap());
-        if assert_pieces_like_whole(&rel.display().to_string(), &source.text) > 1 {
+    for (name, source) in corpus_sources(&dir) {
+        if assert_pieces_like_whole(&name, &source.text) > 1 {
             split += 1;
         }
     }
@@ -83,14 +82,8 @@ fn fixtures_and_code_examples_walked_piece_by_piece_equal_the_whole() {
             assert_pieces_like_whole(c.code, &format!("{ex}\n\n{ex}"));
         }
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            if e.path().extension().is_some_and(|x| x == "pbn") {
-                let source = pbn::text::decode(&std::fs::read(e.path()).unwrap());
-                assert_pieces_like_whole(&e.path().display().to_string(), &source.text);
-            }
-        }
+    for (name, source) in own_sources() {
+        assert_pieces_like_whole(&name, &source.text);
     }
 }
 

@@ -8,7 +8,7 @@
 use pbn::check::{check_text, CheckOptions};
 use pbn::recheck::{recheck, State};
 use pbn::text::SourceText;
-use pbn_tests::corpus::{corpus_dir, corpus_files};
+use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions, Rng};
 
 type Key = (&'static str, std::ops::Range<usize>, std::sync::Arc<str>, Option<usize>, Vec<(std::ops::Range<usize>, std::sync::Arc<str>)>);
@@ -61,9 +61,7 @@ fn assert_same_forest(name: &str, text: &str, tree: &pbn::syntax::Forest, prev: 
 #[test]
 fn corpus_files_recheck_like_check() {
     let Some(dir) = corpus_dir() else { return };
-    for rel in corpus_files(&dir) {
-        let source = pbn::text::decode(&std::fs::read(dir.join(&rel)).unwrap());
-        let name = rel.display().to_string();
+    for (name, source) in corpus_sources(&dir) {
         for export in [false, true] {
             let (state, _) = assert_same(&name, &source.text, &State::default(), export);
             // Everything reused the second time.
@@ -82,14 +80,8 @@ fn code_examples_and_fixtures_recheck_like_check() {
             assert_same(c.code, &format!("{ex}\n\n{ex}"), &State::default(), export);
         }
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            if e.path().extension().is_some_and(|x| x == "pbn") {
-                let source = pbn::text::decode(&std::fs::read(e.path()).unwrap());
-                assert_same(&e.path().display().to_string(), &source.text, &State::default(), false);
-            }
-        }
+    for (name, source) in own_sources() {
+        assert_same(&name, &source.text, &State::default(), false);
     }
 }
 
