@@ -507,6 +507,6 @@ pub fn incremental_reparse(data: &[u8]) {
     }
     let (checked, _, _) = recheck(&current, &forest, &state);
     let key = |v: &[pbn::diagnostic::Diagnostic]| v.iter().map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game)).collect::<Vec<_>>();
-    let want = check_text(&pbn::text::SourceText::from_text(current.clone()), &opts);
+    let want = pbn::check::check_whole(&pbn::text::SourceText::from_text(current.clone()), &opts);
     assert_eq!(key(&checked.flatten().diagnostics), key(&want.diagnostics), "re-check after edits differs from a check of {current:?}");
 }

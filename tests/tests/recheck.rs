@@ -1,11 +1,12 @@
 //! The language server's game-by-game re-check (`pbn::recheck`) gives
-//! exactly the diagnostics of `pbn check` (`check_text`): on a fresh
+//! exactly the diagnostics of a whole-document check (`check_whole`, what
+//! `pbn check` gives piece by piece through the same re-check): on a fresh
 //! document, and after edits that reuse the previous state. Checked on
 //! every corpus file, every fixture, every code example, and generated
 //! files under random edits (including edits to `#`/`##` values, whose
 //! change reaches later games).
 
-use pbn::check::{check_text, CheckOptions};
+use pbn::check::{check_whole, CheckOptions};
 use pbn::recheck::{recheck, State};
 use pbn::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
@@ -46,7 +47,7 @@ fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pb
 fn assert_same_forest(name: &str, text: &str, tree: &pbn::syntax::Forest, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
-    let want = check_text(&source, &opts);
+    let want = check_whole(&source, &opts);
     let (got, state, stats) = recheck(&source, tree, &opts, prev);
     let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));
     if w != g {

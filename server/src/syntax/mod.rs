@@ -10,7 +10,7 @@ mod diagnostics;
 mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_for};
-pub use split::{cut_points, parse_pieces, parse_pieces_with, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE};
+pub use split::{cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE};
 
 use std::cell::RefCell;
 use std::ops::Range;

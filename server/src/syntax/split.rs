@@ -130,7 +130,9 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// The canonical parse of `text` (see the module documentation), in pieces
 /// on every core when it is large. The trees are in document order.
 pub fn parse_pieces(text: &str) -> Vec<Tree> {
-    parse_pieces_with(text, |_| ()).0
+    let threads = crate::par::threads();
+    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
+    parse_split(text, piece)
 }
 
 /// The canonical parse with pieces of at least `piece` bytes, whatever the
@@ -467,20 +469,9 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
 /// at least `piece` bytes, in parallel; pieces with a syntax error are
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
-    parse_region_with(text, region, at, piece, |_| ()).into_iter().flat_map(|(trees, ())| trees).collect()
-}
-
-/// [`parse_region`], with `f` run on each piece's trees by the worker that
-/// parsed them (while they are fresh in its caches, and without waiting for
-/// the other pieces): per piece, its trees and what `f` made of them.
-fn parse_region_with<R: Send>(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, f: impl Fn(&[Tree]) -> R + Sync) -> Vec<(Vec<Tree>, R)> {
     let (ranges, starts) = cut_region(text, region, at, piece);
     let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
-    crate::par::map(&bounds, |&(start, end, at)| {
-        let trees = parse_one(text, start, end, at, piece);
-        let r = f(&trees);
-        (trees, r)
-    })
+    crate::par::map(&bounds, |&(start, end, at)| parse_one(text, start, end, at, piece)).into_iter().flatten().collect()
 }
 
 /// The canonical parse of one piece `text[start..end]` (starting at point
@@ -504,21 +495,6 @@ fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> V
         s = c;
     }
     out
-}
-
-/// [`parse_pieces`], with `f` run on each piece's trees right after the
-/// piece is parsed, on the same worker: the trees of the whole text, in
-/// order, and what `f` made of each piece, in order.
-pub fn parse_pieces_with<R: Send>(text: &str, f: impl Fn(&[Tree]) -> R + Sync) -> (Vec<Tree>, Vec<R>) {
-    let threads = crate::par::threads();
-    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
-    let mut trees = Vec::new();
-    let mut out = Vec::new();
-    for (piece_trees, r) in parse_region_with(text, 0..text.len(), Point { row: 0, column: 0 }, piece, f) {
-        trees.extend(piece_trees);
-        out.push(r);
-    }
-    (trees, out)
 }
 
 /// The point (row and byte column, rows counted at LF only as tree-sitter
