@@ -16,7 +16,7 @@
  *   (§3.5.5, §3.6.5).
  * - Tokens are lexed leniently so that the checker can give precise
  *   diagnostics: a call token that is not a legal call is an `invalid_call`
- *   leaf, a bad card an `invalid_card`, a NAG with a non-digit an ordinary
+ *   leaf, a bad card a token of a `cards` run, a NAG with a non-digit an ordinary
  *   `nag`, and so on. Tag values (Deal, Contract, table column specs, ...)
  *   are single `string` tokens whose contents the checker parses itself
  *   (server/src/model/values).
@@ -25,14 +25,14 @@
 /// <reference types="tree-sitter-cli/dsl" />
 // @ts-check
 
-// The call / card token of §3.2: letters, digits and the hyphen. The
+// The call token of §3.2: letters, digits and the hyphen. The
 // underscore is accepted too, so that quiz blanks such as `____` (written by
 // BridgeComposer) are one `invalid_call` leaf for the checker to report.
 const WORD = /[A-Za-z0-9_-]+/;
 
-// Lexical precedence shared by every call and card token (`bid` ... `dash`,
-// `card`) and by `_word`. Being equal, the longest match wins, as §3.2 asks:
-// `--`, `1NTX` or `SKX` is one (invalid) token, not `-` `-` or `1NT` `X`; on a
+// Lexical precedence shared by every call token (`bid` ... `dash`), the card
+// runs (`cards`) and `_word`. Being equal, the longest match wins, as §3.2
+// asks: `--` or `1NTX` is one (invalid) token, not `-` `-` or `1NT` `X`; on a
 // tie the legal token wins because it is defined before `_word`. Being above
 // the default 0 (`tag_name`, `section_token`), these tokens stay in
 // tree-sitter's error-recovery lexer, so that text inside an ERROR node is
@@ -173,16 +173,24 @@ module.exports = grammar({
       $.continuation,
     ),
 
-    // §3.6.1 cards.
-    _card: $ => choice(
-      $.card,
-      $.dash,
-      alias($._word, $.invalid_card),
-    ),
+    // §3.6.1 cards: one `cards` node holds a run of card tokens on one line
+    // (letters, digits, hyphen, and leniently `_`, as WORD) with the spaces
+    // and tabs between them, as `section_token` does for table rows. With a
+    // leaf per card, play sections took a third of the parse; with one per
+    // run the whole parse needs a fifth fewer instructions (BENCHMARKS.md,
+    // parse notes). A run
+    // starts and ends with a token character, so the §3.2 tokens are its
+    // white-space separated parts, exactly those that one token per card
+    // would give (`SKX` or `--` stays one token); an annotation, a comment,
+    // `*`, `+` or the line end ends the run. `syntax::section_cells` splits
+    // a run and `syntax::card_cell` tells a legal card (`[SHDC][AKQJT2-9]`,
+    // either case) from `-` and from any other token, which the checker
+    // reports (server/src/syntax/mod.rs).
+    _card: $ => choice($.cards, alias($._word, $.cards)),
 
-    card: _ => token(prec(CALL_CARD, /[SHDCshdc][AKQJTakqjt2-9]/)),
+    cards: _ => token(prec(CALL_CARD, /[A-Za-z0-9_-]+([ \t\x0B\x0C]+[A-Za-z0-9_-]+)*/)),
 
-    // Any other call/card token (§3.2): `1N`, `P`, `S10`, `HHT`, `--`, `1NTX`.
+    // Any other call token (§3.2): `1N`, `P`, `HHT`, `--`, `1NTX`.
     // See CALL_CARD for why it must be defined after the legal tokens.
     _word: _ => token(prec(CALL_CARD, WORD)),
 

@@ -280,7 +280,7 @@ fn nvim_treesitter_highlight_captures() {
         (32, 8, "operator"),             // X
         (32, 13, "constant.builtin"),    // Pass
         (38, 0, "constant"),             // SK
-        (44, 0, "punctuation.delimiter"), // -
+        (44, 0, "constant"),             // `-  -  -  H2`: one run of card tokens (§3.6.1)
         (45, 0, "punctuation.special"),  // *
     ];
     let positions: Vec<_> = expected.iter().map(|(r, c, _)| json!([r, c])).collect();

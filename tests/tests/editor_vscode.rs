@@ -213,8 +213,9 @@ const SCOPES: &[(&str, &[&str])] = &[
     ("redouble", &["keyword.operator.call.redouble.pbn"]),
     ("dash", &["punctuation.separator.dash.pbn"]),
     ("invalid_call", &["invalid.illegal.call.pbn"]),
-    ("card", &["constant.other.card.pbn"]),
-    ("invalid_card", &["invalid.illegal.card.pbn"]),
+    // A run of card tokens: TextMate scopes each token (a `-` is the
+    // auction's dash scope, listed above).
+    ("cards", &["constant.other.card.pbn", "invalid.illegal.card.pbn"]),
     ("suffix", &["keyword.operator.suffix.pbn"]),
     ("note_ref", &["entity.name.label.note-reference.pbn"]),
     ("nag", &["constant.numeric.nag.pbn"]),

@@ -10,7 +10,7 @@
 #define STATE_COUNT 41
 #define LARGE_STATE_COUNT 4
 #define SYMBOL_COUNT 45
-#define ALIAS_COUNT 1
+#define ALIAS_COUNT 0
 #define TOKEN_COUNT 30
 #define EXTERNAL_TOKEN_COUNT 3
 #define FIELD_COUNT 4
@@ -34,7 +34,7 @@ enum ts_symbol_identifiers {
   sym_all_pass = 12,
   sym_dash = 13,
   anon_sym_Play = 14,
-  sym_card = 15,
+  sym_cards = 15,
   sym__word = 16,
   anon_sym_Note = 17,
   sym_suffix = 18,
@@ -64,7 +64,6 @@ enum ts_symbol_identifiers {
   aux_sym_auction_section_repeat2 = 42,
   aux_sym_play_section_repeat1 = 43,
   aux_sym_supplemental_section_repeat1 = 44,
-  alias_sym_invalid_card = 45,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -83,7 +82,7 @@ static const char * const ts_symbol_names[] = {
   [sym_all_pass] = "all_pass",
   [sym_dash] = "dash",
   [anon_sym_Play] = "tag_name",
-  [sym_card] = "card",
+  [sym_cards] = "cards",
   [sym__word] = "invalid_call",
   [anon_sym_Note] = "tag_name",
   [sym_suffix] = "suffix",
@@ -113,7 +112,6 @@ static const char * const ts_symbol_names[] = {
   [aux_sym_auction_section_repeat2] = "auction_section_repeat2",
   [aux_sym_play_section_repeat1] = "play_section_repeat1",
   [aux_sym_supplemental_section_repeat1] = "supplemental_section_repeat1",
-  [alias_sym_invalid_card] = "invalid_card",
 };
 
 static const TSSymbol ts_symbol_map[] = {
@@ -132,7 +130,7 @@ static const TSSymbol ts_symbol_map[] = {
   [sym_all_pass] = sym_all_pass,
   [sym_dash] = sym_dash,
   [anon_sym_Play] = sym_tag_name,
-  [sym_card] = sym_card,
+  [sym_cards] = sym_cards,
   [sym__word] = sym__word,
   [anon_sym_Note] = sym_tag_name,
   [sym_suffix] = sym_suffix,
@@ -162,7 +160,6 @@ static const TSSymbol ts_symbol_map[] = {
   [aux_sym_auction_section_repeat2] = aux_sym_auction_section_repeat2,
   [aux_sym_play_section_repeat1] = aux_sym_play_section_repeat1,
   [aux_sym_supplemental_section_repeat1] = aux_sym_supplemental_section_repeat1,
-  [alias_sym_invalid_card] = alias_sym_invalid_card,
 };
 
 static const TSSymbolMetadata ts_symbol_metadata[] = {
@@ -226,7 +223,7 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .visible = true,
     .named = true,
   },
-  [sym_card] = {
+  [sym_cards] = {
     .visible = true,
     .named = true,
   },
@@ -346,10 +343,6 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .visible = false,
     .named = false,
   },
-  [alias_sym_invalid_card] = {
-    .visible = true,
-    .named = true,
-  },
 };
 
 enum ts_field_identifiers {
@@ -412,7 +405,7 @@ static const TSFieldMapEntry ts_field_map_entries[] = {
 static const TSSymbol ts_alias_sequences[PRODUCTION_ID_COUNT][MAX_ALIAS_SEQUENCE_LENGTH] = {
   [0] = {0},
   [5] = {
-    [0] = alias_sym_invalid_card,
+    [0] = sym_cards,
   },
 };
 
@@ -469,11 +462,6 @@ static const TSCharacterRange sym_unquoted_value_character_set_1[] = {
   {'|', '|'}, {'~', 0x10ffff},
 };
 
-static const TSCharacterRange sym_card_character_set_1[] = {
-  {'2', '9'}, {'A', 'A'}, {'J', 'K'}, {'Q', 'Q'}, {'T', 'T'}, {'a', 'a'}, {'j', 'k'}, {'q', 'q'},
-  {'t', 't'},
-};
-
 static const TSCharacterRange sym_section_token_character_set_2[] = {
   {0, '\t'}, {0x0b, '\f'}, {0x0e, '!'}, {'#', '$'}, {'&', ':'}, {'<', 'Z'}, {'\\', '\\'}, {'^', 'z'},
   {'|', '|'}, {'~', 0x10ffff},
@@ -489,40 +477,32 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(18);
+      if (eof) ADVANCE(19);
       ADVANCE_MAP(
-        '"', 32,
+        '"', 33,
         '$', 70,
         '*', 72,
         '+', 73,
-        '-', 43,
+        '-', 44,
         ';', 76,
-        '=', 34,
-        'A', 56,
-        'N', 52,
-        'P', 50,
-        '[', 19,
-        ']', 20,
-        '^', 35,
-        'a', 60,
-        'p', 58,
+        '=', 35,
+        'A', 57,
+        'N', 53,
+        'P', 51,
+        '[', 20,
+        ']', 21,
+        '^', 36,
+        'a', 61,
+        'p', 59,
         '{', 77,
         '!', 68,
         '?', 68,
-        'X', 40,
-        'x', 40,
+        'X', 41,
+        'x', 41,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(59);
-      if (lookahead == 'C' ||
-          lookahead == 'D' ||
-          lookahead == 'H' ||
-          lookahead == 'S' ||
-          lookahead == 'c' ||
-          lookahead == 'd' ||
-          lookahead == 'h' ||
-          lookahead == 's') ADVANCE(64);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(60);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
@@ -530,7 +510,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0 &&
           lookahead != '$' &&
           lookahead != '%' &&
-          lookahead != '}') ADVANCE(36);
+          lookahead != '}') ADVANCE(37);
       END_STATE();
     case 1:
       if (lookahead == '\n') ADVANCE(10);
@@ -541,35 +521,35 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(77);
       END_STATE();
     case 2:
-      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == '"') ADVANCE(33);
       if (lookahead == ';') ADVANCE(76);
-      if (lookahead == ']') ADVANCE(20);
+      if (lookahead == ']') ADVANCE(21);
       if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(2);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != '[' &&
-          lookahead != '}') ADVANCE(36);
+          lookahead != '}') ADVANCE(37);
       END_STATE();
     case 3:
-      if (lookahead == '"') ADVANCE(31);
-      if (lookahead == '\\') ADVANCE(14);
+      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == '\\') ADVANCE(15);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(3);
       END_STATE();
     case 4:
       if (lookahead == ';') ADVANCE(76);
-      if (lookahead == 'A') ADVANCE(28);
-      if (lookahead == 'P') ADVANCE(24);
+      if (lookahead == 'A') ADVANCE(29);
+      if (lookahead == 'P') ADVANCE(25);
       if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(4);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 5:
       if (lookahead == ';') ADVANCE(76);
@@ -608,217 +588,220 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 0x0b ||
           lookahead == '\f' ||
           lookahead == ' ') ADVANCE(12);
-      if (set_contains(sym_section_token_character_set_3, 10, lookahead)) ADVANCE(74);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
       END_STATE();
     case 13:
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(13);
+      if (set_contains(sym_section_token_character_set_3, 10, lookahead)) ADVANCE(74);
+      END_STATE();
+    case 14:
       if (('A' <= lookahead && lookahead <= 'Z') ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
       END_STATE();
-    case 14:
+    case 15:
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(3);
       END_STATE();
-    case 15:
-      if (eof) ADVANCE(18);
+    case 16:
+      if (eof) ADVANCE(19);
       if (lookahead == '"') ADVANCE(3);
       if (lookahead == ';') ADVANCE(76);
-      if (lookahead == '[') ADVANCE(19);
+      if (lookahead == '[') ADVANCE(20);
       if (lookahead == '{') ADVANCE(77);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(15);
+          lookahead == ' ') SKIP(16);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != ']' &&
           lookahead != '}') ADVANCE(74);
       END_STATE();
-    case 16:
-      if (eof) ADVANCE(18);
+    case 17:
+      if (eof) ADVANCE(19);
       ADVANCE_MAP(
         '$', 70,
         '*', 72,
         '+', 73,
-        '-', 43,
+        '-', 44,
         ';', 76,
         '=', 6,
-        '[', 19,
-        '^', 13,
+        '[', 20,
+        '^', 14,
         '{', 77,
         '!', 68,
         '?', 68,
-        'A', 60,
-        'a', 60,
-        'P', 58,
-        'p', 58,
-        'X', 40,
-        'x', 40,
+        'A', 61,
+        'a', 61,
+        'P', 59,
+        'p', 59,
+        'X', 41,
+        'x', 41,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(16);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(59);
+          lookahead == ' ') SKIP(17);
+      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(60);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 17:
-      if (eof) ADVANCE(18);
+    case 18:
+      if (eof) ADVANCE(19);
       ADVANCE_MAP(
         '$', 70,
         '*', 72,
         '+', 73,
-        '-', 43,
         ';', 76,
         '=', 6,
-        '[', 19,
-        '^', 13,
+        '[', 20,
+        '^', 14,
         '{', 77,
         '!', 68,
         '?', 68,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(17);
-      if (lookahead == 'C' ||
-          lookahead == 'D' ||
-          lookahead == 'H' ||
-          lookahead == 'S' ||
-          lookahead == 'c' ||
-          lookahead == 'd' ||
-          lookahead == 'h' ||
-          lookahead == 's') ADVANCE(64);
-      if (('0' <= lookahead && lookahead <= '9') ||
+          lookahead == ' ') SKIP(18);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 18:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
       END_STATE();
     case 19:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 20:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 21:
-      ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'a') ADVANCE(29);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+      ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
     case 22:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'c') ADVANCE(27);
+      if (lookahead == 'a') ADVANCE(30);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 23:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'i') ADVANCE(26);
+      if (lookahead == 'c') ADVANCE(28);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 24:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'l') ADVANCE(21);
+      if (lookahead == 'i') ADVANCE(27);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 25:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'n') ADVANCE(37);
+      if (lookahead == 'l') ADVANCE(22);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 26:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'o') ADVANCE(25);
+      if (lookahead == 'n') ADVANCE(38);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 27:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 't') ADVANCE(23);
+      if (lookahead == 'o') ADVANCE(26);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 28:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'u') ADVANCE(22);
+      if (lookahead == 't') ADVANCE(24);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 29:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'y') ADVANCE(44);
+      if (lookahead == 'u') ADVANCE(23);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 30:
+      ACCEPT_TOKEN(sym_tag_name);
+      if (lookahead == 'y') ADVANCE(45);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+      END_STATE();
+    case 31:
       ACCEPT_TOKEN(sym_tag_name);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
-      END_STATE();
-    case 31:
-      ACCEPT_TOKEN(sym_string);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
     case 32:
-      ACCEPT_TOKEN(sym_unterminated_string);
-      if (lookahead == '"') ADVANCE(31);
-      if (lookahead == '\\') ADVANCE(33);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(32);
+      ACCEPT_TOKEN(sym_string);
       END_STATE();
     case 33:
       ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == '\\') ADVANCE(34);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(32);
+          lookahead != '\r') ADVANCE(33);
       END_STATE();
     case 34:
-      ACCEPT_TOKEN(sym_unquoted_value);
-      if (lookahead == '=') ADVANCE(69);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(34);
+      ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(33);
       END_STATE();
     case 35:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
+      if (lookahead == '=') ADVANCE(69);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
       END_STATE();
     case 36:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(37);
       END_STATE();
     case 37:
+      ACCEPT_TOKEN(sym_unquoted_value);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(37);
+      END_STATE();
+    case 38:
       ACCEPT_TOKEN(anon_sym_Auction);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
       END_STATE();
-    case 38:
+    case 39:
       ACCEPT_TOKEN(sym_bid);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
@@ -826,7 +809,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 39:
+    case 40:
       ACCEPT_TOKEN(sym_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
@@ -834,18 +817,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 40:
+    case 41:
       ACCEPT_TOKEN(sym_double);
       if (lookahead == 'X' ||
-          lookahead == 'x') ADVANCE(41);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 41:
-      ACCEPT_TOKEN(sym_redouble);
+          lookahead == 'x') ADVANCE(42);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -853,7 +828,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 42:
-      ACCEPT_TOKEN(sym_all_pass);
+      ACCEPT_TOKEN(sym_redouble);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -861,7 +836,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 43:
-      ACCEPT_TOKEN(sym_dash);
+      ACCEPT_TOKEN(sym_all_pass);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -869,41 +844,44 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 44:
-      ACCEPT_TOKEN(anon_sym_Play);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
-      END_STATE();
-    case 45:
-      ACCEPT_TOKEN(sym_card);
+      ACCEPT_TOKEN(sym_dash);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
+    case 45:
+      ACCEPT_TOKEN(anon_sym_Play);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+      END_STATE();
     case 46:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
+      END_STATE();
+    case 47:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'a') ADVANCE(57);
+      if (lookahead == 'a') ADVANCE(58);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 47:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'c') ADVANCE(55);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
     case 48:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'e') ADVANCE(65);
+      if (lookahead == 'c') ADVANCE(56);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -912,7 +890,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 49:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'i') ADVANCE(53);
+      if (lookahead == 'e') ADVANCE(65);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -921,16 +899,25 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 50:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'l') ADVANCE(46);
+      if (lookahead == 'i') ADVANCE(54);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
+    case 51:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'l') ADVANCE(47);
       if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(62);
+          lookahead == 'a') ADVANCE(63);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 51:
+    case 52:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'n') ADVANCE(65);
       if (lookahead == '-' ||
@@ -939,18 +926,9 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
-    case 52:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(54);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
     case 53:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(51);
+      if (lookahead == 'o') ADVANCE(55);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -959,7 +937,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 54:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(48);
+      if (lookahead == 'o') ADVANCE(52);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -977,9 +955,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 56:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'u') ADVANCE(47);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(42);
+      if (lookahead == 't') ADVANCE(50);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -988,7 +964,9 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 57:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'y') ADVANCE(65);
+      if (lookahead == 'u') ADVANCE(48);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(43);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -997,38 +975,37 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 58:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(62);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 59:
-      ACCEPT_TOKEN(sym__word);
-      ADVANCE_MAP(
-        'N', 63,
-        'n', 63,
-        'C', 38,
-        'D', 38,
-        'H', 38,
-        'S', 38,
-        'c', 38,
-        'd', 38,
-        'h', 38,
-        's', 38,
-      );
+      if (lookahead == 'y') ADVANCE(65);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
+    case 59:
+      ACCEPT_TOKEN(sym__word);
+      if (lookahead == 'A' ||
+          lookahead == 'a') ADVANCE(63);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('B' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+      END_STATE();
     case 60:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(42);
+      ADVANCE_MAP(
+        'N', 64,
+        'n', 64,
+        'C', 39,
+        'D', 39,
+        'H', 39,
+        'S', 39,
+        'c', 39,
+        'd', 39,
+        'h', 39,
+        's', 39,
+      );
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -1037,8 +1014,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 61:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(39);
+      if (lookahead == 'P' ||
+          lookahead == 'p') ADVANCE(43);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -1048,7 +1025,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 62:
       ACCEPT_TOKEN(sym__word);
       if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(61);
+          lookahead == 's') ADVANCE(40);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -1057,8 +1034,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 63:
       ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'T' ||
-          lookahead == 't') ADVANCE(38);
+      if (lookahead == 'S' ||
+          lookahead == 's') ADVANCE(62);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -1067,13 +1044,13 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 64:
       ACCEPT_TOKEN(sym__word);
-      if (set_contains(sym_card_character_set_1, 9, lookahead)) ADVANCE(45);
+      if (lookahead == 'T' ||
+          lookahead == 't') ADVANCE(39);
       if (lookahead == '-' ||
-          lookahead == '0' ||
-          lookahead == '1' ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
       END_STATE();
     case 65:
       ACCEPT_TOKEN(sym__word);
@@ -1117,7 +1094,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '\t' ||
           lookahead == 0x0b ||
           lookahead == '\f' ||
-          lookahead == ' ') ADVANCE(12);
+          lookahead == ' ') ADVANCE(13);
       if ((!eof && set_contains(sym_section_token_character_set_2, 10, lookahead))) ADVANCE(74);
       END_STATE();
     case 75:
@@ -1144,43 +1121,43 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0, .external_lex_state = 1},
   [1] = {.lex_state = 0, .external_lex_state = 2},
-  [2] = {.lex_state = 16, .external_lex_state = 1},
-  [3] = {.lex_state = 16, .external_lex_state = 1},
-  [4] = {.lex_state = 16, .external_lex_state = 1},
-  [5] = {.lex_state = 16, .external_lex_state = 1},
-  [6] = {.lex_state = 16, .external_lex_state = 1},
-  [7] = {.lex_state = 17, .external_lex_state = 1},
-  [8] = {.lex_state = 17, .external_lex_state = 1},
-  [9] = {.lex_state = 17, .external_lex_state = 1},
-  [10] = {.lex_state = 17, .external_lex_state = 1},
-  [11] = {.lex_state = 17, .external_lex_state = 1},
-  [12] = {.lex_state = 17, .external_lex_state = 1},
-  [13] = {.lex_state = 0, .external_lex_state = 2},
-  [14] = {.lex_state = 0, .external_lex_state = 2},
+  [2] = {.lex_state = 17, .external_lex_state = 1},
+  [3] = {.lex_state = 17, .external_lex_state = 1},
+  [4] = {.lex_state = 17, .external_lex_state = 1},
+  [5] = {.lex_state = 17, .external_lex_state = 1},
+  [6] = {.lex_state = 17, .external_lex_state = 1},
+  [7] = {.lex_state = 18, .external_lex_state = 1},
+  [8] = {.lex_state = 18, .external_lex_state = 1},
+  [9] = {.lex_state = 18, .external_lex_state = 1},
+  [10] = {.lex_state = 0, .external_lex_state = 2},
+  [11] = {.lex_state = 18, .external_lex_state = 1},
+  [12] = {.lex_state = 0, .external_lex_state = 2},
+  [13] = {.lex_state = 18, .external_lex_state = 1},
+  [14] = {.lex_state = 18, .external_lex_state = 1},
   [15] = {.lex_state = 0, .external_lex_state = 2},
   [16] = {.lex_state = 0, .external_lex_state = 2},
   [17] = {.lex_state = 0, .external_lex_state = 1},
-  [18] = {.lex_state = 0, .external_lex_state = 1},
-  [19] = {.lex_state = 15, .external_lex_state = 2},
+  [18] = {.lex_state = 16, .external_lex_state = 2},
+  [19] = {.lex_state = 16, .external_lex_state = 2},
   [20] = {.lex_state = 0, .external_lex_state = 1},
-  [21] = {.lex_state = 15, .external_lex_state = 2},
-  [22] = {.lex_state = 15, .external_lex_state = 2},
-  [23] = {.lex_state = 0, .external_lex_state = 1},
+  [21] = {.lex_state = 0, .external_lex_state = 1},
+  [22] = {.lex_state = 0, .external_lex_state = 1},
+  [23] = {.lex_state = 16, .external_lex_state = 2},
   [24] = {.lex_state = 0, .external_lex_state = 1},
-  [25] = {.lex_state = 15, .external_lex_state = 2},
-  [26] = {.lex_state = 15, .external_lex_state = 2},
+  [25] = {.lex_state = 16, .external_lex_state = 2},
+  [26] = {.lex_state = 16, .external_lex_state = 2},
   [27] = {.lex_state = 0, .external_lex_state = 1},
   [28] = {.lex_state = 2, .external_lex_state = 3},
-  [29] = {.lex_state = 0, .external_lex_state = 1},
+  [29] = {.lex_state = 2, .external_lex_state = 3},
   [30] = {.lex_state = 2, .external_lex_state = 3},
-  [31] = {.lex_state = 2, .external_lex_state = 3},
+  [31] = {.lex_state = 0, .external_lex_state = 1},
   [32] = {.lex_state = 2, .external_lex_state = 3},
   [33] = {.lex_state = 0, .external_lex_state = 1},
   [34] = {.lex_state = 4, .external_lex_state = 3},
   [35] = {.lex_state = 0, .external_lex_state = 3},
-  [36] = {.lex_state = 0, .external_lex_state = 3},
+  [36] = {.lex_state = 5, .external_lex_state = 3},
   [37] = {.lex_state = 0, .external_lex_state = 3},
-  [38] = {.lex_state = 5, .external_lex_state = 3},
+  [38] = {.lex_state = 0, .external_lex_state = 3},
   [39] = {.lex_state = 0, .external_lex_state = 3},
   [40] = {.lex_state = 0, .external_lex_state = 3},
 };
@@ -1201,7 +1178,6 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_all_pass] = ACTIONS(1),
     [sym_dash] = ACTIONS(1),
     [anon_sym_Play] = ACTIONS(1),
-    [sym_card] = ACTIONS(1),
     [sym__word] = ACTIONS(1),
     [anon_sym_Note] = ACTIONS(1),
     [sym_suffix] = ACTIONS(1),
@@ -1218,15 +1194,15 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
   },
   [STATE(1)] = {
     [sym_document] = STATE(35),
-    [sym_game] = STATE(14),
-    [sym_tag_pair] = STATE(19),
-    [sym_auction_section] = STATE(15),
-    [sym__auction_tag] = STATE(3),
-    [sym_play_section] = STATE(15),
-    [sym__play_tag] = STATE(8),
-    [sym_supplemental_section] = STATE(15),
-    [aux_sym_document_repeat1] = STATE(14),
-    [aux_sym_game_repeat1] = STATE(15),
+    [sym_game] = STATE(12),
+    [sym_tag_pair] = STATE(18),
+    [sym_auction_section] = STATE(16),
+    [sym__auction_tag] = STATE(2),
+    [sym_play_section] = STATE(16),
+    [sym__play_tag] = STATE(7),
+    [sym_supplemental_section] = STATE(16),
+    [aux_sym_document_repeat1] = STATE(12),
+    [aux_sym_game_repeat1] = STATE(16),
     [ts_builtin_sym_end] = ACTIONS(7),
     [anon_sym_LBRACK] = ACTIONS(9),
     [sym_comment] = ACTIONS(3),
@@ -1236,7 +1212,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
   },
   [STATE(2)] = {
     [sym__note_tag] = STATE(27),
-    [aux_sym_auction_section_repeat1] = STATE(4),
+    [aux_sym_auction_section_repeat1] = STATE(3),
     [aux_sym_auction_section_repeat2] = STATE(20),
     [ts_builtin_sym_end] = ACTIONS(13),
     [anon_sym_LBRACK] = ACTIONS(13),
@@ -1261,8 +1237,8 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
   },
   [STATE(3)] = {
     [sym__note_tag] = STATE(27),
-    [aux_sym_auction_section_repeat1] = STATE(2),
-    [aux_sym_auction_section_repeat2] = STATE(18),
+    [aux_sym_auction_section_repeat1] = STATE(4),
+    [aux_sym_auction_section_repeat2] = STATE(24),
     [ts_builtin_sym_end] = ACTIONS(21),
     [anon_sym_LBRACK] = ACTIONS(21),
     [sym_bid] = ACTIONS(23),
@@ -1365,44 +1341,14 @@ static const uint16_t ts_small_parse_table[] = {
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [92] = 10,
+  [92] = 9,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(19), 1,
       sym__note_open,
     ACTIONS(47), 1,
       sym__word,
-    STATE(9), 1,
-      aux_sym_play_section_repeat1,
-    STATE(23), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(45), 2,
-      sym_dash,
-      sym_card,
-    ACTIONS(43), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-    ACTIONS(49), 6,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [132] = 10,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    ACTIONS(47), 1,
-      sym__word,
-    STATE(7), 1,
+    STATE(8), 1,
       aux_sym_play_section_repeat1,
     STATE(17), 1,
       aux_sym_auction_section_repeat2,
@@ -1411,494 +1357,515 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(53), 2,
-      sym_dash,
-      sym_card,
-    ACTIONS(51), 3,
+    ACTIONS(43), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(55), 6,
+    ACTIONS(45), 7,
+      sym_cards,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [172] = 7,
+  [129] = 9,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(62), 1,
+    ACTIONS(19), 1,
+      sym__note_open,
+    ACTIONS(47), 1,
+      sym__word,
+    STATE(9), 1,
+      aux_sym_play_section_repeat1,
+    STATE(22), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(27), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(49), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+    ACTIONS(51), 7,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [166] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(58), 1,
       sym__word,
     STATE(9), 1,
       aux_sym_play_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(59), 2,
-      sym_dash,
-      sym_card,
-    ACTIONS(57), 4,
+    ACTIONS(53), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(65), 6,
+    ACTIONS(55), 7,
+      sym_cards,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [204] = 4,
+  [195] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(70), 3,
-      sym_dash,
-      sym_card,
-      sym__word,
-    ACTIONS(68), 10,
-      sym_game_break,
-      sym__note_open,
+    ACTIONS(61), 1,
       ts_builtin_sym_end,
+    ACTIONS(63), 1,
       anon_sym_LBRACK,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [229] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(74), 3,
-      sym_dash,
-      sym_card,
-      sym__word,
-    ACTIONS(72), 10,
+    ACTIONS(66), 1,
       sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [254] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(78), 3,
-      sym_dash,
-      sym_card,
-      sym__word,
-    ACTIONS(76), 10,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [279] = 10,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(80), 1,
-      ts_builtin_sym_end,
-    ACTIONS(82), 1,
-      anon_sym_LBRACK,
-    ACTIONS(85), 1,
-      sym_game_break,
-    STATE(3), 1,
+    STATE(2), 1,
       sym__auction_tag,
-    STATE(8), 1,
+    STATE(7), 1,
       sym__play_tag,
-    STATE(19), 1,
+    STATE(18), 1,
       sym_tag_pair,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    STATE(13), 2,
+    STATE(10), 2,
       sym_game,
       aux_sym_document_repeat1,
-    STATE(15), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [315] = 10,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(9), 1,
-      anon_sym_LBRACK,
-    ACTIONS(88), 1,
-      ts_builtin_sym_end,
-    ACTIONS(90), 1,
-      sym_game_break,
-    STATE(3), 1,
-      sym__auction_tag,
-    STATE(8), 1,
-      sym__play_tag,
-    STATE(19), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    STATE(13), 2,
-      sym_game,
-      aux_sym_document_repeat1,
-    STATE(15), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [351] = 8,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(9), 1,
-      anon_sym_LBRACK,
-    STATE(3), 1,
-      sym__auction_tag,
-    STATE(8), 1,
-      sym__play_tag,
-    STATE(19), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(92), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
     STATE(16), 4,
       sym_auction_section,
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [381] = 8,
+  [231] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(96), 1,
+    ACTIONS(71), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(69), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
       anon_sym_LBRACK,
-    STATE(3), 1,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [255] = 10,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(9), 1,
+      anon_sym_LBRACK,
+    ACTIONS(73), 1,
+      ts_builtin_sym_end,
+    ACTIONS(75), 1,
+      sym_game_break,
+    STATE(2), 1,
       sym__auction_tag,
-    STATE(8), 1,
+    STATE(7), 1,
       sym__play_tag,
-    STATE(19), 1,
+    STATE(18), 1,
       sym_tag_pair,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(94), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
+    STATE(10), 2,
+      sym_game,
+      aux_sym_document_repeat1,
     STATE(16), 4,
       sym_auction_section,
       sym_play_section,
       sym_supplemental_section,
       aux_sym_game_repeat1,
-  [411] = 6,
+  [291] = 4,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(79), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(77), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [315] = 4,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(83), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(81), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [339] = 8,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(87), 1,
+      anon_sym_LBRACK,
+    STATE(2), 1,
+      sym__auction_tag,
+    STATE(7), 1,
+      sym__play_tag,
+    STATE(18), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(85), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+    STATE(15), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [369] = 8,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(9), 1,
+      anon_sym_LBRACK,
+    STATE(2), 1,
+      sym__auction_tag,
+    STATE(7), 1,
+      sym__play_tag,
+    STATE(18), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(90), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+    STATE(15), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [399] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(19), 1,
       sym__note_open,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(99), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [433] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(101), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [455] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    STATE(22), 1,
-      aux_sym_supplemental_section_repeat1,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(105), 2,
-      sym_string,
-      sym_section_token,
-    ACTIONS(103), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [475] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(107), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [497] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
     STATE(21), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(27), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(92), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [421] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    STATE(19), 1,
       aux_sym_supplemental_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(111), 2,
+    ACTIONS(96), 2,
       sym_string,
       sym_section_token,
+    ACTIONS(94), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [441] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    STATE(23), 1,
+      aux_sym_supplemental_section_repeat1,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(100), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(98), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [461] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(21), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(27), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(102), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [483] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(106), 1,
+      sym__note_open,
+    STATE(21), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(27), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(104), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [505] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(21), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(27), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
     ACTIONS(109), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [517] = 5,
+  [527] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    STATE(21), 1,
+    STATE(23), 1,
       aux_sym_supplemental_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(116), 2,
+    ACTIONS(113), 2,
       sym_string,
       sym_section_token,
-    ACTIONS(114), 3,
+    ACTIONS(111), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [537] = 6,
+  [547] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(19), 1,
       sym__note_open,
-    STATE(24), 1,
+    STATE(21), 1,
       aux_sym_auction_section_repeat2,
     STATE(27), 1,
       sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(118), 3,
+    ACTIONS(116), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [559] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(122), 1,
-      sym__note_open,
-    STATE(24), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(120), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [581] = 3,
+  [569] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(125), 5,
+    ACTIONS(118), 5,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
       sym_string,
       sym_section_token,
-  [596] = 3,
+  [584] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(127), 5,
+    ACTIONS(120), 5,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
       sym_string,
       sym_section_token,
-  [611] = 3,
+  [599] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(129), 4,
+    ACTIONS(122), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [625] = 5,
+  [613] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(131), 1,
+    ACTIONS(124), 1,
       anon_sym_RBRACK,
-    ACTIONS(135), 1,
+    ACTIONS(128), 1,
       sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(133), 2,
+    ACTIONS(126), 2,
       sym_string,
       sym_unquoted_value,
-  [643] = 3,
+  [631] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(130), 1,
+      anon_sym_RBRACK,
+    ACTIONS(134), 1,
+      sym_unterminated_string,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(132), 2,
+      sym_string,
+      sym_unquoted_value,
+  [649] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(136), 1,
+      anon_sym_RBRACK,
+    ACTIONS(140), 1,
+      sym_unterminated_string,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(138), 2,
+      sym_string,
+      sym_unquoted_value,
+  [667] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(137), 4,
+    ACTIONS(142), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [657] = 5,
+  [681] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(139), 1,
+    ACTIONS(144), 1,
       anon_sym_RBRACK,
-    ACTIONS(143), 1,
+    ACTIONS(148), 1,
       sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(141), 2,
+    ACTIONS(146), 2,
       sym_string,
       sym_unquoted_value,
-  [675] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(145), 1,
-      anon_sym_RBRACK,
-    ACTIONS(149), 1,
-      sym_unterminated_string,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(147), 2,
-      sym_string,
-      sym_unquoted_value,
-  [693] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(151), 1,
-      anon_sym_RBRACK,
-    ACTIONS(155), 1,
-      sym_unterminated_string,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(153), 2,
-      sym_string,
-      sym_unquoted_value,
-  [711] = 3,
+  [699] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(157), 4,
+    ACTIONS(150), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [725] = 5,
+  [713] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(159), 1,
+    ACTIONS(152), 1,
       sym_tag_name,
-    ACTIONS(161), 1,
+    ACTIONS(154), 1,
       anon_sym_Auction,
-    ACTIONS(163), 1,
+    ACTIONS(156), 1,
       anon_sym_Play,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [742] = 3,
+  [730] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(165), 1,
+    ACTIONS(158), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [753] = 3,
+  [741] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(167), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-  [764] = 3,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(169), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-  [775] = 3,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(171), 1,
+    ACTIONS(160), 1,
       anon_sym_Note,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [786] = 3,
+  [752] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(173), 1,
+    ACTIONS(162), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [797] = 3,
+  [763] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(175), 1,
+    ACTIONS(164), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+  [774] = 3,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(166), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+  [785] = 3,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(168), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -1910,39 +1877,39 @@ static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(5)] = 34,
   [SMALL_STATE(6)] = 63,
   [SMALL_STATE(7)] = 92,
-  [SMALL_STATE(8)] = 132,
-  [SMALL_STATE(9)] = 172,
-  [SMALL_STATE(10)] = 204,
-  [SMALL_STATE(11)] = 229,
-  [SMALL_STATE(12)] = 254,
-  [SMALL_STATE(13)] = 279,
+  [SMALL_STATE(8)] = 129,
+  [SMALL_STATE(9)] = 166,
+  [SMALL_STATE(10)] = 195,
+  [SMALL_STATE(11)] = 231,
+  [SMALL_STATE(12)] = 255,
+  [SMALL_STATE(13)] = 291,
   [SMALL_STATE(14)] = 315,
-  [SMALL_STATE(15)] = 351,
-  [SMALL_STATE(16)] = 381,
-  [SMALL_STATE(17)] = 411,
-  [SMALL_STATE(18)] = 433,
-  [SMALL_STATE(19)] = 455,
-  [SMALL_STATE(20)] = 475,
-  [SMALL_STATE(21)] = 497,
-  [SMALL_STATE(22)] = 517,
-  [SMALL_STATE(23)] = 537,
-  [SMALL_STATE(24)] = 559,
-  [SMALL_STATE(25)] = 581,
-  [SMALL_STATE(26)] = 596,
-  [SMALL_STATE(27)] = 611,
-  [SMALL_STATE(28)] = 625,
-  [SMALL_STATE(29)] = 643,
-  [SMALL_STATE(30)] = 657,
-  [SMALL_STATE(31)] = 675,
-  [SMALL_STATE(32)] = 693,
-  [SMALL_STATE(33)] = 711,
-  [SMALL_STATE(34)] = 725,
-  [SMALL_STATE(35)] = 742,
-  [SMALL_STATE(36)] = 753,
-  [SMALL_STATE(37)] = 764,
-  [SMALL_STATE(38)] = 775,
-  [SMALL_STATE(39)] = 786,
-  [SMALL_STATE(40)] = 797,
+  [SMALL_STATE(15)] = 339,
+  [SMALL_STATE(16)] = 369,
+  [SMALL_STATE(17)] = 399,
+  [SMALL_STATE(18)] = 421,
+  [SMALL_STATE(19)] = 441,
+  [SMALL_STATE(20)] = 461,
+  [SMALL_STATE(21)] = 483,
+  [SMALL_STATE(22)] = 505,
+  [SMALL_STATE(23)] = 527,
+  [SMALL_STATE(24)] = 547,
+  [SMALL_STATE(25)] = 569,
+  [SMALL_STATE(26)] = 584,
+  [SMALL_STATE(27)] = 599,
+  [SMALL_STATE(28)] = 613,
+  [SMALL_STATE(29)] = 631,
+  [SMALL_STATE(30)] = 649,
+  [SMALL_STATE(31)] = 667,
+  [SMALL_STATE(32)] = 681,
+  [SMALL_STATE(33)] = 699,
+  [SMALL_STATE(34)] = 713,
+  [SMALL_STATE(35)] = 730,
+  [SMALL_STATE(36)] = 741,
+  [SMALL_STATE(37)] = 752,
+  [SMALL_STATE(38)] = 763,
+  [SMALL_STATE(39)] = 774,
+  [SMALL_STATE(40)] = 785,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -1952,84 +1919,81 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [5] = {.entry = {.count = 1, .reusable = false}}, SHIFT_EXTRA(),
   [7] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 0, 0, 0),
   [9] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
-  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
-  [13] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1),
-  [15] = {.entry = {.count = 1, .reusable = false}}, SHIFT(4),
-  [17] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
-  [19] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
-  [21] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
-  [23] = {.entry = {.count = 1, .reusable = false}}, SHIFT(2),
-  [25] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
+  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
+  [13] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
+  [15] = {.entry = {.count = 1, .reusable = false}}, SHIFT(3),
+  [17] = {.entry = {.count = 1, .reusable = true}}, SHIFT(3),
+  [19] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
+  [21] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1),
+  [23] = {.entry = {.count = 1, .reusable = false}}, SHIFT(4),
+  [25] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
   [27] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0),
   [29] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
   [32] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
-  [35] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [37] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [39] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [41] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [43] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
-  [45] = {.entry = {.count = 1, .reusable = false}}, SHIFT(9),
+  [35] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 6),
+  [37] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 6),
+  [39] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 9),
+  [41] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 9),
+  [43] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
+  [45] = {.entry = {.count = 1, .reusable = true}}, SHIFT(8),
   [47] = {.entry = {.count = 1, .reusable = false}}, SHIFT(11),
-  [49] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
-  [51] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
-  [53] = {.entry = {.count = 1, .reusable = false}}, SHIFT(7),
-  [55] = {.entry = {.count = 1, .reusable = true}}, SHIFT(7),
-  [57] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
-  [59] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
-  [62] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
-  [65] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
-  [68] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [70] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [72] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
-  [74] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
-  [76] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [78] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [80] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
-  [82] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
-  [85] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(13),
-  [88] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
-  [90] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
-  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
-  [94] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
-  [96] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
-  [99] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
-  [101] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
-  [103] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [105] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
-  [107] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
-  [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [111] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(21),
-  [114] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [116] = {.entry = {.count = 1, .reusable = true}}, SHIFT(21),
-  [118] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
-  [120] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
-  [122] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(38),
-  [125] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [127] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [129] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
-  [131] = {.entry = {.count = 1, .reusable = true}}, SHIFT(25),
-  [133] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
-  [135] = {.entry = {.count = 1, .reusable = false}}, SHIFT(36),
-  [137] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 0, 6),
-  [139] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [141] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
-  [143] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
-  [145] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
-  [147] = {.entry = {.count = 1, .reusable = true}}, SHIFT(39),
-  [149] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
-  [151] = {.entry = {.count = 1, .reusable = true}}, SHIFT(29),
-  [153] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
-  [155] = {.entry = {.count = 1, .reusable = false}}, SHIFT(40),
-  [157] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 0, 9),
-  [159] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
-  [161] = {.entry = {.count = 1, .reusable = false}}, SHIFT(30),
-  [163] = {.entry = {.count = 1, .reusable = false}}, SHIFT(31),
-  [165] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
-  [167] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
-  [169] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
-  [171] = {.entry = {.count = 1, .reusable = true}}, SHIFT(32),
-  [173] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
-  [175] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [49] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
+  [51] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
+  [53] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
+  [55] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
+  [58] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
+  [61] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
+  [63] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
+  [66] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
+  [69] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
+  [71] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
+  [73] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
+  [75] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
+  [77] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 6),
+  [79] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 6),
+  [81] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 9),
+  [83] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 9),
+  [85] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
+  [87] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
+  [90] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
+  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
+  [94] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
+  [96] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
+  [98] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
+  [100] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
+  [102] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
+  [104] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
+  [106] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(36),
+  [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
+  [111] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
+  [113] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
+  [116] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
+  [118] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
+  [120] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
+  [122] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
+  [124] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
+  [126] = {.entry = {.count = 1, .reusable = true}}, SHIFT(39),
+  [128] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
+  [130] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
+  [132] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
+  [134] = {.entry = {.count = 1, .reusable = false}}, SHIFT(38),
+  [136] = {.entry = {.count = 1, .reusable = true}}, SHIFT(31),
+  [138] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
+  [140] = {.entry = {.count = 1, .reusable = false}}, SHIFT(40),
+  [142] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 0, 6),
+  [144] = {.entry = {.count = 1, .reusable = true}}, SHIFT(25),
+  [146] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
+  [148] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
+  [150] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 0, 9),
+  [152] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
+  [154] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
+  [156] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
+  [158] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [160] = {.entry = {.count = 1, .reusable = true}}, SHIFT(30),
+  [162] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
+  [164] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
+  [166] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
+  [168] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
 };
 
 enum ts_external_scanner_symbol_identifiers {

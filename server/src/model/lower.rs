@@ -80,6 +80,10 @@ enum Kind {
     AllPass,
     Dash,
     InvalidCall,
+    /// A `cards` node: a run of §3.6.1 tokens, each lowered as a
+    /// [`Kind::Card`], [`Kind::Dash`] or [`Kind::InvalidCard`]
+    /// ([`syntax::card_cell`]).
+    Cards,
     InvalidCard,
     Card,
     Continuation,
@@ -115,8 +119,7 @@ fn kind(node: Node<'_>) -> Kind {
                 "all_pass" => Kind::AllPass,
                 "dash" => Kind::Dash,
                 "invalid_call" => Kind::InvalidCall,
-                "invalid_card" => Kind::InvalidCard,
-                "card" => Kind::Card,
+                "cards" => Kind::Cards,
                 "continuation" => Kind::Continuation,
                 "terminator" => Kind::Terminator,
                 _ => Kind::Other,
@@ -403,6 +406,21 @@ impl<'a, 't> Lowerer<'a, 't> {
                 return;
             }
             let r = child.byte_range();
+            if kind == Kind::Cards {
+                // One node per run of card tokens on a line: an entry per token.
+                for r in syntax::section_cells(l.text, r) {
+                    let t = &l.text[r.clone()];
+                    let kind = match syntax::card_cell(t) {
+                        syntax::CardCell::Card => Kind::Card,
+                        syntax::CardCell::Dash => Kind::Dash,
+                        syntax::CardCell::Invalid => Kind::InvalidCard,
+                    };
+                    if let Some(t) = token(kind, t) {
+                        items.entries.push(Entry::new(t, r, std::mem::take(&mut pending)));
+                    }
+                }
+                return;
+            }
             match token(kind, &l.text[r.clone()]) {
                 Some(t) => items.entries.push(Entry::new(t, r, std::mem::take(&mut pending))),
                 None => {

@@ -255,9 +255,9 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
             }
             token_length(text, r, out);
         }
-        // One node holds a run of section tokens (a table row, §5): the
-        // rules apply to each §3.2 token in it.
-        "section_token" => {
+        // One node holds a run of section tokens (a table row, §5) or of
+        // card tokens (§3.6.1): the rules apply to each §3.2 token in it.
+        "section_token" | "cards" => {
             for cell in crate::syntax::section_cells(text, r) {
                 non_ascii(text, cell.clone(), out);
                 token_length(text, cell, out);

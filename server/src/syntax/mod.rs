@@ -72,6 +72,28 @@ pub fn section_cells(text: &str, range: Range<usize>) -> impl Iterator<Item = Ra
     })
 }
 
+/// What a §3.2 token of a `cards` node is. The grammar makes one node of
+/// a run of card tokens on one line (§3.6.1; as for [`section_cells`], a
+/// leaf per card made the play sections a third of the parse), split by
+/// [`section_cells`]; each token is a card (`[SHDC][AKQJT2-9]`, either case,
+/// §3.6.1, §3.11), the `-` of a card not played (§3.6.1), or any other
+/// token (`S10`, `SKX`, `--`: not a card, which the checker reports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardCell {
+    Card,
+    Dash,
+    Invalid,
+}
+
+/// The kind of one §3.2 token of a `cards` node (see [`CardCell`]).
+pub fn card_cell(token: &str) -> CardCell {
+    match token.as_bytes() {
+        [b'-'] => CardCell::Dash,
+        [s, r] if b"SHDCshdc".contains(s) && b"AKQJTakqjt23456789".contains(r) => CardCell::Card,
+        _ => CardCell::Invalid,
+    }
+}
+
 /// A parsed document: one tree ([`parse`]), or the trees of consecutive
 /// pieces cut at game breaks ([`parse_pieces`], a [`Forest`] piece's
 /// [`PieceTrees`]). Every
@@ -259,6 +281,38 @@ mod tests {
         assert_eq!(section_cells(t, 0..6).collect::<Vec<_>>(), [0..2, 4..6]);
         assert_eq!(section_cells(t, 1..8).collect::<Vec<_>>(), [1..2, 4..6, 7..8]);
         assert_eq!(section_cells(t, 2..4).count(), 0);
+    }
+
+    #[test]
+    fn cards_is_a_run_of_card_tokens_split_at_white_space() {
+        // One node per run of card tokens on a line (§3.6.1); an annotation,
+        // comment, `*`, `+` or the line end ends it; each token is a card,
+        // `-` or anything else, exactly the §3.2 tokens (`SKX` is one).
+        let text = "[Play \"W\"]\nSA s2\t- S10 SKX -- h_ {c} D3 =1= CT\x0bC9 ^R HA\n+ DK *\n";
+        let tree = parse(text);
+        assert!(!tree.root_node().has_error(), "{text:?}");
+        let section = tree.root_node().child(0).unwrap().child(0).unwrap();
+        assert_eq!(section.kind(), "play_section");
+        let mut c = section.walk();
+        let runs: Vec<Vec<(&str, CardCell)>> = section
+            .children(&mut c)
+            .filter(|n| n.kind() == "cards")
+            .map(|n| section_cells(text, n.byte_range()).map(|r| (&text[r.clone()], card_cell(&text[r]))).collect())
+            .collect();
+        use CardCell::*;
+        assert_eq!(
+            runs,
+            [
+                vec![("SA", Card), ("s2", Card), ("-", Dash), ("S10", Invalid), ("SKX", Invalid), ("--", Invalid), ("h_", Invalid)],
+                vec![("D3", Card)],
+                vec![("CT", Card), ("C9", Card)],
+                vec![("HA", Card)],
+                vec![("DK", Card)],
+            ]
+        );
+        for (t, k) in [("ca", Card), ("C1", Invalid), ("X", Invalid), ("", Invalid), ("S", Invalid), ("TS", Invalid)] {
+            assert_eq!(card_cell(t), k, "{t:?}");
+        }
     }
 
     #[test]

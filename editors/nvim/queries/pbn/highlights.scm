@@ -29,9 +29,10 @@
 (dash) @punctuation.delimiter
 (invalid_call) @error
 
-; §3.6 cards
-(card) @constant
-(invalid_card) @error
+; §3.6 cards: one node per run of card tokens on a line (a `-` or a token
+; that is not a card included; the language server's semantic tokens and
+; diagnostics tell them apart)
+(cards) @constant
 
 ; §3.5.2–§3.7 annotations and §3.9 irregularities
 (suffix) @operator

@@ -43,7 +43,7 @@ pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
             continue;
         }
         tried = Some(node.id());
-        if let Some((value, range)) = hover_node(snap, node) {
+        if let Some((value, range)) = hover_node(snap, node, offset) {
             return Some(Hover {
                 contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
                 range: Some(conv.range(range)),
@@ -74,10 +74,17 @@ fn section_of(node: Node<'_>) -> Section {
     Section::Other
 }
 
-fn hover_node(snap: &Snapshot, node: Node<'_>) -> Option<(String, ByteRange<usize>)> {
-    let range = node.byte_range();
+/// The hover of `node`, the token at or just before the cursor `offset`.
+fn hover_node(snap: &Snapshot, node: Node<'_>, offset: usize) -> Option<(String, ByteRange<usize>)> {
+    let mut range = node.byte_range();
     if node.is_missing() || range.is_empty() {
         return None;
+    }
+    if node.kind() == "cards" {
+        // A run of card tokens (§3.6.1): the one under the cursor, else the
+        // one that ends at it.
+        let cells: Vec<_> = crate::syntax::section_cells(&snap.source.text, range.clone()).collect();
+        range = cells.iter().find(|c| c.contains(&offset)).or_else(|| cells.iter().find(|c| c.end == offset)).cloned()?;
     }
     let text = &snap.source.text[range.clone()];
     let game = snap.game_at(range.start);
@@ -93,8 +100,8 @@ fn hover_node(snap: &Snapshot, node: Node<'_>) -> Option<(String, ByteRange<usiz
         "string" | "unquoted_value" | "unterminated_string" if node.parent().is_some_and(|p| p.kind() == "tag_pair") => {
             value_hover(snap, game?, range.start)
         }
-        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "invalid_card" | "card"
-        | "continuation" | "terminator" => match section_of(node) {
+        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "cards" | "continuation"
+        | "terminator" => match section_of(node) {
             Section::Auction => call_hover(snap, game?, range.start),
             Section::Play => card_hover(snap, game?, range.start),
             Section::Other => None,
@@ -649,6 +656,18 @@ S8 S4 S3 SA
         insta::assert_snapshot!("card_winner", at(&s, 15, "DA", 0));
         insta::assert_snapshot!("card_second_trick", at(&s, 16, "S3", 1));
         insta::assert_snapshot!("not_a_token", at(&s, 3, "[", 0));
+    }
+
+    #[test]
+    fn tokens_of_a_run_of_cards() {
+        // One `cards` node holds the tokens of a line (§3.6.1): the hover is
+        // the token under the cursor, or the one ending at it, never the run.
+        let s = snap("[Declarer \"S\"]\n[Contract \"1NT\"]\n[Play \"W\"]\nSA  s2 - SKX\n");
+        insta::assert_snapshot!("run_second_card_lower_case", at(&s, 3, "s2", 1));
+        insta::assert_snapshot!("run_dash", at(&s, 3, "-", 0));
+        insta::assert_snapshot!("run_invalid_end_of_line", at(&s, 3, "SKX", 3));
+        // Between two tokens, after the space that follows one: nothing.
+        insta::assert_snapshot!("run_between_tokens", at(&s, 3, "SA", 3));
     }
 
     #[test]

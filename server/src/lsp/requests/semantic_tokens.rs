@@ -27,7 +27,10 @@
 //! `@property` and a `@keyword`), the last pattern of the query wins, as in
 //! Neovim and Helix (the query lists the specific patterns last).
 //! A `section_token` node covers a run of section tokens (a table row, §5);
-//! it gives one semantic token per §3.2 token, as if each were a node.
+//! it gives one semantic token per §3.2 token, as if each were a node. A
+//! `cards` node covers a run of card tokens (§3.6.1): each card gives a
+//! `constant` token, each `-` a `punctuation` one, and a token that is not a
+//! card none (the checker's diagnostic marks it), as one leaf per card did.
 //! Tokens are delta-encoded in the negotiated position encoding; a token that
 //! spans lines (a brace comment) is split into one token per line, since LSP
 //! tokens may not span lines unless the client says so.
@@ -126,6 +129,8 @@ fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, m
     let q = query();
     let names = q.capture_names();
     let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
+    let cards = crate::syntax::language().id_for_node_kind("cards", true);
+    let card_types = (token_of("constant"), token_of("punctuation.delimiter"));
     let text = snap.source.text.as_str();
     // Piece by piece on every core, each piece's trees dropped after it
     // (the server keeps no tree of the whole document).
@@ -150,7 +155,18 @@ fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, m
                         if r.start >= r.end || r.end > text.len() {
                             continue;
                         }
-                        if c.node.kind_id() == section_token {
+                        if c.node.kind_id() == cards {
+                            for r in crate::syntax::section_cells(text, r) {
+                                let t = match crate::syntax::card_cell(&text[r.clone()]) {
+                                    crate::syntax::CardCell::Card => card_types.0,
+                                    crate::syntax::CardCell::Dash => card_types.1,
+                                    crate::syntax::CardCell::Invalid => None,
+                                };
+                                if let Some((ty, mods)) = t {
+                                    all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                                }
+                            }
+                        } else if c.node.kind_id() == section_token {
                             // One node holds a run of section tokens (a table
                             // row, §5): one semantic token per §3.2 token, not
                             // over the spaces between them.
@@ -328,6 +344,16 @@ mod tests {
         let snap = snapshot("[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n", PositionEncoding::Utf16);
         let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
         assert_eq!(rows, ["1:1 1 string \"1\"", "1:4 5 string \"\\\"A B\\\"\"", "1:10 2 string \"12\"", "1:13 2 string \"-3\"", "1:16 3 comment \"; c\""]);
+    }
+
+    #[test]
+    fn one_token_per_card_of_a_run() {
+        // The cards of a line are one `cards` node (§3.6.1): a card is an
+        // enumMember, `-` an operator, a token that is not a card gets none
+        // (its diagnostic marks it), as with one leaf per card.
+        let snap = snapshot("[Play \"W\"]\nSA  s2\t- SKX =1= D3\n", PositionEncoding::Utf16);
+        let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
+        assert_eq!(rows, ["1:0 2 enumMember \"SA\"", "1:4 2 enumMember \"s2\"", "1:7 1 operator \"-\"", "1:13 3 decorator \"=1=\"", "1:17 2 enumMember \"D3\""]);
     }
 
     fn range_tokens(snap: &Snapshot, lines: std::ops::Range<u32>) -> String {
