@@ -5,7 +5,7 @@ use super::render::{render, Style};
 use clap::{Args, ValueEnum};
 use pbn::check::{check_text, CheckOptions};
 use pbn::diagnostic::{Diagnostic, Severity};
-use pbn::text::{decode, LineIndex, PositionEncoding, SourceText};
+use pbn::text::{LineIndex, PositionEncoding, SourceText};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -121,7 +121,7 @@ fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
                 let outcome = files::read(&input).map_err(|e| format!("{}: {e}", input.display())).and_then(|bytes| {
                     // A bug must not take the other files down with it.
                     std::panic::catch_unwind(|| {
-                        let source = decode(&bytes);
+                        let source = pbn::text::decode_owned(bytes);
                         let res = check_text(&source, opts);
                         (source, res)
                     })

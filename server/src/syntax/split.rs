@@ -70,6 +70,9 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
                 i += 1;
                 while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' {
                     i += if b[i] == b'\\' && i + 1 < n && b[i + 1] != b'\n' && b[i + 1] != b'\r' { 2 } else { 1 };
+                    while i < n && !STRING_STOP[b[i] as usize] {
+                        i += 1;
+                    }
                 }
                 if i < n && b[i] == b'"' {
                     i += 1;
@@ -101,11 +104,33 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
                     }
                 }
             }
-            _ => i += 1,
+            _ => {
+                i += 1;
+                while i < n && !SPECIAL[b[i] as usize] {
+                    i += 1;
+                }
+            }
         }
     }
     (cuts, true)
 }
+
+/// A table of the bytes in `set`.
+const fn byte_set(set: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < set.len() {
+        t[set[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+
+/// The bytes [`scan`] looks at outside strings and comments (the `%` of an
+/// escape line matters only at a line start, right after a line end).
+static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r");
+/// The bytes that end or escape within a string.
+static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r");
 
 fn line_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
@@ -124,7 +149,7 @@ fn after_newline(b: &[u8], i: usize) -> usize {
 }
 
 fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == needle)
+    memchr::memchr(needle, hay)
 }
 
 /// The canonical parse of `text` (see the module documentation), in pieces
@@ -503,8 +528,8 @@ fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> V
 /// linear even without any LF (lone CR line ends).
 fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
     let b = &text.as_bytes()[from..to];
-    match b.iter().rposition(|&c| c == b'\n') {
-        Some(last) => Point { row: at.row + b.iter().filter(|&&c| c == b'\n').count(), column: b.len() - last - 1 },
+    match memchr::memrchr(b'\n', b) {
+        Some(last) => Point { row: at.row + memchr::memchr_iter(b'\n', b).count(), column: b.len() - last - 1 },
         None => Point { row: at.row, column: at.column + b.len() },
     }
 }

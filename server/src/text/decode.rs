@@ -97,8 +97,8 @@ struct Counts {
 
 impl Counts {
     fn of(b: &[u8]) -> Counts {
-        let tabs = b.iter().filter(|&&c| c == b'\t' || c == 0x0b).count();
-        let hashes = b.iter().filter(|&&c| c == b'#').count();
+        let tabs = memchr::memchr2_iter(b'\t', 0x0b, b).count();
+        let hashes = memchr::memchr_iter(b'#', b).count();
         Counts { tabs, hashes }
     }
 }
@@ -171,48 +171,57 @@ impl SourceText {
 /// charset=…` escape line (§2.4) near the top; valid UTF-8; otherwise
 /// Latin-1 (Windows-1252 only when declared).
 pub fn decode(bytes: &[u8]) -> SourceText {
+    decode_cow(std::borrow::Cow::Borrowed(bytes))
+}
+
+/// [`decode`] of bytes the caller no longer needs: valid UTF-8 (the usual
+/// case) becomes the text without a copy.
+pub fn decode_owned(bytes: Vec<u8>) -> SourceText {
+    decode_cow(std::borrow::Cow::Owned(bytes))
+}
+
+fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
     let mut notes = Vec::new();
     let (text, encoding) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         (String::from_utf8_lossy(rest).into_owned(), Encoding::Utf8Bom)
     } else {
-        let declared = declared_charset(bytes);
-        let utf8 = std::str::from_utf8(bytes);
-        match declared.as_deref() {
-            Some(cs) if is_utf8_label(cs) => match utf8 {
-                Ok(s) => (s.to_owned(), Encoding::Utf8),
-                Err(e) => {
-                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
-                    single_byte(bytes)
-                }
-            },
-            Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {
-                match utf8 {
+        let declared = declared_charset(&bytes);
+        match std::str::from_utf8(&bytes) {
+            // Valid UTF-8 is read as UTF-8 whatever the declaration says.
+            Ok(s) => {
+                match declared.as_deref() {
+                    Some(cs) if is_utf8_label(cs) => {}
                     // Declared Latin-1 but valid UTF-8 with non-ASCII: the
                     // declaration is wrong (seen in real files); trust content.
-                    Ok(s) if !s.is_ascii() => {
-                        notes.push(DecodeNote::CharsetMismatch {
-                            declared: cs.to_owned(),
-                            used: Encoding::Utf8,
-                        });
-                        (s.to_owned(), Encoding::Utf8)
+                    Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {
+                        if !s.is_ascii() {
+                            notes.push(DecodeNote::CharsetMismatch { declared: cs.to_owned(), used: Encoding::Utf8 });
+                        }
                     }
-                    Ok(s) => (s.to_owned(), Encoding::Utf8),
-                    Err(_) if is_cp1252_label(cs) => (decode_cp1252(bytes), Encoding::Windows1252),
-                    Err(_) => single_byte(bytes),
+                    Some(cs) => notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() }),
+                    None => {}
                 }
+                let text = match bytes {
+                    std::borrow::Cow::Owned(v) => String::from_utf8(v).expect("the bytes were just found to be valid UTF-8"),
+                    std::borrow::Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
+                };
+                (text, Encoding::Utf8)
             }
-            other => {
-                if let Some(cs) = other {
-                    notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() });
+            Err(e) => match declared.as_deref() {
+                Some(cs) if is_utf8_label(cs) => {
+                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                    single_byte(&bytes)
                 }
-                match utf8 {
-                    Ok(s) => (s.to_owned(), Encoding::Utf8),
-                    Err(e) => {
-                        notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
-                        single_byte(bytes)
+                Some(cs) if is_cp1252_label(cs) => (decode_cp1252(&bytes), Encoding::Windows1252),
+                Some(cs) if is_latin1_label(cs) => single_byte(&bytes),
+                other => {
+                    if let Some(cs) = other {
+                        notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() });
                     }
+                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                    single_byte(&bytes)
                 }
-            }
+            },
         }
     };
     let (line_ending, dominant_line_ending) = detect_line_ending(&text);
@@ -450,6 +459,21 @@ mod tests {
         let s = decode("%Content-type: text/x-pbn; charset=ISO-8859-1\n{ café }\n".as_bytes());
         assert_eq!(s.encoding, Encoding::Utf8);
         assert!(matches!(s.notes[0], DecodeNote::CharsetMismatch { .. }));
+    }
+
+    /// Every way of reading: bytes the caller keeps or hands over decode
+    /// alike (each declaration, valid or invalid UTF-8, a BOM).
+    #[test]
+    fn decode_owned_is_decode() {
+        let bodies: [&[u8]; 4] = [b"[Event \"x\"]\r\n", "{ café }\n".as_bytes(), b"{ caf\xe9 \x93 }\n", b""];
+        let heads: [&[u8]; 6] = [b"", b"\xEF\xBB\xBF", b"%charset=UTF-8\n", b"%Content-type: text/x-pbn; charset=ISO-8859-1\n", b"%charset=windows-1252\n", b"%charset=klingon\n"];
+        for h in heads {
+            for b in bodies {
+                let bytes = [h, b].concat();
+                let (a, o) = (decode(&bytes), decode_owned(bytes.clone()));
+                assert_eq!((&a.text, a.encoding, a.line_ending, &a.notes), (&o.text, o.encoding, o.line_ending, &o.notes), "{bytes:?}");
+            }
+        }
     }
 
     #[test]
