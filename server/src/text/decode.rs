@@ -201,10 +201,8 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
                     Some(cs) => notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() }),
                     None => {}
                 }
-                let text = match bytes {
-                    std::borrow::Cow::Owned(v) => String::from_utf8(v).expect("the bytes were just found to be valid UTF-8"),
-                    std::borrow::Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
-                };
+                let copy = matches!(bytes, std::borrow::Cow::Borrowed(_)).then(|| s.to_owned());
+                let text = copy.unwrap_or_else(|| String::from_utf8(bytes.into_owned()).expect("the bytes were just found to be valid UTF-8"));
                 (text, Encoding::Utf8)
             }
             Err(e) => match declared.as_deref() {

@@ -50,10 +50,37 @@ fn line_starts(b: &[u8], from: usize, to: usize, out: &mut Vec<usize>) -> usize 
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
+        // A large text in a part per core (the CLI's JSON and human
+        // reports and the language server's open wait for the index).
+        let parts = if text.len() < 1 << 20 { 1 } else { crate::par::threads() };
+        LineIndex::new_in_parts(text, parts)
+    }
+
+    /// [`LineIndex::new`], the text scanned in about `parts` parts on every
+    /// core. Parts end right after an LF, so that no line end straddles two.
+    fn new_in_parts(text: &str, parts: usize) -> Self {
         let b = text.as_bytes();
-        let mut starts = Vec::with_capacity(b.len() / 16 + 1);
+        let mut bounds = vec![0];
+        for k in 1..parts.max(1) {
+            let from = (b.len() / parts * k).max(*bounds.last().expect("bounds start with 0"));
+            match memchr::memchr(b'\n', &b[from..]) {
+                Some(p) => bounds.push(from + p + 1),
+                None => break,
+            }
+        }
+        bounds.push(b.len());
+        bounds.dedup();
+        let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+        let found = crate::par::map(&ranges, |&(from, to)| {
+            let mut v = Vec::with_capacity((to - from) / 16 + 1);
+            line_starts(b, from, to, &mut v);
+            v
+        });
+        let mut starts = Vec::with_capacity(found.iter().map(Vec::len).sum::<usize>() + 1);
         starts.push(0);
-        line_starts(b, 0, b.len(), &mut starts);
+        for v in found {
+            starts.extend(v);
+        }
         LineIndex { starts, len: text.len() }
     }
 
@@ -257,6 +284,10 @@ mod edited_tests {
             for code in 0..4usize.pow(n) {
                 let text: String = (0..n).map(|k| alphabet[code / 4usize.pow(k) % 4]).collect();
                 assert_eq!(LineIndex::new(&text).starts, reference(text.as_bytes()), "{text:?}");
+                // Scanned in parts (as a large text is, on every core).
+                for parts in [2, 3, 7] {
+                    assert_eq!(LineIndex::new_in_parts(&text, parts), LineIndex::new(&text), "{text:?} in {parts} parts");
+                }
             }
         }
     }
