@@ -703,9 +703,11 @@ fn render(
          {WARMUP_BELOW_S} s; in-process times exclude reading the file, the CLI times include process \
          start, reading, JSON output to `/dev/null` and exit; the endplay time is `load(f)` alone \
          (`time.perf_counter` in `tests/bench/endplay_load.py`, interpreter start and import excluded). \
-         `pbn check` parses the file in pieces cut at game breaks and lowers and checks them on every \
-         core ({cores} here; `syntax::Forest`); the \"tree-sitter parse\" and \"parse + lower\" rows are one \
-         thread on the whole file, for reference. \
+         `pbn check` cuts the file at game breaks into pieces of about 32 KB (`syntax::Forest`) and parses, \
+         lowers and checks each piece's games on one worker, on every core ({cores} here; \
+         `recheck::recheck` from an empty state), dropping each piece's trees when done; the \
+         \"tree-sitter parse\" and \"parse + lower\" rows are one thread on the whole file, and the \
+         stages below run the whole-document path (`check::check_whole`), for reference. \
          Sizes {} games; a measurement estimated (power law through the two smaller sizes) to exceed \
          {} per run is not run and its estimate is shown in *italics*\n\n",
         sizes.iter().map(|s| games_s(s.games)).collect::<Vec<_>>().join(", "),
