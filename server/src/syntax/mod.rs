@@ -313,6 +313,13 @@ mod tests {
         for (t, k) in [("ca", Card), ("C1", Invalid), ("X", Invalid), ("", Invalid), ("S", Invalid), ("TS", Invalid)] {
             assert_eq!(card_cell(t), k, "{t:?}");
         }
+        // A token is a card exactly when the model reads it as one.
+        for a in 0u8..128 {
+            for b in 0u8..128 {
+                let t = String::from_utf8(vec![a, b]).unwrap();
+                assert_eq!(card_cell(&t) == Card, crate::model::lower::parse_card(&t).is_some(), "{t:?}");
+            }
+        }
     }
 
     #[test]
