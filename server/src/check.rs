@@ -32,8 +32,7 @@ pub struct CheckResult {
 /// it in). A document with `#` values (§4.8) needs every game's tags before
 /// any game can be checked; its piece trees are kept until the end so that
 /// each piece is still parsed once. The diagnostics are those of
-/// [`check_parsed`] on the document's canonical parse (tested in
-/// `tests/tests/recheck.rs`).
+/// [`check_whole`] (tested in `tests/tests/recheck.rs`).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let text = source.text.as_str();
     let budget = if source.uses_hash_values() { usize::MAX } else { 0 };
