@@ -39,11 +39,14 @@ pub fn file_level(source: &SourceText) -> Vec<Diagnostic> {
 pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes: &[Node<'_>]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let part = &text[range.clone()];
-    characters(encoding, part, range.start, &mut out);
+    let bytes = ByteClasses::of(part.as_bytes());
+    if bytes.unusual {
+        characters(encoding, part, range.start, &mut out);
+    }
     let has_long_line = lines(part, range.start, &mut out);
     // The token walk only finds something when a token can be long, contain
     // a tab, or contain a non-ASCII character.
-    if has_long_line || !part.is_ascii() || part.contains(['\t', '\u{b}']) {
+    if has_long_line || bytes.non_ascii || bytes.tab {
         for node in nodes {
             tokens(text, *node, &mut out);
         }
@@ -152,11 +155,42 @@ fn charset_line(text: &str) -> std::ops::Range<usize> {
     }
 }
 
-fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnostic>) {
-    // Fast path: printable ASCII and line ends only.
-    if part.bytes().all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | 0x0b | b'\n' | b'\r')) {
-        return;
+/// What kinds of bytes a span holds, found in one pass without branches
+/// (which the compiler vectorises): most spans are printable ASCII and line
+/// ends only, and need no character-by-character look.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ByteClasses {
+    /// A byte other than printable ASCII, tab, vertical tab, LF and CR.
+    unusual: bool,
+    /// A tab or vertical tab.
+    tab: bool,
+    /// A byte of a non-ASCII character.
+    non_ascii: bool,
+}
+
+impl ByteClasses {
+    fn of(b: &[u8]) -> ByteClasses {
+        let (mut unusual, mut tab, mut high) = (false, false, false);
+        for chunk in b.chunks(256) {
+            let (mut u, mut t, mut h) = (0u8, 0u8, 0u8);
+            for &c in chunk {
+                let is_tab = (c == b'\t') | (c == 0x0b);
+                let line_end = (c == b'\n') | (c == b'\r');
+                u |= ((c >= 0x7f) | ((c < 0x20) & !is_tab & !line_end)) as u8;
+                t |= is_tab as u8;
+                h |= (c >= 0x80) as u8;
+            }
+            unusual |= u != 0;
+            tab |= t != 0;
+            high |= h != 0;
+        }
+        ByteClasses { unusual, tab, non_ascii: high }
     }
+}
+
+/// The character rules (§2.2) on `part`; only called when [`ByteClasses`]
+/// found an unusual byte.
+fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnostic>) {
     for (i, ch) in part.char_indices() {
         let i = base + i;
         let code = ch as u32;
@@ -197,7 +231,6 @@ fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
     let mut any_long = false;
     let mut start = 0;
     let b = text.as_bytes();
-    let mut i = 0;
     let mut check = |start: usize, end: usize, out: &mut Vec<Diagnostic>| {
         let line = &text[start..end];
         // Fast path: a line of at most 254 bytes has at most 254 characters.
@@ -214,17 +247,23 @@ fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
             }
         }
     };
-    while i < b.len() {
-        if b[i] == b'\n' || b[i] == b'\r' {
-            check(start, i, out);
-            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            start = i + 1;
-        }
-        i += 1;
+    if b.len() <= 254 {
+        return false; // no line of it can be longer
     }
-    if start < b.len() {
+    // The LF of a CRLF ends nothing: the line ended at its CR.
+    let mut lf_of_crlf = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+        if lf_of_crlf != Some(i) {
+            if i - start > 254 {
+                check(start, i, out);
+            }
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                lf_of_crlf = Some(i + 1);
+            }
+        }
+        start = i + 1;
+    }
+    if b.len() - start > 254 {
         check(start, b.len(), out);
     }
     any_long
@@ -296,5 +335,77 @@ fn token_length(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
             r,
             format!("token of {} characters; a token is at most 255 characters long (§3.2)", s.chars().count()),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_classes_of_every_byte() {
+        for c in 0u8..=255 {
+            let want = ByteClasses {
+                unusual: !((0x20..0x7f).contains(&c) || matches!(c, b'\t' | 0x0b | b'\n' | b'\r')),
+                tab: matches!(c, b'\t' | 0x0b),
+                non_ascii: c >= 0x80,
+            };
+            // Alone, and late in a long run of ordinary bytes.
+            assert_eq!(ByteClasses::of(&[c]), want, "{c:#04x}");
+            let mut long = vec![b'a'; 700];
+            long[600] = c;
+            assert_eq!(ByteClasses::of(&long), want, "{c:#04x} at 600");
+        }
+    }
+
+    /// The line-length rule against a byte-by-byte reading of the line ends
+    /// (LF, CRLF, lone CR), on lines around the 255-character limit.
+    #[test]
+    fn long_lines_match_a_byte_by_byte_scan() {
+        let reference = |text: &str| -> Vec<std::ops::Range<usize>> {
+            let b = text.as_bytes();
+            let mut lines = Vec::new();
+            let (mut start, mut i) = (0, 0);
+            while i < b.len() {
+                if b[i] == b'\n' || b[i] == b'\r' {
+                    lines.push(start..i);
+                    if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    start = i + 1;
+                }
+                i += 1;
+            }
+            if start < b.len() {
+                lines.push(start..b.len());
+            }
+            lines.into_iter().filter(|r| text[r.clone()].chars().count() > 254).collect()
+        };
+        let ends = ["\n", "\r", "\r\n", "\n\r", ""];
+        let fills = ["x", "é"];
+        for a in [0, 1, 253, 254, 255, 256, 300] {
+            for b in [0, 254, 255, 256] {
+                for e1 in ends {
+                    for e2 in ends {
+                        for f in fills {
+                            let text = format!("{}{e1}{}{e2}x", f.repeat(a), "y".repeat(b));
+                            let mut out = Vec::new();
+                            let long = lines(&text, 7, &mut out);
+                            let want = reference(&text);
+                            assert_eq!(out.len(), want.len(), "{a} {b} {e1:?} {e2:?} {f}");
+                            for (d, r) in out.iter().zip(&want) {
+                                assert_eq!(d.range.end, r.end + 7, "{a} {b} {e1:?} {e2:?} {f}");
+                            }
+                            assert_eq!(long, reference_any_long(&text), "{a} {b} {e1:?} {e2:?} {f}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether any line is over 255 bytes (what turns the token walk on).
+    fn reference_any_long(text: &str) -> bool {
+        text.split(['\n', '\r']).any(|l| l.len() > 255)
     }
 }
