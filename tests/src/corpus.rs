@@ -58,6 +58,19 @@ pub fn corpus_sources(dir: &Path) -> Vec<(String, pbn::text::SourceText)> {
         .collect()
 }
 
+/// The `*.pbn` files directly in `dir`, sorted (a directory that cannot be
+/// read is a test failure).
+pub fn pbn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pbn"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The project's own PBN files, decoded, with their paths as names: the
 /// `check` and `fmt` fixtures of `tests/fixtures` and the shipped
 /// `examples/`.
@@ -65,14 +78,7 @@ pub fn own_sources() -> Vec<(String, pbn::text::SourceText)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "pbn"))
-            .collect();
-        files.sort();
-        for p in files {
+        for p in pbn_files(&dir) {
             let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             out.push((p.display().to_string(), pbn::text::decode(&bytes)));
         }

@@ -8,15 +8,7 @@ use pbn::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(dir);
-    let mut v: Vec<_> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pbn"))
-        .collect();
-    v.sort();
-    v
+    pbn_tests::corpus::pbn_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(dir))
 }
 
 fn diagnostics_report(bytes: &[u8], export: bool) -> String {

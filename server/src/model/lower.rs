@@ -16,12 +16,6 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     let trees = trees.trees();
     // A game never spans two pieces: pieces are cut right after a game break.
     let parts = crate::par::map(trees, |tree| lower_piece(std::slice::from_ref(tree), text, 0));
-    assemble(parts)
-}
-
-/// The document from its pieces' games and loose comments
-/// ([`lower_piece`], in order): games numbered, inheritance resolved.
-pub fn assemble(parts: Vec<(Vec<Game>, Vec<Comment>)>) -> Document {
     let mut doc = Document {
         games: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
         loose: Vec::new(),

@@ -231,20 +231,19 @@ fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
     let mut any_long = false;
     let mut start = 0;
     let b = text.as_bytes();
+    // A line of more than 254 bytes (one of at most 254 bytes has at most
+    // 254 characters).
     let mut check = |start: usize, end: usize, out: &mut Vec<Diagnostic>| {
         let line = &text[start..end];
-        // Fast path: a line of at most 254 bytes has at most 254 characters.
-        if line.len() > 254 {
-            any_long |= line.len() > 255;
-            let chars = line.chars().count();
-            if chars > 254 {
-                let cut = line.char_indices().nth(254).map(|(o, _)| start + o).unwrap_or(end);
-                out.push(Diagnostic::new(
-                    &c::LINE_TOO_LONG,
-                    base + cut..base + end,
-                    format!("line has {} characters plus its end-of-line; at most 255 including the end-of-line are allowed (§2.3)", chars),
-                ));
-            }
+        any_long |= line.len() > 255;
+        let chars = line.chars().count();
+        if chars > 254 {
+            let cut = line.char_indices().nth(254).map(|(o, _)| start + o).unwrap_or(end);
+            out.push(Diagnostic::new(
+                &c::LINE_TOO_LONG,
+                base + cut..base + end,
+                format!("line has {} characters plus its end-of-line; at most 255 including the end-of-line are allowed (§2.3)", chars),
+            ));
         }
     };
     if b.len() <= 254 {

@@ -58,7 +58,7 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
         }
         line_start = false;
         match c {
-            b'{' => match memchr(b'}', &b[i + 1..]) {
+            b'{' => match memchr::memchr(b'}', &b[i + 1..]) {
                 Some(p) => i += p + 2,
                 // An unterminated comment is cut by the lexer at the next
                 // semi-empty line (see the grammar), unless a `}` follows
@@ -146,10 +146,6 @@ fn after_newline(b: &[u8], i: usize) -> usize {
     } else {
         i + 1
     }
-}
-
-fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    memchr::memchr(needle, hay)
 }
 
 /// The canonical parse of `text` (see the module documentation), in pieces
