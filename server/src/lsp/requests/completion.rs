@@ -475,15 +475,7 @@ fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
 mod tests {
     use super::*;
     use crate::lsp::snapshot::Snapshot;
-
-    fn snap(text: &str) -> Snapshot {
-        Snapshot::new(
-            "file:///t.pbn".parse::<Uri>().unwrap(),
-            1,
-            text.to_string(),
-            crate::lsp::state::Settings::default(),
-        )
-    }
+    use crate::lsp::requests::tests_common::snapshot as snap;
 
     /// Completion at the `|` of `marked` (removed from the text).
     fn complete(marked: &str) -> (Snapshot, Option<CompletionResponse>) {

@@ -551,7 +551,6 @@ fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
 mod tests {
     use super::*;
     use crate::lsp::snapshot::Snapshot;
-    use crate::lsp::state::Settings;
 
     const DOC: &str = r###"[Event "Club"]
 [Site "##Amsterdam"]
@@ -584,11 +583,7 @@ S8 S4 S3 SA
 [Auction "E"]
 {🂡 é} Pass 1NT ?! =3= $255 X AP
 "###;
-
-    fn snap(text: &str) -> Snapshot {
-        let uri = "file:///t.pbn".parse::<Uri>().unwrap();
-        Snapshot::new(uri, 1, text.to_owned(), Settings::default())
-    }
+    use crate::lsp::requests::tests_common::snapshot as snap;
 
     fn params(line: u32, character: u32) -> HoverParams {
         HoverParams {

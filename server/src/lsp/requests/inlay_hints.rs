@@ -131,7 +131,6 @@ fn deal_hints(hints: &mut Hints<'_>, g: &Game) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::state::Settings;
 
     const DOC: &str = r###"[Event "Club"]
 [Board "1"]
@@ -157,11 +156,7 @@ HA   H8   H4   H2
 [Auction "N"]
 {🂡 é} 1C Pass ^I 1C
 "###;
-
-    fn snap(text: &str) -> Snapshot {
-        let uri = "file:///t.pbn".parse::<Uri>().unwrap();
-        Snapshot::new(uri, 1, text.to_owned(), Settings::default())
-    }
+    use crate::lsp::requests::tests_common::snapshot as snap;
 
     fn request(s: &Snapshot, range: tower_lsp_server::ls_types::Range) -> Vec<InlayHint> {
         let params = InlayHintParams {

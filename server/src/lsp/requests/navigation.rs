@@ -348,15 +348,7 @@ pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<WorkspaceEdit> {
 mod tests {
     use super::*;
     use crate::lsp::snapshot::Snapshot;
-
-    fn snap(text: &str) -> Snapshot {
-        Snapshot::new(
-            "file:///t.pbn".parse::<Uri>().unwrap(),
-            1,
-            text.to_string(),
-            crate::lsp::state::Settings::default(),
-        )
-    }
+    use crate::lsp::requests::tests_common::snapshot as snap;
 
     /// The position of the `nth` (0-based) occurrence of `needle`, plus
     /// `delta` bytes.
