@@ -82,53 +82,14 @@ fn check(src: &str) -> Vec<&'static str> {
     };
 
     if let Some((first, tokens)) = &f.auction {
-        let mut items = Vec::new();
-        let mut marks = 0;
-        for t in tokens {
-            if t == "^I" {
-                marks += 1;
-                continue;
-            }
-            let token = match t.to_ascii_uppercase().as_str() {
-                "^S" => AuctionToken::Skip,
-                "-" => AuctionToken::Dash,
-                "PASS" => AuctionToken::Pass,
-                "X" => AuctionToken::Double,
-                "XX" => AuctionToken::Redouble,
-                "AP" => AuctionToken::AllPass,
-                "+" => AuctionToken::Continuation,
-                "*" => AuctionToken::Terminator,
-                b => AuctionToken::Bid(b.parse().unwrap()),
-            };
-            items.push(AuctionItem { token, insufficient_marked: marks > 0 });
-            marks = 0;
-        }
+        let items = super::auction::tests::items(&tokens.join(" "));
         let a = analyze_auction(dealer, *first, &items);
         out.extend(a.issues.iter().map(|i| i.code.code));
         out.extend(compare_contract(&a, declarer, contract).iter().map(|m| m.code.code));
     }
 
     if let Some((first, tokens)) = &f.play {
-        let mut items = Vec::new();
-        let (mut r, mut l) = (0, 0);
-        for t in tokens {
-            match t.as_str() {
-                "^R" | "^L" => {
-                    let n = if t == "^R" { &mut r } else { &mut l };
-                    *n += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            let token = match t.as_str() {
-                "-" => PlayToken::Dash,
-                "+" => PlayToken::Continuation,
-                "*" => PlayToken::Terminator,
-                c => PlayToken::Card(c.parse().unwrap()),
-            };
-            items.push(PlayItem { token, revoke_marked: r > 0, lead_out_of_turn_marked: l > 0 });
-            (r, l) = (0, 0);
-        }
+        let items = super::play::tests::items(&tokens.join(" "));
         let deal = tag(&f, "Deal").expect("Deal");
         let hands = super::play::tests::hands(deal);
         let playing = declarer.and_then(DeclarerTag::playing_seat);
