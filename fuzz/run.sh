@@ -3,8 +3,8 @@
 #
 #   fuzz/run.sh TARGET [SECONDS] [more libFuzzer flags…]
 #
-# Seeds fuzz/corpus/TARGET (gitignored) from the shared corpus first if it
-# does not exist. Exits non-zero if the target finds a crash, a property
+# Seeds fuzz/corpus/TARGET (gitignored) from the shared corpus, the fixtures
+# and every code's examples first. Exits non-zero if the target finds a crash, a property
 # failure (a panic), a timeout (10 s) or an out-of-memory input; the input is
 # saved under fuzz/artifacts/TARGET/. Build dir: $PBN_FUZZ_TARGET_DIR or
 # fuzz/target (gitignored).
@@ -16,9 +16,9 @@ shift $(( $# < 2 ? $# : 2 ))
 # Stable Rust: `-s none` drops the `-Zsanitizer` flag, the only nightly one.
 # gcc coverage of tree-sitter's C code (cc-cover.sh), counted by c_coverage.c.
 export CC="$PWD/cc-cover.sh"
-if [ ! -d "corpus/$target" ]; then
-  python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"}
-fi
+# Adds any seed that is missing (new fixtures, new codes) to every target's
+# corpus, also to one kept from earlier runs; seeds are named by their hash.
+python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"}
 exec cargo fuzz run --release --debug-assertions --sanitizer none \
   --target-dir "${PBN_FUZZ_TARGET_DIR:-target}" "$target" "corpus/$target" -- \
   -max_total_time="$seconds" -max_len=4096 -dict=pbn.dict -timeout=10 -rss_limit_mb=2048 \

@@ -62,6 +62,53 @@ def incremental_seed(text: bytes, rng: random.Random, mode: int) -> bytes:
     return out
 
 
+def rust_string(src: str, i: int):
+    """The value of the Rust string literal whose opening quote is at src[i],
+    and the index after its closing quote."""
+    out, i = [], i + 1
+    simple = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
+    while src[i] != '"':
+        c = src[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        e = src[i + 1]
+        if e in simple:
+            out.append(simple[e])
+            i += 2
+        elif e == "x":
+            out.append(chr(int(src[i + 2 : i + 4], 16)))
+            i += 4
+        elif e == "u":
+            end = src.index("}", i)
+            out.append(chr(int(src[i + 3 : end], 16)))
+            i = end + 1
+        elif e == "\n":  # a line continuation skips the line end and the indentation
+            i += 2
+            while src[i] in " \t\n\r":
+                i += 1
+        else:
+            raise ValueError(f"unknown escape \\{e}")
+    return "".join(out), i + 1
+
+
+def code_examples():
+    """The failing and passing example of every diagnostic code
+    (`bad: "…"`, `good: "…"` in server/src/codes/*.rs): one small input
+    per rule, including value formats random mutation rarely spells out."""
+    out = []
+    for p in sorted((ROOT / "server" / "src" / "codes").glob("*.rs")):
+        src = p.read_text(encoding="utf-8")
+        for key in ("bad: ", "good: "):
+            at = src.find(key + '"')
+            while at >= 0:
+                text, end = rust_string(src, at + len(key))
+                out.append(text.encode("utf-8"))
+                at = src.find(key + '"', end)
+    return out
+
+
 def main():
     texts = []
     if CORPUS.is_dir():
@@ -75,6 +122,7 @@ def main():
     for sub in ("check", "fmt"):
         for p in sorted((ROOT / "tests" / "fixtures" / sub).glob("*.pbn")):
             texts.append(p.read_bytes())
+    texts.extend(code_examples())
     for t in texts:
         write("parse_check", t)
         write("fmt", t)

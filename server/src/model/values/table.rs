@@ -137,6 +137,18 @@ pub fn parse_columns(raw: &str) -> Parsed<Vec<Column>> {
     Parsed::new(Some(columns), issues)
 }
 
+/// "a" or "an" before a column name as it is read aloud: "an IMP_NS", "an
+/// MP_EW", "an S" (abbreviations are spelled out), "a Rank".
+fn article(column_name: &str) -> &'static str {
+    let first_word = column_name.split('_').next().unwrap_or("");
+    let spelled = first_word.len() <= 3 && first_word.chars().all(|c| c.is_ascii_uppercase());
+    match column_name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
+        Some('F' | 'H' | 'L' | 'M' | 'N' | 'R' | 'S' | 'X') if spelled => "an",
+        _ => "a",
+    }
+}
+
 /// Checks one table element against the format of its column (§5.2-§5.10).
 /// `column_name` is [`Column::name`] (without order and width);
 /// `cell` the element's text (the inside of a string token). `?`
@@ -157,7 +169,7 @@ pub fn check_cell(column_name: &str, cell: &str) -> Option<ValueIssue> {
         Some(issue(
             &codes::TABLE_CELL_FORMAT,
             0..cell.len(),
-            format!("a {column_name} element is {what}, `?` or `-`, not \"{cell}\" ({section})"),
+            format!("{} {column_name} element is {what}, `?` or `-`, not \"{cell}\" ({section})", article(column_name)),
         ))
     };
     let first_of = |issues: Vec<ValueIssue>| -> Option<ValueIssue> {
@@ -188,7 +200,10 @@ pub fn check_cell(column_name: &str, cell: &str) -> Option<ValueIssue> {
                 Some(_) => Some(issue(
                     &codes::PERCENTAGE_RANGE,
                     0..cell.len(),
-                    format!("a {column_name} element is a percentage between 0 and 100, not \"{cell}\" (§4.2.4, §5.9)"),
+                    format!(
+                        "{} {column_name} element is a percentage between 0 and 100, not \"{cell}\" (§4.2.4, §5.9)",
+                        article(column_name)
+                    ),
                 )),
                 None => bad("a decimal number", "§5.9"),
             }
@@ -235,7 +250,10 @@ pub fn check_table_cell(table: &str, column_name: &str, cell: &str) -> Option<Va
             issue(
                 &codes::TABLE_CELL_FORMAT,
                 0..cell.len(),
-                format!("a {column_name} element of the OptimumPlayTable is the ranks of the optimum cards (A K Q J T 9 … 2) or `-`, not \"{cell}\" (§5.6)"),
+                format!(
+                    "{} {column_name} element of the OptimumPlayTable is the ranks of the optimum cards (A K Q J T 9 … 2) or `-`, not \"{cell}\" (§5.6)",
+                    article(column_name)
+                ),
             )
         });
     }
@@ -246,6 +264,13 @@ pub fn check_table_cell(table: &str, column_name: &str, cell: &str) -> Option<Va
 mod tests {
     use super::super::test_util::*;
     use super::*;
+
+    #[test]
+    fn articles_follow_how_a_column_name_is_read() {
+        for (name, a) in [("Rank", "a"), ("IMP_NS", "an"), ("MP_EW", "an"), ("MeanPercentage", "a"), ("S", "an"), ("H", "an"), ("D", "a"), ("C", "a"), ("Score_NS", "a"), ("Time", "a")] {
+            assert_eq!(article(name), a, "{name}");
+        }
+    }
 
     #[test]
     fn columns() {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Source coverage of one fuzz target's corpus: which lines of the project's
+# Rust code the kept inputs reach (see ROBUSTNESS.md, "Where coverage stops").
+#
+#   fuzz/coverage.sh TARGET [REPORT-DIR]
+#
+# Needs `rustup component add llvm-tools` (llvm-cov and llvm-profdata of the
+# toolchain's own LLVM). Runs a frozen copy of fuzz/corpus/TARGET (a running
+# fuzzer may delete inputs while it reduces them) through a build with
+# -Cinstrument-coverage (`cargo fuzz coverage`), then writes to REPORT-DIR
+# (default fuzz/coverage/TARGET):
+#   report.txt   per-file regions, functions and lines (llvm-cov report)
+#   missed.txt   every line of server/src never executed, with its source
+#   TARGET.lcov  the same in lcov form
+set -euo pipefail
+cd "$(dirname "$0")"
+target=${1:?usage: fuzz/coverage.sh TARGET [REPORT-DIR]}
+out=$(realpath -m "${2:-coverage/$target}")
+bin_dir=$(dirname "$(find "$(rustc --print sysroot)/lib/rustlib" -name llvm-cov -type f | head -1)")
+if [ ! -x "$bin_dir/llvm-cov" ]; then
+  echo "llvm-cov of the toolchain not found: rustup component add llvm-tools" >&2
+  exit 2
+fi
+[ -d "corpus/$target" ] || { echo "no corpus/$target: run fuzz/run.sh $target first" >&2; exit 2; }
+frozen=$(mktemp -d)
+trap 'rm -rf "$frozen"' EXIT
+cp -r "corpus/$target/." "$frozen/"
+target_dir=${PBN_FUZZ_COVERAGE_DIR:-target-coverage}
+cargo fuzz coverage --release --debug-assertions --sanitizer none \
+  --target-dir "$target_dir" "$target" "$frozen" > "$frozen.log" 2>&1 ||
+  { tail -20 "$frozen.log" >&2; exit 1; }
+rm -f "$frozen.log"
+mkdir -p "$out"
+bin="$target_dir/x86_64-unknown-linux-gnu/release/$target"
+profile="coverage/$target/coverage.profdata"
+skip='(\.cargo|/rustc/|/fuzz/)'
+"$bin_dir/llvm-cov" report "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" > "$out/report.txt"
+"$bin_dir/llvm-cov" export "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" -format=lcov > "$out/$target.lcov"
+python3 - "$out/$target.lcov" > "$out/missed.txt" <<'EOF'
+import collections, sys
+miss, cur = collections.defaultdict(list), None
+for line in open(sys.argv[1]):
+    if line.startswith("SF:"):
+        cur = line[3:].strip()
+    elif line.startswith("DA:") and "/server/src/" in cur:
+        n, count = line[3:].split(",")[:2]
+        if int(count) == 0:
+            miss[cur].append(int(n))
+for path in sorted(miss):
+    src = open(path, encoding="utf-8").read().splitlines()
+    print(f"== {path[path.index('/server/src/') + 1:]}: {len(miss[path])} lines")
+    prev = -2
+    for n in sorted(miss[path]):
+        if n > prev + 1:
+            print("   --")
+        print(f"   {n:5} {src[n - 1]}")
+        prev = n
+EOF
+grep -E '^(Filename|TOTAL)' "$out/report.txt" | cut -c1-60
+echo "reports in $out (report.txt, missed.txt, $target.lcov)"
