@@ -127,8 +127,10 @@ def main():
         write("parse_check", t)
         write("fmt", t)
     rng = random.Random(7)
-    for t in texts:
-        for mode in (0, 1):
+    for k, t in enumerate(texts):
+        # bit 0: the point mode; bits 5-6: the tree cache budget, in turn
+        # (tests/src/fuzz.rs forest_cache_budget)
+        for mode in (0, 1 | (k % 4) << 5):
             write("incremental_reparse", incremental_seed(t, rng, mode))
     for target in ("parse_check", "fmt", "incremental_reparse"):
         kept = ROOT / "tests" / "fixtures" / "fuzz" / target

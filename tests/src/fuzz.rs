@@ -293,7 +293,8 @@ pub struct Edit {
 
 /// The byte layout of an `incremental_reparse` input:
 /// `[mode] [text length: u16 LE] [text…] { [start: u16 LE] [delete: u8] [flags] [payload] }*`
-/// where `mode` bit 0 selects the [`PointMode`] and bits 2–4 the
+/// where `mode` bit 0 selects the [`PointMode`], bits 5–6 the
+/// [`forest_cache_budget`] and bits 2–4 the
 /// [`forest_piece`] size, `delete` counts modulo 32, `flags` bit 7 = reparse after this edit, bit 6 = the payload is one
 /// byte indexing [`PIECES`], else the payload is `flags & 63` bytes
 /// (lossily UTF-8). Any bytes decode to something.
@@ -393,6 +394,21 @@ pub fn forest_piece(data: &[u8]) -> usize {
     64 << ((data.first().copied().unwrap_or(0) >> 2) & 7)
 }
 
+/// The tree cache budget of that forest: bits 5–6 of the mode byte, from
+/// none (every piece parsed again when asked for, the newest kept) through
+/// one or four pieces' worth, which the re-check and the comparisons after
+/// each edit overflow, to the server's 1 MB. Inputs are at most 4 KB, so
+/// only the small budgets make the cache evict.
+pub fn forest_cache_budget(data: &[u8]) -> usize {
+    let piece = forest_piece(data);
+    match (data.first().copied().unwrap_or(0) >> 5) & 3 {
+        0 => pbn::syntax::CACHE_BUDGET,
+        1 => 0,
+        2 => piece,
+        _ => 4 * piece,
+    }
+}
+
 /// `incremental_reparse` (cargo forbids a binary named `incremental`): an initial text and a list of edits (see
 /// [`decode_incremental`]); each edit is applied to the tree with
 /// `Tree::edit` and, when flagged, reparsed incrementally (as the language
@@ -410,7 +426,7 @@ pub fn incremental_reparse(data: &[u8]) {
     // once per `didChange`), with small pieces so that short inputs have
     // several.
     let piece = forest_piece(data);
-    let mut forest = pbn::syntax::Forest::cut(&text, piece);
+    let mut forest = pbn::syntax::Forest::cut_with_cache(&text, piece, forest_cache_budget(data));
     // And the language server's re-check on that forest after each
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
