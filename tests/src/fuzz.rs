@@ -431,10 +431,15 @@ pub fn incremental_reparse(data: &[u8]) {
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
     let opts = CheckOptions { export: data.len() % 2 == 0 };
-    let recheck = |text: &str, forest: &pbn::syntax::Forest, state: &pbn::recheck::State| {
-        pbn::recheck::recheck_segments(&pbn::text::SourceText::from_text(text.to_owned()), forest, &opts, state)
+    let recheck = |source: &pbn::text::SourceText, forest: &pbn::syntax::Forest, state: &pbn::recheck::State| {
+        pbn::recheck::recheck_segments(source, forest, &opts, state)
     };
-    let (_, mut state, _) = recheck(&text, &forest, &pbn::recheck::State::default());
+    // The language server's text and line index, edited in place on each
+    // `didChange` (`SourceText::replace`, `LineIndex::replace`): at the
+    // end, equal to those of the final text read afresh.
+    let mut source = pbn::text::SourceText::from_text(text.clone());
+    let mut index = pbn::text::LineIndex::new(&text);
+    let (_, mut state, _) = recheck(&source, &forest, &pbn::recheck::State::default());
     let mut current = text;
     for e in &edits {
         let mut start = (e.start as usize) % (current.len() + 1);
@@ -471,13 +476,23 @@ pub fn incremental_reparse(data: &[u8]) {
         };
         tree.edit(&edit);
         forest.edit(&edit);
+        source.replace(start, end, &e.insert);
+        index.replace(&next, start, end, new_end);
         current = next;
         if e.reparse {
             tree = parser.parse(&current, Some(&tree)).expect("parse");
             forest.recut(&current);
-            state = recheck(&current, &forest, &state).1;
+            state = recheck(&source, &forest, &state).1;
         }
     }
+    let fresh_source = pbn::text::SourceText::from_text(current.clone());
+    assert_eq!(source.text, current, "SourceText::replace");
+    assert_eq!(
+        (source.line_ending, source.dominant_line_ending, source.has_tab(), source.uses_hash_values()),
+        (fresh_source.line_ending, fresh_source.dominant_line_ending, fresh_source.has_tab(), fresh_source.uses_hash_values()),
+        "SourceText::replace: line endings or counts differ from the text read afresh {current:?}"
+    );
+    assert_eq!(index, pbn::text::LineIndex::new(&current), "LineIndex::replace differs from a fresh index of {current:?}");
     let incremental = parser.parse(&current, Some(&tree)).expect("parse");
     let fresh = pbn::syntax::new_parser().parse(&current, None).expect("parse");
     // tree-sitter's error recovery depends on the parse's history: with
@@ -521,8 +536,8 @@ pub fn incremental_reparse(data: &[u8]) {
             b.get(i)
         );
     }
-    let (checked, _, _) = recheck(&current, &forest, &state);
+    let (checked, _, _) = recheck(&source, &forest, &state);
     let key = |v: &[pbn::diagnostic::Diagnostic]| v.iter().map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game)).collect::<Vec<_>>();
-    let want = pbn::check::check_whole(&pbn::text::SourceText::from_text(current.clone()), &opts);
+    let want = pbn::check::check_whole(&fresh_source, &opts);
     assert_eq!(key(&checked.flatten().diagnostics), key(&want.diagnostics), "re-check after edits differs from a check of {current:?}");
 }
