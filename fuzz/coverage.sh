@@ -22,16 +22,18 @@ if [ ! -x "$bin_dir/llvm-cov" ]; then
   exit 2
 fi
 [ -d "corpus/$target" ] || { echo "no corpus/$target: run fuzz/run.sh $target first" >&2; exit 2; }
-frozen=$(mktemp -d)
-trap 'rm -rf "$frozen"' EXIT
-cp -r "corpus/$target/." "$frozen/"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+frozen="$work/corpus"
+cp -r "corpus/$target" "$frozen"
 target_dir=${PBN_FUZZ_COVERAGE_DIR:-target-coverage}
 cargo fuzz coverage --release --debug-assertions --sanitizer none \
-  --target-dir "$target_dir" "$target" "$frozen" > "$frozen.log" 2>&1 ||
-  { tail -20 "$frozen.log" >&2; exit 1; }
-rm -f "$frozen.log"
+  --target-dir "$target_dir" "$target" "$frozen" > "$work/build.log" 2>&1 ||
+  { tail -20 "$work/build.log" >&2; exit 1; }
 mkdir -p "$out"
-bin="$target_dir/x86_64-unknown-linux-gnu/release/$target"
+# cargo fuzz builds for the host triple explicitly
+host=$(rustc -vV | sed -n 's/^host: //p')
+bin="$target_dir/$host/release/$target"
 profile="coverage/$target/coverage.profdata"
 skip='(\.cargo|/rustc/|/fuzz/)'
 "$bin_dir/llvm-cov" report "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" > "$out/report.txt"

@@ -550,6 +550,7 @@ fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::requests::tests_common::snapshot as snap;
     use crate::lsp::snapshot::Snapshot;
 
     const DOC: &str = r###"[Event "Club"]
@@ -583,7 +584,6 @@ S8 S4 S3 SA
 [Auction "E"]
 {🂡 é} Pass 1NT ?! =3= $255 X AP
 "###;
-    use crate::lsp::requests::tests_common::snapshot as snap;
 
     fn params(line: u32, character: u32) -> HoverParams {
         HoverParams {

@@ -131,6 +131,7 @@ fn deal_hints(hints: &mut Hints<'_>, g: &Game) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::requests::tests_common::snapshot as snap;
 
     const DOC: &str = r###"[Event "Club"]
 [Board "1"]
@@ -156,7 +157,6 @@ HA   H8   H4   H2
 [Auction "N"]
 {🂡 é} 1C Pass ^I 1C
 "###;
-    use crate::lsp::requests::tests_common::snapshot as snap;
 
     fn request(s: &Snapshot, range: tower_lsp_server::ls_types::Range) -> Vec<InlayHint> {
         let params = InlayHintParams {
