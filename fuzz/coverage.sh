@@ -2,30 +2,36 @@
 # Source coverage of one fuzz target's corpus: which lines of the project's
 # Rust code the kept inputs reach (see ROBUSTNESS.md, "Where coverage stops").
 #
-#   fuzz/coverage.sh TARGET [REPORT-DIR]
+#   fuzz/coverage.sh TARGET [REPORT-DIR [CORPUS-DIR]]
 #
 # Needs `rustup component add llvm-tools` (llvm-cov and llvm-profdata of the
-# toolchain's own LLVM). Runs a frozen copy of fuzz/corpus/TARGET (a running
-# fuzzer may delete inputs while it reduces them) through a build with
+# toolchain's own LLVM). Runs a frozen copy of CORPUS-DIR (default
+# fuzz/corpus/TARGET; a running fuzzer may delete inputs while it reduces
+# them) through a build with
 # -Cinstrument-coverage (`cargo fuzz coverage`), then writes to REPORT-DIR
 # (default fuzz/coverage/TARGET):
 #   report.txt   per-file regions, functions and lines (llvm-cov report)
 #   missed.txt   every line of server/src never executed, with its source
 #   TARGET.lcov  the same in lcov form
+#   TARGET.json  regions and counts (llvm-cov export): fuzz/covdiff.py OLD NEW
+#                compares two reports, e.g. of the corpus before and after a
+#                session
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?usage: fuzz/coverage.sh TARGET [REPORT-DIR]}
+usage="usage: fuzz/coverage.sh TARGET [REPORT-DIR [CORPUS-DIR]]"
+target=${1:?$usage}
 out=$(realpath -m "${2:-coverage/$target}")
+corpus=$(realpath -m "${3:-corpus/$target}")
 bin_dir=$(dirname "$(find "$(rustc --print sysroot)/lib/rustlib" -name llvm-cov -type f | head -1)")
 if [ ! -x "$bin_dir/llvm-cov" ]; then
   echo "llvm-cov of the toolchain not found: rustup component add llvm-tools" >&2
   exit 2
 fi
-[ -d "corpus/$target" ] || { echo "no corpus/$target: run fuzz/run.sh $target first" >&2; exit 2; }
+[ -d "$corpus" ] || { echo "no corpus $corpus: run fuzz/run.sh $target first" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 frozen="$work/corpus"
-cp -r "corpus/$target" "$frozen"
+cp -r "$corpus" "$frozen"
 target_dir=${PBN_FUZZ_COVERAGE_DIR:-target-coverage}
 cargo fuzz coverage --release --debug-assertions --sanitizer none \
   --target-dir "$target_dir" "$target" "$frozen" > "$work/build.log" 2>&1 ||
@@ -38,6 +44,7 @@ profile="coverage/$target/coverage.profdata"
 skip='(\.cargo|/rustc/|/fuzz/)'
 "$bin_dir/llvm-cov" report "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" > "$out/report.txt"
 "$bin_dir/llvm-cov" export "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" -format=lcov > "$out/$target.lcov"
+"$bin_dir/llvm-cov" export "$bin" -instr-profile="$profile" --ignore-filename-regex="$skip" -format=text > "$out/$target.json"
 python3 - "$out/$target.lcov" > "$out/missed.txt" <<'EOF'
 import collections, sys
 miss, cur = collections.defaultdict(list), None
@@ -59,4 +66,4 @@ for path in sorted(miss):
         prev = n
 EOF
 grep -E '^(Filename|TOTAL)' "$out/report.txt" | cut -c1-60
-echo "reports in $out (report.txt, missed.txt, $target.lcov)"
+echo "reports in $out (report.txt, missed.txt, $target.lcov, $target.json)"
