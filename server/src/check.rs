@@ -69,6 +69,7 @@ pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
 pub fn check_model<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &crate::model::Document, opts: &CheckOptions) -> CheckResult {
     let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, doc);
     diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
+    crate::rules::text::cap(&mut diagnostics);
     sort(&mut diagnostics);
     CheckResult { games: doc.games.len(), diagnostics }
 }

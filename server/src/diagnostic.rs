@@ -53,12 +53,15 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
+    /// Quotes of the file's text in the message longer than
+    /// [`QUOTE_MAX`] characters are shortened, control characters shown
+    /// ([`tidy`]).
     pub fn new(code: &'static CodeInfo, range: Range<usize>, message: impl Into<Arc<str>>) -> Self {
         Diagnostic {
             code,
             severity: code.severity,
             range,
-            message: message.into(),
+            message: shortened(message.into()),
             game: None,
             related: Vec::new(),
             unnecessary: false,
@@ -71,7 +74,143 @@ impl Diagnostic {
     }
 
     pub fn with_related(mut self, range: Range<usize>, message: impl Into<Arc<str>>) -> Self {
-        self.related.push(Related { range, message: message.into() });
+        self.related.push(Related { range, message: shortened(message.into()) });
         self
+    }
+
+    /// Replaces the message (tidied as by [`Diagnostic::new`]).
+    pub fn set_message(&mut self, message: impl Into<Arc<str>>) {
+        self.message = shortened(message.into());
+    }
+}
+
+/// The longest quote of the file's text a message keeps whole, in
+/// characters; longer than any quote of the rules' own text (the longest,
+/// ScoreRubberHistory's format in PBN0322, has 70).
+pub const QUOTE_MAX: usize = 80;
+
+fn shortened(message: Arc<str>) -> Arc<str> {
+    match tidy(&message) {
+        Some(short) => short.into(),
+        None => message,
+    }
+}
+
+/// A message as diagnostics carry it: quotes shortened
+/// ([`shorten_quotes`]) and control characters made visible
+/// ([`visible_char`]), so that a message quoting the file neither floods
+/// nor drives the terminal (an ESC in a tag value). `None` when the
+/// message is fine as it is.
+pub fn tidy(message: &str) -> Option<String> {
+    let short = shorten_quotes(message);
+    let text = short.as_deref().unwrap_or(message);
+    if text.chars().any(|c| c.is_control()) {
+        Some(text.chars().map(visible_char).collect())
+    } else {
+        short
+    }
+}
+
+/// A control character as it is shown in messages and source excerpts: C0
+/// controls and DEL as their Unicode Control Pictures (`␀`, `␉`, `␛`,
+/// `␡`), C1 controls as `�`; any other character as itself. One character
+/// for one, so that carets stay in line.
+pub fn visible_char(c: char) -> char {
+    match c as u32 {
+        n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{FFFD}'),
+        0x7f => '\u{2421}',
+        0x80..=0x9f => '\u{FFFD}',
+        _ => c,
+    }
+}
+
+/// Messages quote the file (`` `name` ``, `"value"`), and a file may hold a
+/// tag name of 100,000 characters or a value of a megabyte on one line
+/// (§2.3 allows 255 characters): a quote longer than [`QUOTE_MAX`]
+/// characters keeps its first `QUOTE_MAX - 4` and `…`, so that a message
+/// stays readable and small; the diagnostic's range still covers all of
+/// it. Quotes are the stretches between a `` ` `` and the next one, and
+/// between a `"` and the next one. `None` when nothing is shortened.
+pub fn shorten_quotes(message: &str) -> Option<String> {
+    if message.len() <= QUOTE_MAX {
+        return None;
+    }
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for delim in ['`', '"'] {
+        let mut rest = message.char_indices().filter(|&(_, c)| c == delim).map(|(i, _)| i);
+        while let (Some(open), Some(close)) = (rest.next(), rest.next()) {
+            let inner = &message[open + 1..close];
+            if inner.len() > QUOTE_MAX && inner.chars().count() > QUOTE_MAX {
+                let keep = inner.char_indices().nth(QUOTE_MAX - 4).map_or(inner.len(), |(i, _)| i);
+                cuts.push((open + 1 + keep, close));
+            }
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    // A quote inside another one (`[Note "…"]`) is cut with it.
+    cuts.sort_unstable();
+    let mut out = String::with_capacity(message.len().min(4 * QUOTE_MAX * (cuts.len() + 1)));
+    let mut at = 0;
+    for (from, to) in cuts {
+        if from < at {
+            at = at.max(to);
+            continue;
+        }
+        out.push_str(&message[at..from]);
+        out.push('…');
+        at = to;
+    }
+    out.push_str(&message[at..]);
+    Some(out)
+}
+
+#[cfg(test)]
+mod quote_tests {
+    use super::*;
+
+    #[test]
+    fn short_quotes_are_kept() {
+        assert_eq!(shorten_quotes("unknown tag `Foo` is skipped by PBN readers (§4.9)"), None);
+        let at_limit = "N".repeat(QUOTE_MAX);
+        assert_eq!(shorten_quotes(&format!("unknown tag `{at_limit}` (§4.9)")), None);
+    }
+
+    #[test]
+    fn long_quotes_keep_their_start_and_the_rest_of_the_message() {
+        let name = "N".repeat(100_000);
+        let short = shorten_quotes(&format!("unknown tag `{name}` is skipped by PBN readers (§4.9)")).unwrap();
+        assert_eq!(short, format!("unknown tag `{}…` is skipped by PBN readers (§4.9)", "N".repeat(QUOTE_MAX - 4)));
+        let value = "é".repeat(1000);
+        let short = shorten_quotes(&format!("the Board tag value is a positive integer, not \"{value}\" (§3.4.4)")).unwrap();
+        assert_eq!(short, format!("the Board tag value is a positive integer, not \"{}…\" (§3.4.4)", "é".repeat(QUOTE_MAX - 4)));
+    }
+
+    #[test]
+    fn nested_and_several_quotes() {
+        let long = "x".repeat(200);
+        let m = format!("no `[Note \"{long}\"]` explains `={long}=` (§3.5.5)");
+        let short = shorten_quotes(&m).unwrap();
+        let kept = "x".repeat(QUOTE_MAX - 4 - "[Note \"".len());
+        assert_eq!(short, format!("no `[Note \"{kept}…` explains `={}…` (§3.5.5)", "x".repeat(QUOTE_MAX - 5)));
+    }
+
+    #[test]
+    fn control_characters_are_shown() {
+        assert_eq!(tidy("unexpected `a\u{0}b\u{1b}[31m\t\u{7f}\u{9b}`").as_deref(), Some("unexpected `a␀b␛[31m␉␡\u{FFFD}`"));
+        assert_eq!(tidy("unexpected `é`"), None);
+        assert_eq!(visible_char('x'), 'x');
+    }
+
+    #[test]
+    fn constructors_shorten() {
+        let name = "N".repeat(1000);
+        let d = Diagnostic::new(&crate::codes::tags::UNKNOWN_TAG, 0..1, format!("unknown tag `{name}`"))
+            .with_related(0..1, format!("first `{name}` tag"));
+        assert!(d.message.chars().count() < 100 && d.related[0].message.chars().count() < 100);
+        let mut d = d;
+        d.set_message(format!("`{name}` again"));
+        assert!(d.message.chars().count() < 100);
     }
 }

@@ -74,7 +74,7 @@ struct PieceCheck {
     /// [`CheckResult`] is.
     diags: Arc<Vec<Diagnostic>>,
     /// [`rules::text::cap_counts`] of `diags`.
-    caps: [usize; 6],
+    caps: [usize; rules::text::CAP_KINDS],
 }
 
 /// The diagnostics of a check in document order, in segments: one per
@@ -525,7 +525,7 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
             next.games.recent.insert(keys[i], diags.clone());
         }
         let mut segments = Vec::with_capacity(pieces.len() + 1);
-        let mut caps = [0usize; 6];
+        let mut caps = [0usize; rules::text::CAP_KINDS];
         for (((p, key), reused), tail) in pieces.iter().zip(&piece_keys).zip(reused).zip(tails) {
             let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, &keys, &spans, &chunk_ranges, separators, tail, &game_diags)));
             for (c, k) in caps.iter_mut().zip(pc.caps) {

@@ -7,3 +7,4 @@ pub mod editors;
 pub mod lsp_client;
 pub mod fuzz;
 pub mod gen;
+pub mod hostile;

@@ -24,7 +24,7 @@ pub enum Format {
 /// Exit status: 0 when no error (or, with --deny-warnings, no warning) was
 /// found, 1 when one was, 2 for usage or I/O problems.
 #[derive(Args)]
-#[command(after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn")]
+#[command(after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn")]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
     #[arg(required = true)]
@@ -41,6 +41,10 @@ pub struct CheckArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+    /// Print to stderr, at the end, the bytes and games checked, the time
+    /// taken and the peak memory of the process (Linux: VmHWM).
+    #[arg(long)]
+    stats: bool,
 }
 
 struct FileReport {
@@ -49,6 +53,7 @@ struct FileReport {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
+    let started = std::time::Instant::now();
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
         Err(e) => {
@@ -64,10 +69,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut others = 0usize;
     let mut io_failed = false;
     let mut games = 0usize;
+    let mut bytes = 0usize;
     for r in &reports {
         match &r.outcome {
-            Ok((_, res)) => {
+            Ok((source, res)) => {
                 games += res.games;
+                bytes += source.text.len();
                 for d in &res.diagnostics {
                     match d.severity {
                         Severity::Error => errors += 1,
@@ -92,6 +99,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
+    if args.stats {
+        eprintln!("{}", stats_line(reports.len(), bytes, games, started.elapsed(), peak_memory_kb()));
+    }
     // The process ends right after: freeing every text and diagnostic one
     // by one would only delay the exit.
     std::mem::forget(reports);
@@ -102,6 +112,32 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The `--stats` line: `pbn check: 1 file, 2888895 bytes, 100000 games in
+/// 0.842 s; peak memory 77104 kB` (bytes of decoded text).
+fn stats_line(files: usize, bytes: usize, games: usize, time: std::time::Duration, peak_kb: Option<u64>) -> String {
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let peak = match peak_kb {
+        Some(kb) => format!("peak memory {kb} kB"),
+        None => "peak memory not measured on this system".to_string(),
+    };
+    format!(
+        "pbn check: {}, {}, {} in {:.3} s; {peak}",
+        plural(files, "file"),
+        plural(bytes, "byte"),
+        plural(games, "game"),
+        time.as_secs_f64()
+    )
+}
+
+/// The process's peak resident memory: `VmHWM` of `/proc/self/status`,
+/// which counts this program only (unlike `getrusage`, whose maximum also
+/// holds what the parent process had before it started this one).
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 /// Checks inputs in parallel (one worker per core), keeping input order.
@@ -270,4 +306,29 @@ fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: us
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let _ = serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::from).and_then(|()| writeln!(out)).and_then(|()| out.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_line_names_files_bytes_games_time_and_memory() {
+        let t = std::time::Duration::from_millis(842);
+        assert_eq!(
+            stats_line(1, 2_888_895, 100_000, t, Some(77_104)),
+            "pbn check: 1 file, 2888895 bytes, 100000 games in 0.842 s; peak memory 77104 kB"
+        );
+        assert_eq!(
+            stats_line(2, 1, 1, t, None),
+            "pbn check: 2 files, 1 byte, 1 game in 0.842 s; peak memory not measured on this system"
+        );
+    }
+
+    #[test]
+    fn peak_memory_is_read_where_proc_exists() {
+        if std::path::Path::new("/proc/self/status").exists() {
+            assert!(peak_memory_kb().is_some_and(|kb| kb > 0));
+        }
+    }
 }

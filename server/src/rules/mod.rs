@@ -103,7 +103,40 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     if export {
         export::check(&ctx, &mut out);
     }
+    cap_per_code(&mut out);
     out
+}
+
+/// At most this many diagnostics of one code in one game.
+pub const GAME_CODE_CAP: usize = 50;
+
+/// Keeps the first [`GAME_CODE_CAP`] diagnostics of each code (in file
+/// order); the last one kept says how many more there are. 100,000 notes
+/// with the same few numbers are 100,000 true errors, but a reader wants
+/// the first few and the count, not 30 MB of them (the text rules cap the
+/// same way per file, the bridge rules per section).
+fn cap_per_code(out: &mut Vec<Diagnostic>) {
+    if out.len() <= GAME_CODE_CAP {
+        return;
+    }
+    let mut counts: FastMap<&'static str, usize> = FastMap::default();
+    for d in out.iter() {
+        *counts.entry(d.code.code).or_default() += 1;
+    }
+    if counts.values().all(|&n| n <= GAME_CODE_CAP) {
+        return;
+    }
+    crate::check::sort(out);
+    let mut seen: FastMap<&'static str, usize> = FastMap::default();
+    out.retain_mut(|d| {
+        let n = seen.entry(d.code.code).or_default();
+        *n += 1;
+        let total = counts[d.code.code];
+        if *n == GAME_CODE_CAP && total > GAME_CODE_CAP {
+            d.set_message(format!("{} ({} more like this in this game not shown)", d.message, total - GAME_CODE_CAP));
+        }
+        *n <= GAME_CODE_CAP
+    });
 }
 
 /// The per-game diagnostics of the games `idx`, in that order; in parallel
@@ -116,4 +149,42 @@ fn check_some_games(text: &str, doc: &Document, opts: &CheckOptions, export_from
     .into_iter()
     .flatten()
     .collect()
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use crate::check::{check_text, CheckOptions};
+    use crate::text::decode;
+
+    fn codes(text: &str, code: &str) -> Vec<String> {
+        let r = check_text(&decode(text.as_bytes()), &CheckOptions::default());
+        r.diagnostics.iter().filter(|d| d.code.code == code).map(|d| d.message.to_string()).collect()
+    }
+
+    /// `n` notes with the number 1 after an auction that refers to it: n - 1
+    /// duplicates (PBN0207).
+    fn notes(n: usize) -> String {
+        "[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n".to_string() + &"[Note \"1:x\"]\n".repeat(n)
+    }
+
+    #[test]
+    fn a_code_is_limited_per_game_and_the_last_says_how_many_more() {
+        let at_cap = codes(&notes(super::GAME_CODE_CAP + 1), "PBN0207");
+        assert_eq!(at_cap.len(), super::GAME_CODE_CAP);
+        assert!(at_cap.iter().all(|m| !m.contains("more like this")));
+        let over = codes(&notes(super::GAME_CODE_CAP + 11), "PBN0207");
+        assert_eq!(over.len(), super::GAME_CODE_CAP);
+        assert!(over.last().unwrap().ends_with("(10 more like this in this game not shown)"), "{over:?}");
+    }
+
+    #[test]
+    fn syntax_errors_are_limited_per_file() {
+        // one syntax error per line: `]` alone is not a PBN token
+        let few = codes(&"]\n\n".repeat(super::text::CAP), "PBN0001");
+        assert_eq!(few.len(), super::text::CAP);
+        assert!(few.iter().all(|m| !m.contains("more not shown")));
+        let many = codes(&"]\n\n".repeat(super::text::CAP + 7), "PBN0001");
+        assert_eq!(many.len(), super::text::CAP);
+        assert!(many.last().unwrap().ends_with("(7 more not shown)"), "{many:?}");
+    }
 }

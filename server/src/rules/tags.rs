@@ -72,7 +72,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             );
             if VENDOR.contains(&name) {
                 d.severity = Severity::Hint;
-                d.message = format!("`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)").into();
+                d.set_message(format!("`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)"));
             }
             ctx.push(out, d);
         }

@@ -9,14 +9,15 @@ use tree_sitter::Node;
 
 /// At most this many diagnostics of one code per file; the last one says
 /// how many more there are.
-const CAP: usize = 50;
+pub const CAP: usize = 50;
 
 /// The text rules of a whole document.
 pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = file_level(source);
     out.extend(span(source.encoding, text, 0..text.len(), &crate::syntax::top_nodes(trees)));
-    cap(&mut out);
+    // The per-file limits ([`cap`]) apply to the whole list, syntax
+    // diagnostics included: `check::check_model` applies them.
     let (chunks, _) = games(trees);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
@@ -55,15 +56,34 @@ pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes
 }
 
 /// The codes [`cap`] limits (and, last, the Windows-1252 one it merges).
-fn capped_codes() -> [&'static crate::codes::CodeInfo; 6] {
-    [&c::CONTROL_CHARACTER, &c::NOT_LATIN1, &c::LINE_TOO_LONG, &c::TOKEN_TOO_LONG, &c::NON_ASCII_SYMBOL, &c::C1_CHARACTER]
+/// How many codes [`cap`] looks at ([`cap_counts`]).
+pub const CAP_KINDS: usize = CAPPED.len() + 1;
+
+/// The codes limited to [`CAP`] per file, then the Windows-1252 code that
+/// [`cap`] merges into one.
+fn capped_codes() -> [&'static crate::codes::CodeInfo; CAP_KINDS] {
+    let [k0, k1, k2, k3, k4, k5, k6] = CAPPED;
+    [k0, k1, k2, k3, k4, k5, k6, &c::C1_CHARACTER]
 }
+
+/// Limited to [`CAP`] per file: characters and lines, and the syntax
+/// errors, of which a file that is not PBN (a binary, a spreadsheet) has
+/// one every few bytes.
+const CAPPED: [&crate::codes::CodeInfo; 7] = [
+    &c::CONTROL_CHARACTER,
+    &c::NOT_LATIN1,
+    &c::LINE_TOO_LONG,
+    &c::TOKEN_TOO_LONG,
+    &c::NON_ASCII_SYMBOL,
+    &crate::codes::syntax::SYNTAX_ERROR,
+    &crate::codes::syntax::MISSING_TOKEN,
+];
 
 /// How many diagnostics of each code [`cap`] looks at are in `diags`: the
 /// counts of parts of a document add up to the document's.
-pub fn cap_counts(diags: &[Diagnostic]) -> [usize; 6] {
+pub fn cap_counts(diags: &[Diagnostic]) -> [usize; CAP_KINDS] {
     let codes = capped_codes();
-    let mut n = [0; 6];
+    let mut n = [0; CAP_KINDS];
     for d in diags {
         if let Some(k) = codes.iter().position(|c| std::ptr::eq(d.code, *c)) {
             n[k] += 1;
@@ -74,22 +94,22 @@ pub fn cap_counts(diags: &[Diagnostic]) -> [usize; 6] {
 
 /// Whether [`cap`] would change diagnostics with these counts (beyond
 /// their order): a code over the limit, or any Windows-1252 character.
-pub fn cap_changes(counts: &[usize; 6]) -> bool {
-    counts[..5].iter().any(|&n| n > CAP) || counts[5] > 0
+pub fn cap_changes(counts: &[usize; CAP_KINDS]) -> bool {
+    counts[..CAPPED.len()].iter().any(|&n| n > CAP) || counts[CAPPED.len()] > 0
 }
 
 /// Applies the per-file limits to the diagnostics of all spans (in any
 /// order): at most [`CAP`] of each capped code, the last saying how many more
 /// there are; Windows-1252 characters become one diagnostic with the count.
 pub fn cap(out: &mut Vec<Diagnostic>) {
-    let capped = [&c::CONTROL_CHARACTER, &c::NOT_LATIN1, &c::LINE_TOO_LONG, &c::TOKEN_TOO_LONG, &c::NON_ASCII_SYMBOL];
+    let capped = CAPPED;
     let is = |d: &Diagnostic, code: &crate::codes::CodeInfo| std::ptr::eq(d.code, code);
     if !out.iter().any(|d| is(d, &c::C1_CHARACTER) || capped.iter().any(|k| is(d, k))) {
         return;
     }
     out.sort_by_key(|d| (d.range.start, d.range.end));
     let mut kept = Vec::with_capacity(out.len());
-    let mut counts = [0usize; 5];
+    let mut counts = [0usize; CAPPED.len()];
     let mut c1: Option<(usize, usize)> = None; // (index in kept, count)
     for d in out.drain(..) {
         if is(&d, &c::C1_CHARACTER) {

@@ -87,7 +87,9 @@ pub struct ValueIssue {
 impl ValueIssue {
     /// An issue without related information.
     pub fn new(code: &'static CodeInfo, range: Range<usize>, message: impl Into<String>) -> Self {
-        ValueIssue { code, range, message: message.into(), related: None }
+        let message = message.into();
+        let message = crate::diagnostic::tidy(&message).unwrap_or(message);
+        ValueIssue { code, range, message, related: None }
     }
 
     /// The issue's severity (its code's default severity).

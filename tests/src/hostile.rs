@@ -1,0 +1,224 @@
+//! Hostile inputs: the shapes of input a PBN tool must survive with clear
+//! diagnostics, bounded memory and linear time (issue 7, "Robustness").
+//!
+//! Each shape is built for a size `n` (characters, games, notes…): the
+//! tests (`tests/tests/hostile.rs`) build it at the size the issue names,
+//! `pbn-bench hostile` at several sizes to show how time and memory grow.
+
+/// One shape of hostile input.
+pub struct Hostile {
+    /// Test and benchmark name.
+    pub name: &'static str,
+    /// What the input is, for reports (`{n}` is replaced by the size, `{s}`
+    /// by `s` unless it is 1).
+    pub what: &'static str,
+    /// The size the tests use; `None` for inputs that do not scale.
+    pub n: Option<usize>,
+    /// Builds the input for a size (ignored when `n` is `None`).
+    pub make: fn(usize) -> Vec<u8>,
+    /// The most memory `pbn check` may use on the input at the tests'
+    /// size, in MB (peak resident memory): about 1.5 times what it used
+    /// on 2026-11-23 plus 16 MB, on 2 cores (more cores parse more pieces
+    /// at once).
+    pub peak_mb: u64,
+}
+
+impl Hostile {
+    /// The input at the tests' size.
+    pub fn input(&self) -> Vec<u8> {
+        (self.make)(self.n.unwrap_or(0))
+    }
+
+    /// `what` with the size filled in.
+    pub fn describe(&self, n: usize) -> String {
+        self.what.replace("{n}", &group(n)).replace("{s}", if n == 1 { "" } else { "s" })
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn group(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn repeat_to(piece: &str, bytes: usize) -> String {
+    piece.repeat(bytes.div_ceil(piece.len().max(1)))[..bytes].to_string()
+}
+
+/// Every shape, in the order of the issue's list, then the extra ones.
+pub const HOSTILE: &[Hostile] = &[
+    Hostile {
+        name: "long_line",
+        what: "a line of {n} bytes (a tag value; §2.3 allows 255 characters)",
+        n: Some(1 << 20),
+        peak_mb: 35,
+        make: |n| format!("[Event \"{}\"]\n", "x".repeat(n.saturating_sub(11))).into_bytes(),
+    },
+    Hostile {
+        name: "long_comment",
+        what: "a game with a comment of {n} bytes on one line",
+        n: Some(10 << 20),
+        peak_mb: 46,
+        make: |n| format!("[Event \"x\"]\n{{{}}}\n", repeat_to("comment ", n.saturating_sub(2))).into_bytes(),
+    },
+    Hostile {
+        name: "many_games",
+        what: "{n} games (a tag each)",
+        n: Some(100_000),
+        peak_mb: 92,
+        make: |n| {
+            let mut s = String::with_capacity(n * 30);
+            for i in 1..=n {
+                s += &format!("[Event \"x\"]\n[Board \"{i}\"]\n\n");
+            }
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "chained_hash",
+        what: "{n} games whose Event is `#` (§4.8), each inheriting through all the previous ones",
+        n: Some(10_000),
+        peak_mb: 59,
+        make: |n| {
+            let mut s = String::from("[Event \"Club night\"]\n[Site \"##Amsterdam\"]\n\n");
+            s += &"[Event \"#\"]\n\n".repeat(n);
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "many_notes",
+        what: "one auction followed by {n} notes",
+        n: Some(100_000),
+        peak_mb: 185,
+        make: |n| {
+            let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n");
+            for i in 0..n {
+                s += &format!("[Note \"{}:x\"]\n", i % 40 + 1);
+            }
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "long_tag_name",
+        what: "a tag name of {n} characters",
+        n: Some(100_000),
+        peak_mb: 31,
+        make: |n| format!("[{} \"x\"]\n", "N".repeat(n)).into_bytes(),
+    },
+    Hostile {
+        name: "control_bytes",
+        what: "{n} game{s} with NUL and other control bytes in a tag value, a comment, section data and between tags",
+        n: Some(1),
+        peak_mb: 31,
+        make: |n| {
+            let game: &[u8] = b"[Event \"a\x00b\x07c\"]\n\x01\x02[Site \"\x1b[31m\"]\n{\x00\x7f\x08}\n[Dealer \"N\"]\n[Auction \"N\"]\n1C\x00 Pass\x0b AP\n\n";
+            game.repeat(n.max(1))
+        },
+    },
+    Hostile {
+        name: "invalid_utf8",
+        what: "{n} game{s} with bytes that are not UTF-8 (a lone continuation byte, a truncated sequence, an overlong form) among UTF-8",
+        n: Some(1),
+        peak_mb: 31,
+        make: |n| {
+            let game: &[u8] = b"[Event \"Caf\xc3\xa9 \x80 \xc3\"]\n[Site \"\xe2\x82\"]\n{\xc0\xaf \xed\xa0\x80}\n[Dealer \"N\"]\n\n";
+            game.repeat(n.max(1))
+        },
+    },
+    Hostile {
+        name: "not_pbn_prose",
+        what: "a text file that is not PBN ({n} lines of prose with stray braces and brackets)",
+        n: Some(1_000),
+        peak_mb: 32,
+        make: |n| "This is not a PBN file at all.\nJust prose; with {braces and [brackets.\n".repeat(n.div_ceil(2)).into_bytes(),
+    },
+    Hostile {
+        name: "not_pbn_binary",
+        what: "{n} bytes of every value 0–255 in turn (a binary file)",
+        n: Some(50_000),
+        peak_mb: 41,
+        make: |n| (0u8..=255).cycle().take(n).collect(),
+    },
+    Hostile {
+        name: "empty",
+        what: "an empty file",
+        n: None,
+        peak_mb: 31,
+        make: |_| Vec::new(),
+    },
+    Hostile {
+        name: "bom_and_cr",
+        what: "a UTF-8 byte order mark, a version line and lone CR line ends",
+        n: None,
+        peak_mb: 31,
+        make: |_| b"\xef\xbb\xbf% PBN 2.1\r[Event \"\xc3\xa9\"]\r".to_vec(),
+    },
+    Hostile {
+        name: "long_auction",
+        what: "an auction of {n} passes",
+        n: Some(20_000),
+        peak_mb: 55,
+        make: |n| {
+            let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
+            for i in 0..n {
+                s += if i % 4 == 3 { "Pass\n" } else { "Pass " };
+            }
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "long_play",
+        what: "a play section of {n} cards (the same card again and again)",
+        n: Some(20_000),
+        peak_mb: 47,
+        make: |n| {
+            let mut s = String::from(
+                "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n",
+            );
+            for i in 0..n {
+                s += if i % 4 == 3 { "SA\n" } else { "SA " };
+            }
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "many_note_references",
+        what: "an auction of {n} calls, each with a note reference and no notes",
+        n: Some(2_000),
+        peak_mb: 35,
+        make: |n| {
+            let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
+            for i in 0..n {
+                s += &format!("1C ={}={}", i % 40 + 1, if i % 4 == 3 { "\n" } else { " " });
+            }
+            s.into_bytes()
+        },
+    },
+];
+
+/// The shape of this name.
+pub fn by_name(name: &str) -> &'static Hostile {
+    HOSTILE.iter().find(|h| h.name == name).unwrap_or_else(|| panic!("no hostile input named {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_what_they_say() {
+        assert_eq!(by_name("long_line").input().len(), 1 << 20);
+        assert_eq!(by_name("long_comment").input().len(), (10 << 20) + 13);
+        let games = by_name("many_games").input();
+        assert_eq!(games.windows(2).filter(|w| w == b"\n\n").count(), 100_000);
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(group(12), "12");
+    }
+}

@@ -1,0 +1,172 @@
+//! Hostile inputs, each a test (issue 7): the shapes of `pbn_tests::hostile`
+//! at the sizes the issue names (a 1 MB line, a 10 MB comment, 100k games,
+//! 10k chained `#` values, 100k notes, a tag name of 100k characters, NUL
+//! and control bytes, invalid UTF-8, files that are not PBN) and a few more.
+//!
+//! Each one is:
+//! - run in process through the checker (import and export rules), the
+//!   lowering, `pbn dump` and the formatter: no panic, and the piecewise
+//!   check (`check_text`) equals the whole one (`check_whole`), limits on
+//!   repeated diagnostics included;
+//! - checked by the `pbn check` binary: it exits with 0 or 1 (no panic, no
+//!   abort), every line it prints is short (a diagnostic quotes at most a
+//!   few dozen characters of the file and shows a window of the source
+//!   line), and its output is a snapshot (`snapshots/hostile__NAME.snap`):
+//!   the diagnostics must stay clear;
+//! - bounded in memory: the peak resident memory of `pbn check`, as its
+//!   `--stats` reports it (VmHWM on Linux; deterministic enough to bound,
+//!   unlike time), is at most the shape's `peak_mb`.
+//!   (Not `ru_maxrss` from `wait4`: on Linux it also holds the memory of
+//!   this test process, which the child was forked from.)
+//!
+//! Time is not asserted (no timed assertions in tests): `pbn-bench hostile`
+//! measures every shape at growing sizes and writes how time and memory
+//! grow to BENCHMARKS.md.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use pbn::check::{check_text, check_whole, CheckOptions};
+use pbn::text::decode;
+use pbn_tests::binary::pbn_binary;
+use pbn_tests::hostile::by_name;
+
+/// The longest line `pbn check` may print.
+const MAX_LINE: usize = 300;
+
+fn in_process(name: &str, bytes: &[u8]) {
+    let source = decode(bytes);
+    for export in [false, true] {
+        let opts = CheckOptions { export };
+        let piecewise = check_text(&source, &opts);
+        // The per-file and per-game limits are the same, piece by piece
+        // (`pbn check`, the language server) or on the whole document.
+        let whole = check_whole(&source, &opts);
+        assert!(piecewise.diagnostics == whole.diagnostics, "{name}: check_text and check_whole differ (export {export})");
+    }
+    let tree = pbn::syntax::parse_pieces(&source.text);
+    let doc = pbn::model::lower(&tree, &source.text);
+    let _ = pbn::model::dump::dump(&doc, &source.text);
+    let _ = pbn::format::format(&source, &pbn::format::FormatOptions::default());
+}
+
+struct Cli {
+    /// Exit code, or `None` when a signal ended the process.
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// The peak memory in bytes from the `--stats` line, where the platform
+/// reports it.
+fn peak_memory(stats: &str) -> Option<u64> {
+    let kb = stats.split("peak memory ").nth(1)?.strip_suffix(" kB")?;
+    Some(kb.parse::<u64>().ok()? * 1024)
+}
+
+fn pbn_check(path: &Path) -> Cli {
+    let mut child = Command::new(pbn_binary())
+        .args(["check", "--color", "never", "--stats"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pbn check");
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        out_pipe.read_to_end(&mut v).map(|_| v)
+    });
+    let mut err = Vec::new();
+    err_pipe.read_to_end(&mut err).expect("read stderr");
+    let out = out.join().unwrap().expect("read stdout");
+    let code = child.wait().expect("wait for pbn check").code();
+    Cli { code, stdout: String::from_utf8_lossy(&out).into_owned(), stderr: String::from_utf8_lossy(&err).into_owned() }
+}
+
+fn hostile(name: &str) {
+    let shape = by_name(name);
+    let bytes = shape.input();
+    let what = shape.describe(shape.n.unwrap_or(0));
+
+    let result = std::panic::catch_unwind(|| in_process(name, &bytes));
+    assert!(result.is_ok(), "{name} ({what}): panic in process");
+
+    let dir = std::env::temp_dir().join(format!("pbn-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.pbn"));
+    std::fs::write(&path, &bytes).unwrap();
+    let cli = pbn_check(&path);
+    let _ = std::fs::remove_file(&path);
+
+    assert!(
+        matches!(cli.code, Some(0 | 1)),
+        "{name} ({what}): pbn check ended with {:?}\nstderr: {}",
+        cli.code,
+        cli.stderr
+    );
+    let stats = cli.stderr.trim_end();
+    assert!(
+        stats.starts_with("pbn check: 1 file, ") && !stats.contains('\n'),
+        "{name}: pbn check wrote more than its --stats line to stderr: {stats}"
+    );
+    for (i, line) in cli.stdout.lines().enumerate() {
+        let n = line.chars().count();
+        assert!(n <= MAX_LINE, "{name} ({what}): output line {} has {n} characters: {}…", i + 1, line.chars().take(120).collect::<String>());
+    }
+    if let Some(rss) = peak_memory(stats) {
+        let limit = shape.peak_mb << 20;
+        assert!(
+            rss <= limit,
+            "{name} ({what}, {} bytes): pbn check peaked at {} MB, more than {} MB",
+            bytes.len(),
+            rss >> 20,
+            limit >> 20
+        );
+        eprintln!("{name}: {} bytes, peak {} MB (limit {} MB)", bytes.len(), rss >> 20, limit >> 20);
+    } else {
+        eprintln!("{name}: peak memory not measured on this system ({stats})");
+    }
+    let report = cli.stdout.replace(&path.display().to_string(), "INPUT.pbn");
+    insta::assert_snapshot!(name, format!("{what} ({} bytes)\n\n{report}", bytes.len()));
+}
+
+macro_rules! hostile_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                hostile(stringify!($name));
+            }
+        )*
+
+        #[test]
+        fn every_shape_has_a_test() {
+            let tested = [$(stringify!($name)),*];
+            for shape in pbn_tests::hostile::HOSTILE {
+                assert!(tested.contains(&shape.name), "no test for the hostile input {}", shape.name);
+            }
+        }
+    };
+}
+
+hostile_tests!(
+    long_line,
+    long_comment,
+    many_games,
+    chained_hash,
+    many_notes,
+    long_tag_name,
+    control_bytes,
+    invalid_utf8,
+    not_pbn_prose,
+    not_pbn_binary,
+    empty,
+    bom_and_cr,
+    long_auction,
+    long_play,
+    many_note_references,
+);
