@@ -35,6 +35,7 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
     ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
     ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
     ("lsp", "pbn lsp over stdio: open, edits, hover, completion, formatting, memory", lsp::run),
+    ("hostile", "pbn check on the hostile inputs at growing sizes: time exponent, peak memory", hostile::run),
 ];
 
 #[path = "../bench/check.rs"]
@@ -43,6 +44,8 @@ mod check;
 mod fmt;
 #[path = "../bench/lsp.rs"]
 mod lsp;
+#[path = "../bench/hostile.rs"]
+mod hostile;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;
