@@ -23,6 +23,10 @@ pub enum Format {
 ///
 /// Exit status: 0 when no error (or, with --deny-warnings, no warning) was
 /// found, 1 when one was, 2 for usage or I/O problems.
+///
+/// Repeated diagnostics are limited: at most 50 of one code per game, 50
+/// syntax errors and 50 of each character or line rule per file; the last
+/// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
 #[command(after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn")]
 pub struct CheckArgs {
