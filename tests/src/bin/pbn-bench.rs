@@ -36,6 +36,7 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
     ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
     ("lsp", "pbn lsp over stdio: open, edits, hover, completion, formatting, memory", lsp::run),
     ("hostile", "pbn check on the hostile inputs at growing sizes: time exponent, peak memory", hostile::run),
+    ("scaling", "pbn check on fuzz corpus inputs repeated 4 and 64 times: does it stay linear?", scaling::run),
 ];
 
 #[path = "../bench/check.rs"]
@@ -46,6 +47,8 @@ mod fmt;
 mod lsp;
 #[path = "../bench/hostile.rs"]
 mod hostile;
+#[path = "../bench/scaling.rs"]
+mod scaling;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;
@@ -78,6 +81,8 @@ fn help() -> String {
          \x20   --out FILE       the markdown file to update (default: <repo>/BENCHMARKS.md)\n\
          \x20   --dump DIR       also write every input file to DIR (for perf, callgrind, ...);\n\
          \x20                    check: keep its input files there\n\
+         \x20   --corpus DIR     scaling: the fuzz corpus to sample (default fuzz/corpus/parse_check)\n\
+         \x20   --sample N       scaling: how many of its inputs (default 2000)\n\
          \x20   -h, --help       print this help\n";
     s
 }
@@ -105,6 +110,10 @@ struct Args {
     out: PathBuf,
     /// Also write every input to this directory (for external profilers).
     dump: Option<PathBuf>,
+    /// `scaling`: the fuzz corpus to sample.
+    corpus: Option<PathBuf>,
+    /// `scaling`: how many of its inputs.
+    sample: Option<usize>,
     /// The command line as given, for the report.
     argv: Vec<String>,
 }
@@ -131,6 +140,8 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         write: true,
         out: repo_root().join("BENCHMARKS.md"),
         dump: None,
+        corpus: None,
+        sample: None,
         argv: argv.clone(),
     };
     let mut it = argv.into_iter();
@@ -166,6 +177,12 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             "--perf" => args.perf = Some(PathBuf::from(value("--perf")?)),
             "--out" => args.out = PathBuf::from(value("--out")?),
             "--dump" => args.dump = Some(PathBuf::from(value("--dump")?)),
+            "--corpus" => args.corpus = Some(PathBuf::from(value("--corpus")?)),
+            "--sample" => {
+                let v = value("--sample")?;
+                let n: usize = v.parse().map_err(|_| format!("--sample: not a count: {v}"))?;
+                args.sample = Some(n.max(1));
+            }
             s if !s.starts_with('-') && args.subcommand.is_empty() => args.subcommand = s.to_string(),
             other => return Err(format!("unknown argument: {other}")),
         }
