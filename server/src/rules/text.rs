@@ -55,7 +55,6 @@ pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes
     out
 }
 
-/// The codes [`cap`] limits (and, last, the Windows-1252 one it merges).
 /// How many codes [`cap`] looks at ([`cap_counts`]).
 pub const CAP_KINDS: usize = CAPPED.len() + 1;
 
