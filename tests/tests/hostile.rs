@@ -19,6 +19,10 @@
 //!   (Not `ru_maxrss` from `wait4`: on Linux it also holds the memory of
 //!   this test process, which the child was forked from.)
 //!
+//! And the language server takes every shape (one session, all of them):
+//! it publishes the codes `pbn check` finds, also after an edit, and
+//! formats.
+//!
 //! Time is not asserted (no timed assertions in tests): `pbn-bench hostile`
 //! measures every shape at growing sizes and writes how time and memory
 //! grow to BENCHMARKS.md.
@@ -170,3 +174,53 @@ hostile_tests!(
     long_play,
     many_note_references,
 );
+
+/// The language server on every shape: it publishes the diagnostics `pbn
+/// check` finds in the same text (the same codes, as many), survives a
+/// one-character edit at the end and a formatting request, and shuts down
+/// cleanly after all of them.
+#[test]
+fn the_language_server_takes_every_shape() {
+    use pbn_tests::lsp_client::LspClient;
+    use serde_json::json;
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    for (i, shape) in pbn_tests::hostile::HOSTILE.iter().enumerate() {
+        let text = decode(&shape.input()).text;
+        let uri = format!("file:///tmp/pbn-hostile/{}.pbn", shape.name);
+        let codes = |text: &str| {
+            let mut v: Vec<String> = check_text(&pbn::text::SourceText::from_text(text.to_owned()), &CheckOptions::default())
+                .diagnostics
+                .iter()
+                .map(|d| d.code.code.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        let published = |diags: Vec<serde_json::Value>| {
+            let mut v: Vec<String> = diags.iter().map(|d| d["code"].as_str().unwrap_or("?").to_string()).collect();
+            v.sort();
+            v
+        };
+        let version = 10 * i as i64;
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": version, "text": text}}));
+        assert_eq!(published(c.diagnostics(&uri, version)), codes(&text), "{}: on open", shape.name);
+
+        // Append one character at the end of the document (LSP lines end
+        // at CR LF, CR or LF).
+        let last_break = text.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let line = text.match_indices(['\n', '\r']).filter(|&(i, m)| !(m == "\r" && text[i + 1..].starts_with('\n'))).count();
+        let end = json!({"line": line, "character": text[last_break..].encode_utf16().count()});
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version + 1}, "contentChanges": [{"range": {"start": end, "end": end}, "text": "x"}]}),
+        );
+        let edited = format!("{text}x");
+        assert_eq!(published(c.diagnostics(&uri, version + 1)), codes(&edited), "{}: after an edit", shape.name);
+
+        let fmt = c.request("textDocument/formatting", json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}));
+        assert!(fmt.get("error").is_none(), "{}: formatting failed: {fmt}", shape.name);
+        c.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    }
+    assert_eq!(c.shutdown(), Some(0));
+}
