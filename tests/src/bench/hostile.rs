@@ -26,6 +26,10 @@ const QUICK_FACTORS: [(usize, usize); 2] = [(1, 64), (1, 16)];
 /// The smallest base size: shapes whose tests use one copy of a game
 /// (`control_bytes`, `invalid_utf8`) are measured from 1,000 copies.
 const MIN_BASE: usize = 1_000;
+/// Short measurements are repeated until they take this long in all…
+const MIN_TOTAL: Duration = Duration::from_millis(300);
+/// …but at most this many times.
+const MAX_REPS: usize = 300;
 /// Above this exponent a step is marked super-linear.
 const SUPER_LINEAR: f64 = 1.3;
 
@@ -66,8 +70,10 @@ fn measure_point(shape: &Hostile, n: usize, reps: usize, bin: &Path, dir: &Path)
         drop(r);
         d
     };
-    once();
-    let t = measure(reps, once);
+    // Short runs are repeated for at least MIN_TOTAL in all: one
+    // millisecond measured 5 times is mostly noise.
+    let first = once();
+    let t = measure(reps.max((MIN_TOTAL.as_secs_f64() / first.as_secs_f64().max(1e-6)).ceil() as usize).min(MAX_REPS), once);
     Ok(Point { bytes: bytes.len(), ms: t.median.as_secs_f64() * 1e3, peak_mb: peak? })
 }
 
@@ -145,11 +151,12 @@ pub fn run(args: &Args) -> Result<String, String> {
     );
     out += &format!(
         "Each shape of `tests/src/hostile.rs` at {} the size its test uses (`tests/tests/hostile.rs`; at least {MIN_BASE} copies of the game for the shapes tested with one). \
-         Time: `check_text` in process (decode included), median of {reps} runs, ms (input size). \
+         Time: `check_text` in process (decode included), median of {reps} runs or more (short ones repeated for {} ms in all), ms (input size). \
          k: exponent of time ∝ size^k from one size to the next (1 = linear, 2 = quadratic; above {SUPER_LINEAR} in bold). \
          Peak: resident memory of the `pbn check` binary (`--stats`), MB, at each size; per MB: at the largest size, \
          MB of memory beyond the binary's own ({base_mb:.0} MB, its peak on an empty file) per MB of input.\n\n",
-        sizes.join(", ")
+        sizes.join(", "),
+        MIN_TOTAL.as_millis()
     );
     out += "| input | at the tests' size | ms at each size | k | peak MB | MB per MB |\n|---|---|---|---|---|---:|\n";
     for r in &rows {
