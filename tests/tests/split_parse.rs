@@ -3,8 +3,9 @@
 //! reparses in the language server). The parse is canonical: whatever the
 //! pieces, the same top-level nodes with the same subtrees and byte ranges,
 //! the same model, diagnostics and formatted output; where the document has
-//! no syntax error, exactly the whole-file tree; where it has one, the
-//! broken games are parsed one at a time. Checked with pieces of one game,
+//! no syntax error (and no `{` without a `}` after it), exactly the
+//! whole-file tree; where it has one, the broken games are parsed one at a
+//! time. Checked with pieces of one game,
 //! of a few hundred bytes and as large as possible, on every corpus file,
 //! every fixture, every code example, generated files with tricky comments
 //! and line endings, and randomly damaged files.
@@ -26,7 +27,10 @@ fn assert_same(name: &str, text: &str) -> usize {
     assert_eq!(node_list(&small), node_list(&pieces), "{name}: top-level nodes differ (small pieces)");
     assert_eq!(node_list(&whole), node_list(&pieces), "{name}: top-level nodes differ (one piece)");
     let one = parse(text);
-    if !one.root_node().has_error() {
+    // A `{` with no `}` after it (an unterminated comment) makes the parse
+    // go one game at a time (`split::parse_one`), as a syntax error does.
+    let unterminated = text[text.rfind('}').map_or(0, |c| c + 1)..].contains('{');
+    if !one.root_node().has_error() && !unterminated {
         assert_eq!(whole.len(), 1, "{name}");
         assert_eq!(node_list(&one), node_list(&pieces), "{name}: not the whole-file tree");
     }

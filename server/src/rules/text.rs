@@ -61,14 +61,15 @@ pub const CAP_KINDS: usize = CAPPED.len() + 1;
 /// The codes limited to [`CAP`] per file, then the Windows-1252 code that
 /// [`cap`] merges into one.
 fn capped_codes() -> [&'static crate::codes::CodeInfo; CAP_KINDS] {
-    let [k0, k1, k2, k3, k4, k5, k6] = CAPPED;
-    [k0, k1, k2, k3, k4, k5, k6, &c::C1_CHARACTER]
+    let mut codes = [&c::C1_CHARACTER; CAP_KINDS];
+    codes[..CAPPED.len()].copy_from_slice(&CAPPED);
+    codes
 }
 
 /// Limited to [`CAP`] per file: characters and lines, and the syntax
 /// errors, of which a file that is not PBN (a binary, a spreadsheet) has
 /// one every few bytes.
-const CAPPED: [&crate::codes::CodeInfo; 7] = [
+const CAPPED: [&crate::codes::CodeInfo; 9] = [
     &c::CONTROL_CHARACTER,
     &c::NOT_LATIN1,
     &c::LINE_TOO_LONG,
@@ -76,6 +77,8 @@ const CAPPED: [&crate::codes::CodeInfo; 7] = [
     &c::NON_ASCII_SYMBOL,
     &crate::codes::syntax::SYNTAX_ERROR,
     &crate::codes::syntax::MISSING_TOKEN,
+    &crate::codes::syntax::UNTERMINATED_STRING,
+    &crate::codes::syntax::UNTERMINATED_COMMENT,
 ];
 
 /// How many diagnostics of each code [`cap`] looks at are in `diags`: the

@@ -17,7 +17,10 @@
 //! recovery may reach across a game break, so the cutting would matter. The
 //! syntax of a PBN document is therefore defined game by game, as §3 defines
 //! the document ("each game … starts with a semi-empty line"): a piece whose
-//! tree has an ERROR or MISSING node is parsed again one game at a time. A
+//! tree has an ERROR or MISSING node is parsed again one game at a time (and
+//! a piece holding a `{` with no `}` after it, an unterminated comment, is
+//! parsed one game at a time from the start: tree-sitter's lexer looks for
+//! the `}` to the end of its input at each such `{`). A
 //! broken game then never swallows the next, and the result does not depend
 //! on where the pieces were cut: `pbn check` (large pieces, every core) and
 //! the language server (small pieces, parsed when needed: [`Forest`]) see
@@ -35,16 +38,39 @@ pub const EDIT_PIECE: usize = 32 * 1024;
 /// line after a run of semi-empty lines outside any `{}` comment, at least
 /// `piece` bytes after the previous cut. Never 0 or `text.len()`.
 pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
-    scan(text, piece).0
+    scan(text, piece, false).cuts
 }
 
-/// [`cut_points`], and whether the scan ends outside any `{}` comment (so
-/// that the end of `text` is a valid place for the next piece to start, if
-/// it follows a semi-empty line).
-fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
+/// What [`scan`] found in a stretch of text.
+struct Scan {
+    /// Where pieces may start (offsets in the stretch).
+    cuts: Vec<usize>,
+    /// The scan ends outside any `{}` comment (so that the end of the
+    /// stretch is a valid place for the next piece to start, if it follows
+    /// a semi-empty line).
+    outside: bool,
+    /// The first `{` with no `}` after it in the whole text (offset in the
+    /// stretch), where there is one: an unterminated comment.
+    open: Option<usize>,
+}
+
+/// [`cut_points`] of a stretch of the text; `close_after`: the text has a
+/// `}` after the end of the stretch.
+///
+/// A `{` with its `}` further on is a comment to that `}`, blank lines and
+/// all (§3.8). A `{` with no `}` anywhere after it is an unterminated
+/// comment, which the grammar ends before the next semi-empty line; every
+/// `{` after it is one too, so the scan goes on cutting after it. (Until
+/// 2026-11-23 it stopped there: a file with many unterminated comments was
+/// then one piece, and tree-sitter's lexer, which looks for a `}` to the
+/// end of its input at every `{`, took time quadratic in its length: found
+/// by `pbn-bench scaling` on fuzz inputs.) A `{` whose `}` may lie after the
+/// stretch (`close_after`) ends the scan inside a comment.
+fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let b = text.as_bytes();
     let n = b.len();
     let mut cuts = Vec::new();
+    let mut open = None;
     let mut last = 0;
     let mut i = 0;
     let mut line_start = true;
@@ -60,10 +86,15 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
         match c {
             b'{' => match memchr::memchr(b'}', &b[i + 1..]) {
                 Some(p) => i += p + 2,
-                // An unterminated comment is cut by the lexer at the next
-                // semi-empty line (see the grammar), unless a `}` follows
-                // further on; rare enough not to cut anything after it.
-                None => return (cuts, false),
+                // The comment may run on to a `}` after the stretch.
+                None if close_after => return Scan { cuts, outside: false, open },
+                None => {
+                    open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                    if i == n {
+                        return Scan { cuts, outside: false, open };
+                    }
+                }
             },
             b';' => i = line_end(b, i),
             b'"' => {
@@ -112,7 +143,29 @@ fn scan(text: &str, piece: usize) -> (Vec<usize>, bool) {
             }
         }
     }
-    (cuts, true)
+    Scan { cuts, outside: true, open }
+}
+
+/// The end of the unterminated comment starting with the `{` at `from`
+/// (no `}` follows it): the grammar's `unterminated_comment` runs over line
+/// ends as long as the next line, after spaces, tabs, vertical tabs and
+/// form feeds, goes on with a character that is not white space (Unicode
+/// white space, as tree-sitter's `\s`); it ends before the line end of a
+/// semi-empty line, or at the end of the text.
+fn unterminated_comment_end(text: &str, from: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = from + 1;
+    loop {
+        let Some(e) = memchr::memchr2(b'\n', b'\r', &b[i..]).map(|p| i + p) else { return b.len() };
+        let mut k = after_newline(b, e);
+        while k < b.len() && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
+            k += 1;
+        }
+        match text[k..].chars().next() {
+            Some(c) if !c.is_whitespace() => i = k + c.len_utf8(),
+            _ => return e,
+        }
+    }
 }
 
 /// A table of the bytes in `set`.
@@ -181,6 +234,13 @@ pub struct Forest {
     dirty: Vec<bool>,
     piece: usize,
     cache: std::sync::Arc<TreeCache>,
+    /// The text's last `}` ([`last_close`]), as of the last cut.
+    last_close: Option<usize>,
+    /// The first `{` with no `}` after it, as of the last cut, moved by the
+    /// edits since (or the start of an edit that touched it): the pieces
+    /// after it were cut as if no `}` could follow, which a `}` typed after
+    /// it makes wrong ([`Forest::recut`] then cuts the rest again).
+    open: Option<usize>,
 }
 
 /// `n` ids never handed out before (in this process).
@@ -280,10 +340,11 @@ impl Forest {
 
     /// [`Forest::cut`] with a tree cache of `budget` bytes of piece text.
     pub fn cut_with_cache(text: &str, piece: usize, budget: usize) -> Forest {
-        let (ranges, starts) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece);
+        let close = last_close(text);
+        let (ranges, starts, open) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece, close);
         let dirty = vec![false; ranges.len()];
         let ids = fresh_ids(ranges.len()).collect();
-        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)) }
+        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)), last_close: close, open }
     }
 
     /// The byte ranges of the pieces.
@@ -345,7 +406,7 @@ impl Forest {
     /// Parses piece `i`, whose cache key (and so start point) is `key`.
     fn parse_piece(&self, i: usize, key: CacheKey, text: &str) -> PieceTrees {
         let at = Point { row: key.2, column: key.3 };
-        std::sync::Arc::new(parse_one(text, self.ranges[i].start, self.ranges[i].end, at, usize::MAX))
+        std::sync::Arc::new(parse_one(text, self.ranges[i].start, self.ranges[i].end, at, usize::MAX, self.last_close))
     }
 
     /// The point of piece `i`'s start. Its column (bytes since the last LF,
@@ -390,6 +451,9 @@ impl Forest {
                 self.dirty[i] = true;
             }
         }
+        if let Some(p) = self.open {
+            self.open = Some(if p >= old_end { p - old_end + new_end } else if p >= start { start } else { p });
+        }
     }
 
     /// Cuts the pieces [`Forest::edit`] marked again, with their
@@ -397,6 +461,19 @@ impl Forest {
     /// the edits). When the game breaks around them did not move, the marked
     /// pieces only get new ids; the neighbours keep theirs.
     pub fn recut(&mut self, text: &str) {
+        let close = last_close(text);
+        self.last_close = close;
+        let close_after = |end: usize| close.is_some_and(|c| c >= end);
+        // A `}` after the first unterminated `{` (typed after it, or the
+        // `{` moved before one): the pieces after it were cut as if no `}`
+        // could follow, so they are all cut again.
+        if let (Some(p), Some(c)) = (self.open, close) {
+            if c > p {
+                let from = self.piece_at(p);
+                self.dirty[from..].iter_mut().for_each(|d| *d = true);
+                self.open = None;
+            }
+        }
         while let Some(d) = self.dirty.iter().position(|&d| d) {
             // The window: the dirty run and one clean piece on each side,
             // whose outer ends are still valid cut points.
@@ -408,7 +485,7 @@ impl Forest {
             let mut last = (last + 1).min(self.ranges.len() - 1);
             let ws = self.ranges[first].start;
             let mut we = self.ranges[last].end;
-            let (_, outside) = scan(&text[ws..we], usize::MAX);
+            let outside = scan(&text[ws..we], usize::MAX, close_after(we)).outside;
             if !outside && we < text.len() {
                 // A `{` without its `}` in the window: the comment may run
                 // on, so the rest of the document is cut again.
@@ -417,7 +494,19 @@ impl Forest {
             }
             // The window's first piece starts before the edit (or at 0).
             let at = if first == 0 { Point { row: 0, column: 0 } } else { self.starts[first] };
-            let (cuts, _) = scan(&text[ws..we], 1);
+            let scanned = scan(&text[ws..we], 1, close_after(we));
+            let cuts = scanned.cuts;
+            // The first unterminated `{` (see the field).
+            let found = scanned.open.map(|o| o + ws);
+            self.open = match self.open {
+                Some(p) if p < ws => Some(p),
+                Some(p) if p >= we => found.or(Some(p)),
+                // It was in the window: the window's, or where it is not
+                // known any more, its end (a `}` after it then cuts the rest
+                // again).
+                Some(_) => found.or((we < text.len()).then_some(we)),
+                None => found,
+            };
             let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
             let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
@@ -436,7 +525,7 @@ impl Forest {
                 }
                 (ranges, starts, ids)
             } else {
-                let (ranges, starts) = cut_region(text, ws..we, at, self.piece);
+                let (ranges, starts, _) = cut_region(text, ws..we, at, self.piece, close);
                 let ids = fresh_ids(ranges.len()).collect();
                 (ranges, starts, ids)
             };
@@ -470,8 +559,9 @@ fn edit_point(p: Point, e: &InputEdit) -> Point {
 /// ends at one or at the end of the text) cut into pieces of at least
 /// `piece` bytes: their ranges and start points. An empty region is one
 /// empty piece.
-fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> (Vec<std::ops::Range<usize>>, Vec<Point>) {
-    let (cuts, _) = scan(&text[region.clone()], piece);
+fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, last_close: Option<usize>) -> (Vec<std::ops::Range<usize>>, Vec<Point>, Option<usize>) {
+    let scanned = scan(&text[region.clone()], piece, last_close.is_some_and(|c| c >= region.end));
+    let cuts = scanned.cuts;
     let mut ranges = Vec::with_capacity(cuts.len() + 1);
     let mut starts = Vec::with_capacity(cuts.len() + 1);
     let mut start = region.start;
@@ -482,7 +572,12 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
         at = advance(text, start, c, at);
         start = c;
     }
-    (ranges, starts)
+    (ranges, starts, scanned.open.map(|o| o + region.start))
+}
+
+/// The offset of the last `}` of the text: a `{` after it has no `}`.
+fn last_close(text: &str) -> Option<usize> {
+    memchr::memrchr(b'}', text.as_bytes())
 }
 
 /// The canonical parse of `text[region]` (which starts at a valid cut point,
@@ -490,22 +585,40 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
 /// at least `piece` bytes, in parallel; pieces with a syntax error are
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
-    let (ranges, starts) = cut_region(text, region, at, piece);
+    let close = last_close(text);
+    let (ranges, starts, _) = cut_region(text, region, at, piece, close);
     let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
-    crate::par::map(&bounds, |&(start, end, at)| parse_one(text, start, end, at, piece)).into_iter().flatten().collect()
+    crate::par::map(&bounds, |&(start, end, at)| parse_one(text, start, end, at, piece, close)).into_iter().flatten().collect()
 }
 
 /// The canonical parse of one piece `text[start..end]` (starting at point
-/// `at`): one tree, or one per game when it has an error.
-fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> Vec<Tree> {
+/// `at`): one tree, or one per game when it has an error. `last_close`:
+/// the offset of the text's last `}` ([`last_close`]).
+fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize, last_close: Option<usize>) -> Vec<Tree> {
+    let close_after = last_close.is_some_and(|c| c >= end);
+    // A `{` with no `}` after it: tree-sitter's lexer looks for the `}` to
+    // the end of its input at every such `{`, so a piece holding many of
+    // them would take time quadratic in its length; one game at a time it
+    // stays linear (the games' nodes are the same either way).
+    let after_close = last_close.map_or(start, |c| (c + 1).clamp(start, end));
+    if piece > 1 && memchr::memchr(b'{', &text.as_bytes()[after_close..end]).is_some() {
+        if let Some(trees) = parse_games(text, start, end, at, close_after) {
+            return trees;
+        }
+    }
     let tree = parse_range(text, start, end, at);
     if !tree.root_node().has_error() || piece <= 1 {
         return vec![tree];
     }
-    // One game at a time.
-    let (cuts, _) = scan(&text[start..end], 1);
+    parse_games(text, start, end, at, close_after).unwrap_or_else(|| vec![tree])
+}
+
+/// `text[start..end]` parsed one game at a time; `None` when it is one
+/// game.
+fn parse_games(text: &str, start: usize, end: usize, at: Point, close_after: bool) -> Option<Vec<Tree>> {
+    let cuts = scan(&text[start..end], 1, close_after).cuts;
     if cuts.is_empty() {
-        return vec![tree];
+        return None;
     }
     let mut out = Vec::new();
     let mut s = start;
@@ -515,7 +628,7 @@ fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize) -> V
         at = advance(text, s, c, at);
         s = c;
     }
-    out
+    Some(out)
 }
 
 /// The point (row and byte column, rows counted at LF only as tree-sitter
@@ -573,5 +686,40 @@ mod tests {
         cache.put((11, 0, 0, 0), trees(), 1000);
         assert_eq!(cache.len(), 1);
         assert!(cache.get((11, 0, 0, 0)).is_some());
+    }
+
+    #[test]
+    fn unterminated_comments_are_cut_and_parsed_game_by_game() {
+        // No `}` after the first `{`: every game break after it is a cut
+        // point, and the whole text parses one game at a time.
+        let text = "[Event \"a\"]\n\n{ x\n\n{ y\nz\n\n[Event \"b\"]\n";
+        let cuts = cut_points(text, 1);
+        assert_eq!(cuts.iter().map(|&c| &text[c..c + 3]).collect::<Vec<_>>(), ["{ x", "{ y", "[Ev"]);
+        assert_eq!(parse_split(text, usize::MAX).len(), 4);
+        // A `}` further on makes the first `{` a comment to it: no cut inside.
+        let closed = format!("{text}}}\n");
+        assert_eq!(cut_points(&closed, 1), [cuts[0]]);
+        assert_eq!(parse_split(&closed, usize::MAX).len(), 1);
+        // The unterminated comment runs on over lines that go on with text.
+        assert_eq!(unterminated_comment_end("{ a\n b\n\n", 0), 6);
+        assert_eq!(unterminated_comment_end("{ a\r\n \t\r\nb", 0), 3);
+        assert_eq!(unterminated_comment_end("{ a", 0), 3);
+    }
+
+    #[test]
+    fn a_closing_brace_typed_after_an_unterminated_comment_cuts_again() {
+        let text = format!("{{ x\n\n{}", "[Event \"e\"]\n\n".repeat(20));
+        let mut forest = Forest::cut(&text, 1);
+        assert!(forest.len() > 10);
+        // Type `}` at the end: the comment now runs to it, one piece.
+        let end = text.len();
+        let row = text.matches('\n').count();
+        let p = Point { row, column: 0 };
+        forest.edit(&InputEdit { start_byte: end, old_end_byte: end, new_end_byte: end + 1, start_position: p, old_end_position: p, new_end_position: Point { row, column: 1 } });
+        let typed = format!("{text}}}");
+        forest.recut(&typed);
+        let fresh = Forest::cut(&typed, 1);
+        assert_eq!(forest.ranges(), fresh.ranges());
+        assert_eq!(forest.len(), 1);
     }
 }
