@@ -147,6 +147,19 @@ pub const HOSTILE: &[Hostile] = &[
         make: |n| (0u8..=255).cycle().take(n).collect(),
     },
     Hostile {
+        name: "unterminated_comments",
+        what: "{n} games, each with a `{` comment that is never closed",
+        n: Some(10_000),
+        peak_mb: 64,
+        make: |n| {
+            let mut s = String::with_capacity(n * 40);
+            for i in 1..=n {
+                s += &format!("[Board \"{i}\"]\n{{ no closing brace\n\n");
+            }
+            s.into_bytes()
+        },
+    },
+    Hostile {
         name: "empty",
         what: "an empty file",
         n: None,

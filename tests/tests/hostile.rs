@@ -168,6 +168,7 @@ hostile_tests!(
     invalid_utf8,
     not_pbn_prose,
     not_pbn_binary,
+    unterminated_comments,
     empty,
     bom_and_cr,
     long_auction,
