@@ -71,6 +71,7 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let n = b.len();
     let mut cuts = Vec::new();
     let mut open = None;
+    let mut no_close = false;
     let mut last = 0;
     let mut i = 0;
     let mut line_start = true;
@@ -84,11 +85,14 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
         }
         line_start = false;
         match c {
-            b'{' => match memchr::memchr(b'}', &b[i + 1..]) {
+            // Once no `}` follows, none follows any later `{` either: not
+            // looked for again (that would be quadratic).
+            b'{' => match if no_close { None } else { memchr::memchr(b'}', &b[i + 1..]) } {
                 Some(p) => i += p + 2,
                 // The comment may run on to a `}` after the stretch.
                 None if close_after => return Scan { cuts, outside: false, open },
                 None => {
+                    no_close = true;
                     open.get_or_insert(i);
                     i = unterminated_comment_end(text, i);
                     if i == n {
