@@ -62,12 +62,7 @@ struct Cli {
     stderr: String,
 }
 
-/// The peak memory in bytes from the `--stats` line, where the platform
-/// reports it.
-fn peak_memory(stats: &str) -> Option<u64> {
-    let kb = stats.split("peak memory ").nth(1)?.strip_suffix(" kB")?;
-    Some(kb.parse::<u64>().ok()? * 1024)
-}
+
 
 fn pbn_check(path: &Path) -> Cli {
     let mut child = Command::new(pbn_binary())
@@ -121,7 +116,7 @@ fn hostile(name: &str) {
         let n = line.chars().count();
         assert!(n <= MAX_LINE, "{name} ({what}): output line {} has {n} characters: {}…", i + 1, line.chars().take(120).collect::<String>());
     }
-    if let Some(rss) = peak_memory(stats) {
+    if let Some(rss) = pbn_tests::hostile::stats_peak_kb(stats).map(|kb| kb * 1024) {
         let limit = shape.peak_mb << 20;
         assert!(
             rss <= limit,

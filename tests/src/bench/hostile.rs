@@ -51,9 +51,8 @@ fn peak_mb(bin: &Path, input: &Path) -> Result<Option<f64>, String> {
     if !matches!(out.status.code(), Some(0 | 1)) {
         return Err(format!("pbn check {} ended with {:?}", input.display(), out.status));
     }
-    let stats = String::from_utf8_lossy(&out.stderr);
-    let kb = stats.split("peak memory ").nth(1).and_then(|s| s.trim().strip_suffix(" kB")).and_then(|s| s.parse::<f64>().ok());
-    Ok(kb.map(|kb| kb * 1024.0 / 1e6))
+    let kb = pbn_tests::hostile::stats_peak_kb(&String::from_utf8_lossy(&out.stderr));
+    Ok(kb.map(|kb| kb as f64 * 1024.0 / 1e6))
 }
 
 fn measure_point(shape: &Hostile, n: usize, reps: usize, bin: &Path, dir: &Path) -> Result<Point, String> {
@@ -142,13 +141,7 @@ pub fn run(args: &Args) -> Result<String, String> {
     let sizes: Vec<String> = factors.iter().map(|&(a, b)| if b == 1 { format!("×{a}") } else { format!("×{a}/{b}") }).collect();
     let mut out = String::new();
     out += "## Hostile inputs: growth of `pbn check`\n\n";
-    out += &format!(
-        "{}; commit {}; {}.\n\nCommand: `{}`\n\n",
-        report::utc_now(),
-        report::commit(),
-        report::machine(),
-        report::command(&args.argv)
-    );
+    out += &report::provenance(&args.argv);
     out += &format!(
         "Each shape of `tests/src/hostile.rs` at {} the size its test uses (`tests/tests/hostile.rs`; at least {MIN_BASE} copies of the game for the shapes tested with one). \
          Time: `check_text` in process (decode included), median of {reps} runs or more (short ones repeated for {} ms in all), ms (input size). \

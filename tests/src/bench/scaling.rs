@@ -111,13 +111,7 @@ pub fn run(args: &Args) -> Result<String, String> {
 
     let mut out = String::new();
     out += "## Fuzz corpus inputs repeated: does `pbn check` stay linear?\n\n";
-    out += &format!(
-        "{}; commit {}; {}.\n\nCommand: `{}`\n\n",
-        report::utc_now(),
-        report::commit(),
-        report::machine(),
-        report::command(&args.argv)
-    );
+    out += &report::provenance(&args.argv);
     out += &format!(
         "{} of the {total} inputs of `{}` (every {step}th, 16 bytes or more), each repeated 4 and 64 times, \
          joined by a blank line (more games) and by a line end (a longer game where the input has no blank line): \

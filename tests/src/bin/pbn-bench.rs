@@ -384,6 +384,12 @@ mod report {
         (y, m, d)
     }
 
+    /// When, on which commit and machine, and with which command a section
+    /// was measured: its first paragraphs.
+    pub fn provenance(argv: &[String]) -> String {
+        format!("{}; commit {}; {}.\n\nCommand: `{}`\n\n", utc_now(), commit(), machine(), command(argv))
+    }
+
     /// The command that reproduces a run.
     pub fn command(argv: &[String]) -> String {
         let mut s = String::from("cargo run --release -p pbn-tests --bin pbn-bench --");
