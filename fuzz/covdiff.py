@@ -25,6 +25,8 @@ ROOTS = re.compile(r"/((?:server|tests|tree-sitter-pbn)/.*)$")
 
 
 def load(report_dir):
+    if not os.path.isdir(report_dir):
+        sys.exit(f"{report_dir}: no such report directory (fuzz/coverage.sh TARGET REPORT-DIR writes one)")
     names = [n for n in os.listdir(report_dir) if n.endswith(".json")]
     if len(names) != 1:
         sys.exit(f"{report_dir}: expected one TARGET.json from fuzz/coverage.sh, found {names}")
