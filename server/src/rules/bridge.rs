@@ -107,22 +107,9 @@ fn reading_diagnostics(
 /// one mistake.
 const PER_SECTION_CAP: usize = 3;
 
-fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, diags: Vec<Diagnostic>) {
-    let mut counts: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
-    for d in &diags {
-        *counts.entry(d.code.code).or_default() += 1;
-    }
-    let mut seen: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
-    for mut d in diags {
-        let n = seen.entry(d.code.code).or_default();
-        *n += 1;
-        let total = counts[d.code.code];
-        if *n > PER_SECTION_CAP {
-            continue;
-        }
-        if *n == PER_SECTION_CAP && total > PER_SECTION_CAP {
-            d.message = format!("{} ({} more like this in this section)", d.message, total - PER_SECTION_CAP).into();
-        }
+fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, mut diags: Vec<Diagnostic>) {
+    super::keep_first_per_code(&mut diags, PER_SECTION_CAP, |more| format!("({more} more like this in this section)"));
+    for d in diags {
         ctx.push(out, d);
     }
 }

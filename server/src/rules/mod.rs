@@ -119,23 +119,30 @@ fn cap_per_code(out: &mut Vec<Diagnostic>) {
     if out.len() <= GAME_CODE_CAP {
         return;
     }
+    crate::check::sort(out);
+    keep_first_per_code(out, GAME_CODE_CAP, |more| format!("({more} more like this in this game not shown)"));
+}
+
+/// Keeps, in their order, the first `cap` diagnostics of each code; the
+/// last one kept of a code that had more gets `note(how many more)`
+/// appended to its message.
+pub(crate) fn keep_first_per_code(diags: &mut Vec<Diagnostic>, cap: usize, note: impl Fn(usize) -> String) {
     let mut counts: FastMap<&'static str, usize> = FastMap::default();
-    for d in out.iter() {
+    for d in diags.iter() {
         *counts.entry(d.code.code).or_default() += 1;
     }
-    if counts.values().all(|&n| n <= GAME_CODE_CAP) {
+    if counts.values().all(|&n| n <= cap) {
         return;
     }
-    crate::check::sort(out);
     let mut seen: FastMap<&'static str, usize> = FastMap::default();
-    out.retain_mut(|d| {
+    diags.retain_mut(|d| {
         let n = seen.entry(d.code.code).or_default();
         *n += 1;
         let total = counts[d.code.code];
-        if *n == GAME_CODE_CAP && total > GAME_CODE_CAP {
-            d.set_message(format!("{} ({} more like this in this game not shown)", d.message, total - GAME_CODE_CAP));
+        if *n == cap && total > cap {
+            d.message = format!("{} {}", d.message, note(total - cap)).into();
         }
-        *n <= GAME_CODE_CAP
+        *n <= cap
     });
 }
 
