@@ -13,9 +13,8 @@
 use super::*;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use timing::measure;
+use timing::check_ms;
 
-use pbn::check::{check_text, CheckOptions};
 use pbn_tests::hostile::{Hostile, HOSTILE};
 
 /// Sizes measured, as multiples of the tests' size (numerator,
@@ -61,24 +60,13 @@ fn measure_point(shape: &Hostile, n: usize, reps: usize, bin: &Path, dir: &Path)
     std::fs::write(&path, &bytes).map_err(|e| format!("write {}: {e}", path.display()))?;
     let peak = peak_mb(bin, &path);
     let _ = std::fs::remove_file(&path);
-    let opts = CheckOptions::default();
-    let once = || {
-        let t = Instant::now();
-        let r = check_text(&pbn::text::decode(&bytes), &opts);
-        let d = t.elapsed();
-        drop(r);
-        d
-    };
-    // Short runs are repeated for at least MIN_TOTAL in all: one
-    // millisecond measured 5 times is mostly noise.
-    let first = once();
-    let t = measure(reps.max((MIN_TOTAL.as_secs_f64() / first.as_secs_f64().max(1e-6)).ceil() as usize).min(MAX_REPS), once);
-    Ok(Point { bytes: bytes.len(), ms: t.median.as_secs_f64() * 1e3, peak_mb: peak? })
+    let ms = check_ms(&bytes, reps, MIN_TOTAL, MAX_REPS);
+    Ok(Point { bytes: bytes.len(), ms, peak_mb: peak? })
 }
 
 /// k of time ∝ bytes^k between two points.
 fn exponent(a: &Point, b: &Point) -> Option<f64> {
-    (a.ms > 0.0 && b.ms > 0.0 && b.bytes > a.bytes).then(|| (b.ms / a.ms).ln() / (b.bytes as f64 / a.bytes as f64).ln())
+    timing::exponent((a.bytes, a.ms), (b.bytes, b.ms))
 }
 
 fn ms(v: f64) -> String {

@@ -9,9 +9,6 @@
 //! runs, to tell noise from growth.
 
 use super::*;
-use timing::measure;
-
-use pbn::check::{check_text, CheckOptions};
 
 /// Above this exponent an input is reported as super-linear.
 const SUPER_LINEAR: f64 = 1.3;
@@ -35,32 +32,17 @@ fn repeated(input: &[u8], joiner: &str, copies: usize) -> Vec<u8> {
     out
 }
 
-/// Median milliseconds of `check_text` on `bytes` (decode included).
+/// Median milliseconds of `check_text` on `bytes`: short runs repeated for
+/// 100 ms in all, at most 100 times.
 fn time(bytes: &[u8], reps: usize) -> f64 {
-    let opts = CheckOptions::default();
-    let once = || {
-        let t = Instant::now();
-        let r = check_text(&pbn::text::decode(bytes), &opts);
-        let d = t.elapsed();
-        drop(r);
-        d
-    };
-    // Short runs are repeated for at least 100 ms in all (at most 100
-    // times): one millisecond measured 3 times is mostly noise.
-    let first = once();
-    let reps = reps.max((0.1 / first.as_secs_f64().max(1e-6)).ceil() as usize).min(100);
-    measure(reps, once).median.as_secs_f64() * 1e3
+    timing::check_ms(bytes, reps, Duration::from_millis(100), 100)
 }
 
 fn case(file: &str, input: &[u8], joiner: &'static str, copies: (usize, usize), reps: usize) -> Case {
     let small = repeated(input, joiner, copies.0);
     let large = repeated(input, joiner, copies.1);
     let (ms_small, ms_large) = (time(&small, reps), time(&large, reps));
-    let k = if ms_small > 0.0 && ms_large > 0.0 {
-        (ms_large / ms_small).ln() / (large.len() as f64 / small.len() as f64).ln()
-    } else {
-        0.0
-    };
+    let k = timing::exponent((small.len(), ms_small), (large.len(), ms_large)).unwrap_or(0.0);
     Case { file: file.to_string(), joiner, k, ms_large, bytes_large: large.len() }
 }
 

@@ -260,6 +260,30 @@ mod timing {
         Summary { best: ds[0], median, reps: n }
     }
 
+    /// Median milliseconds of `check_text` on `bytes` (decode included,
+    /// import rules), after one untimed run; a short run is repeated
+    /// `reps` times or for `min_total` in all, whichever is more, at most
+    /// `max_reps` times (one millisecond measured 3 times is mostly noise).
+    pub fn check_ms(bytes: &[u8], reps: usize, min_total: Duration, max_reps: usize) -> f64 {
+        let opts = pbn::check::CheckOptions::default();
+        let once = || {
+            let t = Instant::now();
+            let r = pbn::check::check_text(&pbn::text::decode(bytes), &opts);
+            let d = t.elapsed();
+            drop(r);
+            d
+        };
+        let first = once();
+        let reps = reps.max((min_total.as_secs_f64() / first.as_secs_f64().max(1e-6)).ceil() as usize).min(max_reps);
+        measure(reps, once).median.as_secs_f64() * 1e3
+    }
+
+    /// k of time ∝ size^k between (bytes, ms) points `a` and `b`; `None`
+    /// when a time is zero or `b` is not larger.
+    pub fn exponent(a: (usize, f64), b: (usize, f64)) -> Option<f64> {
+        (a.1 > 0.0 && b.1 > 0.0 && b.0 > a.0).then(|| (b.1 / a.1).ln() / (b.0 as f64 / a.0 as f64).ln())
+    }
+
     /// Megabytes (10^6 bytes) per second.
     pub fn mb_per_s(bytes: usize, d: Duration) -> f64 {
         bytes as f64 / 1e6 / d.as_secs_f64()
