@@ -94,9 +94,7 @@ fn hostile(name: &str) {
     let result = std::panic::catch_unwind(|| in_process(name, &bytes));
     assert!(result.is_ok(), "{name} ({what}): panic in process");
 
-    let dir = std::env::temp_dir().join(format!("pbn-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.pbn"));
+    let path = std::env::temp_dir().join(format!("pbn-hostile-{}-{name}.pbn", std::process::id()));
     std::fs::write(&path, &bytes).unwrap();
     let cli = pbn_check(&path);
     let _ = std::fs::remove_file(&path);
