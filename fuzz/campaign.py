@@ -102,7 +102,8 @@ def summary(path):
     gains, t, prev = [], inited, next(e[3] for e in events if e[0] >= inited)
     while t < end:
         now = max((e[3] for e in events if e[0] <= t + STEP), default=prev)
-        gains.append(f"+{now - prev}")
+        partial = f" (last {end - t} s)" if t + STEP > end else ""
+        gains.append(f"+{now - prev}{partial}")
         prev, t = now, t + STEP
     return (f"{row}\n  loading took {inited - start} s; Rust edges gained per {STEP // 60} minutes after it: "
             f"{', '.join(gains)}; cov last grew {end - cov_at} s before the end")
@@ -152,6 +153,9 @@ def run(args):
                 os.killpg(proc.pid, signal.SIGINT)
                 stopping = True
         status = proc.wait()
+    if not parse(log_path)[1]:  # no statistics: the build or the seeding failed
+        tail = log_path.read_text(encoding="utf-8").splitlines()[-20:]
+        print("\n".join(line.partition(" ")[2] for line in tail), file=sys.stderr)
     print(summary(log_path))
     return 0 if stopping else status
 
