@@ -174,6 +174,7 @@ def main():
     args = p.parse_args()
     if args.cmd == "run":
         sys.exit(run(args))
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: end quietly
     for path in args.logs:
         if not Path(path).is_file():
             sys.exit(f"campaign.py: no log {path}")

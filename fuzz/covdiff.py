@@ -19,7 +19,11 @@ tells the two apart.
 import json
 import os
 import re
+import signal
 import sys
+
+# Piped into head or less: end quietly when the reader stops reading.
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 ROOTS = re.compile(r"/((?:server|tests|tree-sitter-pbn)/.*)$")
 
