@@ -30,7 +30,7 @@ from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
 STEP = 600
-STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+))?.*?(?:exec/s: (\d+))?")
+STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+))?")
 PLATEAU = "campaign: stopping, no new Rust edge for"
 
 
@@ -80,7 +80,8 @@ def summary(path):
     if not lines or not events:
         return f"{path}: no libFuzzer statistics in it"
     name = Path(path).name.split("-")[0]
-    m = re.search(r"Running: \S+/(\w+) ", "\n".join(line for _, line in lines))
+    # cargo fuzz prints "Running `…/release/TARGET -artifact_prefix=…`"
+    m = re.search(r"Running:? `?\S*/(\w+) -", "\n".join(line for _, line in lines))
     target = m.group(1) if m else name
     start, end = lines[0][0], lines[-1][0]
     inited = next((e[0] for e in events if e[2] == "INITED"), events[0][0])
@@ -168,10 +169,16 @@ def main():
     r.add_argument("--max", type=int, default=14400, help="seconds in all, loading included (default 14400)")
     r.add_argument("--flat", type=int, default=1800, help="seconds without a new Rust edge that end it (default 1800)")
     r.add_argument("--log", help="log file (default fuzz/logs/TARGET-DATE.log)")
-    r.add_argument("flags", nargs="*", help="more libFuzzer flags, after --")
     s = sub.add_parser("summary", help="table row and curve of campaign logs")
     s.add_argument("logs", nargs="+")
-    args = p.parse_args()
+    # libFuzzer flags start with "-", so they are split off at "--" by hand:
+    # argparse's subcommands would take them for options of their own.
+    argv = sys.argv[1:]
+    flags = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = p.parse_args(argv[:len(argv) - len(flags) - (1 if flags or "--" in argv else 0)])
+    if flags and args.cmd != "run":
+        p.error("libFuzzer flags after -- go with run only")
+    args.flags = flags
     if args.cmd == "run":
         sys.exit(run(args))
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: end quietly
