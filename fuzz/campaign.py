@@ -164,7 +164,9 @@ def run(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="fuzz TARGET until cov stops growing")
+    r = sub.add_parser("run", help="fuzz TARGET until cov stops growing",
+                       usage="campaign.py run TARGET [--max SECONDS] [--flat SECONDS] [--log FILE] [-- libFuzzer flags…]",
+                       epilog="example: python3 fuzz/campaign.py run parse_check --max 7200 -- -seed=1")
     r.add_argument("target", choices=["parse_check", "fmt", "incremental_reparse"])
     r.add_argument("--max", type=int, default=14400, help="seconds in all, loading included (default 14400)")
     r.add_argument("--flat", type=int, default=1800, help="seconds without a new Rust edge that end it (default 1800)")
