@@ -176,8 +176,8 @@ def main():
     # libFuzzer flags start with "-", so they are split off at "--" by hand:
     # argparse's subcommands would take them for options of their own.
     argv = sys.argv[1:]
-    flags = argv[argv.index("--") + 1:] if "--" in argv else []
-    args = p.parse_args(argv[:len(argv) - len(flags) - (1 if flags or "--" in argv else 0)])
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, flags = p.parse_args(argv[:cut]), argv[cut + 1:]
     if flags and args.cmd != "run":
         p.error("libFuzzer flags after -- go with run only")
     args.flags = flags
