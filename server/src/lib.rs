@@ -17,6 +17,7 @@ pub mod codes;
 pub mod config;
 pub mod diagnostic;
 pub mod format;
+pub mod hash;
 pub mod lsp;
 pub mod model;
 pub mod par;

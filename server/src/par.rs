@@ -1,11 +1,21 @@
 //! Small data-parallel helpers on scoped std threads (no thread pool: the
 //! work items here are few and large: pieces of a file, runs of games).
+//!
+//! In fuzz builds (`--cfg fuzzing`, set by cargo-fuzz) there is one worker
+//! and values are dropped where they are let go: an execution's coverage
+//! must depend on its input alone, and a background thread still freeing
+//! the previous input's trees while libFuzzer counts the next one's edges
+//! made it depend on timing (ROBUSTNESS.md, "Stable coverage"). The results
+//! are the same either way: [`map`] keeps the order of its items.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The number of worker threads to use.
+/// The number of worker threads to use (one in fuzz builds).
 pub fn threads() -> usize {
+    if cfg!(fuzzing) {
+        return 1;
+    }
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
@@ -45,8 +55,12 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 /// Drops `value` on a background thread. Freeing a large tree-sitter tree
 /// or model takes a tenth of the time it took to build; the CLI hands such
 /// values here so that the freeing overlaps with printing (and is simply cut
-/// short when the process exits).
+/// short when the process exits). In fuzz builds the value is dropped here.
 pub fn drop_later<T: Send + 'static>(value: T) {
+    if cfg!(fuzzing) {
+        drop(value);
+        return;
+    }
     use std::sync::mpsc::{channel, Sender};
     use std::sync::OnceLock;
     type Job = Box<dyn Send>;

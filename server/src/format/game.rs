@@ -5,7 +5,7 @@ use crate::model::values::{self, ContractValue, SideScores};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole};
 use crate::rules::tags::MANDATORY;
 use contract_bridge::Seat;
-use std::collections::HashMap;
+use crate::hash::Map as HashMap;
 
 /// The longest line export format allows, without its line end (§2.3).
 const MAX_LINE: usize = 255;
@@ -104,7 +104,7 @@ pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
 /// dropped. `keep_absent` (from [`absent_to_keep`]) names the missing
 /// mandatory tags that must not be added.
 pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16) -> Option<(String, usize)> {
-    let mut p = Printer { text, game: g, attached: HashMap::new(), printed: vec![false; g.comments.len()] };
+    let mut p = Printer { text, game: g, attached: HashMap::default(), printed: vec![false; g.comments.len()] };
     attach(&mut p);
 
     let mut out = String::new();
@@ -113,7 +113,7 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
 
     // First occurrence of each tag; later duplicates are dropped and their
     // comments go to the first one.
-    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut first: HashMap<&str, usize> = HashMap::default();
     let mut dropped = 0;
     for (i, t) in g.tags.iter().enumerate() {
         if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote) || t.name == "Note" {

@@ -11,7 +11,7 @@
 //! Play, Note) are still resolved here; the checker reports them.
 
 use super::{Document, Game, Inherit, Inherited, Source};
-use std::collections::{HashMap, HashSet};
+use crate::hash::{Map as HashMap, Set as HashSet};
 
 pub(super) fn resolve(doc: &mut Document) {
     // Without any `#` or `##` value there is nothing to resolve.
@@ -36,7 +36,7 @@ pub struct TagSummary {
 
 impl TagSummary {
     pub fn of(game: &Game) -> TagSummary {
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::default();
         let mut tags = Vec::new();
         for (t, tag) in game.tags.iter().enumerate() {
             if tag.name == "Note" || !seen.insert(&tag.name) {

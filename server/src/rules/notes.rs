@@ -7,7 +7,8 @@ use super::GameCtx;
 use crate::codes::notes as c;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Annotation, AnnotationKind, Entry, SUFFIXES};
-use std::collections::{BTreeMap, HashSet};
+use crate::hash::Set as HashSet;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -81,7 +82,7 @@ fn section<'a>(
             defined.entry(n).or_insert(i);
         }
     }
-    let mut used: HashSet<u32> = HashSet::new();
+    let mut used: HashSet<u32> = HashSet::default();
 
     for a in stray {
         let what = match a.kind {

@@ -5,7 +5,7 @@ use super::GameCtx;
 use crate::codes::tags as c;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Inherit, TagRole};
-use std::collections::HashMap;
+use crate::hash::Map as HashMap;
 
 /// The 15 tags of the Mandatory Tag Set, in export order (§3.4).
 pub const MANDATORY: [&str; 15] = [
@@ -212,7 +212,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 
     // §3.5.5 / §3.6.5 duplicate note indices within a section.
     for notes in [g.auction.as_ref().map(|a| &a.notes), g.play.as_ref().map(|p| &p.notes)].into_iter().flatten() {
-        let mut seen: HashMap<u32, usize> = HashMap::new();
+        let mut seen: HashMap<u32, usize> = HashMap::default();
         for &i in notes {
             if let Some(n) = note_index(g.tags[i].value.as_ref().map(|v| v.text.as_str()).unwrap_or("")) {
                 if let Some(&f) = seen.get(&n) {

@@ -280,7 +280,7 @@ type CacheKey = (u64, usize, usize, usize);
 #[derive(Default)]
 struct CacheInner {
     /// (id, start byte, start row and column) → (trees, text length, last use)
-    map: std::collections::HashMap<CacheKey, (PieceTrees, usize, u64)>,
+    map: crate::hash::Map<CacheKey, (PieceTrees, usize, u64)>,
     used: usize,
     tick: u64,
 }
