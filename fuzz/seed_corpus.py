@@ -2,7 +2,10 @@
 """Seeds fuzz/corpus/<target>/ (gitignored) from the shared corpus of real
 PBN files, the repository's own fixtures and the kept fuzz fixtures.
 
-    python3 fuzz/seed_corpus.py [CORPUS_DIR]   (default ../shared/corpus)
+    python3 fuzz/seed_corpus.py [CORPUS_DIR] [--out DIR]
+        CORPUS_DIR: the shared corpus (default ../shared/corpus)
+        --out DIR: where the targets' directories go (default fuzz/corpus;
+                   stability.py seeds a fresh one)
 
 The shared corpus files are copied only into this transient, gitignored
 directory: never commit them. Large files are cut into chunks of whole games
@@ -19,8 +22,17 @@ from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent
-CORPUS = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "corpus"
+ARGS = sys.argv[1:]
 OUT = FUZZ / "corpus"
+if "--out" in ARGS:
+    i = ARGS.index("--out")
+    if i + 1 >= len(ARGS):
+        sys.exit("seed_corpus.py: --out needs a directory")
+    OUT = Path(ARGS[i + 1]).resolve()
+    del ARGS[i : i + 2]
+if len(ARGS) > 1 or (ARGS and ARGS[0].startswith("-")):
+    sys.exit("usage: seed_corpus.py [CORPUS_DIR] [--out DIR]")
+CORPUS = Path(ARGS[0]) if ARGS else ROOT.parent / "shared" / "corpus"
 CHUNK = 2 * 1024
 PIECES = [b"\n", b"\r\n", b"\n\n", b"{", b"}", b'"', b"[", b"]", b"%", b";", b" ", b"=1=", b"$3", b"Pass ", b"SA ", b"\r"]
 
