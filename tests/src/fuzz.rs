@@ -27,6 +27,16 @@ const VALUE_TAGS: &[&str] = &[
     "Mode", "Competition", "WestType", "TotalScoreTable", "OptimumResultTable", "ScoreTable", "ActionTable",
 ];
 
+/// First thing in every execution of a property: what an earlier input left
+/// in the process must not change what this one covers. In fuzz builds the
+/// piece ids start again from 1 (see `pbn::syntax::restart_ids_for_fuzzing`
+/// and ROBUSTNESS.md, "Stable coverage"); in `cargo test`, where several
+/// tests run at once, nothing is reset.
+fn fresh_execution() {
+    #[cfg(fuzzing)]
+    pbn::syntax::restart_ids_for_fuzzing();
+}
+
 fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
     assert!(r.start <= r.end && r.end <= text.len(), "{}: range {r:?} outside the text (len {})", what(), text.len());
     assert!(
@@ -56,6 +66,7 @@ fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
 /// conversion. Nothing panics, every diagnostic range lies inside the text
 /// on character boundaries, one model game per syntax game.
 pub fn parse_check(data: &[u8]) {
+    fresh_execution();
     // 1. The value parsers directly: the first byte picks a tag, the rest is
     //    its raw value (short inputs only; longer ones are documents).
     if let Some((&first, rest)) = data.split_first() {
@@ -188,6 +199,7 @@ fn lf(s: &str) -> String {
 /// and escape line survives (plus the `% PBN 2.1` / `% EXPORT` header when
 /// asked for).
 pub fn fmt(data: &[u8]) {
+    fresh_execution();
     let source = decode(data);
     let text = source.text.as_str();
     let opts = fmt_options(data);
@@ -419,6 +431,7 @@ pub fn forest_cache_budget(data: &[u8]) -> usize {
 /// piecewise parse (see [`forest_piece`]), which must end up with the nodes
 /// of a fresh `Forest` of the final text.
 pub fn incremental_reparse(data: &[u8]) {
+    fresh_execution();
     let (mode, text, edits) = decode_incremental(data);
     let mut parser = pbn::syntax::new_parser();
     let mut tree = parser.parse(&text, None).expect("parse");

@@ -11,6 +11,8 @@ mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_for};
 pub use split::{cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE};
+#[cfg(fuzzing)]
+pub use split::restart_ids_for_fuzzing;
 
 use std::cell::RefCell;
 use std::ops::Range;

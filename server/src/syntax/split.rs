@@ -247,11 +247,29 @@ pub struct Forest {
     open: Option<usize>,
 }
 
+/// The next piece id. Process-wide, not per [`TreeCache`]: the language
+/// server's re-check state ([`crate::recheck`]) is keyed by piece ids and
+/// outlives a forest (a new forest after a whole-text change), so an id must
+/// never be handed out twice in a process.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// `n` ids never handed out before (in this process).
 fn fresh_ids(n: usize) -> impl Iterator<Item = u64> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    let first = NEXT.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+    let first = NEXT_ID.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
     first..first + n as u64
+}
+
+/// Fuzz builds only: hands out ids from 1 again. The fuzz properties call
+/// it first thing in every execution, when no forest or re-check state of
+/// an earlier input is alive. Otherwise an input's ids, the keys of the tree
+/// cache's and the re-check's hash maps, would depend on how many forests
+/// the inputs before it made, and with them the maps' probe paths, which
+/// are instrumented generic code: a campaign, which runs its inputs in a
+/// random order, would count those paths as new coverage by chance
+/// (ROBUSTNESS.md, "Stable coverage").
+#[cfg(fuzzing)]
+pub fn restart_ids_for_fuzzing() {
+    NEXT_ID.store(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 impl std::fmt::Debug for Forest {
