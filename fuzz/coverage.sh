@@ -6,7 +6,8 @@
 #
 # Needs `rustup component add llvm-tools` (llvm-cov and llvm-profdata of the
 # toolchain's own LLVM). Runs a frozen copy of CORPUS-DIR (default
-# fuzz/corpus/TARGET; a running fuzzer may delete inputs while it reduces
+# $PBN_FUZZ_CORPUS_DIR/TARGET or fuzz/corpus/TARGET, as for fuzz/run.sh; a
+# running fuzzer may delete inputs while it reduces
 # them) through a build with
 # -Cinstrument-coverage (`cargo fuzz coverage`), then writes to REPORT-DIR
 # (default fuzz/coverage/TARGET):
@@ -21,7 +22,7 @@ cd "$(dirname "$0")"
 usage="usage: fuzz/coverage.sh TARGET [REPORT-DIR [CORPUS-DIR]]"
 target=${1:?$usage}
 out=$(realpath -m "${2:-coverage/$target}")
-corpus=$(realpath -m "${3:-corpus/$target}")
+corpus=$(realpath -m "${3:-${PBN_FUZZ_CORPUS_DIR:-corpus}/$target}")
 bin_dir=$(dirname "$(find "$(rustc --print sysroot)/lib/rustlib" -name llvm-cov -type f | head -1)")
 if [ ! -x "$bin_dir/llvm-cov" ]; then
   echo "llvm-cov of the toolchain not found: rustup component add llvm-tools" >&2

@@ -7,7 +7,11 @@
 # and every code's examples first. Exits non-zero if the target finds a crash, a property
 # failure (a panic), a timeout (10 s) or an out-of-memory input; the input is
 # saved under fuzz/artifacts/TARGET/. Build dir: $PBN_FUZZ_TARGET_DIR or
-# fuzz/target (gitignored).
+# fuzz/target (gitignored). Corpus dir: $PBN_FUZZ_CORPUS_DIR/TARGET or
+# fuzz/corpus/TARGET (gitignored). The work tree is laid anew each session,
+# so a corpus meant to outlive it (a campaign to go on with next session on
+# the same machine) goes outside it, e.g.
+#   PBN_FUZZ_CORPUS_DIR=~/.cache/pbn-fuzz/corpus fuzz/campaign.py run fmt
 set -euo pipefail
 cd "$(dirname "$0")"
 target=${1:?usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…]}
@@ -18,8 +22,9 @@ shift $(( $# < 2 ? $# : 2 ))
 export CC="$PWD/cc-cover.sh"
 # Adds any seed that is missing (new fixtures, new codes) to every target's
 # corpus, also to one kept from earlier runs; seeds are named by their hash.
-python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"}
+corpus_dir=$(realpath -m "${PBN_FUZZ_CORPUS_DIR:-corpus}")
+python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"} --out "$corpus_dir"
 exec cargo fuzz run --release --debug-assertions --sanitizer none \
-  --target-dir "${PBN_FUZZ_TARGET_DIR:-target}" "$target" "corpus/$target" -- \
+  --target-dir "${PBN_FUZZ_TARGET_DIR:-target}" "$target" "$corpus_dir/$target" -- \
   -max_total_time="$seconds" -max_len=4096 -dict=pbn.dict -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 "$@"
