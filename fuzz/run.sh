@@ -2,6 +2,7 @@
 # Runs one fuzz target on the stable toolchain (see ROBUSTNESS.md).
 #
 #   fuzz/run.sh TARGET [SECONDS] [more libFuzzer flags…]
+#   fuzz/run.sh --build TARGET…     (only build them, as a run would)
 #
 # Seeds fuzz/corpus/TARGET (gitignored) from the shared corpus, the fixtures
 # and every code's examples first. Exits non-zero if the target finds a crash, a property
@@ -14,17 +15,26 @@
 #   PBN_FUZZ_CORPUS_DIR=~/.cache/pbn-fuzz/corpus fuzz/campaign.py run fmt
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…]}
+usage="usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…] | fuzz/run.sh --build TARGET…"
+# How a target is built, here only (fuzz/stability.py builds through
+# --build). Stable Rust: `-s none` drops the `-Zsanitizer` flag, the only
+# nightly one. gcc coverage of tree-sitter's C code (cc-cover.sh), counted
+# by c_coverage.c.
+export CC="$PWD/cc-cover.sh"
+build_flags=(--release --debug-assertions --sanitizer none --target-dir "${PBN_FUZZ_TARGET_DIR:-target}")
+if [ "${1:-}" = --build ]; then
+  shift
+  [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+  for t in "$@"; do cargo fuzz build "${build_flags[@]}" "$t"; done
+  exit 0
+fi
+target=${1:?$usage}
 seconds=${2:-60}
 shift $(( $# < 2 ? $# : 2 ))
-# Stable Rust: `-s none` drops the `-Zsanitizer` flag, the only nightly one.
-# gcc coverage of tree-sitter's C code (cc-cover.sh), counted by c_coverage.c.
-export CC="$PWD/cc-cover.sh"
 # Adds any seed that is missing (new fixtures, new codes) to every target's
 # corpus, also to one kept from earlier runs; seeds are named by their hash.
 corpus_dir=$(realpath -m "${PBN_FUZZ_CORPUS_DIR:-corpus}")
 python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"} --out "$corpus_dir"
-exec cargo fuzz run --release --debug-assertions --sanitizer none \
-  --target-dir "${PBN_FUZZ_TARGET_DIR:-target}" "$target" "$corpus_dir/$target" -- \
+exec cargo fuzz run "${build_flags[@]}" "$target" "$corpus_dir/$target" -- \
   -max_total_time="$seconds" -max_len=4096 -dict=pbn.dict -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 "$@"

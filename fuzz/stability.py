@@ -27,9 +27,8 @@ What the properties reset before each input (fuzz builds only: the piece
 ids, tests/src/fuzz.rs `fresh_execution`) is what keeps `cov` equal under
 --shuffle.
 
-Builds the targets first (as fuzz/run.sh does: CC=fuzz/cc-cover.sh, stable
-toolchain, `--sanitizer none`, in $PBN_FUZZ_TARGET_DIR or fuzz/target)
-unless --no-build. Exit status: 0 when every replay of every target has
+Builds the targets first with `fuzz/run.sh --build` (the build a fuzzing
+run uses, in $PBN_FUZZ_TARGET_DIR or fuzz/target) unless --no-build. Exit status: 0 when every replay of every target has
 the same edges, 1 when one differs, 2 on a usage or build error.
 
 Example:
@@ -51,7 +50,8 @@ FUNC = re.compile(r"^(?:UN)?COVERED_FUNC: hits: \d+ edges: (\d+)/(\d+) (0x[0-9a-
 
 
 def target_dir():
-    return Path(os.environ.get("PBN_FUZZ_TARGET_DIR") or FUZZ / "target").resolve()
+    """Where fuzz/run.sh builds: $PBN_FUZZ_TARGET_DIR (relative to fuzz/) or fuzz/target."""
+    return (FUZZ / (os.environ.get("PBN_FUZZ_TARGET_DIR") or "target")).resolve()
 
 
 def binary(target):
@@ -60,12 +60,9 @@ def binary(target):
 
 
 def build(targets):
-    env = dict(os.environ, CC=str(FUZZ / "cc-cover.sh"))
-    for t in targets:
-        cmd = ["cargo", "fuzz", "build", "--release", "--debug-assertions", "--sanitizer", "none",
-               "--target-dir", str(target_dir()), t]
-        if subprocess.run(cmd, cwd=FUZZ, env=env).returncode != 0:
-            sys.exit(f"stability.py: building {t} failed")
+    """Builds the targets as a fuzzing run does: fuzz/run.sh --build."""
+    if subprocess.run([str(FUZZ / "run.sh"), "--build", *targets]).returncode != 0:
+        sys.exit(f"stability.py: building {' '.join(targets)} failed")
 
 
 def run_once(exe, corpus, shuffle, seed):
