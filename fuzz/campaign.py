@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Fuzz campaigns that end when coverage stops growing (see ROBUSTNESS.md).
 
-    python3 fuzz/campaign.py run TARGET [--max SECONDS] [--flat SECONDS] [--log FILE] [-- libFuzzer flags…]
+    python3 fuzz/campaign.py run TARGET [--max SECONDS] [--flat SECONDS] [--log FILE] [--from-seeds] [-- libFuzzer flags…]
     python3 fuzz/campaign.py summary LOG…
 
-`run` runs `fuzz/run.sh TARGET` (which seeds the corpus first) and writes
+`run` runs `fuzz/run.sh TARGET` (which seeds the corpus first and, unless
+--from-seeds, restores the corpus kept in the repository, fuzz/kept/TARGET.pack:
+see fuzz/kept.py) and writes
 every line libFuzzer prints, prefixed by the Unix time, to the log (default
 fuzz/logs/TARGET-YYYYmmdd-HHMM.log, gitignored). It stops the fuzzer with
 SIGINT, as Ctrl-C would, once the Rust edge count (`cov:`) has not grown for
@@ -116,7 +118,8 @@ def run(args):
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M")
     log_path = Path(args.log) if args.log else logs / f"{args.target}-{stamp}.log"
     cmd = ["bash", str(FUZZ / "run.sh"), args.target, str(args.max), "-print_final_stats=1", *args.flags]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    env = dict(os.environ, PBN_FUZZ_KEPT="0" if args.from_seeds else "1")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     lines = queue.Queue()
 
     def read():
@@ -165,12 +168,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="fuzz TARGET until cov stops growing",
-                       usage="campaign.py run TARGET [--max SECONDS] [--flat SECONDS] [--log FILE] [-- libFuzzer flags…]",
+                       usage="campaign.py run TARGET [--max SECONDS] [--flat SECONDS] [--log FILE] [--from-seeds] [-- libFuzzer flags…]",
                        epilog="example: python3 fuzz/campaign.py run parse_check --max 7200 -- -seed=1")
     r.add_argument("target", choices=["parse_check", "fmt", "incremental_reparse"])
     r.add_argument("--max", type=int, default=14400, help="seconds in all, loading included (default 14400)")
     r.add_argument("--flat", type=int, default=1800, help="seconds without a new Rust edge that end it (default 1800)")
     r.add_argument("--log", help="log file (default fuzz/logs/TARGET-DATE.log)")
+    r.add_argument("--from-seeds", action="store_true",
+                   help="do not restore the kept corpus (fuzz/kept/TARGET.pack) first")
     s = sub.add_parser("summary", help="table row and curve of campaign logs")
     s.add_argument("logs", nargs="+")
     # libFuzzer flags start with "-", so they are split off at "--" by hand:

@@ -13,6 +13,9 @@
 # so a corpus meant to outlive it (a campaign to go on with next session on
 # the same machine) goes outside it, e.g.
 #   PBN_FUZZ_CORPUS_DIR=~/.cache/pbn-fuzz/corpus fuzz/campaign.py run fmt
+# With PBN_FUZZ_KEPT=1 (campaign.py sets it) the corpus kept in the
+# repository, fuzz/kept/TARGET.pack (fuzz/kept.py), is restored into it too,
+# so that a campaign goes on where the last one, on any machine, stopped.
 set -euo pipefail
 cd "$(dirname "$0")"
 usage="usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…] | fuzz/run.sh --build TARGET…"
@@ -35,6 +38,9 @@ shift $(( $# < 2 ? $# : 2 ))
 # corpus, also to one kept from earlier runs; seeds are named by their hash.
 corpus_dir=$(realpath -m "${PBN_FUZZ_CORPUS_DIR:-corpus}")
 python3 seed_corpus.py ${PBN_CORPUS:+"$PBN_CORPUS"} --out "$corpus_dir"
+if [ "${PBN_FUZZ_KEPT:-0}" = 1 ]; then
+  python3 kept.py unpack "$target" --out "$corpus_dir"
+fi
 exec cargo fuzz run "${build_flags[@]}" "$target" "$corpus_dir/$target" -- \
   -max_total_time="$seconds" -max_len=4096 -dict=pbn.dict -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 "$@"
