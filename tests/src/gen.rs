@@ -53,18 +53,28 @@ pub struct GenOptions {
     /// `{...}` and `;` comments (game commentary, after calls and cards).
     pub comments: bool,
     pub line_ending: LineEnding,
+    /// The application-specific `DoubleDummyTricks` tag (§4.9: `pbn check`
+    /// gives it a hint, one per game).
+    pub double_dummy_tag: bool,
 }
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { nags: true, comments: true, line_ending: LineEnding::Lf }
+        GenOptions { nags: true, comments: true, line_ending: LineEnding::Lf, double_dummy_tag: true }
     }
 }
 
 impl GenOptions {
     /// A variant endplay's reader can load: no NAGs, no comments.
     pub fn endplay_compatible() -> Self {
-        GenOptions { nags: false, comments: false, line_ending: LineEnding::Lf }
+        GenOptions { nags: false, comments: false, ..GenOptions::default() }
+    }
+
+    /// A file on which `pbn check --export` reports nothing at all: CRLF
+    /// line ends (§2.3) and no application-specific tag. The same games
+    /// and deals as the default.
+    pub fn clean() -> Self {
+        GenOptions { line_ending: LineEnding::CrLf, double_dummy_tag: false, ..GenOptions::default() }
     }
 }
 
@@ -867,7 +877,9 @@ impl Generator {
                 ddt.push(char::from_digit(deal.dd[seat][denom] as u32, 16).unwrap());
             }
         }
-        tag(out, "DoubleDummyTricks", &ddt);
+        if self.opts.double_dummy_tag {
+            tag(out, "DoubleDummyTricks", &ddt);
+        }
         if scoring == Scoring::Imp {
             tag(out, "HomeTeam", home);
         }

@@ -144,7 +144,21 @@ const MEMORY_ROWS: &[(&str, &str)] = &[
     ("hwm_whole", "VmHWM after document symbols and semantic tokens too (not in the issue's workload: the full semantic tokens response alone holds every token of the document)"),
 ];
 
+/// `pbn-bench lsp`: the generator's default files (one hint per game, so
+/// every `publishDiagnostics` carries one diagnostic per game).
 pub fn run(args: &Args) -> Result<String, String> {
+    run_with(args, false)
+}
+
+/// `pbn-bench lsp-clean`: the same games in files on which the checker
+/// reports nothing (`GenOptions::clean`), so that what an edit costs is the
+/// server's own work and not the size of the diagnostics list that the
+/// protocol makes it send whole after every change.
+pub fn run_clean(args: &Args) -> Result<String, String> {
+    run_with(args, true)
+}
+
+fn run_with(args: &Args, clean: bool) -> Result<String, String> {
     // The allocator set-up of the `pbn` binary (tree-sitter on mimalloc),
     // for the in-process steps; before any tree-sitter object exists.
     pbn::alloc::init();
@@ -174,7 +188,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             runs.push(estimated(&runs, games, why));
             continue;
         }
-        let text = generate(games, args.seed, &GenOptions::default());
+        let text = generate(games, args.seed, &if clean { GenOptions::clean() } else { GenOptions::default() });
         let path = dir.join(format!("lsp-{games}.pbn"));
         std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("  {games} games: {} ({})", report::size(text.len()), path.display());
@@ -194,7 +208,7 @@ pub fn run(args: &Args) -> Result<String, String> {
     if args.dump.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    Ok(render(args, &machine, &pbn, &runs, budget))
+    Ok(render(args, &machine, &pbn, &runs, budget, clean))
 }
 
 // ---- estimates ----------------------------------------------------------
@@ -286,11 +300,13 @@ impl Places {
         lines.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let mut games = Vec::new();
         let mut start = text.find("\n[").map(|i| i + 1).unwrap_or(0);
-        for (i, _) in text.match_indices("\n\n") {
+        // Games end at a blank line; a game's range ends after its last line end.
+        let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        for (i, _) in text.match_indices(&eol.repeat(2)) {
             if i > start {
-                games.push(start..i + 1);
+                games.push(start..i + eol.len());
             }
-            start = i + 2;
+            start = i + 2 * eol.len();
         }
         if start < text.len() {
             games.push(start..text.len());
@@ -920,17 +936,29 @@ fn games_s(g: usize) -> String {
     thousands(g)
 }
 
-fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64) -> String {
+fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64, clean: bool) -> String {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut md = String::new();
-    md += "## Language server (`pbn lsp` over stdio)\n\n";
+    if clean {
+        md += "## Language server on files without diagnostics: does an edit's cost grow with the file?\n\n\
+               The section above runs on the generator's default files, where `pbn check` gives one hint per game \
+               (the application-specific `DoubleDummyTricks` tag), so every `publishDiagnostics` carries one \
+               diagnostic per game: LSP's push model sends a document's whole list after each change, and that \
+               message grows with the file whatever the server does. This run takes the same games with CRLF \
+               line ends and without that tag (`GenOptions::clean`, `pbn-gen --clean`), on which the checker \
+               reports nothing, so an edit's cost is the server's own work.\n\n";
+    } else {
+        md += "## Language server (`pbn lsp` over stdio)\n\n";
+    }
     md += &format!("- Machine: {machine}\n");
     md += &format!("- Command: `{}`\n", report::command(&args.argv));
     md += &format!("- Date: {}; commit {}; server `{}`\n", report::utc_now(), report::commit(), pbn.display());
     md += &format!(
-        "- Input: `pbn_tests::gen::generate(N, seed {}, default options)`: fully played export-format games with notes, \
-         NAGs, comments and tables (LF): {}\n",
+        "- Input: `pbn_tests::gen::generate(N, seed {}, {})`: fully played export-format games with notes, \
+         NAGs, comments and tables ({}): {}\n",
         args.seed,
+        if clean { "GenOptions::clean()" } else { "default options" },
+        if clean { "CRLF, no `DoubleDummyTricks` tag" } else { "LF" },
         runs.iter()
             .map(|r| format!("{} games {}{}", games_s(r.games), report::size(r.bytes), if r.skipped.is_some() { " (not run)" } else { "" }))
             .collect::<Vec<_>>()
@@ -1070,6 +1098,9 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64)
         md += &format!(" {:.1}× |\n", kept(last) / last.bytes as f64);
     }
 
+    if clean {
+        md += &edit_growth(runs);
+    }
     md += "\n### Targets\n\n";
     if args.quick {
         md += "Not judged in a `--quick` smoke run.\n";
@@ -1173,6 +1204,56 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64)
     md
 }
 
+/// How an edit's cost grows from the smallest to the largest size, against
+/// the file: the latency rows of an edit and the server's steps.
+fn edit_growth(runs: &[SizeRun]) -> String {
+    let measured: Vec<&SizeRun> = runs.iter().filter(|r| r.skipped.is_none()).collect();
+    let (Some(first), Some(last)) = (measured.first(), measured.last()) else { return String::new() };
+    if first.games == last.games {
+        return String::new();
+    }
+    let file = last.bytes as f64 / first.bytes as f64;
+    let mut md = format!(
+        "\n### An edit's cost against the file's size\n\nFrom {} to {} games the file grows {file:.0}×; each \
+         row's growth over the same span, and its exponent k (time ∝ games^k) between the two largest sizes:\n\n\
+         | measurement | {} games | {} games | growth | k |\n|---|---:|---:|---:|---:|\n",
+        games_s(first.games),
+        games_s(last.games),
+        games_s(first.games),
+        games_s(last.games),
+    );
+    let mut rows: Vec<(String, Option<f64>, Option<f64>, Option<f64>)> = Vec::new();
+    for id in ["edit_mid", "edit_last", "edit_type"] {
+        let label = LATENCY_ROWS.iter().find(|r| r.0 == id).map(|r| r.1).unwrap_or(id);
+        let get = |r: &SizeRun| r.rows.get(id).and_then(|v| v.get());
+        let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, get(r)?))).collect();
+        rows.push((label.to_string(), get(first), get(last), exponent(&pts)));
+    }
+    for (id, label, _) in STEPS.iter().filter(|(id, _, _)| ["apply", "check", "json"].contains(id)) {
+        let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, step(r, id)?))).collect();
+        rows.push((format!("in process: {label}"), step(first, id), step(last, id), exponent(&pts)));
+    }
+    for (label, a, b, k) in &rows {
+        let growth = match (a, b) {
+            (Some(a), Some(b)) if *a > 0.0 => format!("{:.1}×", b / a),
+            _ => String::new(),
+        };
+        md += &format!(
+            "| {label} | {} | {} | {growth} | {} |\n",
+            a.map(fmt_ms).unwrap_or_default(),
+            b.map(fmt_ms).unwrap_or_default(),
+            k.map(|k| format!("{k:.2}")).unwrap_or_default()
+        );
+    }
+    if let Some((_, Some(a), Some(b), _)) = rows.first() {
+        md += &format!(
+            "\nA one-character edit in a middle game took {}× as long on a file {file:.0}× as large.\n",
+            format!("{:.1}", b / a)
+        );
+    }
+    md
+}
+
 fn step(r: &SizeRun, id: &str) -> Option<f64> {
     r.steps.iter().find(|s| s.0 == id).and_then(|s| s.2.get())
 }
@@ -1219,6 +1300,13 @@ mod tests {
         let q = text.find("\"]").unwrap();
         assert_eq!(p.position(text, q), json!({"line": 1, "character": 10}));
         assert_eq!((bump(b'1'), bump(b'9')), ('2', '8'));
+        // CRLF files (lsp-clean): the same games, each ending after its last line end.
+        let crlf = text.replace('\n', "\r\n");
+        let c = Places::new(&crlf);
+        assert_eq!(c.games.len(), 2);
+        assert!(crlf[c.games[0].clone()].ends_with("[Board \"9\"]\r\n"));
+        let at = c.board_digit(&crlf, 1).unwrap();
+        assert_eq!(c.position(&crlf, at), json!({"line": 5, "character": 9}));
     }
 
     #[test]

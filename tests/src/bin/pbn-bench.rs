@@ -17,6 +17,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- fmt [--games N]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp [--games N] [--budget S] [--pbn PATH] [--perf DIR]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp --quick     # CI smoke run
+//! cargo run --release -p pbn-tests --bin pbn-bench -- lsp-clean [--games N]
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -35,6 +36,7 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
     ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
     ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
     ("lsp", "pbn lsp over stdio: open, edits, hover, completion, formatting, memory", lsp::run),
+    ("lsp-clean", "the same on files without diagnostics: does an edit's cost grow with the file?", lsp::run_clean),
     ("hostile", "pbn check on the hostile inputs at growing sizes: time exponent, peak memory", hostile::run),
     ("scaling", "pbn check on fuzz corpus inputs repeated 4 and 64 times: does it stay linear?", scaling::run),
 ];
@@ -65,7 +67,7 @@ fn help() -> String {
          \x20   --quick          tiny sizes, 2 repetitions, BENCHMARKS.md untouched (CI smoke run)\n\
          \x20   --full           also the largest size (parse: 100k games)\n\
          \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run);\n\
-         \x20                    lsp: the largest size (default 100000; also 1000 and 20000 run)\n\
+         \x20                    lsp, lsp-clean: the largest size (default 100000; also 1000 and 20000 run)\n\
          \x20   --perf DIR       lsp: record the server with `perf record` during its edits into DIR\n\
          \x20   --budget S       check, lsp: skip a measurement whose run at a size is estimated to take\n\
          \x20                    more than S seconds, and report the estimate (default 120; 0: no limit)\n\

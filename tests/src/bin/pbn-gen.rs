@@ -10,7 +10,7 @@ const HELP: &str = "\
 pbn-gen: generate a realistic PBN 2.1 export-format file of legal bridge games
 
 USAGE:
-    pbn-gen --games N [--seed S] [--no-nags] [--no-comments] [--endplay] [--crlf] [-o FILE]
+    pbn-gen --games N [--seed S] [--no-nags] [--no-comments] [--endplay] [--crlf] [--clean] [-o FILE]
 
 OPTIONS:
     -n, --games N      number of games to generate (required)
@@ -20,6 +20,8 @@ OPTIONS:
         --no-comments  no {...} or ; comments
         --endplay      what endplay's reader can load: --no-nags --no-comments
         --crlf         CRLF line endings (default LF)
+        --clean        a file `pbn check --export` reports nothing on: --crlf,
+                       and no application-specific DoubleDummyTricks tag
     -o, --output FILE  write to FILE instead of standard output
     -h, --help         print this help
 ";
@@ -69,6 +71,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
                 opts.comments = false;
             }
             "--crlf" => opts.line_ending = LineEnding::CrLf,
+            "--clean" => {
+                opts.line_ending = LineEnding::CrLf;
+                opts.double_dummy_tag = false;
+            }
             "-o" | "--output" => output = Some(value("--output")?),
             other => return Err(format!("unknown argument: {other}")),
         }
