@@ -142,5 +142,18 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("not written"), "{err}");
     assert_eq!(std::fs::read(&broken).unwrap(), before);
+
+    // A game export format cannot hold (a Note with data before the
+    // auction) is kept as written, said so, and the file is written: the
+    // other games are formatted and nothing is lost.
+    let kept = dir.join("kept.pbn");
+    std::fs::write(&kept, "[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n[Auction \"S\"]\nAP\n\n[Dealer \"n\"]\n").unwrap();
+    let (code, _, err) = run(&["fmt", kept.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("game(s) 1 cannot be written in export format without changing their meaning"), "{err}");
+    assert!(!err.contains("syntax errors"), "{err}");
+    let written = std::fs::read_to_string(&kept).unwrap();
+    assert!(written.starts_with("[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n"), "{written}");
+    assert!(written.contains("[Dealer \"N\"]"), "the second game is formatted: {written}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -123,3 +123,26 @@ fn formatting_keeps_a_broken_game_after_a_form_feed() {
     assert!(out.text.contains('l'), "the second game is gone: {:?}", out.text);
     assert_eq!(out.verbatim_games, vec![0, 1]);
 }
+
+/// Found by the `fmt` target (2026-11-25, `note-section-moved-after-the-auction`):
+/// a `[Note]` followed by data before the auction is a supplemental section
+/// named Note (§5.1). The formatter printed it among the sections, after the
+/// auction, where the parser binds a Note to the auction (§3.5.5) and reads
+/// the data as calls, so `pbn dump` changed. Such a game is now kept as
+/// written (and `pbn check` reports the misplaced note, PBN0206, and its
+/// data, PBN0209, which it missed before, so the fuzz property, which
+/// compares dumps of error-free files only, had no error to skip it on).
+#[test]
+fn a_note_with_data_before_the_auction_is_kept_as_written() {
+    use pbn::check::{check_text, CheckOptions};
+    let text = "[Dealer \"S\"]\n[Note \"2:two colours\"]\nC8 CA CT C4\n[Auction \"S\"]\nAP\n";
+    let out = format(&decode(text.as_bytes()), &FormatOptions::default());
+    assert_eq!(out.verbatim_games, vec![0]);
+    assert_eq!(out.unprintable_games, vec![0]);
+    assert!(out.syntax_error_games().is_empty());
+    assert_eq!(out.text, text);
+    assert_eq!(pbn_tests::fuzz::meaning(text).0, pbn_tests::fuzz::meaning(&out.text).0);
+    let codes: Vec<&str> =
+        check_text(&decode(text.as_bytes()), &CheckOptions { export: false }).diagnostics.iter().map(|d| d.code.code).collect();
+    assert_eq!(codes, ["PBN0206", "PBN0209"]);
+}

@@ -23,6 +23,9 @@ pub enum Eol {
 /// leader, suffixes as NAGs, values in their export form, tables padded.
 /// Every comment is kept with what it follows. A game with syntax errors is
 /// printed as written, and such a file is not written back unless --force.
+/// A game that export format cannot hold without a change of meaning (a
+/// Note tag with data before the auction) is also kept as written, with a
+/// warning; the rest of the file is formatted.
 /// Files are rewritten in place (atomically) in their own encoding.
 #[derive(Args)]
 #[command(after_help = "Examples:\n  pbn fmt games.pbn\n  pbn fmt --check tournaments/\n  pbn fmt --diff game.pbn\n  pbn fmt --eol crlf --export-header out.pbn\n  cat game.pbn | pbn fmt -\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config schema`).")]
@@ -149,11 +152,18 @@ pub fn run(args: FmtArgs) -> ExitCode {
             continue;
         }
         let differs = out != bytes;
-        if !result.verbatim_games.is_empty() {
-            let games: Vec<String> = result.verbatim_games.iter().map(|g| (g + 1).to_string()).collect();
+        let numbers = |games: &[usize]| games.iter().map(|g| (g + 1).to_string()).collect::<Vec<_>>().join(", ");
+        let syntax_errors = result.syntax_error_games();
+        if !syntax_errors.is_empty() {
             eprintln!(
                 "warning: {name}: game(s) {} have syntax errors and are kept as written (run `pbn check {name}`)",
-                games.join(", ")
+                numbers(&syntax_errors)
+            );
+        }
+        if !result.unprintable_games.is_empty() {
+            eprintln!(
+                "warning: {name}: game(s) {} cannot be written in export format without changing their meaning and are kept as written (run `pbn check {name}`)",
+                numbers(&result.unprintable_games)
             );
         }
         if matches!(input, Input::Stdin) || args.stdout {
@@ -181,7 +191,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             unchanged += 1;
             continue;
         }
-        if result.is_partial() && !args.force {
+        if !syntax_errors.is_empty() && !args.force {
             eprintln!("error: {name}: not written because of syntax errors (use --force to write it anyway)");
             refused += 1;
             continue;

@@ -42,7 +42,10 @@ codes! {
         "Note tag outside the auction and play sections",
         "Note tags are placed in the auction section at the end of the calls, or in the \
          play section at the end of the cards; they may not be placed in the \
-         identification section (§3.5.5, §3.6.5). A note here explains nothing.",
+         identification section (§3.5.5, §3.6.5). A note here explains nothing. A Note \
+         tag followed by data there forms a supplemental section named Note (§5.1), which \
+         is just as misplaced; `pbn fmt` keeps such a game as written, since moving it \
+         after the auction would make its data calls.",
         bad: "[Event \"x\"]\n[Note \"1:forcing\"]\n",
         good: "[Auction \"N\"]\n1C =1= AP\n[Note \"1:forcing\"]\n";
     DUPLICATE_NOTE = "PBN0207", "duplicate-note", Error, Note, "§3.5.5",

@@ -134,6 +134,14 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
         }
     }
 
+    // A Note tag with data after it, outside the auction and play (a
+    // supplemental section named Note, §5.1): printed among the sections,
+    // after the auction or the play, it would become that section's note
+    // and its data that section's calls or cards. Keep the game as written.
+    if g.sections.iter().any(|s| g.tags.get(s.tag).is_some_and(|t| t.name == "Note")) {
+        return None;
+    }
+
     // (1) the mandatory tags in their fixed order.
     for (bit, &name) in MANDATORY.iter().enumerate() {
         match first.get(name) {

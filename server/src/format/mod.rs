@@ -25,9 +25,14 @@ pub struct Formatted {
     /// The formatted text (in the chosen line ending; encode it with
     /// [`crate::text::encode`] and the source's encoding to write it).
     pub text: String,
-    /// 0-based indices of games printed verbatim because they have syntax
-    /// errors (their meaning is uncertain).
+    /// 0-based indices of games printed verbatim: those with syntax errors
+    /// (their meaning is uncertain) and those in [`Self::unprintable_games`].
     pub verbatim_games: Vec<usize>,
+    /// The games among [`Self::verbatim_games`] without a syntax error,
+    /// kept as written because export format cannot hold them without a
+    /// change of meaning or a lost comment (a Note tag with data before the
+    /// auction, a second auction…). Writing them back loses nothing.
+    pub unprintable_games: Vec<usize>,
     /// Number of later duplicate tags dropped (§3.4: they are ignored).
     pub dropped_duplicates: usize,
 }
@@ -36,6 +41,11 @@ impl Formatted {
     /// The formatter could not understand every game.
     pub fn is_partial(&self) -> bool {
         !self.verbatim_games.is_empty()
+    }
+
+    /// The games kept as written because of their syntax errors.
+    pub fn syntax_error_games(&self) -> Vec<usize> {
+        self.verbatim_games.iter().copied().filter(|g| !self.unprintable_games.contains(g)).collect()
     }
 }
 
@@ -68,8 +78,9 @@ pub fn absent_to_keep(doc: &model::Document) -> Vec<u16> {
 /// or comments only), in order.
 pub struct Part<'a> {
     blocks: Vec<std::borrow::Cow<'a, str>>,
-    /// Per block: the game's index when it was kept verbatim.
-    verbatim: Vec<Option<usize>>,
+    /// Per block: the game's index when it was kept verbatim, and whether
+    /// that was for a syntax error.
+    verbatim: Vec<Option<(usize, bool)>>,
     dropped: usize,
 }
 
@@ -146,7 +157,7 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
                 }
                 None => {
                     let g = &games[i];
-                    verbatim.push(Some(g.index));
+                    verbatim.push(Some((g.index, g.syntax_error)));
                     text[g.range.clone()].into()
                 }
             },
@@ -163,6 +174,7 @@ pub struct Assembler<'s> {
     source: &'s SourceText,
     out: String,
     verbatim_games: Vec<usize>,
+    unprintable_games: Vec<usize>,
     dropped: usize,
     verbatim_first: bool,
     first: bool,
@@ -171,7 +183,7 @@ pub struct Assembler<'s> {
 impl<'s> Assembler<'s> {
     pub fn new(source: &'s SourceText) -> Assembler<'s> {
         let n = source.text.len();
-        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), dropped: 0, verbatim_first: false, first: true }
+        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), unprintable_games: Vec::new(), dropped: 0, verbatim_first: false, first: true }
     }
 
     /// Appends the next part.
@@ -186,7 +198,12 @@ impl<'s> Assembler<'s> {
                 self.out.push('\n');
             }
             self.first = false;
-            self.verbatim_games.extend(*v);
+            if let Some((g, syntax_error)) = *v {
+                self.verbatim_games.push(g);
+                if !syntax_error {
+                    self.unprintable_games.push(g);
+                }
+            }
             self.out.push_str(b.trim_end_matches(['\n', '\r']));
             self.out.push('\n');
         }
@@ -209,7 +226,7 @@ impl<'s> Assembler<'s> {
         };
         let text = normalize_eol(out, eol);
         let _ = CommentKind::Line;
-        Formatted { text, verbatim_games: self.verbatim_games, dropped_duplicates: self.dropped }
+        Formatted { text, verbatim_games: self.verbatim_games, unprintable_games: self.unprintable_games, dropped_duplicates: self.dropped }
     }
 }
 

@@ -87,7 +87,9 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         }
         // §3.4 duplicates (Note tags are checked per section).
         if name == "Note" {
-            if tag.role == TagRole::Plain {
+            // A Note followed by data outside the auction and play is a
+            // supplemental section named Note (§5.1): as misplaced.
+            if matches!(tag.role, TagRole::Plain | TagRole::Section) {
                 ctx.push(out, Diagnostic::new(
                     &c::NOTE_OUTSIDE_SECTION,
                     tag.range.clone(),
@@ -199,7 +201,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let name = g.tags[s.tag].name.as_str();
-        if MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name) {
+        if MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name) || name == "Note" {
             let r = s.elements.first().map(|e| e.range.start).unwrap_or(s.range.start)..s.range.end;
             let first_line_end = ctx.text[r.clone()].find(['\n', '\r']).map(|i| r.start + i).unwrap_or(r.end);
             ctx.push(out, Diagnostic::new(
