@@ -194,7 +194,8 @@ fn lf(s: &str) -> String {
 
 /// `fmt`: any bytes → decode → format never panics, formatting piece by
 /// piece as the language server does gives the same output, and games with
-/// syntax errors are printed verbatim. If the check reports no error, formatting is
+/// syntax errors are printed verbatim. The output has as many games, and
+/// every game without an error means the same. If the check reports no error, formatting is
 /// idempotent, `pbn dump` of input and output is equal and every comment
 /// and escape line survives (plus the `% PBN 2.1` / `% EXPORT` header when
 /// asked for).
@@ -241,8 +242,21 @@ pub fn fmt(data: &[u8]) {
         }
     }
 
-    let errors = check_text(&source, &CheckOptions { export: false }).diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if errors {
+    // Every file, errors or not: the output holds the same games, and each
+    // game without a syntax error or an error diagnostic means what it
+    // meant (`pbn dump` of that game). Found 2026-11-25: verbatim games
+    // joined by one blank line, or with their lone CRs made LFs, or without
+    // the tabs before them, could be read as other games.
+    let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
+    let before = pbn::model::dump::dump(&doc, text)["games"].clone();
+    let (after, mut got) = meaning(&once.text);
+    let (b, a) = (before.as_array().expect("games"), after.as_array().expect("games"));
+    assert!(b.len() == a.len(), "{} games before formatting, {} after ({opts:?}):\n--- output\n{}", b.len(), a.len(), once.text);
+    for (i, (x, y)) in b.iter().zip(a).enumerate() {
+        let clean = x.get("syntax_error").is_none() && !diagnostics.iter().any(|d| d.severity == Severity::Error && d.game == Some(i));
+        assert!(!clean || x == y, "game {i} means something else after formatting ({opts:?}):\n{x}\n{y}\n--- output\n{}", once.text);
+    }
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return;
     }
     let twice = format(&decode(once.text.as_bytes()), &opts);
@@ -255,8 +269,6 @@ pub fn fmt(data: &[u8]) {
             twice.text
         );
     }
-    let before = pbn::model::dump::dump(&doc, text)["games"].clone();
-    let (after, mut got) = meaning(&once.text);
     assert!(before == after, "dump differs after formatting ({opts:?}):\n{before}\n{after}\n--- output\n{}", once.text);
     let expected = comments_of(&trees, text);
     if opts.export_header {

@@ -146,3 +146,27 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
         check_text(&decode(text.as_bytes()), &CheckOptions { export: false }).diagnostics.iter().map(|d| d.code.code).collect();
     assert_eq!(codes, ["PBN0206", "PBN0209"]);
 }
+
+/// Found by replaying the `fmt` and `parse_check` corpora through a stronger
+/// property (2026-11-25): games kept verbatim (syntax errors) were written
+/// with one blank line between them, their lone CRs turned into the file's
+/// line end and the white space before the first one dropped, and the
+/// reader then split the output into other games: `[` and a line end
+/// followed by one blank line is not a game break where two are; `{\r\r`
+/// ends a game where `{\n\n` does not; tabs before a `%` keep it from being
+/// an escape line. Next to a verbatim game the text between the blocks is
+/// now kept as written, and verbatim text keeps its line ends.
+#[test]
+fn games_kept_verbatim_are_read_back_as_the_same_games() {
+    let games = |t: &[u8]| pbn_tests::fuzz::meaning(&decode(t).text).0.as_array().unwrap().len();
+    for input in [&b"{\0\n[\n\n\n-}"[..], b"[T\x9b{\r\r\"\n[A Q\n*\n\n\0}", b"\t\t\t%S\xad;H\n"] {
+        let source = decode(input);
+        let out = format(&source, &FormatOptions::default());
+        assert_eq!(games(out.text.as_bytes()), games(input), "{input:?} -> {:?}", out.text);
+    }
+    // Lone CRs inside a verbatim game stay; the printed game gets the
+    // file's line end.
+    let out = format(&decode(b"[T\x9b{\r\r\"\n[A Q\n*\n\n[Event \"x\"]\n"), &FormatOptions::default());
+    assert!(out.text.contains("{\r\r\""), "{:?}", out.text);
+    assert!(out.text.contains("[Event \"x\"]\n[Site \"?\"]\n"), "{:?}", out.text);
+}

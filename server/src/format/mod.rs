@@ -78,6 +78,9 @@ pub fn absent_to_keep(doc: &model::Document) -> Vec<u16> {
 /// or comments only), in order.
 pub struct Part<'a> {
     blocks: Vec<std::borrow::Cow<'a, str>>,
+    /// Per block: where it is in the source (its first node's start to its
+    /// last node's end).
+    ranges: Vec<std::ops::Range<usize>>,
     /// Per block: the game's index when it was kept verbatim, and whether
     /// that was for a syntax error.
     verbatim: Vec<Option<(usize, bool)>>,
@@ -98,12 +101,14 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
         Loose(String),
     }
     let mut blocks: Vec<Block> = Vec::new();
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
     let mut next_game = 0;
     let mut current: Vec<tree_sitter::Node<'_>> = Vec::new();
     let mut flush = |nodes: &mut Vec<tree_sitter::Node<'_>>, blocks: &mut Vec<Block>| {
         if nodes.is_empty() {
             return;
         }
+        ranges.push(nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte());
         let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
         if is_game {
             assert!(next_game < games.len(), "one model game per game chunk");
@@ -163,11 +168,17 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
             },
         })
         .collect();
-    Part { blocks, verbatim, dropped }
+    Part { blocks, ranges, verbatim, dropped }
 }
 
 /// The formatted document from its parts, pushed in order ([`format_part`]):
-/// the blocks one blank line apart, the export header, the line endings. A
+/// the blocks one blank line apart, the export header, the line endings.
+/// Next to a game kept verbatim the text between the blocks (blank lines,
+/// white space, form feeds) is kept as written too: where a game has a
+/// syntax error, how many blank lines follow it, and what white space
+/// precedes it, can decide where the reader ends it (after `[` and a line
+/// end one blank line is not a game break; tabs before a `%` keep it from
+/// being an escape line). A
 /// part's text is freed once it is in the output (the language server
 /// formats large documents part by part).
 pub struct Assembler<'s> {
@@ -177,43 +188,87 @@ pub struct Assembler<'s> {
     unprintable_games: Vec<usize>,
     dropped: usize,
     verbatim_first: bool,
-    first: bool,
+    /// The end (in the source) of the block pushed last, and whether it was
+    /// kept verbatim.
+    prev: Option<(usize, bool)>,
+    /// Where `out` holds text as written (games kept verbatim and the text
+    /// between them and their neighbours): its line ends are kept too, since
+    /// a lone CR and a LF do not always end a broken game alike.
+    raw: Vec<std::ops::Range<usize>>,
 }
 
 impl<'s> Assembler<'s> {
     pub fn new(source: &'s SourceText) -> Assembler<'s> {
         let n = source.text.len();
-        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), unprintable_games: Vec::new(), dropped: 0, verbatim_first: false, first: true }
+        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), unprintable_games: Vec::new(), dropped: 0, verbatim_first: false, prev: None, raw: Vec::new() }
     }
 
     /// Appends the next part.
     pub fn push(&mut self, part: Part<'_>) {
         self.dropped += part.dropped;
-        for (b, v) in part.blocks.iter().zip(&part.verbatim) {
-            if self.first {
-                // A game printed verbatim keeps its text whole, even its
-                // leading escape lines.
-                self.verbatim_first = v.is_some();
-            } else {
-                self.out.push('\n');
+        let text = self.source.text.as_str();
+        for ((b, v), r) in part.blocks.iter().zip(&part.verbatim).zip(&part.ranges) {
+            let verbatim = v.is_some();
+            match self.prev {
+                None => {
+                    // A game printed verbatim keeps its text whole, even its
+                    // leading escape lines, and the white space before it.
+                    self.verbatim_first = verbatim;
+                    if verbatim {
+                        self.push_raw(&text[..r.start]);
+                    }
+                }
+                Some((end, prev_verbatim)) if verbatim || prev_verbatim => {
+                    // The text between the two blocks as written (it starts
+                    // with the line end of the previous block's last line,
+                    // which a printed block has just written).
+                    if !prev_verbatim {
+                        self.out.pop();
+                    }
+                    self.push_raw(&text[end..r.start]);
+                }
+                Some(_) => self.out.push('\n'),
             }
-            self.first = false;
+            self.prev = Some((r.end, verbatim));
             if let Some((g, syntax_error)) = *v {
                 self.verbatim_games.push(g);
                 if !syntax_error {
                     self.unprintable_games.push(g);
                 }
             }
-            self.out.push_str(b.trim_end_matches(['\n', '\r']));
-            self.out.push('\n');
+            if verbatim {
+                // Its line end comes with the text after it.
+                self.push_raw(b);
+            } else {
+                self.out.push_str(b.trim_end_matches(['\n', '\r']));
+                self.out.push('\n');
+            }
+        }
+    }
+
+    /// Appends text as written.
+    fn push_raw(&mut self, s: &str) {
+        let start = self.out.len();
+        self.out.push_str(s);
+        match self.raw.last_mut() {
+            Some(last) if last.end == start => last.end = self.out.len(),
+            _ => self.raw.push(start..self.out.len()),
         }
     }
 
     /// The export header and the line endings.
     pub fn finish(self, opts: &FormatOptions) -> Formatted {
         let mut out = self.out;
+        let mut raw = self.raw;
+        if matches!(self.prev, Some((_, true))) {
+            out.push('\n');
+        }
         if opts.export_header {
-            out = with_export_header(out, self.verbatim_first);
+            let (with, at, added) = with_export_header(out, self.verbatim_first);
+            out = with;
+            for r in raw.iter_mut().filter(|r| r.start >= at) {
+                *r = r.start + added..r.end + added;
+            }
         }
         let eol = match opts.eol {
             EolOption::Keep => match self.source.dominant_line_ending {
@@ -224,7 +279,7 @@ impl<'s> Assembler<'s> {
             EolOption::Crlf => "\r\n",
             EolOption::Lf => "\n",
         };
-        let text = normalize_eol(out, eol);
+        let text = normalize_eol(out, eol, &raw);
         let _ = CommentKind::Line;
         Formatted { text, verbatim_games: self.verbatim_games, unprintable_games: self.unprintable_games, dropped_duplicates: self.dropped }
     }
@@ -237,7 +292,8 @@ impl<'s> Assembler<'s> {
 /// of everything when that line belongs to a game printed verbatim
 /// (`verbatim_first`). Line ends of any kind count (the output is
 /// normalised later), so formatting the result again adds nothing.
-fn with_export_header(out: String, verbatim_first: bool) -> String {
+/// Returns the text, where the lines were added and their length.
+fn with_export_header(out: String, verbatim_first: bool) -> (String, usize, usize) {
     let mut version_end = None; // byte offset after the version line's end
     let mut export = false;
     let mut at = 0;
@@ -257,9 +313,10 @@ fn with_export_header(out: String, verbatim_first: bool) -> String {
         at = next;
     }
     let export_line = if export { "" } else { "% EXPORT\n" };
-    match version_end {
-        None => format!("% PBN 2.1\n{export_line}{out}"),
-        Some(_) if !export && verbatim_first => format!("% EXPORT\n{out}"),
+    let n = out.len();
+    let (s, at) = match version_end {
+        None => (format!("% PBN 2.1\n{export_line}{out}"), 0),
+        Some(_) if !export && verbatim_first => (format!("% EXPORT\n{out}"), 0),
         Some(end) if !export => {
             let mut s = out;
             if !s[..end].ends_with(['\n', '\r']) {
@@ -268,17 +325,31 @@ fn with_export_header(out: String, verbatim_first: bool) -> String {
             } else {
                 s.insert_str(end, export_line);
             }
-            s
+            (s, end)
         }
-        Some(_) => out,
-    }
+        Some(_) => (out, 0),
+    };
+    let added = s.len() - n;
+    (s, at, added)
 }
 
 /// Converts every line end (LF, CRLF, CR) to `eol` (in place when they
-/// are all LF already and `eol` is LF).
-fn normalize_eol(s: String, eol: &str) -> String {
+/// are all LF already and `eol` is LF), except in the `raw` ranges (sorted,
+/// disjoint), which are copied as they are.
+fn normalize_eol(s: String, eol: &str, raw: &[std::ops::Range<usize>]) -> String {
     if eol == "\n" && !s.contains('\r') {
         return s;
+    }
+    if !raw.is_empty() {
+        let mut out = String::with_capacity(s.len() + s.len() / 16);
+        let mut at = 0;
+        for r in raw {
+            out.push_str(&normalize_eol(s[at..r.start].to_owned(), eol, &[]));
+            out.push_str(&s[r.clone()]);
+            at = r.end;
+        }
+        out.push_str(&normalize_eol(s[at..].to_owned(), eol, &[]));
+        return out;
     }
     let mut out = String::with_capacity(s.len() + s.len() / 16);
     let b = s.as_bytes();
