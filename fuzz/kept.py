@@ -236,7 +236,7 @@ def restore(target, out):
     """Writes the inputs of TARGET's pack into the directory `out`; returns
     how many were restored and how many could not be."""
     refs, inputs = read_pack(KEPT / f"{target}.pack")
-    base, files = shared_files()
+    _, files = shared_files()
     by_name = {name: data for name, data in files}
     sources = []
     for name, digest in refs:

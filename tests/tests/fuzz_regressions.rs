@@ -170,3 +170,19 @@ fn games_kept_verbatim_are_read_back_as_the_same_games() {
     assert!(out.text.contains("{\r\r\""), "{:?}", out.text);
     assert!(out.text.contains("[Event \"x\"]\n[Site \"?\"]\n"), "{:?}", out.text);
 }
+
+/// Found by the `fmt` target with the stronger property (2026-11-25,
+/// `stray-tokens-outside-any-game`): where error recovery left a broken
+/// document's tokens at the top of the tree, outside any game, the
+/// formatter took them for comments and printed one a line (`[`, `o`, `.`
+/// …), which the reader then took for a game. Such tokens are now kept as
+/// written.
+#[test]
+fn stray_tokens_outside_any_game_are_kept_as_written() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/fmt/stray-tokens-outside-any-game");
+    let input = std::fs::read(path).unwrap();
+    let out = format(&decode(&input), &FormatOptions::default());
+    assert!(out.text.starts_with("[o. f,2\n"), "{:?}", out.text);
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    assert_eq!(games(&out.text), games(&decode(&input).text));
+}

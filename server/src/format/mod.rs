@@ -84,6 +84,9 @@ pub struct Part<'a> {
     /// Per block: the game's index when it was kept verbatim, and whether
     /// that was for a syntax error.
     verbatim: Vec<Option<(usize, bool)>>,
+    /// Per block: printed as written (a game kept verbatim, or stray tokens
+    /// outside any game).
+    as_written: Vec<bool>,
     dropped: usize,
 }
 
@@ -98,7 +101,12 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
     // Blocks between game breaks: a game, or comments only.
     enum Block {
         Game(usize),
+        /// Comments and escape lines between games, one a line.
         Loose(String),
+        /// Other nodes outside any game (tokens that error recovery left at
+        /// the top of a broken document): kept as written, since one a line
+        /// they could read as something else.
+        Stray(std::ops::Range<usize>),
     }
     let mut blocks: Vec<Block> = Vec::new();
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
@@ -114,6 +122,8 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
             assert!(next_game < games.len(), "one model game per game chunk");
             blocks.push(Block::Game(next_game));
             next_game += 1;
+        } else if nodes.iter().any(|n| !matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line")) {
+            blocks.push(Block::Stray(nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte()));
         } else {
             let mut s = String::new();
             for n in nodes.iter() {
@@ -147,28 +157,37 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
     let mut dropped = 0;
     let mut printed = printed.into_iter();
     let mut verbatim = Vec::with_capacity(blocks.len());
+    let mut as_written = Vec::with_capacity(blocks.len());
     let blocks: Vec<std::borrow::Cow<'_, str>> = blocks
         .into_iter()
         .map(|b| match b {
             Block::Loose(s) => {
                 verbatim.push(None);
+                as_written.push(false);
                 s.into()
+            }
+            Block::Stray(r) => {
+                verbatim.push(None);
+                as_written.push(true);
+                text[r].into()
             }
             Block::Game(i) => match printed.next().expect("one printed entry per game") {
                 Some((s, d)) => {
                     dropped += d;
                     verbatim.push(None);
+                    as_written.push(false);
                     s.into()
                 }
                 None => {
                     let g = &games[i];
                     verbatim.push(Some((g.index, g.syntax_error)));
+                    as_written.push(true);
                     text[g.range.clone()].into()
                 }
             },
         })
         .collect();
-    Part { blocks, ranges, verbatim, dropped }
+    Part { blocks, ranges, verbatim, as_written, dropped }
 }
 
 /// The formatted document from its parts, pushed in order ([`format_part`]):
@@ -207,8 +226,7 @@ impl<'s> Assembler<'s> {
     pub fn push(&mut self, part: Part<'_>) {
         self.dropped += part.dropped;
         let text = self.source.text.as_str();
-        for ((b, v), r) in part.blocks.iter().zip(&part.verbatim).zip(&part.ranges) {
-            let verbatim = v.is_some();
+        for (((b, v), r), &verbatim) in part.blocks.iter().zip(&part.verbatim).zip(&part.ranges).zip(&part.as_written) {
             match self.prev {
                 None => {
                     // A game printed verbatim keeps its text whole, even its
