@@ -333,6 +333,10 @@ fn with_export_header(out: String, verbatim_first: bool) -> (String, usize, usiz
     let export_line = if export { "" } else { "% EXPORT\n" };
     let n = out.len();
     let (s, at) = match version_end {
+        // Before a game kept as written, a blank line: the game must start
+        // where the reader starts a file, or a broken one may be read
+        // otherwise (an unterminated `{` first, found by CI's short `fmt` run).
+        None if verbatim_first => (format!("% PBN 2.1\n{export_line}\n{out}"), 0),
         None => (format!("% PBN 2.1\n{export_line}{out}"), 0),
         Some(_) if !export && verbatim_first => (format!("% EXPORT\n{out}"), 0),
         Some(end) if !export => {
