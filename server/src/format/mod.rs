@@ -278,8 +278,16 @@ impl<'s> Assembler<'s> {
     pub fn finish(self, opts: &FormatOptions) -> Formatted {
         let mut out = self.out;
         let mut raw = self.raw;
-        if matches!(self.prev, Some((_, true))) {
-            out.push('\n');
+        if let Some((end, true)) = self.prev {
+            // After a last block kept as written, the end of the file as
+            // written too (with or without a line end: found by CI's short
+            // `fmt` run, where an added CRLF changed a broken game's end).
+            let tail = &self.source.text[end..];
+            let start = out.len();
+            out.push_str(if tail.is_empty() { "" } else { tail });
+            if out.len() > start {
+                raw.push(start..out.len());
+            }
         }
         if opts.export_header {
             let (with, at, added) = with_export_header(out, self.verbatim_first);
