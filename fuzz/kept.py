@@ -128,19 +128,15 @@ class Index:
 
 def seed_names(seeds_dir):
     """Names of the inputs seed_corpus.py writes (their SHA-1), per target."""
+    def names(base):
+        return {t: set(os.listdir(base / t)) if (base / t).is_dir() else set() for t in TARGETS}
+
     if seeds_dir:
-        base = Path(seeds_dir)
-        tmp = None
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="pbn-seeds-")
-        base = Path(tmp.name)
-        env = dict(os.environ)
-        subprocess.run([sys.executable, str(FUZZ / "seed_corpus.py"), str(shared_dir()), "--out", str(base)],
-                       check=True, stdout=subprocess.DEVNULL, env=env)
-    names = {t: set(os.listdir(base / t)) if (base / t).is_dir() else set() for t in TARGETS}
-    if tmp:
-        tmp.cleanup()
-    return names
+        return names(Path(seeds_dir))
+    with tempfile.TemporaryDirectory(prefix="pbn-seeds-") as tmp:
+        subprocess.run([sys.executable, str(FUZZ / "seed_corpus.py"), str(shared_dir()), "--out", tmp],
+                       check=True, stdout=subprocess.DEVNULL)
+        return names(Path(tmp))
 
 
 def corpus_base(arg):

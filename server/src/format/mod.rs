@@ -38,11 +38,6 @@ pub struct Formatted {
 }
 
 impl Formatted {
-    /// The formatter could not understand every game.
-    pub fn is_partial(&self) -> bool {
-        !self.verbatim_games.is_empty()
-    }
-
     /// The games kept as written because of their syntax errors.
     pub fn syntax_error_games(&self) -> Vec<usize> {
         self.verbatim_games.iter().copied().filter(|g| !self.unprintable_games.contains(g)).collect()
@@ -81,13 +76,20 @@ pub struct Part<'a> {
     /// Per block: where it is in the source (its first node's start to its
     /// last node's end).
     ranges: Vec<std::ops::Range<usize>>,
-    /// Per block: the game's index when it was kept verbatim, and whether
-    /// that was for a syntax error.
-    verbatim: Vec<Option<(usize, bool)>>,
-    /// Per block: printed as written (a game kept verbatim, or stray tokens
-    /// outside any game).
-    as_written: Vec<bool>,
+    /// Per block: how it is written.
+    kept: Vec<Kept>,
     dropped: usize,
+}
+
+/// How a block of a [`Part`] is written.
+#[derive(Clone, Copy)]
+enum Kept {
+    /// In export format (a game, or comments and escape lines one a line).
+    Printed,
+    /// As written: tokens outside any game.
+    Stray,
+    /// As written: a game (its index), for a syntax error or not.
+    Game { index: usize, syntax_error: bool },
 }
 
 /// Formats the games `games` of `trees` (consecutive pieces of the
@@ -106,7 +108,7 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
         /// Other nodes outside any game (tokens that error recovery left at
         /// the top of a broken document): kept as written, since one a line
         /// they could read as something else.
-        Stray(std::ops::Range<usize>),
+        Stray,
     }
     let mut blocks: Vec<Block> = Vec::new();
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
@@ -123,7 +125,7 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
             blocks.push(Block::Game(next_game));
             next_game += 1;
         } else if nodes.iter().any(|n| !matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line")) {
-            blocks.push(Block::Stray(nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte()));
+            blocks.push(Block::Stray);
         } else {
             let mut s = String::new();
             for n in nodes.iter() {
@@ -156,38 +158,34 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
     .collect();
     let mut dropped = 0;
     let mut printed = printed.into_iter();
-    let mut verbatim = Vec::with_capacity(blocks.len());
-    let mut as_written = Vec::with_capacity(blocks.len());
+    let mut kept = Vec::with_capacity(blocks.len());
     let blocks: Vec<std::borrow::Cow<'_, str>> = blocks
         .into_iter()
-        .map(|b| match b {
+        .zip(&ranges)
+        .map(|(b, r)| match b {
             Block::Loose(s) => {
-                verbatim.push(None);
-                as_written.push(false);
+                kept.push(Kept::Printed);
                 s.into()
             }
-            Block::Stray(r) => {
-                verbatim.push(None);
-                as_written.push(true);
-                text[r].into()
+            Block::Stray => {
+                kept.push(Kept::Stray);
+                text[r.clone()].into()
             }
             Block::Game(i) => match printed.next().expect("one printed entry per game") {
                 Some((s, d)) => {
                     dropped += d;
-                    verbatim.push(None);
-                    as_written.push(false);
+                    kept.push(Kept::Printed);
                     s.into()
                 }
                 None => {
                     let g = &games[i];
-                    verbatim.push(Some((g.index, g.syntax_error)));
-                    as_written.push(true);
+                    kept.push(Kept::Game { index: g.index, syntax_error: g.syntax_error });
                     text[g.range.clone()].into()
                 }
             },
         })
         .collect();
-    Part { blocks, ranges, verbatim, as_written, dropped }
+    Part { blocks, ranges, kept, dropped }
 }
 
 /// The formatted document from its parts, pushed in order ([`format_part`]):
@@ -226,7 +224,8 @@ impl<'s> Assembler<'s> {
     pub fn push(&mut self, part: Part<'_>) {
         self.dropped += part.dropped;
         let text = self.source.text.as_str();
-        for (((b, v), r), &verbatim) in part.blocks.iter().zip(&part.verbatim).zip(&part.ranges).zip(&part.as_written) {
+        for ((b, r), &kept) in part.blocks.iter().zip(&part.ranges).zip(&part.kept) {
+            let verbatim = !matches!(kept, Kept::Printed);
             match self.prev {
                 None => {
                     // A game printed verbatim keeps its text whole, even its
@@ -248,10 +247,10 @@ impl<'s> Assembler<'s> {
                 Some(_) => self.out.push('\n'),
             }
             self.prev = Some((r.end, verbatim));
-            if let Some((g, syntax_error)) = *v {
-                self.verbatim_games.push(g);
+            if let Kept::Game { index, syntax_error } = kept {
+                self.verbatim_games.push(index);
                 if !syntax_error {
-                    self.unprintable_games.push(g);
+                    self.unprintable_games.push(index);
                 }
             }
             if verbatim {
@@ -266,6 +265,9 @@ impl<'s> Assembler<'s> {
 
     /// Appends text as written.
     fn push_raw(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
         let start = self.out.len();
         self.out.push_str(s);
         match self.raw.last_mut() {
@@ -275,20 +277,16 @@ impl<'s> Assembler<'s> {
     }
 
     /// The export header and the line endings.
-    pub fn finish(self, opts: &FormatOptions) -> Formatted {
-        let mut out = self.out;
-        let mut raw = self.raw;
+    pub fn finish(mut self, opts: &FormatOptions) -> Formatted {
         if let Some((end, true)) = self.prev {
             // After a last block kept as written, the end of the file as
             // written too (with or without a line end: found by CI's short
             // `fmt` run, where an added CRLF changed a broken game's end).
-            let tail = &self.source.text[end..];
-            let start = out.len();
-            out.push_str(if tail.is_empty() { "" } else { tail });
-            if out.len() > start {
-                raw.push(start..out.len());
-            }
+            let source = self.source;
+            self.push_raw(&source.text[end..]);
         }
+        let mut out = self.out;
+        let mut raw = self.raw;
         if opts.export_header {
             let (with, at, added) = with_export_header(out, self.verbatim_first);
             out = with;
@@ -370,18 +368,19 @@ fn normalize_eol(s: String, eol: &str, raw: &[std::ops::Range<usize>]) -> String
     if eol == "\n" && !s.contains('\r') {
         return s;
     }
-    if !raw.is_empty() {
-        let mut out = String::with_capacity(s.len() + s.len() / 16);
-        let mut at = 0;
-        for r in raw {
-            out.push_str(&normalize_eol(s[at..r.start].to_owned(), eol, &[]));
-            out.push_str(&s[r.clone()]);
-            at = r.end;
-        }
-        out.push_str(&normalize_eol(s[at..].to_owned(), eol, &[]));
-        return out;
-    }
     let mut out = String::with_capacity(s.len() + s.len() / 16);
+    let mut at = 0;
+    for r in raw {
+        push_normalized(&mut out, &s[at..r.start], eol);
+        out.push_str(&s[r.clone()]);
+        at = r.end;
+    }
+    push_normalized(&mut out, &s[at..], eol);
+    out
+}
+
+/// Appends `s` with every line end (LF, CRLF, CR) made `eol`.
+fn push_normalized(out: &mut String, s: &str, eol: &str) {
     let b = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
@@ -397,5 +396,4 @@ fn normalize_eol(s: String, eol: &str, raw: &[std::ops::Range<usize>]) -> String
         i += 1;
     }
     out.push_str(&s[start..]);
-    out
 }

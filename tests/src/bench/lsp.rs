@@ -1247,8 +1247,8 @@ fn edit_growth(runs: &[SizeRun]) -> String {
     }
     if let Some((_, Some(a), Some(b), _)) = rows.first() {
         md += &format!(
-            "\nA one-character edit in a middle game took {}× as long on a file {file:.0}× as large.\n",
-            format!("{:.1}", b / a)
+            "\nA one-character edit in a middle game took {:.1}× as long on a file {file:.0}× as large.\n",
+            b / a
         );
     }
     md

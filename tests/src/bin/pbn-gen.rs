@@ -72,8 +72,9 @@ fn run(args: Vec<String>) -> Result<(), String> {
             }
             "--crlf" => opts.line_ending = LineEnding::CrLf,
             "--clean" => {
-                opts.line_ending = LineEnding::CrLf;
-                opts.double_dummy_tag = false;
+                let clean = GenOptions::clean();
+                opts.line_ending = clean.line_ending;
+                opts.double_dummy_tag = clean.double_dummy_tag;
             }
             "-o" | "--output" => output = Some(value("--output")?),
             other => return Err(format!("unknown argument: {other}")),
