@@ -445,7 +445,7 @@ pub fn recheck(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: 
 /// as the work needs them.
 pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: &State) -> (Checked, State, Stats) {
     let text = source.text.as_str();
-    let export_from = rules::export_from(text, opts);
+    let export_from = rules::export_from(source, opts);
     let inherits = source.uses_hash_values();
     let mut next = State::default();
     let mut walked = forest.len();

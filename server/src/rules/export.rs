@@ -12,21 +12,8 @@ use std::ops::Range;
 /// Does the document declare export format (`% EXPORT` escape line, §2.4)?
 pub fn declares_export(text: &str) -> bool {
     text.lines().take_while(|l| l.starts_with('%') || l.trim().is_empty()).any(|l| {
-        l.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT"))
+        crate::text::is_export_line(l)
     })
-}
-
-/// The offset of the first `% EXPORT` escape line anywhere in the file.
-pub fn export_line_offset(text: &str) -> Option<usize> {
-    let mut off = 0;
-    for line in text.split_inclusive(['\n']) {
-        let l = line.trim_end_matches(['\r', '\n']);
-        if l.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT")) {
-            return Some(off);
-        }
-        off += line.len();
-    }
-    None
 }
 
 /// File-level export rules: line ends, tabs, game separators.

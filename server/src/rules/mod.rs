@@ -40,11 +40,11 @@ impl GameCtx<'_> {
 /// Whether export rules apply to the document, and from which offset: a
 /// `% EXPORT` line further down switches the games after it to export rules
 /// (the reference verifier's error file does this).
-pub fn export_from(text: &str, opts: &CheckOptions) -> Option<usize> {
-    if opts.export || export::declares_export(text) {
+pub fn export_from(source: &SourceText, opts: &CheckOptions) -> Option<usize> {
+    if opts.export || export::declares_export(&source.text) {
         Some(0)
     } else {
-        export::export_line_offset(text)
+        source.export_line()
     }
 }
 
@@ -58,7 +58,7 @@ pub fn game_export(export_from: Option<usize>, g: &Game) -> bool {
 pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &Document, opts: &CheckOptions) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = text::check(source, trees);
-    let export_from = export_from(text, opts);
+    let export_from = export_from(source, opts);
     if export_from == Some(0) {
         out.extend(file_export(source, trees));
     }

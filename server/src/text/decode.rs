@@ -82,6 +82,10 @@ pub struct SourceText {
     /// carried through [`SourceText::edited`] (the language server must not
     /// scan a large document again on every keystroke).
     counts: std::sync::OnceLock<Counts>,
+    /// Where the first `% EXPORT` escape line starts ([`SourceText::export_line`]),
+    /// computed on first use and carried through [`SourceText::replace`] by
+    /// looking at the edited lines only.
+    export_line: std::sync::OnceLock<Option<usize>>,
 }
 
 /// What [`SourceText::has_tab`] and [`SourceText::uses_hash_values`] count.
@@ -108,7 +112,7 @@ impl SourceText {
     /// detected from the text.
     pub fn from_text(text: String) -> SourceText {
         let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default() }
+        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default(), export_line: Default::default() }
     }
 
     fn counts(&self) -> Counts {
@@ -123,6 +127,16 @@ impl SourceText {
     /// The text holds a `#`, so some tag value may inherit (§4.8).
     pub fn uses_hash_values(&self) -> bool {
         self.counts().hashes > 0
+    }
+
+    /// Where the first `% EXPORT` escape line (§2.4) starts, anywhere in
+    /// the text: from there on, export rules apply. Found once by a scan of
+    /// the text and then kept up to date by [`SourceText::replace`], which
+    /// looks at the edited lines only (the language server asks on every
+    /// edit, and most files in import format have no such line: a scan of
+    /// 100 MB per keystroke cost more than the rest of the check).
+    pub fn export_line(&self) -> Option<usize> {
+        *self.export_line.get_or_init(|| export_line_in(&self.text, 0, self.text.len()))
     }
 
     /// [`SourceText::replace`] on a copy; `text` is the result, where the
@@ -152,7 +166,9 @@ impl SourceText {
             let (out, into) = (Counts::of(&old[start..old_end]), Counts::of(new.as_bytes()));
             Counts { tabs: c.tabs - out.tabs + into.tabs, hashes: c.hashes - out.hashes + into.hashes }
         });
+        let export_line = self.export_line.get().copied();
         self.text.replace_range(start..old_end, new);
+        let export_line = export_line.map(|e| export_line_after_edit(&self.text, e, start, old_end, start + new.len()));
         if !(same && self.encoding == Encoding::Utf8 && self.notes.is_empty()) {
             (self.line_ending, self.dominant_line_ending) = detect_line_ending(&self.text);
             self.encoding = Encoding::Utf8;
@@ -162,6 +178,66 @@ impl SourceText {
         if let Some(c) = counts {
             let _ = self.counts.set(c);
         }
+        self.export_line = std::sync::OnceLock::new();
+        if let Some(e) = export_line {
+            let _ = self.export_line.set(e);
+        }
+    }
+}
+
+/// Whether `line` (without its line end) is a `% EXPORT` escape line
+/// (§2.4): a `%` in column 1, and `EXPORT` among the words after it.
+pub fn is_export_line(line: &str) -> bool {
+    line.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT"))
+}
+
+/// The start of the first `% EXPORT` escape line among the lines of `text`
+/// that start in `from..to` (`from` a line start; lines end at LF, and CRs
+/// before it are not part of the line). Only the lines holding the word
+/// `EXPORT` are looked at.
+fn export_line_in(text: &str, from: usize, to: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut at = from;
+    while at < to {
+        let hit = at + memchr::memmem::find(&b[at..], b"EXPORT")?;
+        let line = memchr::memrchr(b'\n', &b[at..hit]).map_or(at, |i| at + i + 1);
+        if line >= to {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &b[hit..]).map_or(b.len(), |i| hit + i);
+        if is_export_line(text[line..end].trim_end_matches('\r')) {
+            return Some(line);
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// [`SourceText::export_line`] after `start..old_end` of a text whose
+/// first export line was `old` became `start..new_end` of `text`: the lines
+/// before the edited ones and after them are as they were (moved by the
+/// edit's length difference after it), so only the edited lines are
+/// scanned, and the rest of the text only when the edit removed the
+/// export line itself.
+fn export_line_after_edit(text: &str, old: Option<usize>, start: usize, old_end: usize, new_end: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    // The edited lines, in the new text: from the start of the line the
+    // edit starts in to the end of the line its insert ends in.
+    let first = memchr::memrchr(b'\n', &b[..start]).map_or(0, |i| i + 1);
+    let after = memchr::memchr(b'\n', &b[new_end..]).map_or(b.len(), |i| new_end + i + 1);
+    match old {
+        Some(p) if p < first => return Some(p),
+        _ => {}
+    }
+    if let Some(q) = export_line_in(text, first, after) {
+        return Some(q);
+    }
+    // Where the unchanged lines after the edit started before it.
+    let old_after = after + old_end - new_end;
+    match old {
+        None => None,
+        Some(p) if p >= old_after => Some(p + new_end - old_end),
+        Some(_) => export_line_in(text, after, b.len()),
     }
 }
 
@@ -223,7 +299,7 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
         }
     };
     let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default() }
+    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default(), export_line: Default::default() }
 }
 
 /// Not UTF-8 and not declared otherwise: ISO 8859-1, as §2.2 prescribes.
@@ -377,6 +453,7 @@ mod tests {
         for t in texts {
             let src = SourceText::from_text(t.to_string());
             assert_eq!(src.counts(), Counts::of(t.as_bytes()));
+            assert_eq!(src.export_line(), export_line_by_lines(t));
             for start in 0..=t.len() {
                 for end in start..=t.len() {
                     for ins in inserts {
@@ -413,6 +490,54 @@ mod tests {
             assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{what}");
             assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains('#')), "{what}");
         });
+    }
+
+    /// The first `% EXPORT` line as the reader found it before it was kept
+    /// through edits: every line split off and looked at.
+    fn export_line_by_lines(text: &str) -> Option<usize> {
+        let mut off = 0;
+        for line in text.split_inclusive('\n') {
+            if is_export_line(line.trim_end_matches(['\r', '\n'])) {
+                return Some(off);
+            }
+            off += line.len();
+        }
+        None
+    }
+
+    /// The export line carried through `edited` is the one a scan of the
+    /// edited text finds, whatever the edit removes or inserts: an export
+    /// line before, in or after the edited lines, made or broken by the
+    /// edit, one of several.
+    #[test]
+    fn edited_keeps_the_export_line() {
+        let texts = [
+            "% EXPORT\n[A \"x\"]\n",
+            "[A \"x\"]\n% EXPORT\r\n[B \"y\"]\n%  EXPORT x\n",
+            "a\n%EXPORT\nb\n% EXPORT\n",
+            "EXPORT\n% EXPORTS\n%\tEXPORT",
+            "% PBN 2.1\n\n[A \"\"]",
+            "",
+        ];
+        let inserts = ["", "%", " ", "\n", "\r\n", "EXPORT", "% EXPORT\n", "x", "T\n%"];
+        each_edit(&texts, &inserts, |what, e, next| {
+            assert_eq!(e.export_line.get().copied(), Some(export_line_by_lines(next)), "{what}");
+        });
+        // Not asked for before the edit: found by a scan after it.
+        let src = SourceText::from_text("[A \"x\"]\n".into());
+        let e = src.edited("% EXPORT\n[A \"x\"]\n".into(), 0, 0, 9);
+        assert_eq!(e.export_line.get(), None);
+        assert_eq!(e.export_line(), Some(0));
+    }
+
+    /// The scan for the export line looks only at lines holding `EXPORT`,
+    /// and finds what a scan of every line finds.
+    #[test]
+    fn export_line_scan() {
+        for t in ["", "EXPORT", "%EXPORT", "x\n% a EXPORT b\r\r\n", "% EXPORTx\n%EXPORT\n", "a EXPORT\n%\u{a0}EXPORT", "\n\n% EXPORT"] {
+            assert_eq!(export_line_in(t, 0, t.len()), export_line_by_lines(t), "{t:?}");
+            assert_eq!(SourceText::from_text(t.into()).export_line(), export_line_by_lines(t), "{t:?}");
+        }
     }
 
     #[test]

@@ -779,6 +779,7 @@ const STEPS: &[(&str, &str, &str)] = &[
     ("to_lsp", "`to_lsp` + serde (no cache)", "(for comparison, not on the path: every diagnostic to LSP types and serialised with serde_json, as without the cache)"),
     ("client_json", "client JSON parse", "client side: parsing that JSON (in the measured latency, not server work)"),
     ("lower", "`model::lower`", "(for comparison, not on any path: `model::lower` of the whole file; the server lowers the games a request looks at, whole-document requests piece by piece)"),
+    ("import", "import format: apply + check", "the same edit on the same games without the `% EXPORT` line (import format, as most files are, so export rules apply only after a `% EXPORT` line anywhere in the text: the server looks for one in the edited lines only): `Document::apply` and `Snapshot::checked`"),
 ];
 
 fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> {
@@ -894,6 +895,26 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         push("lower", secs(t.elapsed()));
         drop((model, tree));
     }
+
+    // The same edits in import format: another document, opened and
+    // checked untimed.
+    drop(doc);
+    let import = without_export_line(text).ok_or("no `% EXPORT` line in the generated header")?;
+    let import_places = Places::new(&import);
+    let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, import.clone(), settings);
+    let _ = doc.snapshot.checked();
+    for k in 0..reps {
+        let at = import_places.board_digit(&doc.snapshot.source.text, n / 2 + k).ok_or("no Board tag")?;
+        let new = bump(doc.snapshot.source.text.as_bytes()[at]);
+        let (s, e) = (import_places.position(&import, at), import_places.position(&import, at + 1));
+        let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
+            .map_err(|e| format!("change: {e}"))?;
+        let t = Instant::now();
+        doc.apply(2 + k as i32, changes, enc, settings);
+        let _ = doc.snapshot.checked();
+        push("import", secs(t.elapsed()));
+    }
+    drop((doc, import));
     drop(push);
     run.steps = STEPS
         .iter()
@@ -1229,7 +1250,7 @@ fn edit_growth(runs: &[SizeRun]) -> String {
         let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, get(r)?))).collect();
         rows.push((label.to_string(), get(first), get(last), exponent(&pts)));
     }
-    for (id, label, _) in STEPS.iter().filter(|(id, _, _)| ["apply", "check", "json"].contains(id)) {
+    for (id, label, _) in STEPS.iter().filter(|(id, _, _)| ["apply", "check", "json", "import"].contains(id)) {
         let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, step(r, id)?))).collect();
         rows.push((format!("in process: {label}"), step(first, id), step(last, id), exponent(&pts)));
     }
@@ -1252,6 +1273,18 @@ fn edit_growth(runs: &[SizeRun]) -> String {
         );
     }
     md
+}
+
+/// `text` without its first `% EXPORT` line (with its line end).
+fn without_export_line(text: &str) -> Option<String> {
+    let mut off = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "% EXPORT" {
+            return Some(format!("{}{}", &text[..off], &text[off + line.len()..]));
+        }
+        off += line.len();
+    }
+    None
 }
 
 fn step(r: &SizeRun, id: &str) -> Option<f64> {
@@ -1287,6 +1320,12 @@ fn edit_limits(r: &SizeRun) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn import_copy_drops_only_the_export_line() {
+        assert_eq!(without_export_line("% PBN 2.1\r\n% EXPORT\r\n[A \"x\"]\r\n").as_deref(), Some("% PBN 2.1\r\n[A \"x\"]\r\n"));
+        assert_eq!(without_export_line("% PBN 2.1\n[A \"x\"]\n"), None);
+    }
 
     #[test]
     fn places_find_games_boards_and_utf16_positions() {
