@@ -186,3 +186,21 @@ fn stray_tokens_outside_any_game_are_kept_as_written() {
     let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), games(&decode(&input).text));
 }
+
+/// Found by the `fmt` target (2026-11-25, from the kept corpus,
+/// `export-header-inside-a-line-end-kept-as-written`): with
+/// `--export-header`, `% EXPORT` goes after the file's version line; when
+/// that line's end was kept as written with the broken game after it, the
+/// range kept as written was not moved past the added line, and cutting
+/// the output at it panicked inside a character (`pbn fmt --export-header`
+/// on `%PBN`, LF, CR, `òòòòò`). The range is now cut around the added
+/// line.
+#[test]
+fn export_header_inside_a_range_kept_as_written() {
+    let input = b"%PBN\n\r\xf2\xf2\xf2\xf2\xf2";
+    let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
+    let out = format(&decode(input), &opts);
+    assert_eq!(out.text, "%PBN\n% EXPORT\r\r\u{f2}\u{f2}\u{f2}\u{f2}\u{f2}");
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    assert_eq!(games(&out.text), games(&decode(input).text));
+}

@@ -290,9 +290,18 @@ impl<'s> Assembler<'s> {
         if opts.export_header {
             let (with, at, added) = with_export_header(out, self.verbatim_first);
             out = with;
-            for r in raw.iter_mut().filter(|r| r.start >= at) {
-                *r = r.start + added..r.end + added;
-            }
+            // The ranges kept as written after the added lines move; one
+            // the lines went into (a version line's end kept as written
+            // with what follows: found by fuzzing) is cut around them.
+            raw = raw
+                .into_iter()
+                .flat_map(|r| match r {
+                    r if r.start >= at => vec![r.start + added..r.end + added],
+                    r if r.end > at => vec![r.start..at, at + added..r.end + added],
+                    r => vec![r],
+                })
+                .filter(|r| !r.is_empty())
+                .collect();
         }
         let eol = match opts.eol {
             EolOption::Keep => match self.source.dominant_line_ending {
