@@ -86,6 +86,63 @@ pub struct SourceText {
     /// computed on first use and carried through [`SourceText::replace`] by
     /// looking at the edited lines only.
     export_line: std::sync::OnceLock<Option<usize>>,
+    /// The line ends of each kind, what `line_ending` and
+    /// `dominant_line_ending` come from; kept by [`SourceText::replace`]
+    /// from the edited bytes.
+    ends: LineEnds,
+}
+
+/// Line ends by kind (a CR followed by an LF is one CRLF).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LineEnds {
+    crlf: usize,
+    lf: usize,
+    cr: usize,
+}
+
+impl LineEnds {
+    fn of(b: &[u8]) -> LineEnds {
+        // Without a CR, only LFs (one fast count).
+        if memchr::memchr(b'\r', b).is_none() {
+            return LineEnds { lf: memchr::memchr_iter(b'\n', b).count(), ..LineEnds::default() };
+        }
+        LineEnds::starting_in(b, 0, b.len())
+    }
+
+    /// The line ends of `b` that start in `from..to` (the bytes around
+    /// tell whether a CR there is followed by an LF, and whether an LF
+    /// there ends a CRLF that started before).
+    fn starting_in(b: &[u8], from: usize, to: usize) -> LineEnds {
+        let mut e = LineEnds::default();
+        for i in memchr::memchr2_iter(b'\n', b'\r', &b[from..to]).map(|i| from + i) {
+            match b[i] {
+                b'\r' if b.get(i + 1) == Some(&b'\n') => e.crlf += 1,
+                b'\r' => e.cr += 1,
+                _ if i > 0 && b[i - 1] == b'\r' => {} // the LF of a CRLF
+                _ => e.lf += 1,
+            }
+        }
+        e
+    }
+
+    /// The file's line ending (one kind, none or mixed) and the most
+    /// frequent one (CRLF when there is none).
+    fn kinds(&self) -> (LineEnding, LineEnding) {
+        let kinds = [(self.crlf, LineEnding::CrLf), (self.lf, LineEnding::Lf), (self.cr, LineEnding::Cr)];
+        let present = kinds.iter().filter(|(n, _)| *n > 0).count();
+        let dominant = kinds
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, _)| *n)
+            .map(|(_, k)| *k)
+            .unwrap_or(LineEnding::CrLf);
+        let ending = match present {
+            0 => LineEnding::None,
+            1 => dominant,
+            _ => LineEnding::Mixed,
+        };
+        (ending, dominant)
+    }
 }
 
 /// What [`SourceText::has_tab`] and [`SourceText::uses_hash_values`] count.
@@ -111,8 +168,9 @@ impl SourceText {
     /// Text that is already decoded (an editor buffer): UTF-8, line endings
     /// detected from the text.
     pub fn from_text(text: String) -> SourceText {
-        let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default(), export_line: Default::default() }
+        let ends = LineEnds::of(text.as_bytes());
+        let (line_ending, dominant_line_ending) = ends.kinds();
+        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default(), export_line: Default::default(), ends }
     }
 
     fn counts(&self) -> Counts {
@@ -149,18 +207,20 @@ impl SourceText {
     }
 
     /// Replaces `start..old_end` of the text with `new`, in place, keeping
-    /// the line-ending statistics when the edit cannot change them (no line
-    /// end removed or inserted, and no CR newly followed by an LF) and the
-    /// counts of [`SourceText::has_tab`] and
-    /// [`SourceText::uses_hash_values`] always. (The language server calls
-    /// this on every edit; copying or scanning a large document again would
-    /// dominate.) Edited text is the editor's: UTF-8, without decoding notes.
+    /// the line-ending statistics, the counts of [`SourceText::has_tab`]
+    /// and [`SourceText::uses_hash_values`] and [`SourceText::export_line`]
+    /// up to date from the edited bytes and lines. (The language server
+    /// calls this on every edit; copying or scanning a large document again
+    /// would dominate.) Edited text is the editor's: UTF-8, without
+    /// decoding notes.
     pub fn replace(&mut self, start: usize, old_end: usize, new: &str) {
         let old = self.text.as_bytes();
-        let nl = |b: &[u8]| b.iter().any(|&c| c == b'\n' || c == b'\r');
-        let same = !nl(&old[start..old_end])
-            && !nl(new.as_bytes())
-            && !(start > 0 && old[start - 1] == b'\r' && old.get(old_end) == Some(&b'\n'));
+        let new_end = start + new.len();
+        // The line ends that start from the byte before the edit to the
+        // byte after it: the only ones an edit can add, remove or change
+        // (a CR before it may meet an LF after it).
+        let from = start.saturating_sub(1);
+        let removed = LineEnds::starting_in(old, from, (old_end + 1).min(old.len()));
         // The counts: less what the edit removed, plus what it inserted.
         let counts = self.counts.get().map(|c| {
             let (out, into) = (Counts::of(&old[start..old_end]), Counts::of(new.as_bytes()));
@@ -168,12 +228,14 @@ impl SourceText {
         });
         let export_line = self.export_line.get().copied();
         self.text.replace_range(start..old_end, new);
-        let export_line = export_line.map(|e| export_line_after_edit(&self.text, e, start, old_end, start + new.len()));
-        if !(same && self.encoding == Encoding::Utf8 && self.notes.is_empty()) {
-            (self.line_ending, self.dominant_line_ending) = detect_line_ending(&self.text);
-            self.encoding = Encoding::Utf8;
-            self.notes.clear();
-        }
+        let export_line = export_line.map(|e| export_line_after_edit(&self.text, e, start, old_end, new_end));
+        let b = self.text.as_bytes();
+        let added = LineEnds::starting_in(b, from, (new_end + 1).min(b.len()));
+        let e = self.ends;
+        self.ends = LineEnds { crlf: e.crlf - removed.crlf + added.crlf, lf: e.lf - removed.lf + added.lf, cr: e.cr - removed.cr + added.cr };
+        (self.line_ending, self.dominant_line_ending) = self.ends.kinds();
+        self.encoding = Encoding::Utf8;
+        self.notes.clear();
         self.counts = std::sync::OnceLock::new();
         if let Some(c) = counts {
             let _ = self.counts.set(c);
@@ -298,8 +360,9 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
             },
         }
     };
-    let (line_ending, dominant_line_ending) = detect_line_ending(&text);
-    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default(), export_line: Default::default() }
+    let ends = LineEnds::of(text.as_bytes());
+    let (line_ending, dominant_line_ending) = ends.kinds();
+    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default(), export_line: Default::default(), ends }
 }
 
 /// Not UTF-8 and not declared otherwise: ISO 8859-1, as §2.2 prescribes.
@@ -404,42 +467,9 @@ fn is_cp1252_label(cs: &str) -> bool {
     matches!(cs.to_ascii_lowercase().as_str(), "windows-1252" | "cp1252" | "x-cp1252")
 }
 
+#[cfg(test)]
 fn detect_line_ending(text: &str) -> (LineEnding, LineEnding) {
-    let b = text.as_bytes();
-    // Fast path (the language server calls this on every edit): without a
-    // CR the answer only depends on whether there is an LF.
-    if memchr::memchr(b'\r', b).is_none() {
-        return if memchr::memchr(b'\n', b).is_some() { (LineEnding::Lf, LineEnding::Lf) } else { (LineEnding::None, LineEnding::CrLf) };
-    }
-    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-    let mut skip_lf = None;
-    for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-        if skip_lf == Some(i) {
-            continue; // the LF of a CRLF
-        }
-        match b[i] {
-            b'\r' if b.get(i + 1) == Some(&b'\n') => {
-                crlf += 1;
-                skip_lf = Some(i + 1);
-            }
-            b'\r' => cr += 1,
-            _ => lf += 1,
-        }
-    }
-    let kinds = [(crlf, LineEnding::CrLf), (lf, LineEnding::Lf), (cr, LineEnding::Cr)];
-    let present = kinds.iter().filter(|(n, _)| *n > 0).count();
-    let dominant = kinds
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, k)| *k)
-        .unwrap_or(LineEnding::CrLf);
-    let ending = match present {
-        0 => LineEnding::None,
-        1 => dominant,
-        _ => LineEnding::Mixed,
-    };
-    (ending, dominant)
+    LineEnds::of(text.as_bytes()).kinds()
 }
 
 #[cfg(test)]
@@ -472,11 +502,12 @@ mod tests {
     /// `from_text` would, for edits that keep them and edits that do not.
     #[test]
     fn edited_keeps_or_recounts_line_endings() {
-        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n"];
-        let inserts = ["", "x", "\n", "\r", "\r\n", "é"];
+        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n", "\r\r\n\n\r", "\n\r"];
+        let inserts = ["", "x", "\n", "\r", "\r\n", "é", "\n\r", "\r\r\n"];
         each_edit(&texts, &inserts, |what, e, next| {
             let f = SourceText::from_text(next.to_owned());
             assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{what}");
+            assert_eq!(e.ends, f.ends, "{what}");
         });
     }
 
