@@ -204,3 +204,21 @@ fn export_header_inside_a_range_kept_as_written() {
     let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), games(&decode(input).text));
 }
+
+/// Found by the `fmt` target (2026-11-26, `nul-in-comment-hid-game-breaks`):
+/// `{`, NUL, blank lines, `%` lines and a `}`. The splitter took `{…}` for a
+/// comment over the blank lines, but tree-sitter's lexer ends a comment at a
+/// NUL, so the grammar saw game breaks there that no piece started at.
+/// Written with the file's CR line ends, an escape line after a blank line
+/// was then not in column 0 for tree-sitter (which counts columns from the
+/// last LF) and became an error, and an error-free game later in the file
+/// was read as broken. The splitter now ends a comment or a string at a NUL,
+/// as the lexer does.
+#[test]
+fn a_nul_in_a_comment_does_not_hide_game_breaks() {
+    let input = b"{\0\n\n%\n\n%\n\n}\r\r\r\r\r\r";
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    let out = format(&decode(input), &FormatOptions::default());
+    assert_eq!(out.text, "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r");
+    assert_eq!(games(&out.text), games(&decode(input).text));
+}

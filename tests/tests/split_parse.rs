@@ -119,6 +119,19 @@ fn tricky_texts_parse_the_same_in_pieces() {
         format!("{game}\n{{ unterminated\n\n{game}\n\n{game}"),
         format!("{game}\n[Event \"\\\" {{ escaped quote\"]\n\n{game}}}\n\n{game}"),
         format!("\u{feff}% PBN 2.1\n{game}\n%\n\n{game}"),
+        // Lone CR line ends: an escape line right after a blank line
+        // (tree-sitter counts columns from the last LF only; found by
+        // fuzzing `pbn fmt`).
+        "[Event \"a\"]\r\r% note\r[Event \"b\"]\r\r \r\r%\r\r[Event \"c\"]\r".to_string(),
+        "% PBN 2.1\n[Event \"a\"]\r\r% note\r\n[Event \"b\"]\n\r%\r[Event \"c\"]\r".to_string(),
+        // A NUL ends a comment or a string where it stands (tree-sitter's
+        // lexer takes it for the end of its input inside a token): the
+        // blank lines after it are game breaks.
+        "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r".to_string(),
+        format!("{game}{{x\0y\n\n{game}}}\n\n{game}"),
+        format!("{game};x\0y {{\n\n{game}}}\n\n{game}"),
+        format!("{game}[Event \"a\0b {{\"]\n\n{game}}}\n\n{game}"),
+        format!("{game}{{\0}}\n\n{game}{{a\n\0\n}}\n\n{game}"),
     ];
     for (i, text) in cases.iter().enumerate() {
         assert_same(&format!("case {i}"), text);
@@ -146,7 +159,7 @@ fn cut_points_are_game_break_ends() {
 fn damaged_texts_parse_the_same_in_pieces() {
     let base = generate(40, 9, &GenOptions::default());
     let mut rng = pbn_tests::gen::Rng::new(5);
-    let junk: [&str; 17] = ["[", "]", "\"", "{", "}", ";", "%", "\n", "\n\n", "[Note \"1:x\"]", "=1=", "$", "^", "x", "é", " ", "\r"];
+    let junk: [&str; 18] = ["[", "]", "\"", "{", "}", ";", "%", "\n", "\n\n", "[Note \"1:x\"]", "=1=", "$", "^", "x", "é", " ", "\r", "\0"];
     for round in 0..150 {
         let mut text = base.clone();
         for _ in 0..1 + rng.below(6) {

@@ -10,7 +10,11 @@
 //!
 //! The cut points are found by a byte scan that knows the only tokens that
 //! can span lines or hide a semi-empty line: `{…}` comments (§3.8). Strings,
-//! `;` comments and `%` escape lines end at the line end.
+//! `;` comments and `%` escape lines end at the line end. A NUL byte ends a
+//! string, a `;` comment or a `{` comment there, as it does in
+//! tree-sitter's lexer (which takes it for the end of its input inside a
+//! token); the scan must agree with the lexer on where comments end, or a
+//! piece would not start where the grammar sees a game break.
 //!
 //! **The canonical parse.** Where a document has no syntax error, any cutting
 //! gives the tree of the whole file. Where it has one, tree-sitter's error
@@ -75,6 +79,7 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let mut last = 0;
     let mut i = 0;
     let mut line_start = true;
+    let (mut close, mut nul) = (Next::new(b'}'), Next::new(0));
     while i < n {
         let c = b[i];
         if line_start && c == b'%' {
@@ -87,10 +92,16 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
         match c {
             // Once no `}` follows, none follows any later `{` either: not
             // looked for again (that would be quadratic).
-            b'{' => match if no_close { None } else { memchr::memchr(b'}', &b[i + 1..]) } {
-                Some(p) => i += p + 2,
-                // The comment may run on to a `}` after the stretch.
-                None if close_after => return Scan { cuts, outside: false, open },
+            // A NUL before the `}` ends the comment there, as an
+            // unterminated one (tree-sitter's lexer takes a NUL for the end
+            // of its input inside a token; found by fuzzing `pbn fmt`).
+            b'{' => match if no_close { None } else { close.from(b, i + 1) } {
+                Some(p) if nul.from(b, i + 1).is_some_and(|z| z < p) => i = unterminated_comment_end(text, i),
+                Some(p) => i = p + 1,
+                // The comment may run on to a `}` after the stretch (unless
+                // a NUL ends it before).
+                None if close_after && nul.from(b, i + 1).is_none() => return Scan { cuts, outside: false, open },
+                None if close_after => i = unterminated_comment_end(text, i),
                 None => {
                     no_close = true;
                     open.get_or_insert(i);
@@ -100,11 +111,14 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                     }
                 }
             },
-            b';' => i = line_end(b, i),
+            b';' => {
+                let e = line_end(b, i);
+                i = memchr::memchr(0, &b[i..e]).map_or(e, |z| i + z);
+            }
             b'"' => {
                 i += 1;
-                while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' {
-                    i += if b[i] == b'\\' && i + 1 < n && b[i + 1] != b'\n' && b[i + 1] != b'\r' { 2 } else { 1 };
+                while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' && b[i] != 0 {
+                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r' | 0) { 2 } else { 1 };
                     while i < n && !STRING_STOP[b[i] as usize] {
                         i += 1;
                     }
@@ -151,23 +165,59 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
 }
 
 /// The end of the unterminated comment starting with the `{` at `from`
-/// (no `}` follows it): the grammar's `unterminated_comment` runs over line
-/// ends as long as the next line, after spaces, tabs, vertical tabs and
-/// form feeds, goes on with a character that is not white space (Unicode
-/// white space, as tree-sitter's `\s`); it ends before the line end of a
-/// semi-empty line, or at the end of the text.
+/// (no `}` follows it, or a NUL comes first): the grammar's
+/// `unterminated_comment` runs over line ends as long as the next line,
+/// after spaces, tabs, vertical tabs and form feeds, goes on with a
+/// character that is not white space (Unicode white space, as
+/// tree-sitter's `\s`) or `}`; it ends before the line end of a semi-empty
+/// line, at a NUL (which tree-sitter's lexer takes for the end of its input
+/// inside a token), or at the end of the text. Looks at each byte once.
 fn unterminated_comment_end(text: &str, from: usize) -> usize {
     let b = text.as_bytes();
     let mut i = from + 1;
     loop {
-        let Some(e) = memchr::memchr2(b'\n', b'\r', &b[i..]).map(|p| i + p) else { return b.len() };
+        let e = memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |p| i + p);
+        if let Some(z) = memchr::memchr(0, &b[i..e]) {
+            return i + z;
+        }
+        if e == b.len() {
+            return e;
+        }
         let mut k = after_newline(b, e);
         while k < b.len() && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
             k += 1;
         }
         match text[k..].chars().next() {
-            Some(c) if !c.is_whitespace() => i = k + c.len_utf8(),
+            Some(c) if c != '}' && c != '\0' && !c.is_whitespace() => i = k + c.len_utf8(),
             _ => return e,
+        }
+    }
+}
+
+/// The next position of one byte at or after the scan's position, found
+/// once and reused until the scan passes it: the scan only moves forward,
+/// so looking ahead stays linear however many `{` look for the same `}`.
+struct Next {
+    byte: u8,
+    /// The last answer (`Some(None)`: none after some earlier position,
+    /// so none after any later one).
+    at: Option<Option<usize>>,
+}
+
+impl Next {
+    fn new(byte: u8) -> Next {
+        Next { byte, at: None }
+    }
+
+    fn from(&mut self, b: &[u8], i: usize) -> Option<usize> {
+        match self.at {
+            Some(None) => None,
+            Some(Some(p)) if p >= i => Some(p),
+            _ => {
+                let r = memchr::memchr(self.byte, &b[i..]).map(|p| i + p);
+                self.at = Some(r);
+                r
+            }
         }
     }
 }
@@ -187,7 +237,7 @@ const fn byte_set(set: &[u8]) -> [bool; 256] {
 /// escape line matters only at a line start, right after a line end).
 static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r");
 /// The bytes that end or escape within a string.
-static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r");
+static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r\0");
 
 fn line_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
@@ -689,6 +739,37 @@ mod tests {
 
     fn trees() -> PieceTrees {
         std::sync::Arc::new(vec![super::super::parse("[Event \"e\"]\n")])
+    }
+
+    /// A NUL ends a string, a `;` comment or a `{` comment where it stands
+    /// in tree-sitter's lexer; the scan cuts where the whole-file tree has
+    /// its game breaks (found by fuzzing `pbn fmt`: a `{` with a NUL before
+    /// its `}` was taken for a comment over the blank lines after it, the
+    /// piece was not cut there, and an escape line after a blank line of
+    /// lone CRs was then not in column 0 for tree-sitter).
+    #[test]
+    fn a_nul_ends_comments_and_strings_as_in_the_lexer() {
+        let g = "[Event \"a\"]\n";
+        for text in [
+            "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r".to_string(),
+            format!("{g}{{x\0y\n\n{g}}}\n\n{g}"),
+            format!("{g};x\0y {{\n\n{g}}}\n\n{g}"),
+            format!("{g}{{a\n\0\n}}\n\n{g}"),
+            format!("{g}{{a\n\n\0}}\n\n{g}"),
+        ] {
+            let tree = super::super::parse(&text);
+            let mut breaks: Vec<usize> = super::super::top_nodes(std::slice::from_ref(&tree))
+                .iter()
+                .filter(|n| n.kind() == "game_break")
+                .map(|n| n.end_byte())
+                .filter(|&e| e < text.len())
+                .collect();
+            breaks.dedup();
+            assert_eq!(cut_points(&text, 1), breaks, "{text:?}");
+        }
+        assert_eq!(unterminated_comment_end("{a\0b\n\nc", 0), 2);
+        assert_eq!(unterminated_comment_end("{a\n\0\n", 0), 2);
+        assert_eq!(unterminated_comment_end("{a\n}", 0), 2);
     }
 
     #[test]
