@@ -138,6 +138,24 @@ fn tricky_texts_parse_the_same_in_pieces() {
     }
 }
 
+/// A `{` whose `}` lies after the piece, with a NUL before it (so the
+/// scan of the whole text took it for an unterminated comment and cut after
+/// it): a piece with an error is parsed one game at a time at the same game
+/// breaks, whatever comes after the piece (found by the `fmt` target,
+/// `nul-comment-across-a-piece-end`, where formatting in pieces of 2,048
+/// bytes differed).
+#[test]
+fn a_nul_after_a_piece_does_not_change_its_games() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/fmt/nul-comment-across-a-piece-end");
+    let text = pbn::text::decode(&std::fs::read(path).unwrap()).text;
+    for piece in [256, 512, 1024, 2048] {
+        let a = parse_split(&text, piece);
+        let b = parse_split(&text, 1);
+        assert_eq!(node_list(&a), node_list(&b), "pieces of {piece} bytes");
+    }
+    assert_same("nul-comment-across-a-piece-end", &text);
+}
+
 /// The cut points are real game breaks: every cut is the end of a
 /// `game_break` node of the whole-file tree.
 #[test]

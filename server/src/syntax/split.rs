@@ -667,14 +667,13 @@ fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: us
 /// `at`): one tree, or one per game when it has an error. `last_close`:
 /// the offset of the text's last `}` ([`last_close`]).
 fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize, last_close: Option<usize>) -> Vec<Tree> {
-    let close_after = last_close.is_some_and(|c| c >= end);
     // A `{` with no `}` after it: tree-sitter's lexer looks for the `}` to
     // the end of its input at every such `{`, so a piece holding many of
     // them would take time quadratic in its length; one game at a time it
     // stays linear (the games' nodes are the same either way).
     let after_close = last_close.map_or(start, |c| (c + 1).clamp(start, end));
     if piece > 1 && memchr::memchr(b'{', &text.as_bytes()[after_close..end]).is_some() {
-        if let Some(trees) = parse_games(text, start, end, at, close_after) {
+        if let Some(trees) = parse_games(text, start, end, at) {
             return trees;
         }
     }
@@ -682,13 +681,21 @@ fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize, last
     if !tree.root_node().has_error() || piece <= 1 {
         return vec![tree];
     }
-    parse_games(text, start, end, at, close_after).unwrap_or_else(|| vec![tree])
+    parse_games(text, start, end, at).unwrap_or_else(|| vec![tree])
 }
 
 /// `text[start..end]` parsed one game at a time; `None` when it is one
 /// game.
-fn parse_games(text: &str, start: usize, end: usize, at: Point, close_after: bool) -> Option<Vec<Tree>> {
-    let cuts = scan(&text[start..end], 1, close_after).cuts;
+///
+/// The piece is scanned as if no `}` followed it. The piece was cut where
+/// the scan of the whole text found a game break, so every `{` in it ends
+/// inside it: a `{` whose `}` is not in the piece is one the whole scan
+/// took for an unterminated comment (a NUL before its `}`, found by fuzzing
+/// `pbn fmt`: scanned with the `}` after the piece in mind, the piece was
+/// not cut at its games, and the canonical parse depended on where the
+/// pieces ended).
+fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tree>> {
+    let cuts = scan(&text[start..end], 1, false).cuts;
     if cuts.is_empty() {
         return None;
     }
