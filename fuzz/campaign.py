@@ -11,7 +11,8 @@ every line libFuzzer prints, prefixed by the Unix time, to the log (default
 fuzz/logs/TARGET-YYYYmmdd-HHMM.log, gitignored). It stops the fuzzer with
 SIGINT, as Ctrl-C would, once the Rust edge count (`cov:`) has not grown for
 --flat seconds (default 1800) after the corpus was loaded, or after --max
-seconds (default 14400) in all. A finding (crash, failed property, timeout,
+seconds (default 14400) in all. Ctrl-C (SIGINT) or SIGTERM to campaign.py
+stops the fuzzer the same way (exit status 128 + the signal). A finding (crash, failed property, timeout,
 out of memory) ends it too; the exit status is the fuzzer's (0 on a
 plateau). Then it prints the summary.
 
@@ -34,6 +35,7 @@ FUZZ = Path(__file__).resolve().parent
 STEP = 600
 STAT = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)(?: corp: (\d+))?")
 PLATEAU = "campaign: stopping, no new Rust edge for"
+INTERRUPTED = "campaign: interrupted by signal"
 
 
 def parse(path):
@@ -63,6 +65,8 @@ def end_reason(lines):
                         ("out-of-memory", "stopped by a finding (out of memory)")):
         if needle in text:
             return why
+    if INTERRUPTED in text:
+        return "interrupted (Ctrl-C or a kill)"
     if re.search(r"^Done \d+ runs", text, re.M):
         return "ran to the end"
     return "still running, or interrupted"
@@ -128,10 +132,28 @@ def run(args):
         lines.put(None)
 
     threading.Thread(target=read, daemon=True).start()
+    # Ctrl-C or a kill stops the fuzzer as a plateau would (it runs in a
+    # session of its own, so it gets no signal from the terminal), and the
+    # log and the summary are still written. Installed explicitly: a shell
+    # starts background jobs with SIGINT ignored.
+    interrupted = []
+
+    def forward(signum, _frame):
+        if not interrupted:
+            log.write(f"{int(time.time())} {INTERRUPTED} {signum}\n")
+            log.flush()
+        interrupted.append(signum)
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+
     inited, cov, grew, stopping = None, -1, None, False
     print(f"campaign: {args.target}, at most {args.max} s, stops after {args.flat} s without a new Rust edge; log {log_path}",
           file=sys.stderr)
     with open(log_path, "w", encoding="utf-8") as log:
+        signal.signal(signal.SIGINT, forward)
+        signal.signal(signal.SIGTERM, forward)
         while True:
             try:
                 line = lines.get(timeout=5)
@@ -161,6 +183,9 @@ def run(args):
         tail = log_path.read_text(encoding="utf-8").splitlines()[-20:]
         print("\n".join(line.partition(" ")[2] for line in tail), file=sys.stderr)
     print(summary(log_path))
+    if interrupted:
+        print(f"campaign: interrupted (signal {interrupted[0]}), the fuzzer was stopped", file=sys.stderr)
+        return 128 + interrupted[0]
     return 0 if stopping else status
 
 
