@@ -222,3 +222,23 @@ fn a_nul_in_a_comment_does_not_hide_game_breaks() {
     assert_eq!(out.text, "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r");
     assert_eq!(games(&out.text), games(&decode(input).text));
 }
+
+/// Found by the `fmt` target (2026-11-26, `nul-section-moved-after-a-comment`):
+/// `]{`, a line end, a CR, then a game whose tag `[E ""]` has the data
+/// `\x03\0` (a section) and which has a `{}` comment after it. The first
+/// game's `{` had a `}` after it, but a NUL before that, and tree-sitter's
+/// lexer ends a comment at a NUL: an unterminated comment, ending at its
+/// line. Printed, the second game put its sections after its comments, its
+/// NUL after the `}`, and the first game's `{` then ran to that `}` over
+/// the second game's tags: one game fewer. A game holding a NUL is now kept
+/// as written.
+#[test]
+fn a_game_with_a_nul_is_kept_as_written() {
+    let input = b"]{\n\r[v\"\"][a\"\"][d\"\"][E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]";
+    let out = format(&decode(input), &FormatOptions::default());
+    assert_eq!(out.verbatim_games, vec![0, 1]);
+    assert_eq!(out.unprintable_games, vec![1]);
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    assert_eq!(games(&out.text), games(&decode(input).text));
+    assert!(out.text.ends_with("[E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]"), "{:?}", out.text);
+}

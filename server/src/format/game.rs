@@ -104,6 +104,16 @@ pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
 /// dropped. `keep_absent` (from [`absent_to_keep`]) names the missing
 /// mandatory tags that must not be added.
 pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16) -> Option<(String, usize)> {
+    // A NUL (an error, PBN0101, §2.2) ends a `{` comment or a string for
+    // tree-sitter's lexer, so where it stands decides how the text before
+    // it reads, an earlier game's `{` included: a `{` whose `}` comes after
+    // a NUL is an unterminated comment that ends at its line. Printed, the
+    // game could move its NUL after a `}` (a section's data after a
+    // comment) and that `{` would then run to the `}` over the game (found
+    // by the `fmt` target, 2026-11-26). Keep the game as written.
+    if memchr::memchr(0, &text.as_bytes()[g.range.clone()]).is_some() {
+        return None;
+    }
     let mut p = Printer { text, game: g, attached: HashMap::default(), printed: vec![false; g.comments.len()] };
     attach(&mut p);
 
