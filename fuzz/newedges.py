@@ -6,9 +6,9 @@
 A campaign's edge count (`cov:`, see ROBUSTNESS.md) says how many
 instrumented blocks of the Rust code have run, not which. This runs every
 input of OLD_DIR and then of NEW_DIR through the fuzz build of TARGET
-(`fuzz/run.sh --build TARGET` first; default binary
-fuzz/target/x86_64-unknown-linux-gnu/release/TARGET) with libFuzzer's
-`-merge=1` and a control file, which lists for each input the blocks no
+(`fuzz/run.sh --build TARGET` first; by default the binary is found where
+run.sh builds it, as `stability.py` finds it, under $PBN_FUZZ_TARGET_DIR
+or fuzz/target) with libFuzzer's `-merge=1` and a control file, which lists for each input the blocks no
 input before it had run. The blocks first run by an input of NEW_DIR are
 looked up in the binary's table of instrumented blocks (`__sancov_pcs`,
 whose entries a position-independent binary holds as relocations) and
@@ -34,6 +34,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from stability import binary as fuzz_build
 
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent
@@ -95,10 +97,10 @@ def main():
     p.add_argument("target", choices=["parse_check", "fmt", "incremental_reparse"])
     p.add_argument("old", type=Path)
     p.add_argument("new", type=Path)
-    p.add_argument("--binary", type=Path, help="the fuzz build (default fuzz/target/x86_64-unknown-linux-gnu/release/TARGET)")
+    p.add_argument("--binary", type=Path, help="the fuzz build (default: where fuzz/run.sh --build puts it)")
     p.add_argument("--keep", type=Path, help="keep the scratch directory (control file, merge log) here")
     args = p.parse_args()
-    binary = args.binary or FUZZ / "target/x86_64-unknown-linux-gnu/release" / args.target
+    binary = args.binary or fuzz_build(args.target)
     if not binary.is_file():
         sys.exit(f"newedges: no fuzz build at {binary}: fuzz/run.sh --build {args.target}")
     for d in (args.old, args.new):
