@@ -242,3 +242,22 @@ fn a_game_with_a_nul_is_kept_as_written() {
     assert_eq!(games(&out.text), games(&decode(input).text));
     assert!(out.text.ends_with("[E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]"), "{:?}", out.text);
 }
+
+/// Found by the `fmt` target (2026-11-26, `unicode-space-section-row-became-a-blank-line`):
+/// a Latin-1 file whose two sections (`Teble`, `Table`) have rows of bytes
+/// 0x85 only (U+0085, NEXT LINE: Unicode white space, an error outside
+/// strings, §2.2). The printer ended each row with `str::trim_end`, which
+/// dropped the row and left an empty line inside the game: one game became
+/// two (§3.1), and the bytes were lost. Only spaces and tabs are trimmed now.
+#[test]
+fn a_section_row_of_unicode_white_space_is_kept() {
+    let input = b"[Teble \"1\"]\n\x85\x85\x85\x85\x85\x85[Table \"1\"]\n\x85\x85\x85\x85\x85";
+    let doc = decode(input);
+    let out = format(&doc, &FormatOptions::default());
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    assert_eq!(games(&out.text), 1, "{:?}", out.text);
+    assert!(!out.text.contains("\n\n"), "{:?}", out.text);
+    for row in ["[Table \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\n", "[Teble \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\u{85}\n"] {
+        assert!(out.text.contains(row), "{row:?} not in {:?}", out.text);
+    }
+}

@@ -576,13 +576,18 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     Some(())
 }
 
-/// Ends `line` (if any) in `out`.
+/// Ends `line` (if any) in `out`. Only the spaces and tabs of padding are
+/// trimmed, never Unicode white space: a section element of U+0085 or
+/// U+00A0 (an error outside strings, §2.2, but data all the same) was
+/// dropped by `str::trim_end`, and the empty line left in its place ended
+/// the game there (§3.1: found by fuzzing, a game became two).
 fn end_line(line: &mut String, out: &mut String) {
-    if !line.is_empty() {
-        out.push_str(line.trim_end());
+    let kept = line.trim_end_matches([' ', '\t']);
+    if !kept.is_empty() {
+        out.push_str(kept);
         out.push('\n');
-        line.clear();
     }
+    line.clear();
 }
 
 /// Appends the comments attached to element `k` of section `s` to `line`.
