@@ -261,3 +261,18 @@ fn a_section_row_of_unicode_white_space_is_kept() {
         assert!(out.text.contains(row), "{row:?} not in {:?}", out.text);
     }
 }
+
+/// Found by the `parse_check` target (2026-11-26, `quoted-table-cell-with-an-escape`):
+/// a quoted table element `"\"¤"` in a Card column (§5.3). The cell is
+/// checked unescaped (`"¤`, 3 bytes) and its issue's range was placed in the
+/// file as if nothing had been unescaped: 19..22 instead of 19..23, ending
+/// inside the `¤`. Offsets are now mapped back through the escapes
+/// (`model::raw_offset`).
+#[test]
+fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
+    let input = b"[ActionTable\"Card\"\"\\\"\xa4\"";
+    let source = decode(input);
+    let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
+    let d = result.diagnostics.iter().find(|d| d.code.code == "PBN0333").expect("PBN0333");
+    assert_eq!(&source.text[d.range.clone()], "\\\"\u{a4}");
+}

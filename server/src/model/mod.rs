@@ -341,6 +341,26 @@ pub fn unescape(raw: &str) -> String {
     out
 }
 
+/// The byte offset in `raw` (a string's inside as written) of byte offset
+/// `off` of its [`unescape`]d text: issues found in the unescaped text (a
+/// quoted table element, §5.2) are placed in the file with it. Before a
+/// `\"` or `\\` it is the backslash's offset, after one the offset past it.
+pub fn raw_offset(raw: &str, off: usize) -> usize {
+    let b = raw.as_bytes();
+    let (mut i, mut o) = (0, 0);
+    while o < off && i < b.len() {
+        if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'"' | b'\\')) {
+            i += 2;
+            o += 1;
+        } else {
+            let n = raw[i..].chars().next().map_or(1, char::len_utf8);
+            i += n;
+            o += n;
+        }
+    }
+    i
+}
+
 /// Escapes a value for writing inside quotes.
 pub fn escape(text: &str) -> String {
     if !text.contains(['"', '\\']) {
@@ -374,4 +394,29 @@ pub fn all_pass_count(before: &[Entry<CallToken>]) -> usize {
 /// The game's Contract is `Pass` (all four players passed).
 pub fn contract_is_pass(g: &Game) -> bool {
     g.value("Contract").is_some_and(|c| c.trim().eq_ignore_ascii_case("pass"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{raw_offset, unescape};
+
+    #[test]
+    fn raw_offset_maps_unescaped_offsets_back() {
+        let raw = r#"a\"¤\\b\c"#;
+        let text = unescape(raw);
+        assert_eq!(text, "a\"¤\\b\\c");
+        // Every char boundary of the unescaped text maps to one of the raw
+        // text, and the text between mapped offsets unescapes to the piece.
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        for &a in &bounds {
+            for &b in bounds.iter().filter(|&&b| b >= a) {
+                let (ra, rb) = (raw_offset(raw, a), raw_offset(raw, b));
+                assert!(raw.is_char_boundary(ra) && raw.is_char_boundary(rb), "{a}..{b} → {ra}..{rb}");
+                assert_eq!(unescape(&raw[ra..rb]), text[a..b], "{a}..{b} → {ra}..{rb}");
+            }
+        }
+        assert_eq!(raw_offset(raw, 1), 1); // before `\"`
+        assert_eq!(raw_offset(raw, 2), 3); // after it
+        assert_eq!(raw_offset("ab", 2), 2);
+    }
 }

@@ -51,8 +51,16 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             let col = &columns[i % columns.len()];
             if let Some(issue) = check_table_cell(&tag.name, &col.name, &e.text) {
                 // Cell issues are relative to the element text; strings start
-                // one byte after their quote.
+                // one byte after their quote, and their text is unescaped
+                // (`\"`, `\\`, §3.2): offsets are mapped back to the text as
+                // written (an unmapped range once split a character).
                 let start = e.range.start + usize::from(e.quoted);
+                let issue = if e.quoted {
+                    let raw = &ctx.text[start..e.range.end];
+                    issue.mapped(|o| crate::model::raw_offset(raw, o))
+                } else {
+                    issue
+                };
                 ctx.push(out, issue.to_diagnostic(start));
             }
         }

@@ -106,6 +106,16 @@ impl ValueIssue {
         self
     }
 
+    /// Maps the ranges' offsets through `f` (e.g. from an unescaped text to
+    /// the text as written).
+    pub fn mapped(mut self, f: impl Fn(usize) -> usize) -> Self {
+        self.range = f(self.range.start)..f(self.range.end);
+        if let Some(r) = &mut self.related {
+            r.range = f(r.range.start)..f(r.range.end);
+        }
+        self
+    }
+
     /// A diagnostic placed in the file, `value_start` being the byte offset
     /// of the first character after the opening quote.
     pub fn to_diagnostic(&self, value_start: usize) -> Diagnostic {
