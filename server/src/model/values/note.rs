@@ -2,6 +2,7 @@
 
 use super::{issue, Parsed};
 use crate::codes::values as codes;
+use crate::model::unescape;
 use std::ops::Range;
 
 /// A parsed Note tag value.
@@ -15,26 +16,6 @@ pub struct Note {
     pub text: String,
     /// Range of the text in the raw value (after the colon).
     pub text_range: Range<usize>,
-}
-
-/// Resolves the string escapes `\"` and `\\` (§3.2); other backslashes are
-/// kept.
-pub fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&n) = chars.peek() {
-                if n == '"' || n == '\\' {
-                    out.push(n);
-                    chars.next();
-                    continue;
-                }
-            }
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Parses a Note tag value `<note_index>:<note_text>` (§3.5.5, §3.6.5), the
