@@ -98,12 +98,8 @@ impl ValueIssue {
     }
 
     /// Shifts the ranges by `delta` bytes (e.g. when a sub-value is parsed).
-    pub fn shifted(mut self, delta: usize) -> Self {
-        self.range = self.range.start + delta..self.range.end + delta;
-        if let Some(r) = &mut self.related {
-            r.range = r.range.start + delta..r.range.end + delta;
-        }
-        self
+    pub fn shifted(self, delta: usize) -> Self {
+        self.mapped(|o| o + delta)
     }
 
     /// Maps the ranges' offsets through `f` (e.g. from an unescaped text to
