@@ -50,6 +50,10 @@ fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
 /// bytes") whenever the encoding can hold every character.
 fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
     let source = decode(data);
+    if matches!(source.encoding, Encoding::Latin1 | Encoding::Windows1252) {
+        // A single-byte reading: one character a byte, never a UTF-16 one.
+        assert_eq!(source.text.chars().count(), data.len(), "a {:?} reading is not one character a byte", source.encoding);
+    }
     let (bytes, lost) = encode(&source.text, source.encoding);
     let lossless_input = match source.encoding {
         Encoding::Utf8Bom => std::str::from_utf8(&data[3..]).is_ok(),

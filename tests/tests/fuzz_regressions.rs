@@ -276,3 +276,22 @@ fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     let d = result.diagnostics.iter().find(|d| d.code.code == "PBN0333").expect("PBN0333");
     assert_eq!(&source.text[d.range.clone()], "\\\"\u{a4}");
 }
+
+/// Found by the `parse_check` target (2026-11-26,
+/// `utf16-bom-in-a-declared-windows-1252-file`): a file that declares
+/// `charset=windows-1252` on a `%` line and begins with the bytes `FE FF`
+/// (here alone on the first line)
+/// was read as UTF-16 big-endian (encoding_rs sniffs a byte-order mark in
+/// `Encoding::decode`): every two bytes became one CJK character, the
+/// diagnostics spoke of characters the file does not hold, and `pbn fmt`
+/// refused to write it. A file whose `%` line reads as ASCII is not UTF-16;
+/// it is now read byte for byte as it declares (§2.2 and `text/decode.rs`).
+#[test]
+fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/parse_check/utf16-bom-in-a-declared-windows-1252-file");
+    let bytes = std::fs::read(path).unwrap();
+    let source = decode(&bytes);
+    assert_eq!(source.encoding, pbn::text::Encoding::Windows1252);
+    assert!(source.text.starts_with("\u{fe}\u{ff}\r\n% charset=windows-1252\r\n[Event \"Café \u{201c}A\u{201d}\"]"), "{:?}", source.text);
+    assert_eq!(pbn::text::encode(&source.text, source.encoding), (bytes, 0));
+}

@@ -373,8 +373,12 @@ fn single_byte(bytes: &[u8]) -> (String, Encoding) {
     (bytes.iter().map(|&b| b as char).collect(), Encoding::Latin1)
 }
 
+/// Declared Windows-1252: every byte is one character. Without BOM
+/// handling: `Encoding::decode` would read a file that begins with `FE FF`
+/// or `FF FE` as UTF-16 whatever it declares, and a file whose `%` line is
+/// readable as ASCII is not UTF-16 (a fuzz finding, ROBUSTNESS.md).
 fn decode_cp1252(bytes: &[u8]) -> String {
-    let (s, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
+    let (s, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
     s.into_owned()
 }
 
@@ -606,6 +610,20 @@ mod tests {
         assert_eq!(s.encoding, Encoding::Windows1252);
         let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
         assert_eq!(s.text, "{ \u{93}quoted\u{94} caf\u{e9} }\n");
+    }
+
+    /// A declared Windows-1252 file that begins with the bytes of a UTF-16
+    /// byte-order mark is still Windows-1252: one character a byte, and
+    /// written back byte for byte (it was read as UTF-16; fuzz finding).
+    #[test]
+    fn declared_cp1252_is_not_sniffed_for_a_utf16_bom() {
+        for bom in [&b"\xFE\xFF"[..], b"\xFF\xFE"] {
+            let bytes = [bom, b"\r\n%charset=windows-1252\r\n{ caf\xe9 \x93 }\r\n"].concat();
+            let s = decode(&bytes);
+            assert_eq!(s.encoding, Encoding::Windows1252);
+            assert_eq!(s.text.chars().count(), bytes.len(), "{:?}", s.text);
+            assert_eq!(encode(&s.text, s.encoding), (bytes.clone(), 0));
+        }
     }
 
     #[test]
