@@ -280,9 +280,9 @@ fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
 /// Found by the `parse_check` target (2026-11-26,
 /// `utf16-bom-in-a-declared-windows-1252-file`): a file that declares
 /// `charset=windows-1252` on a `%` line and begins with the bytes `FE FF`
-/// (here alone on the first line)
-/// was read as UTF-16 big-endian (encoding_rs sniffs a byte-order mark in
-/// `Encoding::decode`): every two bytes became one CJK character, the
+/// (here alone on the first line) was read as UTF-16 big-endian
+/// (encoding_rs sniffs a byte-order mark in `Encoding::decode`): every two
+/// bytes became one CJK character, the
 /// diagnostics spoke of characters the file does not hold, and `pbn fmt`
 /// refused to write it. A file whose `%` line reads as ASCII is not UTF-16;
 /// it is now read byte for byte as it declares (§2.2 and `text/decode.rs`).
