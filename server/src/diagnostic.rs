@@ -89,6 +89,16 @@ impl Diagnostic {
 /// ScoreRubberHistory's format in PBN0322, has 70).
 pub const QUOTE_MAX: usize = 80;
 
+/// The longest message a diagnostic carries, in characters. The rules' own
+/// messages stay under 280 with their quotes shortened to [`QUOTE_MAX`];
+/// a message over this is one whose quotes could not be told apart (a
+/// quoted value holding `` ` `` or `"` itself) and is cut by [`tidy`].
+pub const MESSAGE_MAX: usize = 400;
+
+/// How much of the end a message cut at [`MESSAGE_MAX`] keeps: the rule's
+/// closing words and its spec section.
+const MESSAGE_TAIL: usize = 80;
+
 fn shortened(message: Arc<str>) -> Arc<str> {
     match tidy(&message) {
         Some(short) => short.into(),
@@ -97,18 +107,34 @@ fn shortened(message: Arc<str>) -> Arc<str> {
 }
 
 /// A message as diagnostics carry it: quotes shortened
-/// ([`shorten_quotes`]) and control characters made visible
-/// ([`visible_char`]), so that a message quoting the file neither floods
-/// nor drives the terminal (an ESC in a tag value). `None` when the
-/// message is fine as it is.
+/// ([`shorten_quotes`]), control characters made visible
+/// ([`visible_char`]) and at most [`MESSAGE_MAX`] characters
+/// ([`cut_middle`]), so that a message quoting the file neither floods nor
+/// drives the terminal (an ESC in a tag value). `None` when the message is
+/// fine as it is.
 pub fn tidy(message: &str) -> Option<String> {
     let short = shorten_quotes(message);
     let text = short.as_deref().unwrap_or(message);
-    if text.chars().any(|c| c.is_control()) {
-        Some(text.chars().map(visible_char).collect())
-    } else {
-        short
+    let visible = if text.chars().any(|c| c.is_control()) { Some(text.chars().map(visible_char).collect()) } else { short };
+    let text = visible.as_deref().unwrap_or(message);
+    cut_middle(text).or(visible)
+}
+
+/// A message longer than [`MESSAGE_MAX`] characters keeps its start and its
+/// last [`MESSAGE_TAIL`] characters (the end of the rule and its spec
+/// section) around a `…`. Quotes are shortened first ([`shorten_quotes`]);
+/// this catches the messages whose quotes cannot be paired because the
+/// quoted text holds the delimiters itself (found by looking at a
+/// `parse_check` fuzz input, 2026-11-26: an unquoted tag value full of
+/// `` ` `` gave a message of 2,868 characters). `None` when short enough.
+fn cut_middle(message: &str) -> Option<String> {
+    let count = message.chars().count();
+    if count <= MESSAGE_MAX {
+        return None;
     }
+    let head_end = message.char_indices().nth(MESSAGE_MAX - MESSAGE_TAIL - 1).map_or(message.len(), |(i, _)| i);
+    let tail_start = message.char_indices().nth(count - MESSAGE_TAIL).map_or(message.len(), |(i, _)| i);
+    Some(format!("{}…{}", &message[..head_end], &message[tail_start..]))
 }
 
 /// A control character as it is shown in messages and source excerpts: C0
@@ -201,6 +227,28 @@ mod quote_tests {
         assert_eq!(tidy("unexpected `a\u{0}b\u{1b}[31m\t\u{7f}\u{9b}`").as_deref(), Some("unexpected `a␀b␛[31m␉␡\u{FFFD}`"));
         assert_eq!(tidy("unexpected `é`"), None);
         assert_eq!(visible_char('x'), 'x');
+    }
+
+    #[test]
+    fn a_message_whose_quotes_cannot_be_paired_is_cut_in_the_middle() {
+        // The quoted value holds backticks, so no quote is longer than
+        // QUOTE_MAX and shorten_quotes leaves it whole.
+        let value = "ab`".repeat(1000);
+        let m = format!("tag value `{value}` is not a quoted string (§3.3)");
+        assert_eq!(shorten_quotes(&m), None);
+        let cut = tidy(&m).unwrap();
+        assert_eq!(cut.chars().count(), MESSAGE_MAX);
+        assert!(cut.starts_with("tag value `ab`ab`"), "{cut}");
+        assert!(cut.ends_with("` is not a quoted string (§3.3)"), "{cut}");
+        assert_eq!(cut.matches('…').count(), 1);
+        assert_eq!(tidy(&cut), None, "tidy is idempotent");
+        // Control characters are made visible before the cut.
+        let m = format!("`{}` (§3.3)", "\u{1}`".repeat(500));
+        let cut = tidy(&m).unwrap();
+        assert!(cut.chars().count() == MESSAGE_MAX && !cut.chars().any(char::is_control), "{cut}");
+        // A message at the limit is kept.
+        let m = "x".repeat(MESSAGE_MAX);
+        assert_eq!(tidy(&m), None);
     }
 
     #[test]

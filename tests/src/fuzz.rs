@@ -48,6 +48,14 @@ fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
 
 /// Decoding is lossless (`text/decode.rs`: "writing back gives the same
 /// bytes") whenever the encoding can hold every character.
+/// A message stays readable: at most `MESSAGE_MAX` characters, none of
+/// them a control character (server/src/diagnostic.rs, `tidy`).
+fn assert_message(message: &str, what: &dyn Fn() -> String) {
+    let n = message.chars().count();
+    assert!(n <= pbn::diagnostic::MESSAGE_MAX, "{}: message of {n} characters", what());
+    assert!(!message.chars().any(char::is_control), "{}: control character in the message", what());
+}
+
 fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
     let source = decode(data);
     if matches!(source.encoding, Encoding::Latin1 | Encoding::Windows1252) {
@@ -79,6 +87,7 @@ pub fn parse_check(data: &[u8]) {
             let name = VALUE_TAGS[first as usize % VALUE_TAGS.len()];
             for issue in pbn::model::values::parse_for_tag(name, &raw).unwrap_or_default() {
                 assert_range(&raw, &issue.range, &|| format!("{name} value issue {}", issue.code.code));
+                assert_message(&issue.message, &|| format!("{name} value issue {}", issue.code.code));
                 if let Some(rel) = &issue.related {
                     assert_range(&raw, &rel.range, &|| format!("{name} value issue {} (related)", issue.code.code));
                 }
@@ -95,8 +104,10 @@ pub fn parse_check(data: &[u8]) {
         for d in &result.diagnostics {
             let what = || format!("{} {:?} (export {export})", d.code.code, d.message);
             assert_range(text, &d.range, &what);
+            assert_message(&d.message, &what);
             for rel in &d.related {
                 assert_range(text, &rel.range, &what);
+                assert_message(&rel.message, &what);
             }
             if let Some(g) = d.game {
                 assert!(g < result.games, "{}: game {g} of {}", what(), result.games);

@@ -295,3 +295,27 @@ fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
     assert!(source.text.starts_with("\u{fe}\u{ff}\r\n% charset=windows-1252\r\n[Event \"Café \u{201c}A\u{201d}\"]"), "{:?}", source.text);
     assert_eq!(pbn::text::encode(&source.text, source.encoding), (bytes, 0));
 }
+
+/// Found by looking at the input behind a jump of 26 edges in a
+/// `parse_check` campaign (2026-11-26, `message-quoting-its-own-delimiters`;
+/// no property failed): a message that quotes a value holding its own quote
+/// marks (an unquoted tag value full of `` ` ``, a repeated tag's value
+/// with `\"`, a score made of `` `x ``) could not have its quotes paired,
+/// so none was shortened, and a message ran to 2,868 characters. A message
+/// longer than `MESSAGE_MAX` now keeps its start and its end (the rule and
+/// its § section) around a `…` (diagnostic.rs, `tidy`), and the fuzz
+/// property asserts the limit.
+#[test]
+fn a_message_quoting_its_own_delimiters_stays_short() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/parse_check/message-quoting-its-own-delimiters");
+    let source = decode(&std::fs::read(path).unwrap());
+    let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
+    for (code, end) in [("PBN0006", "is not a quoted string (§3.3)"), ("PBN0202", "counts (§3.4)"), ("PBN0320", " (§4.2.2)")] {
+        let d = result.diagnostics.iter().find(|d| d.code.code == code).unwrap_or_else(|| panic!("{code}"));
+        assert_eq!(d.message.chars().count(), pbn::diagnostic::MESSAGE_MAX, "{code}: {}", d.message);
+        assert!(d.message.ends_with(end), "{code}: {}", d.message);
+    }
+    for d in &result.diagnostics {
+        assert!(d.message.chars().count() <= pbn::diagnostic::MESSAGE_MAX, "{}: {}", d.code.code, d.message);
+    }
+}
