@@ -46,8 +46,6 @@ fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
     );
 }
 
-/// Decoding is lossless (`text/decode.rs`: "writing back gives the same
-/// bytes") whenever the encoding can hold every character.
 /// A message stays readable: at most `MESSAGE_MAX` characters, none of
 /// them a control character (server/src/diagnostic.rs, `tidy`).
 fn assert_message(message: &str, what: &dyn Fn() -> String) {
@@ -56,6 +54,8 @@ fn assert_message(message: &str, what: &dyn Fn() -> String) {
     assert!(!message.chars().any(char::is_control), "{}: control character in the message", what());
 }
 
+/// Decoding is lossless (`text/decode.rs`: "writing back gives the same
+/// bytes") whenever the encoding can hold every character.
 fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
     let source = decode(data);
     if matches!(source.encoding, Encoding::Latin1 | Encoding::Windows1252) {
