@@ -319,3 +319,27 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
         assert!(d.message.chars().count() <= pbn::diagnostic::MESSAGE_MAX, "{}: {}", d.code.code, d.message);
     }
 }
+
+/// Found by the `fmt` target (2026-11-27, `second-bom-moved-behind-the-export-header`):
+/// a UTF-8 file that starts with two byte order marks keeps the second as
+/// U+FEFF at the start of its text, where the reader skips it. Before a
+/// broken first game (kept as written, with the text before it),
+/// `--export-header` put the header lines in front of that U+FEFF, which,
+/// now on a line of its own after a blank line, was read as a game of its
+/// own: one game became two. A game kept as written now leaves a leading
+/// U+FEFF out, as a printed game always did (format/mod.rs, `Assembler::push`).
+#[test]
+fn a_leading_feff_is_not_moved_behind_the_export_header() {
+    let input = b"\xef\xbb\xbf\xef\xbb\xbf\n\n[Event \"x\n";
+    let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
+    let out = format(&decode(input), &opts);
+    assert_eq!(out.text, "% PBN 2.1\n% EXPORT\n\n\n\n[Event \"x\n");
+    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
+    assert_eq!(games(&out.text), 1);
+    assert_eq!(games(&out.text), games(&decode(input).text));
+    // Written back with its byte order mark and formatted again: the same.
+    assert_eq!(format(&decode(&[&b"\xef\xbb\xbf"[..], out.text.as_bytes()].concat()), &opts).text, out.text);
+    // Without the header, the game is kept as written, without the U+FEFF.
+    let plain = format(&decode(input), &FormatOptions::default()).text;
+    assert_eq!(plain, "\n\n[Event \"x\n");
+}

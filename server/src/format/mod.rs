@@ -229,10 +229,16 @@ impl<'s> Assembler<'s> {
             match self.prev {
                 None => {
                     // A game printed verbatim keeps its text whole, even its
-                    // leading escape lines, and the white space before it.
+                    // leading escape lines, and the white space before it;
+                    // but not a U+FEFF that starts the text (a second byte
+                    // order mark), which the reader skips only there and
+                    // a printed game drops as well: behind an added export
+                    // header, on a line of its own, it read as a game
+                    // (found by fuzzing `fmt`, 2026-11-27).
                     self.verbatim_first = verbatim;
                     if verbatim {
-                        self.push_raw(&text[..r.start]);
+                        let from = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8().min(r.start) } else { 0 };
+                        self.push_raw(&text[from..r.start]);
                     }
                 }
                 Some((end, prev_verbatim)) if verbatim || prev_verbatim => {
