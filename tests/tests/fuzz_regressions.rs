@@ -8,6 +8,11 @@ use pbn::format::{format, FormatOptions};
 use pbn::text::decode;
 use std::path::Path;
 
+/// How many games the reader finds in `text` (`pbn dump`'s `games`).
+fn games(text: &str) -> usize {
+    pbn_tests::fuzz::meaning(text).0.as_array().expect("dump has a games array").len()
+}
+
 #[test]
 fn every_fuzz_fixture_passes_its_targets_property() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
@@ -158,11 +163,10 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
 /// now kept as written, and verbatim text keeps its line ends.
 #[test]
 fn games_kept_verbatim_are_read_back_as_the_same_games() {
-    let games = |t: &[u8]| pbn_tests::fuzz::meaning(&decode(t).text).0.as_array().unwrap().len();
     for input in [&b"{\0\n[\n\n\n-}"[..], b"[T\x9b{\r\r\"\n[A Q\n*\n\n\0}", b"\t\t\t%S\xad;H\n"] {
         let source = decode(input);
         let out = format(&source, &FormatOptions::default());
-        assert_eq!(games(out.text.as_bytes()), games(input), "{input:?} -> {:?}", out.text);
+        assert_eq!(games(&decode(out.text.as_bytes()).text), games(&decode(input).text), "{input:?} -> {:?}", out.text);
     }
     // Lone CRs inside a verbatim game stay; the printed game gets the
     // file's line end.
@@ -183,7 +187,6 @@ fn stray_tokens_outside_any_game_are_kept_as_written() {
     let input = std::fs::read(path).unwrap();
     let out = format(&decode(&input), &FormatOptions::default());
     assert!(out.text.starts_with("[o. f,2\n"), "{:?}", out.text);
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), games(&decode(&input).text));
 }
 
@@ -201,7 +204,6 @@ fn export_header_inside_a_range_kept_as_written() {
     let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
     let out = format(&decode(input), &opts);
     assert_eq!(out.text, "%PBN\n% EXPORT\r\r\u{f2}\u{f2}\u{f2}\u{f2}\u{f2}");
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), games(&decode(input).text));
 }
 
@@ -217,7 +219,6 @@ fn export_header_inside_a_range_kept_as_written() {
 #[test]
 fn a_nul_in_a_comment_does_not_hide_game_breaks() {
     let input = b"{\0\n\n%\n\n%\n\n}\r\r\r\r\r\r";
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     let out = format(&decode(input), &FormatOptions::default());
     assert_eq!(out.text, "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r");
     assert_eq!(games(&out.text), games(&decode(input).text));
@@ -238,7 +239,6 @@ fn a_game_with_a_nul_is_kept_as_written() {
     let out = format(&decode(input), &FormatOptions::default());
     assert_eq!(out.verbatim_games, vec![0, 1]);
     assert_eq!(out.unprintable_games, vec![1]);
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), games(&decode(input).text));
     assert!(out.text.ends_with("[E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]"), "{:?}", out.text);
 }
@@ -254,7 +254,6 @@ fn a_section_row_of_unicode_white_space_is_kept() {
     let input = b"[Teble \"1\"]\n\x85\x85\x85\x85\x85\x85[Table \"1\"]\n\x85\x85\x85\x85\x85";
     let doc = decode(input);
     let out = format(&doc, &FormatOptions::default());
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), 1, "{:?}", out.text);
     assert!(!out.text.contains("\n\n"), "{:?}", out.text);
     for row in ["[Table \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\n", "[Teble \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\u{85}\n"] {
@@ -334,7 +333,6 @@ fn a_leading_feff_is_not_moved_behind_the_export_header() {
     let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
     let out = format(&decode(input), &opts);
     assert_eq!(out.text, "% PBN 2.1\n% EXPORT\n\n\n\n[Event \"x\n");
-    let games = |t: &str| pbn_tests::fuzz::meaning(t).0.as_array().unwrap().len();
     assert_eq!(games(&out.text), 1);
     assert_eq!(games(&out.text), games(&decode(input).text));
     // Written back with its byte order mark and formatted again: the same.
