@@ -56,6 +56,10 @@ struct Scan {
     /// The first `{` with no `}` after it in the whole text (offset in the
     /// stretch), where there is one: an unterminated comment.
     open: Option<usize>,
+    /// The first `{` whose comment a NUL ends before the `}` that follows
+    /// it (offset in the stretch): an unterminated comment that a `}` typed
+    /// before the NUL, or the NUL deleted, makes a comment to that `}`.
+    nul_open: Option<usize>,
 }
 
 /// [`cut_points`] of a stretch of the text; `close_after`: the text has a
@@ -75,6 +79,7 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let n = b.len();
     let mut cuts = Vec::new();
     let mut open = None;
+    let mut nul_open = None;
     let mut no_close = false;
     let mut last = 0;
     let mut i = 0;
@@ -96,18 +101,24 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
             // unterminated one (tree-sitter's lexer takes a NUL for the end
             // of its input inside a token; found by fuzzing `pbn fmt`).
             b'{' => match if no_close { None } else { close.from(b, i + 1) } {
-                Some(p) if nul.from(b, i + 1).is_some_and(|z| z < p) => i = unterminated_comment_end(text, i),
+                Some(p) if nul.from(b, i + 1).is_some_and(|z| z < p) => {
+                    nul_open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                }
                 Some(p) => i = p + 1,
                 // The comment may run on to a `}` after the stretch (unless
                 // a NUL ends it before).
-                None if close_after && nul.from(b, i + 1).is_none() => return Scan { cuts, outside: false, open },
-                None if close_after => i = unterminated_comment_end(text, i),
+                None if close_after && nul.from(b, i + 1).is_none() => return Scan { cuts, outside: false, open, nul_open },
+                None if close_after => {
+                    nul_open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                }
                 None => {
                     no_close = true;
                     open.get_or_insert(i);
                     i = unterminated_comment_end(text, i);
                     if i == n {
-                        return Scan { cuts, outside: false, open };
+                        return Scan { cuts, outside: false, open, nul_open };
                     }
                 }
             },
@@ -161,7 +172,7 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
             }
         }
     }
-    Scan { cuts, outside: true, open }
+    Scan { cuts, outside: true, open, nul_open }
 }
 
 /// The end of the unterminated comment starting with the `{` at `from`
@@ -295,6 +306,15 @@ pub struct Forest {
     /// after it were cut as if no `}` could follow, which a `}` typed after
     /// it makes wrong ([`Forest::recut`] then cuts the rest again).
     open: Option<usize>,
+    /// At or before the first `{` whose comment a NUL ends before a `}`
+    /// (moved by the edits like `open`): an edit anywhere after it may
+    /// insert a `}` before that NUL or delete the NUL, and so turn the
+    /// comment into one running over the cuts after it, so
+    /// [`Forest::recut`] starts its window at the piece holding it. Such
+    /// `{`s only occur in files with NUL bytes (found by fuzzing
+    /// `incremental_reparse`, 2026-11-27: a `}` typed into a later piece
+    /// left a cut inside the comment it closed).
+    nul_open: Option<usize>,
 }
 
 /// The next piece id. Process-wide, not per [`TreeCache`]: the language
@@ -413,10 +433,10 @@ impl Forest {
     /// [`Forest::cut`] with a tree cache of `budget` bytes of piece text.
     pub fn cut_with_cache(text: &str, piece: usize, budget: usize) -> Forest {
         let close = last_close(text);
-        let (ranges, starts, open) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece, close);
+        let (ranges, starts, open, nul_open) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece, close);
         let dirty = vec![false; ranges.len()];
         let ids = fresh_ids(ranges.len()).collect();
-        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)), last_close: close, open }
+        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)), last_close: close, open, nul_open }
     }
 
     /// The byte ranges of the pieces.
@@ -523,9 +543,9 @@ impl Forest {
                 self.dirty[i] = true;
             }
         }
-        if let Some(p) = self.open {
-            self.open = Some(if p >= old_end { p - old_end + new_end } else if p >= start { start } else { p });
-        }
+        let moved = |p: usize| if p >= old_end { p - old_end + new_end } else if p >= start { start } else { p };
+        self.open = self.open.map(moved);
+        self.nul_open = self.nul_open.map(moved);
     }
 
     /// Cuts the pieces [`Forest::edit`] marked again, with their
@@ -553,7 +573,11 @@ impl Forest {
             while last + 1 < self.dirty.len() && self.dirty[last + 1] {
                 last += 1;
             }
-            let first = d.saturating_sub(1);
+            let mut first = d.saturating_sub(1);
+            // A comment a NUL ended before it may now run on (see the field).
+            if let Some(p) = self.nul_open.filter(|&p| p < self.ranges[first].start) {
+                first = self.piece_at(p);
+            }
             let mut last = (last + 1).min(self.ranges.len() - 1);
             let ws = self.ranges[first].start;
             let mut we = self.ranges[last].end;
@@ -579,6 +603,15 @@ impl Forest {
                 Some(_) => found.or((we < text.len()).then_some(we)),
                 None => found,
             };
+            // Likewise the first `{` a NUL ends (the window starts at or
+            // before it, see above).
+            let found = scanned.nul_open.map(|o| o + ws);
+            self.nul_open = match self.nul_open {
+                Some(p) if p < ws => Some(p),
+                Some(p) if p >= we => found.or(Some(p)),
+                Some(_) => found.or((we < text.len()).then_some(we)),
+                None => found,
+            };
             let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
             let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
@@ -597,7 +630,7 @@ impl Forest {
                 }
                 (ranges, starts, ids)
             } else {
-                let (ranges, starts, _) = cut_region(text, ws..we, at, self.piece, close);
+                let (ranges, starts, _, _) = cut_region(text, ws..we, at, self.piece, close);
                 let ids = fresh_ids(ranges.len()).collect();
                 (ranges, starts, ids)
             };
@@ -631,7 +664,7 @@ fn edit_point(p: Point, e: &InputEdit) -> Point {
 /// ends at one or at the end of the text) cut into pieces of at least
 /// `piece` bytes: their ranges and start points. An empty region is one
 /// empty piece.
-fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, last_close: Option<usize>) -> (Vec<std::ops::Range<usize>>, Vec<Point>, Option<usize>) {
+fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, last_close: Option<usize>) -> (Vec<std::ops::Range<usize>>, Vec<Point>, Option<usize>, Option<usize>) {
     let scanned = scan(&text[region.clone()], piece, last_close.is_some_and(|c| c >= region.end));
     let cuts = scanned.cuts;
     let mut ranges = Vec::with_capacity(cuts.len() + 1);
@@ -644,7 +677,7 @@ fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usiz
         at = advance(text, start, c, at);
         start = c;
     }
-    (ranges, starts, scanned.open.map(|o| o + region.start))
+    (ranges, starts, scanned.open.map(|o| o + region.start), scanned.nul_open.map(|o| o + region.start))
 }
 
 /// The offset of the last `}` of the text: a `{` after it has no `}`.
@@ -658,7 +691,7 @@ fn last_close(text: &str) -> Option<usize> {
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
     let close = last_close(text);
-    let (ranges, starts, _) = cut_region(text, region, at, piece, close);
+    let (ranges, starts, _, _) = cut_region(text, region, at, piece, close);
     let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
     crate::par::map(&bounds, |&(start, end, at)| parse_one(text, start, end, at, piece, close)).into_iter().flatten().collect()
 }
@@ -831,5 +864,38 @@ mod tests {
         let fresh = Forest::cut(&typed, 1);
         assert_eq!(forest.ranges(), fresh.ranges());
         assert_eq!(forest.len(), 1);
+    }
+
+    /// A `{` whose comment a NUL ends before its `}` is cut after; a `}`
+    /// typed before the NUL, pieces later, closes the comment there, so
+    /// the cuts in between are cut again (found by fuzzing
+    /// `incremental_reparse`, fixture
+    /// `incremental_reparse/comment-cut-by-a-kept-piece-boundary`).
+    #[test]
+    fn a_closing_brace_typed_before_the_nul_that_ended_a_comment_cuts_again() {
+        let games = "[Event \"e\"]\n\n".repeat(20);
+        let text = format!("{{ x\n\n{games}a\0b}}\n\n[Event \"z\"]\n");
+        let mut forest = Forest::cut(&text, 1);
+        assert!(forest.len() > 10);
+        // Type `}` before the 19th game's line end, in a piece of its own.
+        let at = 5 + 18 * 13 + 11;
+        let p = Point { row: 2 + 18 * 2, column: 11 };
+        forest.edit(&InputEdit { start_byte: at, old_end_byte: at, new_end_byte: at + 1, start_position: p, old_end_position: p, new_end_position: Point { row: p.row, column: 12 } });
+        let typed = format!("{}}}{}", &text[..at], &text[at..]);
+        assert_eq!(&typed[at - 11..at + 2], "[Event \"e\"]}\n");
+        forest.recut(&typed);
+        let fresh = Forest::cut(&typed, 1);
+        assert_eq!(forest.ranges(), fresh.ranges());
+        assert_eq!(forest.len(), 4);
+        // Deleting the NUL instead closes the comment at the last `}`.
+        let mut forest = Forest::cut(&text, 1);
+        let nul = text.find('\0').unwrap();
+        let p = Point { row: 2 + 20 * 2, column: 1 };
+        let q = Point { row: p.row, column: 2 };
+        forest.edit(&InputEdit { start_byte: nul, old_end_byte: nul + 1, new_end_byte: nul, start_position: p, old_end_position: q, new_end_position: p });
+        let deleted = text.replacen('\0', "", 1);
+        forest.recut(&deleted);
+        assert_eq!(forest.ranges(), Forest::cut(&deleted, 1).ranges());
+        assert_eq!(forest.len(), 2);
     }
 }
