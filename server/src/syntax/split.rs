@@ -592,26 +592,11 @@ impl Forest {
             let at = if first == 0 { Point { row: 0, column: 0 } } else { self.starts[first] };
             let scanned = scan(&text[ws..we], 1, close_after(we));
             let cuts = scanned.cuts;
-            // The first unterminated `{` (see the field).
-            let found = scanned.open.map(|o| o + ws);
-            self.open = match self.open {
-                Some(p) if p < ws => Some(p),
-                Some(p) if p >= we => found.or(Some(p)),
-                // It was in the window: the window's, or where it is not
-                // known any more, its end (a `}` after it then cuts the rest
-                // again).
-                Some(_) => found.or((we < text.len()).then_some(we)),
-                None => found,
-            };
-            // Likewise the first `{` a NUL ends (the window starts at or
-            // before it, see above).
-            let found = scanned.nul_open.map(|o| o + ws);
-            self.nul_open = match self.nul_open {
-                Some(p) if p < ws => Some(p),
-                Some(p) if p >= we => found.or(Some(p)),
-                Some(_) => found.or((we < text.len()).then_some(we)),
-                None => found,
-            };
+            // The first unterminated `{` and the first `{` a NUL ends (see
+            // the fields; the window starts at or before the latter).
+            let wlen = text.len();
+            self.open = rescanned_mark(self.open, scanned.open.map(|o| o + ws), ws..we, wlen);
+            self.nul_open = rescanned_mark(self.nul_open, scanned.nul_open.map(|o| o + ws), ws..we, wlen);
             let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
             let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
@@ -640,6 +625,20 @@ impl Forest {
             self.ids.splice(first..=last, ids);
             self.dirty.splice(first..=last, std::iter::repeat_n(false, n));
         }
+    }
+}
+
+/// A mark of the first `{` of some kind (`Forest::open`, `Forest::nul_open`)
+/// after the window `w` of a text of `len` bytes was scanned again and
+/// found `found` there: kept before the window, the window's after it, and
+/// where it was in the window, the window's or, where it is not known any
+/// more, the window's end (an edit after it then cuts from there again).
+fn rescanned_mark(old: Option<usize>, found: Option<usize>, w: std::ops::Range<usize>, len: usize) -> Option<usize> {
+    match old {
+        Some(p) if p < w.start => Some(p),
+        Some(p) if p >= w.end => found.or(Some(p)),
+        Some(_) => found.or((w.end < len).then_some(w.end)),
+        None => found,
     }
 }
 
