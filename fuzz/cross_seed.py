@@ -21,17 +21,17 @@ only the inputs that add coverage join the corpus (ROBUSTNESS.md, "Cross-
 seeding `incremental_reparse`").
 """
 import hashlib
-import struct
 import sys
 from pathlib import Path
+
+from seed_corpus import incremental_header
 
 MAX_LEN = 4096  # fuzz/run.sh's -max_len
 
 
 def convert(data: bytes) -> bytes | None:
     h = hashlib.sha1(data).digest()
-    body = struct.pack("<H", len(data)) + data
-    out = bytes([h[0]]) + body
+    out = incremental_header(h[0], data)
     if h[1] & 1:
         out += b"\0"
     return out if len(out) <= MAX_LEN else None

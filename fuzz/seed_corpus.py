@@ -22,17 +22,6 @@ from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent
-ARGS = sys.argv[1:]
-OUT = FUZZ / "corpus"
-if "--out" in ARGS:
-    i = ARGS.index("--out")
-    if i + 1 >= len(ARGS):
-        sys.exit("seed_corpus.py: --out needs a directory")
-    OUT = Path(ARGS[i + 1]).resolve()
-    del ARGS[i : i + 2]
-if len(ARGS) > 1 or (ARGS and ARGS[0].startswith("-")):
-    sys.exit("usage: seed_corpus.py [CORPUS_DIR] [--out DIR]")
-CORPUS = Path(ARGS[0]) if ARGS else ROOT.parent / "shared" / "corpus"
 CHUNK = 2 * 1024
 PIECES = [b"\n", b"\r\n", b"\n\n", b"{", b"}", b'"', b"[", b"]", b"%", b";", b" ", b"=1=", b"$3", b"Pass ", b"SA ", b"\r"]
 
@@ -54,15 +43,38 @@ def chunks(data: bytes):
         yield cur
 
 
-def write(target: str, data: bytes):
-    d = OUT / target
+def parse_args(argv: list[str]) -> tuple[Path, Path]:
+    """(CORPUS_DIR, --out DIR) from the command line, with their defaults."""
+    args = list(argv)
+    out = FUZZ / "corpus"
+    if "--out" in args:
+        i = args.index("--out")
+        if i + 1 >= len(args):
+            sys.exit("seed_corpus.py: --out needs a directory")
+        out = Path(args[i + 1]).resolve()
+        del args[i : i + 2]
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        sys.exit("usage: seed_corpus.py [CORPUS_DIR] [--out DIR]")
+    corpus = Path(args[0]) if args else ROOT.parent / "shared" / "corpus"
+    return corpus, out
+
+
+def write(out: Path, target: str, data: bytes):
+    d = out / target
     d.mkdir(parents=True, exist_ok=True)
     (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
 
+def incremental_header(mode: int, text: bytes) -> bytes:
+    """The start of an `incremental_reparse` input, as
+    tests/src/fuzz.rs::decode_incremental reads it: the mode byte, the
+    initial text's length (u16, little-endian) and the text. Edits follow."""
+    return bytes([mode]) + struct.pack("<H", len(text)) + text
+
+
 def incremental_seed(text: bytes, rng: random.Random, mode: int) -> bytes:
     text = text[:2048]
-    out = bytes([mode]) + struct.pack("<H", len(text)) + text
+    out = incremental_header(mode, text)
     length = len(text)
     for _ in range(rng.randint(1, 6)):
         start = rng.randrange(length + 1)
@@ -122,36 +134,38 @@ def code_examples():
 
 
 def main():
+    corpus, out = parse_args(sys.argv[1:])
     texts = []
-    if CORPUS.is_dir():
-        for p in sorted(CORPUS.rglob("*")):
+    if corpus.is_dir():
+        for p in sorted(corpus.rglob("*")):
             if p.is_file() and p.suffix.lower() == ".pbn":
                 texts.extend(list(chunks(p.read_bytes()))[:40])
     elif os.environ.get("PBN_REQUIRE_CORPUS") == "1":
-        sys.exit(f"no corpus at {CORPUS} and PBN_REQUIRE_CORPUS=1")
+        sys.exit(f"no corpus at {corpus} and PBN_REQUIRE_CORPUS=1")
     else:
-        print(f"warning: no corpus at {CORPUS}; seeding from the fixtures only", file=sys.stderr)
+        print(f"warning: no corpus at {corpus}; seeding from the fixtures only", file=sys.stderr)
     for sub in ("check", "fmt"):
         for p in sorted((ROOT / "tests" / "fixtures" / sub).glob("*.pbn")):
             texts.append(p.read_bytes())
     texts.extend(code_examples())
     for t in texts:
-        write("parse_check", t)
-        write("fmt", t)
+        write(out, "parse_check", t)
+        write(out, "fmt", t)
     rng = random.Random(7)
     for k, t in enumerate(texts):
         # bit 0: the point mode; bits 5-6: the tree cache budget, in turn
         # (tests/src/fuzz.rs forest_cache_budget)
         for mode in (0, 1 | (k % 4) << 5):
-            write("incremental_reparse", incremental_seed(t, rng, mode))
+            write(out, "incremental_reparse", incremental_seed(t, rng, mode))
     for target in ("parse_check", "fmt", "incremental_reparse"):
         kept = ROOT / "tests" / "fixtures" / "fuzz" / target
         if kept.is_dir():
             for p in sorted(kept.iterdir()):
                 if p.is_file():
-                    write(target, p.read_bytes())
+                    write(out, target, p.read_bytes())
     for target in ("parse_check", "fmt", "incremental_reparse"):
-        print(f"{target}: {len(os.listdir(OUT / target))} seeds in {OUT / target}")
+        print(f"{target}: {len(os.listdir(out / target))} seeds in {out / target}")
 
 
-main()
+if __name__ == "__main__":
+    main()
