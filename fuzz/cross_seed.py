@@ -24,9 +24,8 @@ import hashlib
 import sys
 from pathlib import Path
 
-from seed_corpus import incremental_header
-
-MAX_LEN = 4096  # fuzz/run.sh's -max_len
+from seed_corpus import incremental_header, write_input
+from stability import MAX_LEN
 
 
 def convert(data: bytes) -> bytes | None:
@@ -50,7 +49,7 @@ def main() -> None:
         if converted is None:
             skipped += 1
             continue
-        (out / hashlib.sha1(converted).hexdigest()).write_bytes(converted)
+        write_input(out, converted)
         written += 1
     print(f"cross_seed: {written} inputs written to {out}, {skipped} too long skipped", file=sys.stderr)
 

@@ -35,7 +35,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from stability import binary as fuzz_build
+from stability import MAX_LEN, binary as fuzz_build
 
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent
@@ -125,7 +125,7 @@ def main():
               f"{sum(1 for f in args.new.iterdir() if f.is_file())} new inputs through {binary.name} …", file=sys.stderr)
         with open(scratch / "merge.log", "w") as log:
             rc = subprocess.run([str(binary), "-merge=1", f"-merge_control_file={ctl}", "-timeout=10", "-rss_limit_mb=2048",
-                                 "-max_len=4096", str(first), str(args.new)], stdout=log, stderr=subprocess.STDOUT).returncode
+                                 f"-max_len={MAX_LEN}", str(first), str(args.new)], stdout=log, stderr=subprocess.STDOUT).returncode
         if rc != 0:
             sys.exit(f"newedges: the merge failed (exit {rc}); see {scratch / 'merge.log'}")
         lines = ctl.read_text().split("\n")

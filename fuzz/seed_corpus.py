@@ -59,10 +59,15 @@ def parse_args(argv: list[str]) -> tuple[Path, Path]:
     return corpus, out
 
 
-def write(out: Path, target: str, data: bytes):
-    d = out / target
+def write_input(d: Path, data: bytes):
+    """One input into the corpus directory `d`, named by its SHA-1 as
+    libFuzzer names them (kept.py knows the seeds by these names)."""
     d.mkdir(parents=True, exist_ok=True)
     (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def write(out: Path, target: str, data: bytes):
+    write_input(out / target, data)
 
 
 def incremental_header(mode: int, text: bytes) -> bytes:

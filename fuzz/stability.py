@@ -45,6 +45,7 @@ from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
 TARGETS = ("parse_check", "fmt", "incremental_reparse")
+MAX_LEN = 4096  # the longest input, as fuzz/run.sh passes it to libFuzzer (-max_len)
 DONE = re.compile(r"^#\d+\s+DONE\s+cov: (\d+) ft: (\d+)", re.M)
 FUNC = re.compile(r"^(?:UN)?COVERED_FUNC: hits: \d+ edges: (\d+)/(\d+) (0x[0-9a-f]+)", re.M)
 
@@ -67,7 +68,7 @@ def build(targets):
 
 def run_once(exe, corpus, shuffle, seed):
     p = subprocess.run(
-        [str(exe), "-runs=0", "-max_len=4096", "-timeout=10", "-rss_limit_mb=2048", "-print_coverage=1",
+        [str(exe), "-runs=0", f"-max_len={MAX_LEN}", "-timeout=10", "-rss_limit_mb=2048", "-print_coverage=1",
          f"-shuffle={int(shuffle)}", f"-seed={seed}", str(corpus)],
         capture_output=True, text=True, errors="replace")
     text = p.stdout + p.stderr
