@@ -35,9 +35,14 @@ pub struct CheckResult {
 /// [`check_whole`] (tested in `tests/tests/recheck.rs`).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let text = source.text.as_str();
-    let budget = if source.uses_hash_values() { usize::MAX } else { 0 };
+    let budget = if source.uses_hash_values() {
+        usize::MAX
+    } else {
+        0
+    };
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, budget);
-    let (result, state, _) = crate::recheck::recheck(source, &forest, opts, &crate::recheck::State::default());
+    let (result, state, _) =
+        crate::recheck::recheck(source, &forest, opts, &crate::recheck::State::default());
     crate::par::drop_later((forest, state));
     result
 }
@@ -53,7 +58,11 @@ pub fn check_whole(source: &SourceText, opts: &CheckOptions) -> CheckResult {
 
 /// Checks a document whose tree is already parsed (the language server
 /// keeps it incrementally).
-pub fn check_parsed<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &CheckOptions) -> CheckResult {
+pub fn check_parsed<T: Trees + ?Sized>(
+    source: &SourceText,
+    trees: &T,
+    opts: &CheckOptions,
+) -> CheckResult {
     let doc = crate::model::lower(trees, &source.text);
     let result = check_model(source, trees, &doc, opts);
     crate::par::drop_later(doc);
@@ -62,14 +71,24 @@ pub fn check_parsed<T: Trees + ?Sized>(source: &SourceText, trees: &T, opts: &Ch
 
 /// The order of every diagnostic list: by range, then code (stable).
 pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code)));
+    diagnostics.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code))
+    });
 }
 
 /// Checks a parsed and lowered document.
-pub fn check_model<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &crate::model::Document, opts: &CheckOptions) -> CheckResult {
+pub fn check_model<T: Trees + ?Sized>(
+    source: &SourceText,
+    trees: &T,
+    doc: &crate::model::Document,
+    opts: &CheckOptions,
+) -> CheckResult {
     let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, doc);
     diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
     crate::rules::text::cap(&mut diagnostics);
     sort(&mut diagnostics);
-    CheckResult { games: doc.games.len(), diagnostics }
+    CheckResult {
+        games: doc.games.len(),
+        diagnostics,
+    }
 }

@@ -74,7 +74,10 @@ impl Diagnostic {
     }
 
     pub fn with_related(mut self, range: Range<usize>, message: impl Into<Arc<str>>) -> Self {
-        self.related.push(Related { range, message: shortened(message.into()) });
+        self.related.push(Related {
+            range,
+            message: shortened(message.into()),
+        });
         self
     }
 
@@ -140,9 +143,19 @@ fn cut_middle(message: &str) -> Option<String> {
     if count <= MESSAGE_MAX {
         return None;
     }
-    let head_end = message.char_indices().nth(MESSAGE_MAX - MESSAGE_TAIL - 1).map_or(message.len(), |(i, _)| i);
-    let tail_start = message.char_indices().nth(count - MESSAGE_TAIL).map_or(message.len(), |(i, _)| i);
-    Some(format!("{}…{}", &message[..head_end], &message[tail_start..]))
+    let head_end = message
+        .char_indices()
+        .nth(MESSAGE_MAX - MESSAGE_TAIL - 1)
+        .map_or(message.len(), |(i, _)| i);
+    let tail_start = message
+        .char_indices()
+        .nth(count - MESSAGE_TAIL)
+        .map_or(message.len(), |(i, _)| i);
+    Some(format!(
+        "{}…{}",
+        &message[..head_end],
+        &message[tail_start..]
+    ))
 }
 
 /// A control character as it is shown in messages and source excerpts: C0
@@ -171,11 +184,17 @@ pub fn shorten_quotes(message: &str) -> Option<String> {
     }
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     for delim in ['`', '"'] {
-        let mut rest = message.char_indices().filter(|&(_, c)| c == delim).map(|(i, _)| i);
+        let mut rest = message
+            .char_indices()
+            .filter(|&(_, c)| c == delim)
+            .map(|(i, _)| i);
         while let (Some(open), Some(close)) = (rest.next(), rest.next()) {
             let inner = &message[open + 1..close];
             if inner.len() > QUOTE_MAX && inner.chars().count() > QUOTE_MAX {
-                let keep = inner.char_indices().nth(QUOTE_MAX - 4).map_or(inner.len(), |(i, _)| i);
+                let keep = inner
+                    .char_indices()
+                    .nth(QUOTE_MAX - 4)
+                    .map_or(inner.len(), |(i, _)| i);
                 cuts.push((open + 1 + keep, close));
             }
         }
@@ -206,19 +225,43 @@ mod quote_tests {
 
     #[test]
     fn short_quotes_are_kept() {
-        assert_eq!(shorten_quotes("unknown tag `Foo` is skipped by PBN readers (§4.9)"), None);
+        assert_eq!(
+            shorten_quotes("unknown tag `Foo` is skipped by PBN readers (§4.9)"),
+            None
+        );
         let at_limit = "N".repeat(QUOTE_MAX);
-        assert_eq!(shorten_quotes(&format!("unknown tag `{at_limit}` (§4.9)")), None);
+        assert_eq!(
+            shorten_quotes(&format!("unknown tag `{at_limit}` (§4.9)")),
+            None
+        );
     }
 
     #[test]
     fn long_quotes_keep_their_start_and_the_rest_of_the_message() {
         let name = "N".repeat(100_000);
-        let short = shorten_quotes(&format!("unknown tag `{name}` is skipped by PBN readers (§4.9)")).unwrap();
-        assert_eq!(short, format!("unknown tag `{}…` is skipped by PBN readers (§4.9)", "N".repeat(QUOTE_MAX - 4)));
+        let short = shorten_quotes(&format!(
+            "unknown tag `{name}` is skipped by PBN readers (§4.9)"
+        ))
+        .unwrap();
+        assert_eq!(
+            short,
+            format!(
+                "unknown tag `{}…` is skipped by PBN readers (§4.9)",
+                "N".repeat(QUOTE_MAX - 4)
+            )
+        );
         let value = "é".repeat(1000);
-        let short = shorten_quotes(&format!("the Board tag value is a positive integer, not \"{value}\" (§3.4.4)")).unwrap();
-        assert_eq!(short, format!("the Board tag value is a positive integer, not \"{}…\" (§3.4.4)", "é".repeat(QUOTE_MAX - 4)));
+        let short = shorten_quotes(&format!(
+            "the Board tag value is a positive integer, not \"{value}\" (§3.4.4)"
+        ))
+        .unwrap();
+        assert_eq!(
+            short,
+            format!(
+                "the Board tag value is a positive integer, not \"{}…\" (§3.4.4)",
+                "é".repeat(QUOTE_MAX - 4)
+            )
+        );
     }
 
     #[test]
@@ -227,12 +270,21 @@ mod quote_tests {
         let m = format!("no `[Note \"{long}\"]` explains `={long}=` (§3.5.5)");
         let short = shorten_quotes(&m).unwrap();
         let kept = "x".repeat(QUOTE_MAX - 4 - "[Note \"".len());
-        assert_eq!(short, format!("no `[Note \"{kept}…` explains `={}…` (§3.5.5)", "x".repeat(QUOTE_MAX - 5)));
+        assert_eq!(
+            short,
+            format!(
+                "no `[Note \"{kept}…` explains `={}…` (§3.5.5)",
+                "x".repeat(QUOTE_MAX - 5)
+            )
+        );
     }
 
     #[test]
     fn control_characters_are_shown() {
-        assert_eq!(tidy("unexpected `a\u{0}b\u{1b}[31m\t\u{7f}\u{9b}`").as_deref(), Some("unexpected `a␀b␛[31m␉␡\u{FFFD}`"));
+        assert_eq!(
+            tidy("unexpected `a\u{0}b\u{1b}[31m\t\u{7f}\u{9b}`").as_deref(),
+            Some("unexpected `a␀b␛[31m␉␡\u{FFFD}`")
+        );
         assert_eq!(tidy("unexpected `é`"), None);
         assert_eq!(visible_char('x'), 'x');
     }
@@ -253,7 +305,10 @@ mod quote_tests {
         // Control characters are made visible before the cut.
         let m = format!("`{}` (§3.3)", "\u{1}`".repeat(500));
         let cut = tidy(&m).unwrap();
-        assert!(cut.chars().count() == MESSAGE_MAX && !cut.chars().any(char::is_control), "{cut}");
+        assert!(
+            cut.chars().count() == MESSAGE_MAX && !cut.chars().any(char::is_control),
+            "{cut}"
+        );
         // A message at the limit is kept.
         let m = "x".repeat(MESSAGE_MAX);
         assert_eq!(tidy(&m), None);
@@ -262,8 +317,12 @@ mod quote_tests {
     #[test]
     fn constructors_shorten() {
         let name = "N".repeat(1000);
-        let d = Diagnostic::new(&crate::codes::tags::UNKNOWN_TAG, 0..1, format!("unknown tag `{name}`"))
-            .with_related(0..1, format!("first `{name}` tag"));
+        let d = Diagnostic::new(
+            &crate::codes::tags::UNKNOWN_TAG,
+            0..1,
+            format!("unknown tag `{name}`"),
+        )
+        .with_related(0..1, format!("first `{name}` tag"));
         assert!(d.message.chars().count() < 100 && d.related[0].message.chars().count() < 100);
         let mut d = d;
         d.set_message(format!("`{name}` again"));

@@ -16,7 +16,9 @@ pub fn threads() -> usize {
     if cfg!(fuzzing) {
         return 1;
     }
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }
 
 /// `items.iter().map(f).collect()`, on every core, each worker taking the
@@ -49,7 +51,12 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
             }
         }
     });
-    slots.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|r| r.expect("every item was mapped")).collect()
+    slots
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item was mapped"))
+        .collect()
 }
 
 /// Drops `value` on a background thread. Freeing a large tree-sitter tree
@@ -67,11 +74,13 @@ pub fn drop_later<T: Send + 'static>(value: T) {
     static DROPPER: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
     let tx = DROPPER.get_or_init(|| {
         let (tx, rx) = channel::<Job>();
-        let spawned = std::thread::Builder::new().name("pbn-drop".into()).spawn(move || {
-            for job in rx {
-                drop(job);
-            }
-        });
+        let spawned = std::thread::Builder::new()
+            .name("pbn-drop".into())
+            .spawn(move || {
+                for job in rx {
+                    drop(job);
+                }
+            });
         if spawned.is_err() {
             // No thread: the receiver is gone and `send` below fails, so the
             // value is dropped here, synchronously.
@@ -89,7 +98,10 @@ mod tests {
     #[test]
     fn map_keeps_order() {
         let v: Vec<usize> = (0..1000).collect();
-        assert_eq!(super::map(&v, |x| x * 2), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(
+            super::map(&v, |x| x * 2),
+            v.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
         assert_eq!(super::map(&[] as &[usize], |x| *x), Vec::<usize>::new());
     }
 

@@ -117,7 +117,11 @@ impl Segment {
     }
 
     fn key(&self, d: &Diagnostic) -> (usize, usize, &'static str) {
-        (d.range.start + self.shift, d.range.end + self.shift, d.code.code)
+        (
+            d.range.start + self.shift,
+            d.range.end + self.shift,
+            d.code.code,
+        )
     }
 }
 
@@ -137,11 +141,24 @@ impl Checked {
         for s in &self.segments {
             diagnostics.extend(s.diags.iter().map(|d| s.absolute(d)));
         }
-        CheckResult { games: self.games, diagnostics }
+        CheckResult {
+            games: self.games,
+            diagnostics,
+        }
     }
 
     fn loose(games: usize, diags: Vec<Diagnostic>) -> Checked {
-        Checked { games, segments: vec![Segment { shift: 0, first_game: 0, diags: Arc::new(diags), len: 0, lasting: false }], ..Checked::default() }
+        Checked {
+            games,
+            segments: vec![Segment {
+                shift: 0,
+                first_game: 0,
+                diags: Arc::new(diags),
+                len: 0,
+                lasting: false,
+            }],
+            ..Checked::default()
+        }
     }
 }
 
@@ -187,7 +204,12 @@ impl PieceInfo {
                 continue;
             }
             match top.get(k + 1) {
-                Some(next) => separators.extend(rules::export::separator(text, top[k - 1].end_byte(), n.byte_range(), next.start_byte())),
+                Some(next) => separators.extend(rules::export::separator(
+                    text,
+                    top[k - 1].end_byte(),
+                    n.byte_range(),
+                    next.start_byte(),
+                )),
                 None => tail_break = Some((top[k - 1].end_byte(), n.byte_range())),
             }
         }
@@ -195,7 +217,15 @@ impl PieceInfo {
         // A tree's end ends a game (`syntax::games`).
         let (chunks, loose) = syntax::games(trees);
         let (games, between) = games_and_gaps(source, trees, &chunks, &loose, range.clone());
-        PieceInfo { start: range.start, games, between, separators, tail_break, first_node: top.first().map(|n| n.start_byte()), ends_with_break }
+        PieceInfo {
+            start: range.start,
+            games,
+            between,
+            separators,
+            tail_break,
+            first_node: top.first().map(|n| n.start_byte()),
+            ends_with_break,
+        }
     }
 }
 
@@ -205,9 +235,18 @@ impl PieceInfo {
 /// rule does not apply). Relative to the piece's start.
 fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diagnostic> {
     let (before, brk) = p.info.tail_break.clone()?;
-    let moved = |s: &Slot, o: usize| (o as isize + s.start as isize - s.info.start as isize) as usize;
-    let after = rest.iter().find_map(|s| s.info.first_node.map(|f| moved(s, f)))?;
-    rules::export::separator(text, moved(p, before), moved(p, brk.start)..moved(p, brk.end), after).map(|d| shift(d, -(p.start as isize)))
+    let moved =
+        |s: &Slot, o: usize| (o as isize + s.start as isize - s.info.start as isize) as usize;
+    let after = rest
+        .iter()
+        .find_map(|s| s.info.first_node.map(|f| moved(s, f)))?;
+    rules::export::separator(
+        text,
+        moved(p, before),
+        moved(p, brk.start)..moved(p, brk.end),
+        after,
+    )
+    .map(|d| shift(d, -(p.start as isize)))
 }
 
 /// Per game of `region` (parsed as `trees`, whose games and other
@@ -215,9 +254,20 @@ fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diagnostic> {
 /// chunk's range and the span's hash; and the diagnostics of the region
 /// outside the games (the text between them, comments outside games, a
 /// tree whose root is an ERROR node).
-fn games_and_gaps(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>], region: Range<usize>) -> (Vec<GameSpan>, Vec<Diagnostic>) {
+fn games_and_gaps(
+    source: &SourceText,
+    trees: &[tree_sitter::Tree],
+    chunks: &[GameChunk<'_>],
+    loose: &[tree_sitter::Node<'_>],
+    region: Range<usize>,
+) -> (Vec<GameSpan>, Vec<Diagnostic>) {
     let text = source.text.as_str();
-    let error_roots: Vec<Range<usize>> = trees.iter().map(|t| t.root_node()).filter(|r| r.is_error()).map(|r| r.byte_range()).collect();
+    let error_roots: Vec<Range<usize>> = trees
+        .iter()
+        .map(|t| t.root_node())
+        .filter(|r| r.is_error())
+        .map(|r| r.byte_range())
+        .collect();
     let games: Vec<GameSpan> = chunks
         .iter()
         .map(|c| {
@@ -226,7 +276,9 @@ fn games_and_gaps(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[Ga
             // A game's text decides its parse, except where tree-sitter had
             // to recover from an error: the recovery depends on what came
             // before (found by fuzzing). Such a game is keyed by its tree too.
-            let under_error = error_roots.iter().any(|r| r.start <= c.range.start && c.range.end <= r.end);
+            let under_error = error_roots
+                .iter()
+                .any(|r| r.start <= c.range.start && c.range.end <= r.end);
             if under_error || c.nodes.iter().any(|n| n.has_error()) {
                 h = mix(h, tree_hash(&c.nodes, span.start, under_error));
             }
@@ -234,15 +286,33 @@ fn games_and_gaps(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[Ga
         })
         .collect();
     // Nodes under an ERROR root: the root is reported instead (`PieceInfo::of`).
-    let reported: Vec<tree_sitter::Node<'_>> = loose.iter().copied().filter(|n| !error_roots.iter().any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)).collect();
+    let reported: Vec<tree_sitter::Node<'_>> = loose
+        .iter()
+        .copied()
+        .filter(|n| {
+            !error_roots
+                .iter()
+                .any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
+        })
+        .collect();
     let mut between = syntax::nodes_diagnostics(&reported, text);
     let mut gap_start = region.start;
-    for span in games.iter().map(|g| &g.0).chain(std::iter::once(&(region.end..region.end))) {
+    for span in games
+        .iter()
+        .map(|g| &g.0)
+        .chain(std::iter::once(&(region.end..region.end)))
+    {
         if span.start > gap_start {
             // The token rules look at the nodes outside games there too
             // (`loose` is in document order).
-            let nodes = &loose[loose.partition_point(|n| n.start_byte() < gap_start)..loose.partition_point(|n| n.start_byte() < span.start)];
-            between.extend(rules::text::span(source.encoding, text, gap_start..span.start, nodes));
+            let nodes = &loose[loose.partition_point(|n| n.start_byte() < gap_start)
+                ..loose.partition_point(|n| n.start_byte() < span.start)];
+            between.extend(rules::text::span(
+                source.encoding,
+                text,
+                gap_start..span.start,
+                nodes,
+            ));
         }
         gap_start = span.end;
     }
@@ -298,7 +368,9 @@ fn layout_of_pieces(
 ) -> Option<(Layout, Vec<GameDiags>)> {
     let text = source.text.as_str();
     let (ranges, ids) = (forest.ranges(), forest.ids());
-    let missing: Vec<usize> = (0..ids.len()).filter(|&i| !prev.pieces.contains_key(&ids[i])).collect();
+    let missing: Vec<usize> = (0..ids.len())
+        .filter(|&i| !prev.pieces.contains_key(&ids[i]))
+        .collect();
     *walked = missing.len();
     let last = ids.len().saturating_sub(1);
     let fresh = crate::par::map(&missing, |&i| {
@@ -308,23 +380,46 @@ fn layout_of_pieces(
         if !inherits {
             let (chunks, _) = syntax::games(&trees[..]);
             for (k, (span, _, h)) in info.games.iter().enumerate() {
-                if prev.games.get(&game_key(*h, 0, export_from, span)).is_none() {
-                    done.push((k, Arc::new(check_one(source, &chunks[k], span.clone(), k, None, opts, export_from))));
+                if prev
+                    .games
+                    .get(&game_key(*h, 0, export_from, span))
+                    .is_none()
+                {
+                    done.push((
+                        k,
+                        Arc::new(check_one(
+                            source,
+                            &chunks[k],
+                            span.clone(),
+                            k,
+                            None,
+                            opts,
+                            export_from,
+                        )),
+                    ));
                 }
             }
         }
         (info, done)
     });
-    let mut infos: Vec<Option<Arc<PieceInfo>>> = ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
+    let mut infos: Vec<Option<Arc<PieceInfo>>> =
+        ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
     let mut done_by_piece: Vec<Vec<GameDiags>> = vec![Vec::new(); ids.len()];
     for (&i, (info, done)) in missing.iter().zip(fresh) {
         infos[i] = Some(Arc::new(info));
         done_by_piece[i] = done;
     }
-    if infos.iter().enumerate().any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break) {
+    if infos
+        .iter()
+        .enumerate()
+        .any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break)
+    {
         return None; // a game across pieces: use the whole-document walk
     }
-    let games: usize = infos.iter().map(|i| i.as_ref().expect("every piece").games.len()).sum();
+    let games: usize = infos
+        .iter()
+        .map(|i| i.as_ref().expect("every piece").games.len())
+        .sum();
     let mut l = Layout {
         spans: Vec::with_capacity(games),
         ranges: Vec::with_capacity(games),
@@ -337,7 +432,8 @@ fn layout_of_pieces(
     for (p, info) in infos.into_iter().enumerate() {
         let info = info.expect("every piece");
         let by = ranges[p].start as isize - info.start as isize;
-        let at = |r: &Range<usize>| (r.start as isize + by) as usize..(r.end as isize + by) as usize;
+        let at =
+            |r: &Range<usize>| (r.start as isize + by) as usize..(r.end as isize + by) as usize;
         let first = l.spans.len();
         for (k, (span, range, h)) in info.games.iter().enumerate() {
             l.spans.push(at(span));
@@ -345,9 +441,19 @@ fn layout_of_pieces(
             l.hashes.push(*h);
             l.place.push((p, k));
         }
-        done.extend(std::mem::take(&mut done_by_piece[p]).into_iter().map(|(k, d)| (first + k, d)));
+        done.extend(
+            std::mem::take(&mut done_by_piece[p])
+                .into_iter()
+                .map(|(k, d)| (first + k, d)),
+        );
         next.pieces.insert(ids[p], info.clone());
-        l.pieces.push(Slot { id: ids[p], start: ranges[p].start, len: ranges[p].len(), info, games: first..l.spans.len() });
+        l.pieces.push(Slot {
+            id: ids[p],
+            start: ranges[p].start,
+            len: ranges[p].len(),
+            info,
+            games: first..l.spans.len(),
+        });
     }
     Some((l, done))
 }
@@ -368,13 +474,31 @@ fn game_key(hash: u64, env: u64, export_from: Option<usize>, span: &Range<usize>
 
 /// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
 /// values, and checked: its diagnostics relative to the span's start.
-fn check_one(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usize>, i: usize, resolution: Option<&Resolution>, opts: &CheckOptions, export_from: Option<usize>) -> Vec<Diagnostic> {
+fn check_one(
+    source: &SourceText,
+    chunk: &GameChunk<'_>,
+    span: Range<usize>,
+    i: usize,
+    resolution: Option<&Resolution>,
+    opts: &CheckOptions,
+    export_from: Option<usize>,
+) -> Vec<Diagnostic> {
     let mut game = lower_game(i, chunk, &source.text);
     if let Some(r) = resolution {
         r.clone().apply_to(&mut game);
     }
     let start = span.start as isize;
-    game_diagnostics(source, chunk, span, &game, opts, rules::game_export(export_from, &game)).into_iter().map(|d| shift(d, -start)).collect()
+    game_diagnostics(
+        source,
+        chunk,
+        span,
+        &game,
+        opts,
+        rules::game_export(export_from, &game),
+    )
+    .into_iter()
+    .map(|d| shift(d, -start))
+    .collect()
 }
 
 /// `f` on each game of `games` (indices, ascending) and its chunk, on every
@@ -401,7 +525,9 @@ fn for_games<R: Send>(
     crate::par::map(&groups, |(p, list)| {
         let trees = forest.piece_trees(*p, text);
         let (chunks, _) = syntax::games(&trees[..]);
-        list.iter().map(|&i| (i, f(i, &chunks[place[i].1]))).collect::<Vec<_>>()
+        list.iter()
+            .map(|&i| (i, f(i, &chunks[place[i].1])))
+            .collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -432,7 +558,12 @@ pub struct Stats {
 /// Checks `source` (cut into the pieces of `forest`), reusing what `prev`
 /// knows: the diagnostics in one list, as [`crate::check::check_text`]
 /// gives them.
-pub fn recheck(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: &State) -> (CheckResult, State, Stats) {
+pub fn recheck(
+    source: &SourceText,
+    forest: &Forest,
+    opts: &CheckOptions,
+    prev: &State,
+) -> (CheckResult, State, Stats) {
     let (checked, state, stats) = recheck_segments(source, forest, opts, prev);
     (checked.flatten(), state, stats)
 }
@@ -443,16 +574,34 @@ pub fn recheck(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: 
 /// the serialisation of an edit then touches every diagnostic). The
 /// pieces' trees come from the forest's cache or are parsed piece by piece
 /// as the work needs them.
-pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOptions, prev: &State) -> (Checked, State, Stats) {
+pub fn recheck_segments(
+    source: &SourceText,
+    forest: &Forest,
+    opts: &CheckOptions,
+    prev: &State,
+) -> (Checked, State, Stats) {
     let text = source.text.as_str();
     let export_from = rules::export_from(source, opts);
     let inherits = source.uses_hash_values();
     let mut next = State::default();
     let mut walked = forest.len();
-    let pre = layout_of_pieces(source, forest, prev, &mut next, &mut walked, export_from, inherits, opts);
+    let pre = layout_of_pieces(
+        source,
+        forest,
+        prev,
+        &mut next,
+        &mut walked,
+        export_from,
+        inherits,
+        opts,
+    );
     // A game across pieces (error recovery took a piece's last game break):
     // every tree at once, walked as one document.
-    let all: Vec<tree_sitter::Tree> = if pre.is_none() { forest.trees(text) } else { Vec::new() };
+    let all: Vec<tree_sitter::Tree> = if pre.is_none() {
+        forest.trees(text)
+    } else {
+        Vec::new()
+    };
     let (layout, whole, done) = match pre {
         Some((l, done)) => (l, None, done),
         None => {
@@ -464,7 +613,14 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
             (l, Some((top, chunks)), Vec::new())
         }
     };
-    let Layout { spans, ranges: chunk_ranges, hashes, between, place, pieces } = layout;
+    let Layout {
+        spans,
+        ranges: chunk_ranges,
+        hashes,
+        between,
+        place,
+        pieces,
+    } = layout;
     let n = spans.len();
     next.count = n;
     let whole_chunks = whole.as_ref().map(|(_, c)| c.as_slice());
@@ -472,9 +628,16 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
     // Inheritance: resolutions of every game, from tag summaries.
     let mut resolutions: Vec<Option<Resolution>> = (0..n).map(|_| None).collect();
     if inherits {
-        let missing: Vec<usize> = (0..n).filter(|&i| !prev.summaries.contains_key(&hashes[i])).collect();
-        let fresh = for_games(forest, text, whole_chunks, &place, &missing, |i, c| TagSummary::of(&lower_game(i, c, text)));
-        let mut summaries: Vec<Option<Arc<TagSummary>>> = hashes.iter().map(|h| prev.summaries.get(h).cloned()).collect();
+        let missing: Vec<usize> = (0..n)
+            .filter(|&i| !prev.summaries.contains_key(&hashes[i]))
+            .collect();
+        let fresh = for_games(forest, text, whole_chunks, &place, &missing, |i, c| {
+            TagSummary::of(&lower_game(i, c, text))
+        });
+        let mut summaries: Vec<Option<Arc<TagSummary>>> = hashes
+            .iter()
+            .map(|h| prev.summaries.get(h).cloned())
+            .collect();
         for (i, s) in fresh {
             summaries[i] = Some(Arc::new(s));
         }
@@ -487,7 +650,16 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
     }
 
     // Game keys.
-    let keys: Vec<u64> = (0..n).map(|i| game_key(hashes[i], resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0), export_from, &spans[i])).collect();
+    let keys: Vec<u64> = (0..n)
+        .map(|i| {
+            game_key(
+                hashes[i],
+                resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0),
+                export_from,
+                &spans[i],
+            )
+        })
+        .collect();
 
     // The pieces whose diagnostics can be taken whole; the games of the
     // others need theirs (every game without pieces).
@@ -495,25 +667,65 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
     let tails: Vec<Option<Diagnostic>> = pieces
         .iter()
         .enumerate()
-        .map(|(k, p)| if separators { tail_separator(text, p, &pieces[k + 1..]) } else { None })
+        .map(|(k, p)| {
+            if separators {
+                tail_separator(text, p, &pieces[k + 1..])
+            } else {
+                None
+            }
+        })
         .collect();
-    let piece_keys: Vec<u64> = pieces.iter().zip(&tails).map(|(p, t)| piece_key(p.id, separators, t.is_some(), &keys[p.games.clone()])).collect();
-    let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys.iter().map(|k| prev.checks.get(k).cloned()).collect();
+    let piece_keys: Vec<u64> = pieces
+        .iter()
+        .zip(&tails)
+        .map(|(p, t)| piece_key(p.id, separators, t.is_some(), &keys[p.games.clone()]))
+        .collect();
+    let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys
+        .iter()
+        .map(|k| prev.checks.get(k).cloned())
+        .collect();
     let needed: Vec<usize> = if whole.is_some() {
         (0..n).collect()
     } else {
-        pieces.iter().zip(&reused).filter(|(_, r)| r.is_none()).flat_map(|(p, _)| p.games.clone()).collect()
+        pieces
+            .iter()
+            .zip(&reused)
+            .filter(|(_, r)| r.is_none())
+            .flat_map(|(p, _)| p.games.clone())
+            .collect()
     };
     let mut checked: HashMap<usize, Arc<Vec<Diagnostic>>> = done.into_iter().collect();
-    let todo: Vec<usize> = needed.iter().copied().filter(|&i| !checked.contains_key(&i) && prev.games.get(&keys[i]).is_none()).collect();
-    let fresh = for_games(forest, text, whole_chunks, &place, &todo, |i, c| check_one(source, c, spans[i].clone(), i, resolutions[i].as_ref(), opts, export_from));
+    let todo: Vec<usize> = needed
+        .iter()
+        .copied()
+        .filter(|&i| !checked.contains_key(&i) && prev.games.get(&keys[i]).is_none())
+        .collect();
+    let fresh = for_games(forest, text, whole_chunks, &place, &todo, |i, c| {
+        check_one(
+            source,
+            c,
+            spans[i].clone(),
+            i,
+            resolutions[i].as_ref(),
+            opts,
+            export_from,
+        )
+    });
     for (i, diags) in fresh {
         checked.insert(i, Arc::new(diags));
     }
     let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
-        checked.get(&i).or_else(|| prev.games.get(&keys[i])).expect("every game was checked or reused").clone()
+        checked
+            .get(&i)
+            .or_else(|| prev.games.get(&keys[i]))
+            .expect("every game was checked or reused")
+            .clone()
     };
-    let stats = Stats { games: n, checked: checked.len(), walked };
+    let stats = Stats {
+        games: n,
+        checked: checked.len(),
+        walked,
+    };
 
     // What belongs to the file.
     let mut loose = rules::text::file_level(source);
@@ -527,11 +739,27 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
         let mut segments = Vec::with_capacity(pieces.len() + 1);
         let mut caps = [0usize; rules::text::CAP_KINDS];
         for (((p, key), reused), tail) in pieces.iter().zip(&piece_keys).zip(reused).zip(tails) {
-            let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, &keys, &spans, &chunk_ranges, separators, tail, &game_diags)));
+            let pc = reused.unwrap_or_else(|| {
+                Arc::new(piece_check(
+                    p,
+                    &keys,
+                    &spans,
+                    &chunk_ranges,
+                    separators,
+                    tail,
+                    &game_diags,
+                ))
+            });
             for (c, k) in caps.iter_mut().zip(pc.caps) {
                 *c += k;
             }
-            segments.push(Segment { shift: p.start, first_game: p.games.start, diags: pc.diags.clone(), len: p.len, lasting: true });
+            segments.push(Segment {
+                shift: p.start,
+                first_game: p.games.start,
+                diags: pc.diags.clone(),
+                len: p.len,
+                lasting: true,
+            });
             next.checks.insert(*key, pc);
         }
         // Rebuilt now and then from the current games only, so that
@@ -541,7 +769,10 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
             for pc in next.checks.values() {
                 base.extend(pc.games.iter().cloned());
             }
-            next.games = Games { base: Arc::new(base), recent: HashMap::default() };
+            next.games = Games {
+                base: Arc::new(base),
+                recent: HashMap::default(),
+            };
         }
         if export_from == Some(0) {
             rules::export::check_file_text(source, &mut loose);
@@ -558,7 +789,13 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
         } else {
             // The per-file limits apply, or the pieces' diagnostics are
             // not in order: as one list.
-            let mut all = Checked { games: n, segments, ..Checked::default() }.flatten().diagnostics;
+            let mut all = Checked {
+                games: n,
+                segments,
+                ..Checked::default()
+            }
+            .flatten()
+            .diagnostics;
             all.extend(loose);
             rules::text::cap(&mut all);
             crate::check::sort(&mut all);
@@ -583,7 +820,10 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
         }));
         base.insert(*key, diags);
     }
-    next.games = Games { base: Arc::new(base), recent: HashMap::default() };
+    next.games = Games {
+        base: Arc::new(base),
+        recent: HashMap::default(),
+    };
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
     if export_from == Some(0) {
@@ -594,13 +834,26 @@ pub fn recheck_segments(source: &SourceText, forest: &Forest, opts: &CheckOption
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
     crate::check::sort(&mut out);
-    (with_games(Checked::loose(n, out), chunk_ranges, resolutions), next, stats)
+    (
+        with_games(Checked::loose(n, out), chunk_ranges, resolutions),
+        next,
+        stats,
+    )
 }
 
-fn with_games(mut c: Checked, ranges: Vec<Range<usize>>, resolutions: Vec<Option<Resolution>>) -> Checked {
+fn with_games(
+    mut c: Checked,
+    ranges: Vec<Range<usize>>,
+    resolutions: Vec<Option<Resolution>>,
+) -> Checked {
     c.game_ranges = Arc::new(ranges);
     if resolutions.iter().any(|r| r.is_some()) {
-        c.resolutions = Some(Arc::new(resolutions.into_iter().map(Option::unwrap_or_default).collect()));
+        c.resolutions = Some(Arc::new(
+            resolutions
+                .into_iter()
+                .map(Option::unwrap_or_default)
+                .collect(),
+        ));
     }
     c
 }
@@ -609,7 +862,10 @@ fn with_games(mut c: Checked, ranges: Vec<Range<usize>>, resolutions: Vec<Option
 /// whether export separators are checked and the last one is wrong, and
 /// its games' keys (their inherited values and export rules).
 fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> u64 {
-    keys.iter().fold(mix(id, 1 + separators as u64 + 2 * tail as u64), |h, &k| mix(h, k))
+    keys.iter()
+        .fold(mix(id, 1 + separators as u64 + 2 * tail as u64), |h, &k| {
+            mix(h, k)
+        })
 }
 
 /// The game whose chunk holds `at`, as `check_text` assigns syntax and
@@ -653,13 +909,20 @@ fn piece_check(
         diags.extend(p.info.separators.iter().map(|d| shift(d.clone(), back)));
         diags.extend(tail);
     }
-    let local: Vec<Range<usize>> = chunk_ranges[p.games.clone()].iter().map(|r| r.start - start..r.end - start).collect();
+    let local: Vec<Range<usize>> = chunk_ranges[p.games.clone()]
+        .iter()
+        .map(|r| r.start - start..r.end - start)
+        .collect();
     for d in diags.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&local, d.range.start);
     }
     crate::check::sort(&mut diags);
     let caps = rules::text::cap_counts(&diags);
-    PieceCheck { games, diags: Arc::new(diags), caps }
+    PieceCheck {
+        games,
+        diags: Arc::new(diags),
+        caps,
+    }
 }
 
 /// Whether the segments' diagnostics, one segment after the other, are in
@@ -668,7 +931,9 @@ fn piece_check(
 fn in_order(segments: &[Segment]) -> bool {
     let mut last: Option<(usize, usize, &'static str)> = None;
     for seg in segments {
-        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else { continue };
+        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else {
+            continue;
+        };
         if last.is_some_and(|l| l > seg.key(first)) {
             return false;
         }
@@ -687,11 +952,19 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Ch
     let mut out = Vec::with_capacity(segments.len() + 2);
     let push_loose = |out: &mut Vec<Segment>, v: Vec<Diagnostic>| {
         if !v.is_empty() {
-            out.push(Segment { shift: 0, first_game: 0, diags: Arc::new(v), len: 0, lasting: false });
+            out.push(Segment {
+                shift: 0,
+                first_game: 0,
+                diags: Arc::new(v),
+                len: 0,
+                lasting: false,
+            });
         }
     };
     for seg in segments {
-        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else { continue };
+        let (Some(first), Some(end)) = (seg.diags.first(), seg.diags.last()) else {
+            continue;
+        };
         let (first, end) = (seg.key(first), seg.key(end));
         let mut before = Vec::new();
         while let Some(d) = loose.next_if(|d| key(d) < first) {
@@ -710,14 +983,30 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Ch
         }
     }
     push_loose(&mut out, loose.collect());
-    Checked { games, segments: out, ..Checked::default() }
+    Checked {
+        games,
+        segments: out,
+        ..Checked::default()
+    }
 }
 
 /// [`Layout`] from the document's trees and chunks (one walk of every
 /// top-level node).
-fn layout_of_chunks(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[GameChunk<'_>], loose: &[tree_sitter::Node<'_>]) -> Layout {
+fn layout_of_chunks(
+    source: &SourceText,
+    trees: &[tree_sitter::Tree],
+    chunks: &[GameChunk<'_>],
+    loose: &[tree_sitter::Node<'_>],
+) -> Layout {
     let (games, between) = games_and_gaps(source, trees, chunks, loose, 0..source.text.len());
-    let mut l = Layout { spans: Vec::new(), ranges: Vec::new(), hashes: Vec::new(), between, place: Vec::new(), pieces: Vec::new() };
+    let mut l = Layout {
+        spans: Vec::new(),
+        ranges: Vec::new(),
+        hashes: Vec::new(),
+        between,
+        place: Vec::new(),
+        pieces: Vec::new(),
+    };
     for (k, (span, range, h)) in games.into_iter().enumerate() {
         l.spans.push(span);
         l.ranges.push(range);
@@ -728,11 +1017,24 @@ fn layout_of_chunks(source: &SourceText, trees: &[tree_sitter::Tree], chunks: &[
 }
 
 /// Everything one game contributes: syntax, text and per-game rules.
-fn game_diagnostics(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usize>, game: &Game, opts: &CheckOptions, export: bool) -> Vec<Diagnostic> {
+fn game_diagnostics(
+    source: &SourceText,
+    chunk: &GameChunk<'_>,
+    span: Range<usize>,
+    game: &Game,
+    opts: &CheckOptions,
+    export: bool,
+) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = Vec::new();
     // Under an ERROR root the root is reported instead (`PieceInfo::of`).
-    let under_error_root = || chunk.nodes.first().and_then(|n| n.parent()).is_some_and(|p| p.is_error() && p.parent().is_none());
+    let under_error_root = || {
+        chunk
+            .nodes
+            .first()
+            .and_then(|n| n.parent())
+            .is_some_and(|p| p.is_error() && p.parent().is_none())
+    };
     if (game.syntax_error || chunk.nodes.iter().any(|n| n.has_error())) && !under_error_root() {
         out.extend(syntax::nodes_diagnostics(&chunk.nodes, text));
     }
@@ -742,7 +1044,9 @@ fn game_diagnostics(source: &SourceText, chunk: &GameChunk<'_>, span: Range<usiz
 }
 
 fn shift(mut d: Diagnostic, by: isize) -> Diagnostic {
-    let f = |r: &mut Range<usize>| *r = (r.start as isize + by) as usize..(r.end as isize + by) as usize;
+    let f = |r: &mut Range<usize>| {
+        *r = (r.start as isize + by) as usize..(r.end as isize + by) as usize
+    };
     f(&mut d.range);
     for r in &mut d.related {
         f(&mut r.range);
@@ -751,7 +1055,11 @@ fn shift(mut d: Diagnostic, by: isize) -> Diagnostic {
 }
 
 fn line_start(text: &str, at: usize) -> usize {
-    text.as_bytes()[..at].iter().rposition(|&b| b == b'\n' || b == b'\r').map(|p| p + 1).unwrap_or(0)
+    text.as_bytes()[..at]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map(|p| p + 1)
+        .unwrap_or(0)
 }
 
 /// The end of the line holding the last byte of `range` (before its line
@@ -773,7 +1081,11 @@ fn span_end(text: &str, range: Range<usize>) -> usize {
 }
 
 fn line_end(text: &str, at: usize) -> usize {
-    text.as_bytes()[at..].iter().position(|&b| b == b'\n' || b == b'\r').map(|p| at + p).unwrap_or(text.len())
+    text.as_bytes()[at..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|p| at + p)
+        .unwrap_or(text.len())
 }
 
 /// A hash of the shape of `nodes` and everything under them (kinds, ranges
@@ -784,14 +1096,21 @@ fn tree_hash(nodes: &[tree_sitter::Node<'_>], base: usize, under_error: bool) ->
     for n in nodes {
         syntax::for_each_node(*n, |node| {
             let flags = node.is_error() as u64 | (node.is_missing() as u64) << 1;
-            h = mix(h, ((node.kind_id() as u64) << 2 | flags) ^ ((node.start_byte() - base) as u64) << 20 ^ ((node.end_byte() - base) as u64) << 42);
+            h = mix(
+                h,
+                ((node.kind_id() as u64) << 2 | flags)
+                    ^ ((node.start_byte() - base) as u64) << 20
+                    ^ ((node.end_byte() - base) as u64) << 42,
+            );
         });
     }
     h
 }
 
 fn mix(a: u64, b: u64) -> u64 {
-    (a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(29).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+    (a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .rotate_left(29)
+        .wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
 /// A fast 64-bit hash of bytes (8 bytes a step, two multiplies); enough to

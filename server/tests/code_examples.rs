@@ -26,26 +26,49 @@ fn bad_examples_trigger_and_good_examples_pass() {
         let export = c.category == Category::Export;
         let bad = codes_of(c.bad, export);
         if !bad.contains(&c.code) {
-            failures.push(format!("{} {}: bad example does not trigger it (got {:?}):\n{}", c.code, c.name, bad, c.bad));
+            failures.push(format!(
+                "{} {}: bad example does not trigger it (got {:?}):\n{}",
+                c.code, c.name, bad, c.bad
+            ));
         }
         let good = codes_of(c.good, export);
         if good.contains(&c.code) {
-            failures.push(format!("{} {}: good example triggers it:\n{}", c.code, c.name, c.good));
+            failures.push(format!(
+                "{} {}: good example triggers it:\n{}",
+                c.code, c.name, c.good
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} problem(s):\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 fn codes_of_bytes(bytes: &[u8], export: bool) -> Vec<&'static str> {
     let source = decode(bytes);
-    check_text(&source, &CheckOptions { export }).diagnostics.iter().map(|d| d.code.code).collect()
+    check_text(&source, &CheckOptions { export })
+        .diagnostics
+        .iter()
+        .map(|d| d.code.code)
+        .collect()
 }
 
 #[test]
 fn described_only_codes_have_byte_fixtures() {
     // PBN0108: Windows-1252 bytes 0x80–0x9F.
-    assert!(codes_of_bytes(b"%charset=windows-1252\n{ \x93quoted\x94 caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
-    assert!(!codes_of_bytes(b"%charset=windows-1252\n{ \"quoted\" caf\xe9 }\n[Event \"x\"]\n", false).contains(&"PBN0108"));
+    assert!(codes_of_bytes(
+        b"%charset=windows-1252\n{ \x93quoted\x94 caf\xe9 }\n[Event \"x\"]\n",
+        false
+    )
+    .contains(&"PBN0108"));
+    assert!(!codes_of_bytes(
+        b"%charset=windows-1252\n{ \"quoted\" caf\xe9 }\n[Event \"x\"]\n",
+        false
+    )
+    .contains(&"PBN0108"));
     // Undeclared, such bytes are Latin-1 C1 controls (§2.2).
     assert!(codes_of_bytes(b"{ \x93quoted\x94 }\n[Event \"x\"]\n", false).contains(&"PBN0101"));
     // PBN1004: LF line ends in export mode.

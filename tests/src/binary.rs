@@ -13,7 +13,10 @@ pub fn pbn_binary() -> PathBuf {
         }
         let exe = std::env::current_exe().expect("test executable path");
         // target/<profile>/deps/<test> → target/<profile>/pbn
-        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
+        let profile_dir = exe
+            .parent()
+            .and_then(|d| d.parent())
+            .expect("target/<profile>");
         let bin = profile_dir.join(format!("pbn{}", std::env::consts::EXE_SUFFIX));
         // Under cargo, make sure the binary is current (`cargo test -p
         // pbn-tests` does not rebuild another package's binary); a no-op

@@ -30,7 +30,10 @@ pub fn corpus_dir() -> Option<PathBuf> {
 /// Every `*.pbn` file under the corpus, as paths relative to it, sorted.
 pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).expect("corpus readable").flatten().collect();
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("corpus readable")
+            .flatten()
+            .collect();
         entries.sort_by_key(|e| e.path());
         for e in entries {
             let p = e.path();
@@ -52,7 +55,8 @@ pub fn corpus_sources(dir: &Path) -> Vec<(String, pbn::text::SourceText)> {
     corpus_files(dir)
         .into_iter()
         .map(|rel| {
-            let bytes = std::fs::read(dir.join(&rel)).unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
+            let bytes =
+                std::fs::read(dir.join(&rel)).unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
             (rel.display().to_string(), pbn::text::decode(&bytes))
         })
         .collect()
@@ -77,7 +81,11 @@ pub fn pbn_files(dir: &Path) -> Vec<PathBuf> {
 pub fn own_sources() -> Vec<(String, pbn::text::SourceText)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in [root.join("fixtures/check"), root.join("fixtures/fmt"), root.join("../examples")] {
+    for dir in [
+        root.join("fixtures/check"),
+        root.join("fixtures/fmt"),
+        root.join("../examples"),
+    ] {
         for p in pbn_files(&dir) {
             let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             out.push((p.display().to_string(), pbn::text::decode(&bytes)));

@@ -16,7 +16,10 @@ pub const TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The repository root.
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("repo root")
+        .to_path_buf()
 }
 
 /// A file of `examples/`.
@@ -45,14 +48,20 @@ pub fn skip(what: &str, hint: &str) {
 /// `PATH` with the directory of this build's `pbn` first.
 pub fn path_with_pbn() -> OsString {
     let bin_dir = pbn_binary().parent().expect("pbn binary dir").to_path_buf();
-    std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())))
-        .expect("PATH")
+    std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("PATH")
 }
 
 /// The editor's stdout, stderr and any extra log files of `dir`.
 pub fn logs(dir: &Path, extra: &[&str]) -> String {
     let read = |p: PathBuf| fs::read_to_string(p).unwrap_or_default();
-    let mut s = format!("\n--- stdout\n{}\n--- stderr\n{}", read(dir.join("stdout.txt")), read(dir.join("stderr.txt")));
+    let mut s = format!(
+        "\n--- stdout\n{}\n--- stderr\n{}",
+        read(dir.join("stdout.txt")),
+        read(dir.join("stderr.txt"))
+    );
     for e in extra {
         s.push_str(&format!("\n--- {e}\n{}", read(dir.join(e))));
     }
@@ -62,26 +71,45 @@ pub fn logs(dir: &Path, extra: &[&str]) -> String {
 /// Runs an editor scenario: `cmd` must make the editor write `out_file`
 /// (`{"ok": bool, "error": …, "log": …, "<editor>_version": …, "data": …}`)
 /// and exit. Returns `data`; fails with the editor's output otherwise.
-pub fn run_scenario(editor: &str, scenario: &str, mut cmd: Command, dir: &Path, out_file: &Path, extra_logs: &[&str]) -> Value {
+pub fn run_scenario(
+    editor: &str,
+    scenario: &str,
+    mut cmd: Command,
+    dir: &Path,
+    out_file: &Path,
+    extra_logs: &[&str],
+) -> Value {
     let _ = fs::remove_file(out_file);
     cmd.stdin(Stdio::null())
         .stdout(fs::File::create(dir.join("stdout.txt")).unwrap())
         .stderr(fs::File::create(dir.join("stderr.txt")).unwrap());
     let started = Instant::now();
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("start {editor}: {e}"));
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {editor}: {e}"));
     let status = loop {
-        if let Some(status) = child.try_wait().unwrap_or_else(|e| panic!("wait for {editor}: {e}")) {
+        if let Some(status) = child
+            .try_wait()
+            .unwrap_or_else(|e| panic!("wait for {editor}: {e}"))
+        {
             break status;
         }
         if started.elapsed() > TIMEOUT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{editor} ({scenario}) did not finish within {TIMEOUT:?}{}", logs(dir, extra_logs));
+            panic!(
+                "{editor} ({scenario}) did not finish within {TIMEOUT:?}{}",
+                logs(dir, extra_logs)
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let text = fs::read_to_string(out_file)
-        .unwrap_or_else(|e| panic!("{editor} ({scenario}, {status}) wrote no result ({e}){}", logs(dir, extra_logs)));
+    let text = fs::read_to_string(out_file).unwrap_or_else(|e| {
+        panic!(
+            "{editor} ({scenario}, {status}) wrote no result ({e}){}",
+            logs(dir, extra_logs)
+        )
+    });
     let result: Value = serde_json::from_str(&text).expect("result JSON");
     assert!(
         result["ok"] == json!(true),
@@ -90,7 +118,11 @@ pub fn run_scenario(editor: &str, scenario: &str, mut cmd: Command, dir: &Path, 
         result["log"],
         logs(dir, extra_logs)
     );
-    eprintln!("{editor} {} ({scenario}): {:?}", result[format!("{editor}_version")], started.elapsed());
+    eprintln!(
+        "{editor} {} ({scenario}): {:?}",
+        result[format!("{editor}_version")],
+        started.elapsed()
+    );
     result["data"].clone()
 }
 
@@ -110,9 +142,18 @@ pub fn pbn_fmt(text: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run pbn fmt");
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pbn fmt failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "pbn fmt failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -123,7 +164,10 @@ pub fn messy_schiphol() -> (String, String) {
         .replacen("[Board \"1\"]", "[Board    \"1\"]", 1)
         .replacen("1D      1S   3H =1= 4S", "1d 1S 3H =1=   4S", 1);
     let expected = pbn_fmt(&text);
-    assert_ne!(expected, text, "the input must need formatting for this test to mean anything");
+    assert_ne!(
+        expected, text,
+        "the input must need formatting for this test to mean anything"
+    );
     (text, expected)
 }
 
@@ -132,6 +176,9 @@ pub fn messy_schiphol() -> (String, String) {
 pub fn assert_same(expected: &str, got: &str, what: &str) {
     if expected != got {
         let diff = similar::TextDiff::from_lines(expected, got);
-        panic!("{what} is not `pbn fmt -` output:\n{}", diff.unified_diff().header("pbn fmt", what));
+        panic!(
+            "{what} is not `pbn fmt -` output:\n{}",
+            diff.unified_diff().header("pbn fmt", what)
+        );
     }
 }

@@ -15,16 +15,51 @@ use std::ops::Range;
 use tree_sitter::{InputEdit, Node, Point, Tree};
 
 /// The fuzz targets, by name (= the directory of their fixtures).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("parse_check", parse_check), ("fmt", fmt), ("incremental_reparse", incremental_reparse)];
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("parse_check", parse_check),
+    ("fmt", fmt),
+    ("incremental_reparse", incremental_reparse),
+];
 
 /// Every tag whose value has a syntax the value parsers check, plus a table
 /// tag and an open-list tag: the direct value-parser fuzzing of
 /// [`parse_check`] picks one of these by the first input byte.
 const VALUE_TAGS: &[&str] = &[
-    "Date", "Time", "TimeControl", "TimeCall", "Board", "Table", "Round", "Dealer", "Auction", "Play", "Declarer",
-    "Vulnerable", "Deal", "Scoring", "Contract", "Result", "Score", "ScoreIMP", "ScoreMP", "ScorePercentage",
-    "ScoreRubber", "ScoreRubberHistory", "OptimumScore", "FrenchMP", "Room", "Hidden", "Note", "Termination",
-    "Mode", "Competition", "WestType", "TotalScoreTable", "OptimumResultTable", "ScoreTable", "ActionTable",
+    "Date",
+    "Time",
+    "TimeControl",
+    "TimeCall",
+    "Board",
+    "Table",
+    "Round",
+    "Dealer",
+    "Auction",
+    "Play",
+    "Declarer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Contract",
+    "Result",
+    "Score",
+    "ScoreIMP",
+    "ScoreMP",
+    "ScorePercentage",
+    "ScoreRubber",
+    "ScoreRubberHistory",
+    "OptimumScore",
+    "FrenchMP",
+    "Room",
+    "Hidden",
+    "Note",
+    "Termination",
+    "Mode",
+    "Competition",
+    "WestType",
+    "TotalScoreTable",
+    "OptimumResultTable",
+    "ScoreTable",
+    "ActionTable",
 ];
 
 /// First thing in every execution of a property: what an earlier input left
@@ -38,7 +73,12 @@ fn fresh_execution() {
 }
 
 fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
-    assert!(r.start <= r.end && r.end <= text.len(), "{}: range {r:?} outside the text (len {})", what(), text.len());
+    assert!(
+        r.start <= r.end && r.end <= text.len(),
+        "{}: range {r:?} outside the text (len {})",
+        what(),
+        text.len()
+    );
     assert!(
         text.is_char_boundary(r.start) && text.is_char_boundary(r.end),
         "{}: range {r:?} splits a character",
@@ -50,8 +90,16 @@ fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
 /// them a control character (server/src/diagnostic.rs, `tidy`).
 fn assert_message(message: &str, what: &dyn Fn() -> String) {
     let n = message.chars().count();
-    assert!(n <= pbn::diagnostic::MESSAGE_MAX, "{}: message of {n} characters", what());
-    assert!(!message.chars().any(char::is_control), "{}: control character in the message", what());
+    assert!(
+        n <= pbn::diagnostic::MESSAGE_MAX,
+        "{}: message of {n} characters",
+        what()
+    );
+    assert!(
+        !message.chars().any(char::is_control),
+        "{}: control character in the message",
+        what()
+    );
 }
 
 /// Decoding is lossless (`text/decode.rs`: "writing back gives the same
@@ -60,7 +108,12 @@ fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
     let source = decode(data);
     if matches!(source.encoding, Encoding::Latin1 | Encoding::Windows1252) {
         // A single-byte reading: one character a byte, never a UTF-16 one.
-        assert_eq!(source.text.chars().count(), data.len(), "a {:?} reading is not one character a byte", source.encoding);
+        assert_eq!(
+            source.text.chars().count(),
+            data.len(),
+            "a {:?} reading is not one character a byte",
+            source.encoding
+        );
     }
     let (bytes, lost) = encode(&source.text, source.encoding);
     let lossless_input = match source.encoding {
@@ -68,7 +121,11 @@ fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
         _ => true,
     };
     if lost == 0 && lossless_input {
-        assert!(bytes == data, "decode → encode ({:?}) does not give the input bytes back", source.encoding);
+        assert!(
+            bytes == data,
+            "decode → encode ({:?}) does not give the input bytes back",
+            source.encoding
+        );
     }
     source
 }
@@ -86,10 +143,16 @@ pub fn parse_check(data: &[u8]) {
             let raw = String::from_utf8_lossy(rest);
             let name = VALUE_TAGS[first as usize % VALUE_TAGS.len()];
             for issue in pbn::model::values::parse_for_tag(name, &raw).unwrap_or_default() {
-                assert_range(&raw, &issue.range, &|| format!("{name} value issue {}", issue.code.code));
-                assert_message(&issue.message, &|| format!("{name} value issue {}", issue.code.code));
+                assert_range(&raw, &issue.range, &|| {
+                    format!("{name} value issue {}", issue.code.code)
+                });
+                assert_message(&issue.message, &|| {
+                    format!("{name} value issue {}", issue.code.code)
+                });
                 if let Some(rel) = &issue.related {
-                    assert_range(&raw, &rel.range, &|| format!("{name} value issue {} (related)", issue.code.code));
+                    assert_range(&raw, &rel.range, &|| {
+                        format!("{name} value issue {} (related)", issue.code.code)
+                    });
                 }
             }
         }
@@ -113,12 +176,18 @@ pub fn parse_check(data: &[u8]) {
                 assert!(g < result.games, "{}: game {g} of {}", what(), result.games);
             }
             // What the CLI renderer and the LSP edge do with a range.
-            for enc in [PositionEncoding::Chars, PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            for enc in [
+                PositionEncoding::Chars,
+                PositionEncoding::Utf16,
+                PositionEncoding::Utf8,
+            ] {
                 for off in [d.range.start, d.range.end] {
                     let lc = index.line_col(text, off, enc);
                     let back = index.offset(text, lc, enc);
                     // Between the CR and LF of a line end there is no position.
-                    let inside_crlf = off > 0 && text.as_bytes()[off - 1] == b'\r' && text.as_bytes().get(off) == Some(&b'\n');
+                    let inside_crlf = off > 0
+                        && text.as_bytes()[off - 1] == b'\r'
+                        && text.as_bytes().get(off) == Some(&b'\n');
                     if !inside_crlf {
                         assert_eq!(back, off, "{}: offset → {lc:?} ({enc:?}) → offset", what());
                     }
@@ -131,11 +200,19 @@ pub fn parse_check(data: &[u8]) {
     let trees = pbn::syntax::parse_pieces(text);
     let (chunks, _loose) = pbn::syntax::games(&trees);
     let doc = pbn::model::lower(&trees, text);
-    assert_eq!(doc.games.len(), chunks.len(), "one model game per game chunk (the formatter relies on it)");
+    assert_eq!(
+        doc.games.len(),
+        chunks.len(),
+        "one model game per game chunk (the formatter relies on it)"
+    );
     for (i, g) in doc.games.iter().enumerate() {
         let what = || format!("game {i}");
         assert_range(text, &g.range, &what);
-        assert_eq!(pbn::syntax::game_at(&chunks, g.range.start), Some(i), "game_at of game {i}'s start");
+        assert_eq!(
+            pbn::syntax::game_at(&chunks, g.range.start),
+            Some(i),
+            "game_at of game {i}'s start"
+        );
         for t in &g.tags {
             assert_range(text, &t.range, &what);
             assert_range(text, &t.name_range, &what);
@@ -143,7 +220,9 @@ pub fn parse_check(data: &[u8]) {
                 assert_range(text, &v.range, &what);
                 if let Some(issues) = pbn::model::values::parse_for_tag(&t.name, &v.raw) {
                     for issue in issues {
-                        assert_range(&v.raw, &issue.range, &|| format!("game {i} {} value issue {}", t.name, issue.code.code));
+                        assert_range(&v.raw, &issue.range, &|| {
+                            format!("game {i} {} value issue {}", t.name, issue.code.code)
+                        });
                     }
                 }
             }
@@ -164,7 +243,10 @@ pub fn parse_check(data: &[u8]) {
 pub fn meaning(text: &str) -> (serde_json::Value, BTreeMap<String, usize>) {
     let trees = pbn::syntax::parse_pieces(text);
     let doc = pbn::model::lower(&trees, text);
-    (pbn::model::dump::dump(&doc, text)["games"].clone(), comments_of(&trees, text))
+    (
+        pbn::model::dump::dump(&doc, text)["games"].clone(),
+        comments_of(&trees, text),
+    )
 }
 
 /// The multiset of comment and escape-line texts (trailing white space
@@ -174,7 +256,8 @@ pub fn comment_texts(trees: &[Tree], text: &str) -> BTreeMap<String, usize> {
     let mut stack: Vec<Node<'_>> = trees.iter().map(Tree::root_node).collect();
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line") {
-            *out.entry(text[n.byte_range()].trim_end().to_owned()).or_default() += 1;
+            *out.entry(text[n.byte_range()].trim_end().to_owned())
+                .or_default() += 1;
             continue;
         }
         let mut c = n.walk();
@@ -233,9 +316,13 @@ pub fn fmt(data: &[u8]) {
         pbn::text::LineIndex::new(text),
         pbn::lsp::state::Settings::default(),
     );
-    let by_pieces = snap.format(&opts).expect("a snapshot without newer versions is never stale");
+    let by_pieces = snap
+        .format(&opts)
+        .expect("a snapshot without newer versions is never stale");
     assert!(
-        by_pieces.text == once.text && by_pieces.verbatim_games == once.verbatim_games && by_pieces.dropped_duplicates == once.dropped_duplicates,
+        by_pieces.text == once.text
+            && by_pieces.verbatim_games == once.verbatim_games
+            && by_pieces.dropped_duplicates == once.dropped_duplicates,
         "formatting in pieces of {piece} bytes differs ({opts:?}):\n--- whole\n{}\n--- pieces\n{}",
         once.text,
         by_pieces.text
@@ -249,11 +336,18 @@ pub fn fmt(data: &[u8]) {
         let g = &doc.games[gi];
         // Blocks are printed without their leading and trailing line ends.
         let verbatim = lf(&text[g.range.clone()]);
-        assert!(out_lf.contains(verbatim.trim_matches('\n')), "game {gi} (syntax error) is not printed verbatim");
+        assert!(
+            out_lf.contains(verbatim.trim_matches('\n')),
+            "game {gi} (syntax error) is not printed verbatim"
+        );
     }
     for g in &doc.games {
         if g.syntax_error {
-            assert!(once.verbatim_games.contains(&g.index), "game {} has a syntax error but was reformatted", g.index);
+            assert!(
+                once.verbatim_games.contains(&g.index),
+                "game {} has a syntax error but was reformatted",
+                g.index
+            );
         }
     }
 
@@ -265,18 +359,39 @@ pub fn fmt(data: &[u8]) {
     let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
     let before = pbn::model::dump::dump(&doc, text)["games"].clone();
     let (after, mut got) = meaning(&once.text);
-    let (b, a) = (before.as_array().expect("games"), after.as_array().expect("games"));
-    assert!(b.len() == a.len(), "{} games before formatting, {} after ({opts:?}):\n--- output\n{}", b.len(), a.len(), once.text);
+    let (b, a) = (
+        before.as_array().expect("games"),
+        after.as_array().expect("games"),
+    );
+    assert!(
+        b.len() == a.len(),
+        "{} games before formatting, {} after ({opts:?}):\n--- output\n{}",
+        b.len(),
+        a.len(),
+        once.text
+    );
     for (i, (x, y)) in b.iter().zip(a).enumerate() {
-        let clean = x.get("syntax_error").is_none() && !diagnostics.iter().any(|d| d.severity == Severity::Error && d.game == Some(i));
-        assert!(!clean || x == y, "game {i} means something else after formatting ({opts:?}):\n{x}\n{y}\n--- output\n{}", once.text);
+        let clean = x.get("syntax_error").is_none()
+            && !diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.game == Some(i));
+        assert!(
+            !clean || x == y,
+            "game {i} means something else after formatting ({opts:?}):\n{x}\n{y}\n--- output\n{}",
+            once.text
+        );
     }
     if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return;
     }
     let twice = format(&decode(once.text.as_bytes()), &opts);
     if once.text != twice.text {
-        let line = once.text.lines().zip(twice.text.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let line = once
+            .text
+            .lines()
+            .zip(twice.text.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         panic!(
             "not idempotent ({opts:?}), first difference at line {}:\n--- once\n{}\n--- twice\n{}",
             line + 1,
@@ -284,28 +399,79 @@ pub fn fmt(data: &[u8]) {
             twice.text
         );
     }
-    assert!(before == after, "dump differs after formatting ({opts:?}):\n{before}\n{after}\n--- output\n{}", once.text);
+    assert!(
+        before == after,
+        "dump differs after formatting ({opts:?}):\n{before}\n{after}\n--- output\n{}",
+        once.text
+    );
     let expected = comments_of(&trees, text);
     if opts.export_header {
         // The header lines the formatter adds are the only new escape lines.
         for line in ["% PBN 2.1", "% EXPORT"] {
-            let (e, g) = (expected.get(line).copied().unwrap_or(0), got.get(line).copied().unwrap_or(0));
+            let (e, g) = (
+                expected.get(line).copied().unwrap_or(0),
+                got.get(line).copied().unwrap_or(0),
+            );
             if g == e + 1 {
                 got.insert(line.to_owned(), e);
             }
         }
         got.retain(|_, n| *n > 0);
     }
-    assert!(expected == got, "comments differ after formatting ({opts:?}):\n{expected:?}\n{got:?}\n--- output\n{}", once.text);
+    assert!(
+        expected == got,
+        "comments differ after formatting ({opts:?}):\n{expected:?}\n{got:?}\n--- output\n{}",
+        once.text
+    );
 }
 
 /// Text pieces an `incremental_reparse` edit can insert by index (PBN-significant
 /// tokens that random bytes rarely spell).
 const PIECES: &[&str] = &[
-    "\n", "\r\n", "\r", "\n\n", "\r\n\r\n", "{", "}", "\"", "[", "]", "%", ";", " ", "\t", "\\", "\\\"", "=1=", "$3",
-    "!?", "^I", "^S", "*", "-", "+", "#", "##", "Pass ", "AP", "XX ", "7NT", "SA ", "D10 ", "[Auction \"N\"]\n",
-    "[Play \"W\"]\n", "[Note \"1:x\"]\n", "[Event \"e\"]\n", "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n", "% PBN 2.1\n",
-    "{ c }", "; c\n", "é", "𝄞", "\u{feff}", "[TotalScoreTable \"Rank;Score\\2R\"]\n1 10\n",
+    "\n",
+    "\r\n",
+    "\r",
+    "\n\n",
+    "\r\n\r\n",
+    "{",
+    "}",
+    "\"",
+    "[",
+    "]",
+    "%",
+    ";",
+    " ",
+    "\t",
+    "\\",
+    "\\\"",
+    "=1=",
+    "$3",
+    "!?",
+    "^I",
+    "^S",
+    "*",
+    "-",
+    "+",
+    "#",
+    "##",
+    "Pass ",
+    "AP",
+    "XX ",
+    "7NT",
+    "SA ",
+    "D10 ",
+    "[Auction \"N\"]\n",
+    "[Play \"W\"]\n",
+    "[Note \"1:x\"]\n",
+    "[Event \"e\"]\n",
+    "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n",
+    "% PBN 2.1\n",
+    "{ c }",
+    "; c\n",
+    "é",
+    "𝄞",
+    "\u{feff}",
+    "[TotalScoreTable \"Rank;Score\\2R\"]\n1 10\n",
 ];
 
 /// How the `incremental_reparse` target computes the rows and columns of an
@@ -338,7 +504,11 @@ pub struct Edit {
 /// byte indexing [`PIECES`], else the payload is `flags & 63` bytes
 /// (lossily UTF-8). Any bytes decode to something.
 pub fn decode_incremental(data: &[u8]) -> (PointMode, String, Vec<Edit>) {
-    let mode = if data.first().is_some_and(|b| b & 1 == 1) { PointMode::Rope } else { PointMode::TreeSitter };
+    let mode = if data.first().is_some_and(|b| b & 1 == 1) {
+        PointMode::Rope
+    } else {
+        PointMode::TreeSitter
+    };
     let len = match data.get(1..3) {
         Some(b) => u16::from_le_bytes([b[0], b[1]]) as usize,
         None => 0,
@@ -363,7 +533,12 @@ pub fn decode_incremental(data: &[u8]) -> (PointMode, String, Vec<Edit>) {
             r = &r[n..];
             s
         };
-        edits.push(Edit { start, delete, insert, reparse: flags & 0x80 != 0 });
+        edits.push(Edit {
+            start,
+            delete,
+            insert,
+            reparse: flags & 0x80 != 0,
+        });
     }
     (mode, text, edits)
 }
@@ -390,14 +565,21 @@ fn point(mode: PointMode, text: &str, offset: usize) -> Point {
         PointMode::TreeSitter => {
             let before = &text.as_bytes()[..offset];
             let row = before.iter().filter(|&&b| b == b'\n').count();
-            let col = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let col = offset
+                - before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
             Point { row, column: col }
         }
         PointMode::Rope => {
             // Exactly `lsp/document.rs::point`.
             let rope = ropey::Rope::from_str(text);
             let line = rope.byte_to_line(offset);
-            Point { row: line, column: offset - rope.line_to_byte(line) }
+            Point {
+                row: line,
+                column: offset - rope.line_to_byte(line),
+            }
         }
     }
 }
@@ -405,7 +587,14 @@ fn point(mode: PointMode, text: &str, offset: usize) -> Point {
 /// Every node of a tree, named or not, in document order: kind, byte range,
 /// start and end point (only compared in [`PointMode::TreeSitter`]) and
 /// error flags.
-type NodeRow = (String, Range<usize>, Option<(Point, Point)>, bool, bool, bool);
+type NodeRow = (
+    String,
+    Range<usize>,
+    Option<(Point, Point)>,
+    bool,
+    bool,
+    bool,
+);
 
 fn nodes(tree: &Tree, with_points: bool) -> Vec<NodeRow> {
     nodes_under(&[tree.root_node()], with_points)
@@ -414,7 +603,14 @@ fn nodes(tree: &Tree, with_points: bool) -> Vec<NodeRow> {
 fn nodes_under(roots: &[Node<'_>], with_points: bool) -> Vec<NodeRow> {
     fn walk(n: Node<'_>, with_points: bool, out: &mut Vec<NodeRow>) {
         let points = with_points.then(|| (n.start_position(), n.end_position()));
-        out.push((n.kind().to_owned(), n.byte_range(), points, n.is_error(), n.is_missing(), n.is_extra()));
+        out.push((
+            n.kind().to_owned(),
+            n.byte_range(),
+            points,
+            n.is_error(),
+            n.is_missing(),
+            n.is_extra(),
+        ));
         let mut c = n.walk();
         for child in n.children(&mut c) {
             walk(child, with_points, out);
@@ -470,8 +666,12 @@ pub fn incremental_reparse(data: &[u8]) {
     // And the language server's re-check on that forest after each
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
-    let opts = CheckOptions { export: data.len() % 2 == 0 };
-    let recheck = |source: &pbn::text::SourceText, forest: &pbn::syntax::Forest, state: &pbn::recheck::State| {
+    let opts = CheckOptions {
+        export: data.len() % 2 == 0,
+    };
+    let recheck = |source: &pbn::text::SourceText,
+                   forest: &pbn::syntax::Forest,
+                   state: &pbn::recheck::State| {
         pbn::recheck::recheck_segments(source, forest, &opts, state)
     };
     // The language server's text and line index, edited in place on each
@@ -492,7 +692,11 @@ pub fn incremental_reparse(data: &[u8]) {
         }
         if mode == PointMode::Rope {
             // An LSP position cannot fall between the CR and LF of a line end.
-            let inside_crlf = |o: usize| o > 0 && current.as_bytes()[o - 1] == b'\r' && current.as_bytes().get(o) == Some(&b'\n');
+            let inside_crlf = |o: usize| {
+                o > 0
+                    && current.as_bytes()[o - 1] == b'\r'
+                    && current.as_bytes().get(o) == Some(&b'\n')
+            };
             if inside_crlf(start) {
                 start -= 1;
             }
@@ -528,13 +732,29 @@ pub fn incremental_reparse(data: &[u8]) {
     let fresh_source = pbn::text::SourceText::from_text(current.clone());
     assert_eq!(source.text, current, "SourceText::replace");
     assert_eq!(
-        (source.line_ending, source.dominant_line_ending, source.has_tab(), source.uses_hash_values()),
-        (fresh_source.line_ending, fresh_source.dominant_line_ending, fresh_source.has_tab(), fresh_source.uses_hash_values()),
+        (
+            source.line_ending,
+            source.dominant_line_ending,
+            source.has_tab(),
+            source.uses_hash_values()
+        ),
+        (
+            fresh_source.line_ending,
+            fresh_source.dominant_line_ending,
+            fresh_source.has_tab(),
+            fresh_source.uses_hash_values()
+        ),
         "SourceText::replace: line endings or counts differ from the text read afresh {current:?}"
     );
-    assert_eq!(index, pbn::text::LineIndex::new(&current), "LineIndex::replace differs from a fresh index of {current:?}");
+    assert_eq!(
+        index,
+        pbn::text::LineIndex::new(&current),
+        "LineIndex::replace differs from a fresh index of {current:?}"
+    );
     let incremental = parser.parse(&current, Some(&tree)).expect("parse");
-    let fresh = pbn::syntax::new_parser().parse(&current, None).expect("parse");
+    let fresh = pbn::syntax::new_parser()
+        .parse(&current, None)
+        .expect("parse");
     // tree-sitter's error recovery depends on the parse's history: with
     // ERROR or MISSING nodes, an incremental reparse may recover
     // differently from a fresh parse (found by this target; a property of
@@ -552,7 +772,11 @@ pub fn incremental_reparse(data: &[u8]) {
     }
     let (a, b) = (nodes(&incremental, with_points), nodes(&fresh, with_points));
     if exact && a != b {
-        let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        let i = a
+            .iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()));
         panic!(
             "incremental reparse: node {i} differs from a fresh parse of {current:?}:\n incremental {:?}\n fresh       {:?}",
             a.get(i),
@@ -569,7 +793,11 @@ pub fn incremental_reparse(data: &[u8]) {
         nodes_under(&pbn::syntax::top_nodes(&fresh_trees), with_points),
     );
     if a != b {
-        let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        let i = a
+            .iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()));
         panic!(
             "Forest (pieces of {piece} bytes) after edits: node {i} differs from a fresh Forest of {current:?}:\n edited {:?}\n fresh  {:?}",
             a.get(i),
@@ -577,7 +805,15 @@ pub fn incremental_reparse(data: &[u8]) {
         );
     }
     let (checked, _, _) = recheck(&source, &forest, &state);
-    let key = |v: &[pbn::diagnostic::Diagnostic]| v.iter().map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game)).collect::<Vec<_>>();
+    let key = |v: &[pbn::diagnostic::Diagnostic]| {
+        v.iter()
+            .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
+            .collect::<Vec<_>>()
+    };
     let want = pbn::check::check_whole(&fresh_source, &opts);
-    assert_eq!(key(&checked.flatten().diagnostics), key(&want.diagnostics), "re-check after edits differs from a check of {current:?}");
+    assert_eq!(
+        key(&checked.flatten().diagnostics),
+        key(&want.diagnostics),
+        "re-check after edits differs from a check of {current:?}"
+    );
 }

@@ -60,21 +60,34 @@ pub struct GenOptions {
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { nags: true, comments: true, line_ending: LineEnding::Lf, double_dummy_tag: true }
+        GenOptions {
+            nags: true,
+            comments: true,
+            line_ending: LineEnding::Lf,
+            double_dummy_tag: true,
+        }
     }
 }
 
 impl GenOptions {
     /// A variant endplay's reader can load: no NAGs, no comments.
     pub fn endplay_compatible() -> Self {
-        GenOptions { nags: false, comments: false, ..GenOptions::default() }
+        GenOptions {
+            nags: false,
+            comments: false,
+            ..GenOptions::default()
+        }
     }
 
     /// A file on which `pbn check --export` reports nothing at all: CRLF
     /// line ends (§2.3) and no application-specific tag. The same games
     /// and deals as the default.
     pub fn clean() -> Self {
-        GenOptions { line_ending: LineEnding::CrLf, double_dummy_tag: false, ..GenOptions::default() }
+        GenOptions {
+            line_ending: LineEnding::CrLf,
+            double_dummy_tag: false,
+            ..GenOptions::default()
+        }
     }
 }
 
@@ -143,7 +156,9 @@ pub const SEATS: [char; 4] = ['N', 'E', 'S', 'W'];
 /// Suits in Deal order (§3.4.11); card suit index.
 pub const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
 /// Ranks in descending order; card rank index (0 = ace).
-pub const RANKS: [char; 13] = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'];
+pub const RANKS: [char; 13] = [
+    'A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2',
+];
 /// Denominations in bidding order: C, D, H, S, NT.
 pub const DENOMS: [&str; 5] = ["C", "D", "H", "S", "NT"];
 
@@ -252,7 +267,12 @@ pub struct Contract {
 
 impl Contract {
     pub fn text(&self) -> String {
-        format!("{}{}{}", self.level, DENOMS[self.denom as usize], ["", "X", "XX"][self.risk as usize])
+        format!(
+            "{}{}{}",
+            self.level,
+            DENOMS[self.denom as usize],
+            ["", "X", "XX"][self.risk as usize]
+        )
     }
 }
 
@@ -295,7 +315,12 @@ pub fn auction_contract(dealer: usize, calls: &[Call]) -> Option<Contract> {
             matches!(c, Call::Bid(_, d) if d == denom && seat % 2 == bidder % 2).then_some(seat)
         })
         .unwrap();
-    Some(Contract { level, denom, risk, declarer })
+    Some(Contract {
+        level,
+        denom,
+        risk,
+        declarer,
+    })
 }
 
 /// The duplicate score of the declaring side (negative when defeated).
@@ -308,10 +333,30 @@ pub fn duplicate_score(c: &Contract, vulnerable: bool, tricks: u8) -> i32 {
     if tricks >= need {
         let contract_pts = (per * level + if c.denom == 4 { 10 } else { 0 }) * mult;
         let mut score = contract_pts;
-        score += if contract_pts >= 100 { if vulnerable { 500 } else { 300 } } else { 50 };
+        score += if contract_pts >= 100 {
+            if vulnerable {
+                500
+            } else {
+                300
+            }
+        } else {
+            50
+        };
         score += match level {
-            6 => if vulnerable { 750 } else { 500 },
-            7 => if vulnerable { 1500 } else { 1000 },
+            6 => {
+                if vulnerable {
+                    750
+                } else {
+                    500
+                }
+            }
+            7 => {
+                if vulnerable {
+                    1500
+                } else {
+                    1000
+                }
+            }
             _ => 0,
         };
         score += [0, 50, 100][c.risk as usize];
@@ -319,8 +364,20 @@ pub fn duplicate_score(c: &Contract, vulnerable: bool, tricks: u8) -> i32 {
         score += over
             * match c.risk {
                 0 => per,
-                1 => if vulnerable { 200 } else { 100 },
-                _ => if vulnerable { 400 } else { 200 },
+                1 => {
+                    if vulnerable {
+                        200
+                    } else {
+                        100
+                    }
+                }
+                _ => {
+                    if vulnerable {
+                        400
+                    } else {
+                        200
+                    }
+                }
             };
         score
     } else {
@@ -372,21 +429,101 @@ const SITES: &[&str] = &[
     "BBO",
 ];
 const FAMILY: &[&str] = &[
-    "Westra", "Leufkens", "Podgor", "Kalish", "Brink", "Drijver", "Helness", "Helgemo", "Hamman",
-    "Zia", "Meckstroth", "Rodwell", "Fantoni", "Nunes", "Balicki", "Zmudzinski", "Lauria",
-    "Versace", "Bocchi", "Duboin", "Chagas", "Branco", "Lindkvist", "Fallenius", "Nystrom",
-    "Bertheau", "Gromov", "Dubinin", "Martens", "Multon", "Levin", "Weinstein", "Cheek", "Grue",
-    "Bakkeren", "Bessis", "Volcker", "Sementa", "Madala", "Gitelman", "Moss", "Kowalski",
+    "Westra",
+    "Leufkens",
+    "Podgor",
+    "Kalish",
+    "Brink",
+    "Drijver",
+    "Helness",
+    "Helgemo",
+    "Hamman",
+    "Zia",
+    "Meckstroth",
+    "Rodwell",
+    "Fantoni",
+    "Nunes",
+    "Balicki",
+    "Zmudzinski",
+    "Lauria",
+    "Versace",
+    "Bocchi",
+    "Duboin",
+    "Chagas",
+    "Branco",
+    "Lindkvist",
+    "Fallenius",
+    "Nystrom",
+    "Bertheau",
+    "Gromov",
+    "Dubinin",
+    "Martens",
+    "Multon",
+    "Levin",
+    "Weinstein",
+    "Cheek",
+    "Grue",
+    "Bakkeren",
+    "Bessis",
+    "Volcker",
+    "Sementa",
+    "Madala",
+    "Gitelman",
+    "Moss",
+    "Kowalski",
 ];
 const GIVEN: &[&str] = &[
-    "Berry", "Piet", "Geir", "Tor", "Bob", "Jeff", "Eric", "Fulvio", "Claudio", "Cezary", "Adam",
-    "Lorenzo", "Alfredo", "Norberto", "Giorgio", "Gabriel", "Marcelo", "Peter", "Johan", "Fredrik",
-    "Andrey", "Alexander", "Krzysztof", "Franck", "Steve", "Justin", "Joe", "Ton", "Thomas",
-    "Anna", "Sabine", "Marion", "Benedicte", "Nicola", "Sylvie",
+    "Berry",
+    "Piet",
+    "Geir",
+    "Tor",
+    "Bob",
+    "Jeff",
+    "Eric",
+    "Fulvio",
+    "Claudio",
+    "Cezary",
+    "Adam",
+    "Lorenzo",
+    "Alfredo",
+    "Norberto",
+    "Giorgio",
+    "Gabriel",
+    "Marcelo",
+    "Peter",
+    "Johan",
+    "Fredrik",
+    "Andrey",
+    "Alexander",
+    "Krzysztof",
+    "Franck",
+    "Steve",
+    "Justin",
+    "Joe",
+    "Ton",
+    "Thomas",
+    "Anna",
+    "Sabine",
+    "Marion",
+    "Benedicte",
+    "Nicola",
+    "Sylvie",
 ];
 const TEAMS: &[&str] = &[
-    "NETHERLANDS", "NORWAY", "ITALY", "POLAND", "FRANCE", "SWEDEN", "ENGLAND", "USA", "MONACO",
-    "BRAZIL", "DENMARK", "ISRAEL", "GERMANY", "CHINA",
+    "NETHERLANDS",
+    "NORWAY",
+    "ITALY",
+    "POLAND",
+    "FRANCE",
+    "SWEDEN",
+    "ENGLAND",
+    "USA",
+    "MONACO",
+    "BRAZIL",
+    "DENMARK",
+    "ISRAEL",
+    "GERMANY",
+    "CHINA",
 ];
 const AUCTION_NOTES: &[&str] = &[
     "transfer to hearts",
@@ -515,7 +652,12 @@ struct Generator {
 
 impl Generator {
     fn new(seed: u64, opts: GenOptions) -> Self {
-        Generator { rng: Rng::new(seed), opts, event: None, replay: None }
+        Generator {
+            rng: Rng::new(seed),
+            opts,
+            event: None,
+            replay: None,
+        }
     }
 
     fn player_name(&mut self) -> String {
@@ -525,11 +667,19 @@ impl Generator {
     }
 
     fn new_event(&mut self) -> Event {
-        let scoring = if self.rng.chance(0.6) { Scoring::Imp } else { Scoring::Mp };
+        let scoring = if self.rng.chance(0.6) {
+            Scoring::Imp
+        } else {
+            Scoring::Mp
+        };
         let year = self.rng.range(1995, 2024);
         let month = self.rng.range(1, 12);
         let day = self.rng.range(1, 28);
-        let events = if scoring == Scoring::Imp { TEAM_EVENTS } else { PAIR_EVENTS };
+        let events = if scoring == Scoring::Imp {
+            TEAM_EVENTS
+        } else {
+            PAIR_EVENTS
+        };
         let name = format!("{} {}", self.rng.pick(events), year);
         let site = self.rng.pick(SITES).to_string();
         let boards = *self.rng.pick(&[16u32, 24, 28, 32]);
@@ -575,7 +725,9 @@ impl Generator {
     #[allow(clippy::needless_range_loop)]
     fn double_dummy_estimate(&mut self, hands: &[Vec<Card>; 4]) -> [[u8; 5]; 4] {
         let hcp = |h: &Vec<Card>| -> i32 {
-            h.iter().map(|&c| [4, 3, 2, 1].get(card_rank(c)).copied().unwrap_or(0)).sum()
+            h.iter()
+                .map(|&c| [4, 3, 2, 1].get(card_rank(c)).copied().unwrap_or(0))
+                .sum()
         };
         let len = |h: &Vec<Card>, s: usize| h.iter().filter(|&&c| card_suit(c) == s).count() as i32;
         let ns_hcp = hcp(&hands[0]) + hcp(&hands[2]);
@@ -589,9 +741,15 @@ impl Generator {
                 None => 0.0,
             };
             let noise = self.rng.below(3) as f64 - 1.0;
-            let ns = (6.5 + (ns_hcp - 20) as f64 * 0.4 + fit + noise).round().clamp(0.0, 13.0) as i32;
+            let ns = (6.5 + (ns_hcp - 20) as f64 * 0.4 + fit + noise)
+                .round()
+                .clamp(0.0, 13.0) as i32;
             let jitter = |rng: &mut Rng, t: i32| -> u8 {
-                let d = if rng.chance(0.25) { rng.below(3) as i32 - 1 } else { 0 };
+                let d = if rng.chance(0.25) {
+                    rng.below(3) as i32 - 1
+                } else {
+                    0
+                };
                 (t + d).clamp(0, 13) as u8
             };
             dd[0][denom] = jitter(&mut self.rng, ns);
@@ -645,7 +803,11 @@ impl Generator {
                 Some((level, denom, bidder)) => {
                     let opponent_bid = bidder % 2 != seat % 2;
                     let goes_down = deal.dd[bidder][denom as usize] < level + 6;
-                    let p_double = if goes_down { 0.06 + 0.04 * level as f64 } else { 0.015 };
+                    let p_double = if goes_down {
+                        0.06 + 0.04 * level as f64
+                    } else {
+                        0.015
+                    };
                     let p_pass = (0.40 + 0.07 * level as f64).min(0.9);
                     if opponent_bid && risk == 0 && self.rng.chance(p_double) {
                         Call::Double
@@ -761,9 +923,18 @@ impl Generator {
         };
         // Cards sorted ascending by value: highest rank first within a suit,
         // so the lowest card of a suit is the last one.
-        let follow: Vec<Card> = hand.iter().copied().filter(|&c| card_suit(c) == led).collect();
-        let legal: Vec<Card> = if follow.is_empty() { hand.to_vec() } else { follow };
-        let lowest = |cs: &[Card]| -> Card { *cs.iter().max_by_key(|&&c| (card_rank(c), c)).unwrap() };
+        let follow: Vec<Card> = hand
+            .iter()
+            .copied()
+            .filter(|&c| card_suit(c) == led)
+            .collect();
+        let legal: Vec<Card> = if follow.is_empty() {
+            hand.to_vec()
+        } else {
+            follow
+        };
+        let lowest =
+            |cs: &[Card]| -> Card { *cs.iter().max_by_key(|&&c| (card_rank(c), c)).unwrap() };
         if !partner_winning && self.rng.chance(0.75) {
             let winners: Vec<Card> = legal.iter().copied().filter(|&c| beats(c)).collect();
             if !winners.is_empty() {
@@ -777,7 +948,11 @@ impl Generator {
         if self.rng.chance(0.85) {
             // Low card from a random legal suit (a discard when void).
             let s = card_suit(*self.rng.pick(&legal));
-            let in_suit: Vec<Card> = legal.iter().copied().filter(|&c| card_suit(c) == s).collect();
+            let in_suit: Vec<Card> = legal
+                .iter()
+                .copied()
+                .filter(|&c| card_suit(c) == s)
+                .collect();
             lowest(&in_suit)
         } else {
             *self.rng.pick(&legal)
@@ -785,7 +960,11 @@ impl Generator {
     }
 
     fn game(&mut self, out: &mut String) {
-        if self.event.as_ref().is_none_or(|e| e.next_board > e.boards && self.replay.is_none()) {
+        if self
+            .event
+            .as_ref()
+            .is_none_or(|e| e.next_board > e.boards && self.replay.is_none())
+        {
             self.event = Some(self.new_event());
         }
         let (deal, room) = if let Some(d) = self.replay.take() {
@@ -856,7 +1035,11 @@ impl Generator {
             }
         }
         tag(out, "Deal", &deal_str);
-        tag(out, "Scoring", if scoring == Scoring::Imp { "IMP" } else { "MP" });
+        tag(
+            out,
+            "Scoring",
+            if scoring == Scoring::Imp { "IMP" } else { "MP" },
+        );
         match (&contract, &played) {
             (Some(c), Some((_, won))) => {
                 tag(out, "Declarer", &SEATS[c.declarer].to_string());
@@ -870,7 +1053,15 @@ impl Generator {
             }
         }
         // Supplemental tags, sorted by name.
-        tag(out, "Competition", if scoring == Scoring::Imp { "Teams" } else { "Pairs" });
+        tag(
+            out,
+            "Competition",
+            if scoring == Scoring::Imp {
+                "Teams"
+            } else {
+                "Pairs"
+            },
+        );
         let mut ddt = String::with_capacity(20);
         for seat in [0, 2, 1, 3] {
             for denom in [4, 3, 2, 1, 0] {
@@ -889,7 +1080,11 @@ impl Generator {
         let ns_score = match (&contract, &played) {
             (Some(c), Some((_, won))) => {
                 let s = duplicate_score(c, seat_vulnerable(vul, c.declarer), *won);
-                if c.declarer % 2 == 0 { s } else { -s }
+                if c.declarer % 2 == 0 {
+                    s
+                } else {
+                    -s
+                }
             }
             _ => 0,
         };
@@ -985,12 +1180,20 @@ impl Generator {
         out.push_str("[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]\n");
         for seat in [0, 2, 1, 3] {
             for denom in [4, 3, 2, 1, 0] {
-                let _ = writeln!(out, "{} {:>2} {:>2}", SEATS[seat], DENOMS[denom], deal.dd[seat][denom]);
+                let _ = writeln!(
+                    out,
+                    "{} {:>2} {:>2}",
+                    SEATS[seat], DENOMS[denom], deal.dd[seat][denom]
+                );
             }
         }
         let p_table = if scoring == Scoring::Mp { 0.5 } else { 0.15 };
         if self.rng.chance(p_table) {
-            self.score_table(out, vul, contract.as_ref().zip(played.as_ref().map(|p| p.1)));
+            self.score_table(
+                out,
+                vul,
+                contract.as_ref().zip(played.as_ref().map(|p| p.1)),
+            );
         }
     }
 
@@ -1013,11 +1216,25 @@ impl Generator {
             } else {
                 let level = *self.rng.pick(&[1u8, 1, 2, 2, 2, 3, 3, 4, 4, 4, 5, 6, 7]);
                 let denom = self.rng.below(5) as u8;
-                let risk = if self.rng.chance(0.1) { 1 } else if self.rng.chance(0.02) { 2 } else { 0 };
+                let risk = if self.rng.chance(0.1) {
+                    1
+                } else if self.rng.chance(0.02) {
+                    2
+                } else {
+                    0
+                };
                 let declarer = self.rng.below(4);
                 let delta = *self.rng.pick(&[-3i32, -2, -1, -1, 0, 0, 0, 0, 1, 1, 2]);
                 let tricks = (level as i32 + 6 + delta).clamp(0, 13) as u8;
-                Some((Contract { level, denom, risk, declarer }, tricks))
+                Some((
+                    Contract {
+                        level,
+                        denom,
+                        risk,
+                        declarer,
+                    },
+                    tricks,
+                ))
             };
             let (ns, ew) = (pairs[2 * r], pairs[2 * r + 1]);
             let _ = match result {
@@ -1036,7 +1253,11 @@ impl Generator {
                         SEATS[c.declarer]
                     )
                 }
-                None => writeln!(out, "{ns:>2} {ew:>2} Pass - {:>2} {:>5} {:>5}", "-", "0", "-"),
+                None => writeln!(
+                    out,
+                    "{ns:>2} {ew:>2} Pass - {:>2} {:>5} {:>5}",
+                    "-", "0", "-"
+                ),
             };
         }
     }
@@ -1086,7 +1307,8 @@ mod tests {
                 c if c.is_ascii_whitespace() => i += 1,
                 _ => {
                     let start = i;
-                    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'{' && b[i] != b';' {
+                    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'{' && b[i] != b';'
+                    {
                         i += 1;
                     }
                     toks.push(Tok::Word(game[start..i].to_string()));
@@ -1097,7 +1319,10 @@ mod tests {
     }
 
     fn seat_of(s: &str) -> usize {
-        SEATS.iter().position(|&c| c.to_string() == s).unwrap_or_else(|| panic!("seat {s}"))
+        SEATS
+            .iter()
+            .position(|&c| c.to_string() == s)
+            .unwrap_or_else(|| panic!("seat {s}"))
     }
 
     fn parse_call(w: &str) -> Call {
@@ -1107,7 +1332,10 @@ mod tests {
             "XX" => Call::Redouble,
             _ => {
                 let level = w[..1].parse::<u8>().unwrap();
-                let d = DENOMS.iter().position(|&d| d == &w[1..]).unwrap_or_else(|| panic!("call {w}"));
+                let d = DENOMS
+                    .iter()
+                    .position(|&d| d == &w[1..])
+                    .unwrap_or_else(|| panic!("call {w}"));
                 Call::Bid(level, d as u8)
             }
         }
@@ -1127,11 +1355,17 @@ mod tests {
         for w in words {
             if let Some(n) = w.strip_prefix('=') {
                 let n: usize = n.strip_suffix('=').unwrap().parse().unwrap();
-                assert!((1..=notes).contains(&n), "note ref {w} without note ({notes})");
+                assert!(
+                    (1..=notes).contains(&n),
+                    "note ref {w} without note ({notes})"
+                );
                 assert!(!out.is_empty());
             } else if let Some(n) = w.strip_prefix('$') {
                 let n: u32 = n.parse().unwrap();
-                assert!((nag_range.0..=nag_range.1).contains(&n), "NAG {w} out of range");
+                assert!(
+                    (nag_range.0..=nag_range.1).contains(&n),
+                    "NAG {w} out of range"
+                );
             } else {
                 out.push(w.clone());
             }
@@ -1140,8 +1374,21 @@ mod tests {
     }
 
     const MANDATORY: [&str; 15] = [
-        "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
-        "Deal", "Scoring", "Declarer", "Contract", "Result",
+        "Event",
+        "Site",
+        "Date",
+        "Board",
+        "West",
+        "North",
+        "East",
+        "South",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Scoring",
+        "Declarer",
+        "Contract",
+        "Result",
     ];
 
     #[derive(Default, Debug)]
@@ -1164,7 +1411,12 @@ mod tests {
             .collect();
         let names: Vec<&str> = tags.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(&names[..15], &MANDATORY, "mandatory tags in order");
-        let get = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str()).unwrap();
+        let get = |n: &str| {
+            tags.iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+                .unwrap()
+        };
 
         // Date
         let date = get("Date").as_bytes();
@@ -1209,17 +1461,29 @@ mod tests {
         // Supplemental tags sorted, before the auction.
         let auction_pos = names.iter().position(|&n| n == "Auction").expect("auction");
         let supp = &names[15..auction_pos];
-        assert!(supp.windows(2).all(|w| w[0] < w[1]), "supplemental tags sorted: {supp:?}");
+        assert!(
+            supp.windows(2).all(|w| w[0] < w[1]),
+            "supplemental tags sorted: {supp:?}"
+        );
 
         // Sections: words after each section tag.
         let mut section_words: Vec<(String, Vec<String>)> = Vec::new();
         for t in &toks {
             match t {
                 Tok::Tag(n, _) => section_words.push((n.clone(), Vec::new())),
-                Tok::Word(w) => section_words.last_mut().expect("word before tag").1.push(w.clone()),
+                Tok::Word(w) => section_words
+                    .last_mut()
+                    .expect("word before tag")
+                    .1
+                    .push(w.clone()),
             }
         }
-        let words_of = |n: &str| section_words.iter().find(|(k, _)| k == n).map(|(_, w)| w.clone());
+        let words_of = |n: &str| {
+            section_words
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, w)| w.clone())
+        };
         // Notes following a section tag until the next non-Note tag.
         let notes_after = |sec: &str| -> usize {
             let p = names.iter().position(|&n| n == sec).unwrap();
@@ -1234,11 +1498,17 @@ mod tests {
         };
 
         // Auction
-        assert_eq!(seat_of(get("Auction")), dealer, "auction starts with the dealer");
+        assert_eq!(
+            seat_of(get("Auction")),
+            dealer,
+            "auction starts with the dealer"
+        );
         let n_auction_notes = notes_after("Auction");
         stats.notes += n_auction_notes;
-        let calls: Vec<Call> =
-            items(&words_of("Auction").unwrap(), (1, 6), n_auction_notes).iter().map(|w| parse_call(w)).collect();
+        let calls: Vec<Call> = items(&words_of("Auction").unwrap(), (1, 6), n_auction_notes)
+            .iter()
+            .map(|w| parse_call(w))
+            .collect();
         // Ends: 4 passes, or a bid and 3 passes.
         let n = calls.len();
         assert!(n >= 4 && calls[n - 3..].iter().all(|&c| c == Call::Pass));
@@ -1247,7 +1517,10 @@ mod tests {
             assert_eq!(calls, vec![Call::Pass; 4]);
         } else {
             assert!(calls[..n - 3].iter().any(|&c| c != Call::Pass));
-            assert!(!calls[n - 4..].iter().all(|&c| c == Call::Pass), "no extra pass");
+            assert!(
+                !calls[n - 4..].iter().all(|&c| c == Call::Pass),
+                "no extra pass"
+            );
         }
         // The auction lines hold 4 calls each.
         stats.games += 1;
@@ -1266,11 +1539,17 @@ mod tests {
 
         // Play: opening leader, 13 tricks in seat columns, follow suit.
         let lead = seat_of(get("Play"));
-        assert_eq!(lead, (c.declarer + 1) % 4, "opening leader is declarer's LHO");
+        assert_eq!(
+            lead,
+            (c.declarer + 1) % 4,
+            "opening leader is declarer's LHO"
+        );
         let n_play_notes = notes_after("Play");
         stats.notes += n_play_notes;
-        let cards: Vec<Card> =
-            items(&words_of("Play").unwrap(), (7, 12), n_play_notes).iter().map(|w| parse_card(w)).collect();
+        let cards: Vec<Card> = items(&words_of("Play").unwrap(), (7, 12), n_play_notes)
+            .iter()
+            .map(|w| parse_card(w))
+            .collect();
         assert_eq!(cards.len(), 52, "13 tricks");
         let trump = denom_trump(c.denom as usize);
         let mut leader = lead;
@@ -1284,7 +1563,10 @@ mod tests {
             for i in 0..4 {
                 let seat = (leader + i) % 4;
                 let card = order[i];
-                let pos = hands[seat].iter().position(|&x| x == card).expect("card from own hand");
+                let pos = hands[seat]
+                    .iter()
+                    .position(|&x| x == card)
+                    .expect("card from own hand");
                 if card_suit(card) != led {
                     assert!(
                         hands[seat].iter().all(|&x| card_suit(x) != led),
@@ -1355,10 +1637,21 @@ mod tests {
     fn features_present_and_switchable() {
         let with = generate(300, 7, &GenOptions::default());
         assert!(with.contains(" $") && with.contains('{') && with.contains(" ; "));
-        assert!(with.contains("[Note \"") && with.contains("[ScoreTable ") && with.contains("[Room \"Closed\"]"));
+        assert!(
+            with.contains("[Note \"")
+                && with.contains("[ScoreTable ")
+                && with.contains("[Room \"Closed\"]")
+        );
         assert!(with.contains("[Contract \"Pass\"]"));
 
-        let no_nags = generate(300, 7, &GenOptions { nags: false, ..GenOptions::default() });
+        let no_nags = generate(
+            300,
+            7,
+            &GenOptions {
+                nags: false,
+                ..GenOptions::default()
+            },
+        );
         assert!(!no_nags.contains('$'));
         assert!(no_nags.contains('{'));
 
@@ -1368,7 +1661,14 @@ mod tests {
             check_game(g, &mut Stats::default());
         }
 
-        let crlf = generate(300, 7, &GenOptions { line_ending: LineEnding::CrLf, ..GenOptions::default() });
+        let crlf = generate(
+            300,
+            7,
+            &GenOptions {
+                line_ending: LineEnding::CrLf,
+                ..GenOptions::default()
+            },
+        );
         assert_eq!(crlf.replace("\r\n", "\n"), with);
         assert!(!crlf.replace("\r\n", "").contains('\n'));
     }
@@ -1384,7 +1684,12 @@ mod tests {
 
     #[test]
     fn scores() {
-        let c = |level, denom, risk| Contract { level, denom, risk, declarer: 0 };
+        let c = |level, denom, risk| Contract {
+            level,
+            denom,
+            risk,
+            declarer: 0,
+        };
         assert_eq!(duplicate_score(&c(4, 3, 0), false, 10), 420);
         assert_eq!(duplicate_score(&c(4, 3, 0), false, 11), 450);
         assert_eq!(duplicate_score(&c(3, 4, 0), true, 9), 600);
@@ -1415,7 +1720,9 @@ mod tests {
 
     fn ts_parse(text: &str) -> tree_sitter::Tree {
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&tree_sitter_pbn::LANGUAGE.into()).unwrap();
+        parser
+            .set_language(&tree_sitter_pbn::LANGUAGE.into())
+            .unwrap();
         parser.parse(text, None).unwrap()
     }
 
@@ -1424,7 +1731,10 @@ mod tests {
         for opts in [
             GenOptions::default(),
             GenOptions::endplay_compatible(),
-            GenOptions { line_ending: LineEnding::CrLf, ..GenOptions::default() },
+            GenOptions {
+                line_ending: LineEnding::CrLf,
+                ..GenOptions::default()
+            },
         ] {
             let text = generate(200, 2024, &opts);
             let tree = ts_parse(&text);
@@ -1443,9 +1753,19 @@ mod tests {
         while let Some(n) = stack.pop() {
             if n.is_error() || n.is_missing() {
                 let s = n.start_byte().saturating_sub(80);
-                return format!("{} at {:?}: ...{}", n.kind(), n.start_position(), &text[s..n.end_byte().min(text.len())]);
+                return format!(
+                    "{} at {:?}: ...{}",
+                    n.kind(),
+                    n.start_position(),
+                    &text[s..n.end_byte().min(text.len())]
+                );
             }
-            stack.extend(n.children(&mut cursor).collect::<Vec<_>>().into_iter().rev());
+            stack.extend(
+                n.children(&mut cursor)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev(),
+            );
         }
         String::from("(no error node)")
     }

@@ -31,7 +31,9 @@ impl Hostile {
 
     /// `what` with the size filled in.
     pub fn describe(&self, n: usize) -> String {
-        self.what.replace("{n}", &group(n)).replace("{s}", if n == 1 { "" } else { "s" })
+        self.what
+            .replace("{n}", &group(n))
+            .replace("{s}", if n == 1 { "" } else { "s" })
     }
 }
 
@@ -219,12 +221,21 @@ pub const HOSTILE: &[Hostile] = &[
 /// The peak memory in kB from the line `pbn check --stats` writes to
 /// stderr (`…; peak memory 51708 kB`), where the platform reports it.
 pub fn stats_peak_kb(stats: &str) -> Option<u64> {
-    stats.split("peak memory ").nth(1)?.trim().strip_suffix(" kB")?.parse().ok()
+    stats
+        .split("peak memory ")
+        .nth(1)?
+        .trim()
+        .strip_suffix(" kB")?
+        .parse()
+        .ok()
 }
 
 /// The shape of this name.
 pub fn by_name(name: &str) -> &'static Hostile {
-    HOSTILE.iter().find(|h| h.name == name).unwrap_or_else(|| panic!("no hostile input named {name}"))
+    HOSTILE
+        .iter()
+        .find(|h| h.name == name)
+        .unwrap_or_else(|| panic!("no hostile input named {name}"))
 }
 
 #[cfg(test)]
@@ -239,7 +250,10 @@ mod tests {
         assert_eq!(games.windows(2).filter(|w| w == b"\n\n").count(), 100_000);
         assert_eq!(group(1_234_567), "1,234,567");
         assert_eq!(group(12), "12");
-        assert_eq!(stats_peak_kb("pbn check: 1 file, 3 bytes, 1 game in 0.001 s; peak memory 51708 kB\n"), Some(51708));
+        assert_eq!(
+            stats_peak_kb("pbn check: 1 file, 3 bytes, 1 game in 0.001 s; peak memory 51708 kB\n"),
+            Some(51708)
+        );
         assert_eq!(stats_peak_kb("pbn check: 1 file, 3 bytes, 1 game in 0.001 s; peak memory not measured on this system"), None);
     }
 }

@@ -4,7 +4,7 @@
 pub mod binary;
 pub mod corpus;
 pub mod editors;
-pub mod lsp_client;
 pub mod fuzz;
 pub mod gen;
 pub mod hostile;
+pub mod lsp_client;

@@ -66,7 +66,9 @@ impl LspClient {
                     return;
                 }
                 let arrived = Instant::now();
-                let Ok(v) = serde_json::from_slice::<Value>(&body) else { return };
+                let Ok(v) = serde_json::from_slice::<Value>(&body) else {
+                    return;
+                };
                 if tx.send((v, arrived)).is_err() {
                     return;
                 }
@@ -114,7 +116,10 @@ impl LspClient {
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
-            let (msg, at) = self.messages.recv_timeout(self.timeout).unwrap_or_else(|_| panic!("no response to {method}"));
+            let (msg, at) = self
+                .messages
+                .recv_timeout(self.timeout)
+                .unwrap_or_else(|_| panic!("no response to {method}"));
             if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
                 self.last_arrival = Some(at);
                 return msg;
@@ -162,9 +167,14 @@ impl LspClient {
     /// The diagnostics published for `uri` at `version`.
     pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let m = self.wait_for(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
         });
-        m["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn initialize(&mut self, position_encodings: &[&str]) -> Value {

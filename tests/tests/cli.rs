@@ -23,14 +23,21 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
         drop(child.stdin.take());
     }
     let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn check_clean_file_exits_0_with_a_summary() {
     let (code, out, _) = run(&["check", &examples("schiphol.pbn")], None);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("checked 1 file (1 game): 0 errors, 0 warnings"), "{out}");
+    assert!(
+        out.contains("checked 1 file (1 game): 0 errors, 0 warnings"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -45,13 +52,32 @@ fn check_broken_file_exits_1_with_rustc_style_output() {
 
 #[test]
 fn check_json_is_one_document_with_the_documented_fields() {
-    let (code, out, _) = run(&["check", "--format", "json", &examples("broken.pbn"), &examples("schiphol.pbn")], None);
+    let (code, out, _) = run(
+        &[
+            "check",
+            "--format",
+            "json",
+            &examples("broken.pbn"),
+            &examples("schiphol.pbn"),
+        ],
+        None,
+    );
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     let files = v["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
     let d = &files[0]["diagnostics"][0];
-    for key in ["code", "severity", "category", "message", "line", "column", "end_line", "end_column", "game"] {
+    for key in [
+        "code",
+        "severity",
+        "category",
+        "message",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "game",
+    ] {
         assert!(d.get(key).is_some(), "missing {key} in {d}");
     }
     assert_eq!(files[0]["encoding"], "utf-8");
@@ -93,7 +119,13 @@ fn usage_and_io_errors_exit_2() {
 fn explain_prints_rule_section_and_examples() {
     let (code, out, _) = run(&["explain", "PBN0003"], None);
     assert_eq!(code, 0);
-    assert!(out.contains("unterminated-string") && out.contains("§3.2") && out.contains("Fails:") && out.contains("Passes:"), "{out}");
+    assert!(
+        out.contains("unterminated-string")
+            && out.contains("§3.2")
+            && out.contains("Fails:")
+            && out.contains("Passes:"),
+        "{out}"
+    );
     let (code, out, _) = run(&["explain", "--list"], None);
     assert_eq!(code, 0);
     assert!(out.lines().count() > 100, "every code listed");
@@ -113,7 +145,10 @@ fn dump_is_stable_json() {
 #[test]
 fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     // stdin → stdout
-    let (code, out, _) = run(&["fmt", "-"], Some(b"[Dealer \"n\"] [Event \"x\"]\n[Auction \"N\"]\n1c pass ap\n"));
+    let (code, out, _) = run(
+        &["fmt", "-"],
+        Some(b"[Dealer \"n\"] [Event \"x\"]\n[Auction \"N\"]\n1c pass ap\n"),
+    );
     assert_eq!(code, 0);
     assert!(out.starts_with("[Event \"x\"]\n[Site \"?\"]"), "{out}");
     assert!(out.contains("1C Pass Pass Pass\n"), "{out}");
@@ -129,8 +164,14 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     let (code, _, err) = run(&["fmt", f], None);
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(&file).unwrap();
-    assert!(bytes.windows(6).any(|w| w == b"Li\xe8ge\""), "still Latin-1");
-    assert!(bytes.windows(13).any(|w| w == b"[Dealer \"S\"]\r"), "CRLF kept, value upper case");
+    assert!(
+        bytes.windows(6).any(|w| w == b"Li\xe8ge\""),
+        "still Latin-1"
+    );
+    assert!(
+        bytes.windows(13).any(|w| w == b"[Dealer \"S\"]\r"),
+        "CRLF kept, value upper case"
+    );
     let (code, _, _) = run(&["fmt", "--check", f], None);
     assert_eq!(code, 0, "formatted file is stable");
 
@@ -147,13 +188,26 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     // auction) is kept as written, said so, and the file is written: the
     // other games are formatted and nothing is lost.
     let kept = dir.join("kept.pbn");
-    std::fs::write(&kept, "[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n[Auction \"S\"]\nAP\n\n[Dealer \"n\"]\n").unwrap();
+    std::fs::write(
+        &kept,
+        "[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n[Auction \"S\"]\nAP\n\n[Dealer \"n\"]\n",
+    )
+    .unwrap();
     let (code, _, err) = run(&["fmt", kept.to_str().unwrap()], None);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("game(s) 1 cannot be written in export format without changing their meaning"), "{err}");
+    assert!(
+        err.contains("game(s) 1 cannot be written in export format without changing their meaning"),
+        "{err}"
+    );
     assert!(!err.contains("syntax errors"), "{err}");
     let written = std::fs::read_to_string(&kept).unwrap();
-    assert!(written.starts_with("[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n"), "{written}");
-    assert!(written.contains("[Dealer \"N\"]"), "the second game is formatted: {written}");
+    assert!(
+        written.starts_with("[Dealer \"S\"]\n[Note \"1:x\"]\nC8 CA\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("[Dealer \"N\"]"),
+        "the second game is formatted: {written}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -31,7 +31,9 @@ fn corpus_diagnostics_snapshots() {
         // Large files: every code with its count, then the first diagnostics.
         let mut counts = std::collections::BTreeMap::new();
         for d in &result.diagnostics {
-            *counts.entry((d.code.code, d.severity.name())).or_insert(0usize) += 1;
+            *counts
+                .entry((d.code.code, d.severity.name()))
+                .or_insert(0usize) += 1;
         }
         for ((code, sev), n) in &counts {
             report.push_str(&format!("count {code} {sev}: {n}\n"));

@@ -41,7 +41,11 @@ fn error_snippets(text: &str) -> Vec<String> {
     while let Some(n) = stack.pop() {
         if n.is_error() || n.is_missing() {
             let s = text[n.byte_range()].trim();
-            out.push(if n.is_missing() { format!("MISSING {}", n.kind()) } else { s.to_owned() });
+            out.push(if n.is_missing() {
+                format!("MISSING {}", n.kind())
+            } else {
+                s.to_owned()
+            });
             continue;
         }
         if n.has_error() {
@@ -56,7 +60,11 @@ fn error_snippets(text: &str) -> Vec<String> {
 fn corpus_parses_and_only_malformed_files_have_errors() {
     let Some(dir) = corpus_dir() else { return };
     let files = corpus_files(&dir);
-    assert!(files.len() >= 50, "expected the 55-file corpus, found {}", files.len());
+    assert!(
+        files.len() >= 50,
+        "expected the 55-file corpus, found {}",
+        files.len()
+    );
     let mut with_errors = BTreeMap::new();
     for rel in &files {
         let bytes = std::fs::read(dir.join(rel)).unwrap();
@@ -79,11 +87,17 @@ fn corpus_parses_and_only_malformed_files_have_errors() {
     }
     for (file, _, why) in MALFORMED {
         if !with_errors.contains_key(*file) {
-            problems.push(format!("{file}: listed as malformed ({why}) but parses cleanly now: update the list"));
+            problems.push(format!(
+                "{file}: listed as malformed ({why}) but parses cleanly now: update the list"
+            ));
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
-    eprintln!("corpus: {} files, {} with syntax errors (all documented)", files.len(), with_errors.len());
+    eprintln!(
+        "corpus: {} files, {} with syntax errors (all documented)",
+        files.len(),
+        with_errors.len()
+    );
 }
 
 #[test]
@@ -99,7 +113,9 @@ fn incremental_reparse_after_edits_equals_full_parse() {
         seed ^= seed << 17;
         (seed % n.max(1) as u64) as usize
     };
-    let inserts = ["\n", "\n\n", "{", "}", "\"", "[", "]", "%", ";", " ", "=1=", "$3", "Pass ", "SA "];
+    let inserts = [
+        "\n", "\n\n", "{", "}", "\"", "[", "]", "%", ";", " ", "=1=", "$3", "Pass ", "SA ",
+    ];
     let mut parser = pbn::syntax::new_parser();
     let mut edits = 0;
     for rel in corpus_files(&dir) {

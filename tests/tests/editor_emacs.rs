@@ -10,12 +10,12 @@
 //! installs it). Without Emacs or Eglot the tests skip with a loud message,
 //! unless `PBN_REQUIRE_EDITORS=1` makes that a failure.
 
+use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
     editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "emacs", name)
@@ -26,10 +26,6 @@ fn skip(what: &str) {
 }
 
 /// Kill an Emacs that has not finished by then (its own waits are 30 s).
-
-
-
-
 
 /// Emacs with Eglot available, or `None` (after a loud skip message).
 fn emacs() -> Option<PathBuf> {
@@ -84,9 +80,6 @@ fn run_emacs(emacs: &Path, dir: &Path, scenario: &str, file: &Path, positions: V
     editors::run_scenario("emacs", scenario, cmd, dir, &out_file, &[])
 }
 
-
-
-
 #[test]
 fn emacs_pbn_mode_font_lock() {
     let Some(emacs) = emacs() else { return };
@@ -94,27 +87,39 @@ fn emacs_pbn_mode_font_lock() {
     let file = put(&dir, "broken.pbn", &example("broken.pbn"));
     // (1-based line, 0-based column) → face
     let expected: &[(u64, u64, &str)] = &[
-        (1, 0, "pbn-escape-face"),          // % PBN 2.1
-        (3, 1, "pbn-tag-face"),             // Event
-        (3, 7, "font-lock-string-face"),    // "Club night"
-        (13, 1, "pbn-section-tag-face"),    // Auction
-        (14, 0, "pbn-call-face"),           // 1D
-        (14, 3, "pbn-call-face"),           // Pass
-        (15, 13, "pbn-note-ref-face"),      // =1=
-        (17, 6, "font-lock-string-face"),   // "1:to play]   (unterminated)
-        (19, 1, "pbn-tag-face"),            // Event: the unterminated string stopped at its line
-        (22, 0, "font-lock-comment-face"),  // { a comment that never ends
+        (1, 0, "pbn-escape-face"),         // % PBN 2.1
+        (3, 1, "pbn-tag-face"),            // Event
+        (3, 7, "font-lock-string-face"),   // "Club night"
+        (13, 1, "pbn-section-tag-face"),   // Auction
+        (14, 0, "pbn-call-face"),          // 1D
+        (14, 3, "pbn-call-face"),          // Pass
+        (15, 13, "pbn-note-ref-face"),     // =1=
+        (17, 6, "font-lock-string-face"),  // "1:to play]   (unterminated)
+        (19, 1, "pbn-tag-face"),           // Event: the unterminated string stopped at its line
+        (22, 0, "font-lock-comment-face"), // { a comment that never ends
         (22, 5, "font-lock-comment-face"),
     ];
     let positions: Vec<_> = expected.iter().map(|(l, c, _)| json!([l, c])).collect();
     let data = run_emacs(&emacs, &dir, "font-lock", &file, json!(positions));
-    assert_eq!(data["major_mode"], json!("pbn-mode"), "*.pbn is not in pbn-mode: {data}");
+    assert_eq!(
+        data["major_mode"],
+        json!("pbn-mode"),
+        "*.pbn is not in pbn-mode: {data}"
+    );
     assert_eq!(data["comment_start"], json!("; "), "{data}");
     let mut bad = Vec::new();
     for ((line, col, want), got) in expected.iter().zip(data["faces"].as_array().unwrap()) {
-        let faces: Vec<&str> = got["faces"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        let faces: Vec<&str> = got["faces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
         if !faces.contains(want) {
-            bad.push(format!("{line}:{col} ({}): want {want}, got {faces:?}", got["char"]));
+            bad.push(format!(
+                "{line}:{col} ({}): want {want}, got {faces:?}",
+                got["char"]
+            ));
         }
     }
     assert!(bad.is_empty(), "wrong faces:\n{}", bad.join("\n"));
@@ -126,19 +131,31 @@ fn emacs_eglot_flymake_diagnostics_of_a_broken_file() {
     let dir = scratch("diagnostics");
     let file = put(&dir, "broken.pbn", &example("broken.pbn"));
     let data = run_emacs(&emacs, &dir, "diagnostics", &file, json!([]));
-    assert!(data["eglot_entry"].as_str().unwrap().contains("\"pbn\" \"lsp\""), "eglot-server-programs: {data}");
+    assert!(
+        data["eglot_entry"]
+            .as_str()
+            .unwrap()
+            .contains("\"pbn\" \"lsp\""),
+        "eglot-server-programs: {data}"
+    );
     let diags = data["diagnostics"].as_array().unwrap();
     let d = diags
         .iter()
         .find(|d| d["text"].as_str().unwrap().contains("PBN0003"))
         .unwrap_or_else(|| panic!("no PBN0003 in {diags:?}"));
     // examples/broken.pbn line 17 column 7 (1-based)
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(17), Some(6)), "{d}");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(17), Some(6)),
+        "{d}"
+    );
     assert!(d["type"].as_str().unwrap().contains("error"), "{d}");
     assert!(d["text"].as_str().unwrap().contains("closing quote"), "{d}");
     for (code, line) in [("PBN0006", 20), ("PBN0004", 22)] {
         assert!(
-            diags.iter().any(|d| d["text"].as_str().unwrap().contains(code) && d["line"] == json!(line)),
+            diags
+                .iter()
+                .any(|d| d["text"].as_str().unwrap().contains(code) && d["line"] == json!(line)),
             "no {code} at line {line} in {diags:?}"
         );
     }
@@ -153,7 +170,11 @@ fn emacs_format_on_save_through_eglot() {
     let data = run_emacs(&emacs, &dir, "format", &file, json!([]));
     assert_eq!(data["modified"], json!(false), "{data}");
     // The test added an empty line at the end; formatting drops it again.
-    assert_same(&expected, &fs::read_to_string(&file).unwrap(), "the file saved by Emacs");
+    assert_same(
+        &expected,
+        &fs::read_to_string(&file).unwrap(),
+        "the file saved by Emacs",
+    );
 }
 
 #[test]
@@ -164,5 +185,9 @@ fn emacs_format_buffer_without_eglot() {
     let file = put(&dir, "messy.pbn", &text);
     let data = run_emacs(&emacs, &dir, "format-cli", &file, json!([]));
     assert_eq!(data["eglot"], json!(false), "{data}");
-    assert_same(&expected, &fs::read_to_string(&file).unwrap(), "the file formatted by pbn-format-buffer");
+    assert_same(
+        &expected,
+        &fs::read_to_string(&file).unwrap(),
+        "the file formatted by pbn-format-buffer",
+    );
 }

@@ -15,12 +15,12 @@
 //! The query and Helix checks at the end need no editor.
 
 use pbn_tests::binary::pbn_binary;
+use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
     editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "nvim", name)
@@ -30,15 +30,17 @@ fn skip(what: &str) {
     editors::skip(what, "run .ci/install-nvim.sh or set PBN_NVIM")
 }
 
-
-
-
-
-
 /// `(major, minor)` of `nvim --version`, if it runs.
 fn nvim_version(nvim: &Path) -> Option<(u32, u32)> {
-    let out = Command::new(nvim).arg("--version").stdin(Stdio::null()).output().ok()?;
-    let first = String::from_utf8_lossy(&out.stdout).lines().next()?.to_owned();
+    let out = Command::new(nvim)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()?
+        .to_owned();
     let v = first.strip_prefix("NVIM v")?;
     let mut it = v.split(|c: char| !c.is_ascii_digit());
     Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
@@ -74,12 +76,18 @@ fn nvim() -> Option<PathBuf> {
         let mut seen = Vec::new();
         for c in candidates.into_iter().filter(|c| c.is_file()) {
             match nvim_version(&c) {
-                Some((0, minor)) if minor < 11 => seen.push(format!("{} is 0.{minor}", c.display())),
+                Some((0, minor)) if minor < 11 => {
+                    seen.push(format!("{} is 0.{minor}", c.display()))
+                }
                 Some(_) => return Ok(c),
                 None => seen.push(format!("{} does not run", c.display())),
             }
         }
-        Err(if seen.is_empty() { "no nvim found".into() } else { format!("no nvim 0.11+ ({})", seen.join("; ")) })
+        Err(if seen.is_empty() {
+            "no nvim found".into()
+        } else {
+            format!("no nvim 0.11+ ({})", seen.join("; "))
+        })
     });
     match found {
         Ok(p) => Some(p.clone()),
@@ -108,9 +116,20 @@ fn parser_dir() -> PathBuf {
         }
         let mut tried = Vec::new();
         for cli in clis {
-            match Command::new(&cli).arg("build").arg("-o").arg(&so).arg(&grammar).stdin(Stdio::null()).output() {
+            match Command::new(&cli)
+                .arg("build")
+                .arg("-o")
+                .arg(&so)
+                .arg(&grammar)
+                .stdin(Stdio::null())
+                .output()
+            {
                 Ok(out) if out.status.success() && so.is_file() => return dir,
-                Ok(out) => tried.push(format!("{}: {}", cli.display(), String::from_utf8_lossy(&out.stderr))),
+                Ok(out) => tried.push(format!(
+                    "{}: {}",
+                    cli.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                )),
                 Err(e) => tried.push(format!("{}: {e}", cli.display())),
             }
         }
@@ -139,7 +158,14 @@ fn parser_dir() -> PathBuf {
 
 /// Runs one scenario of editors/nvim/test/run.lua on `file`; returns its
 /// `data` (panics with the driver's error and log when it failed).
-fn run_nvim(nvim: &Path, dir: &Path, scenario: &str, file: &Path, args: Value, with_parser: bool) -> Value {
+fn run_nvim(
+    nvim: &Path,
+    dir: &Path,
+    scenario: &str,
+    file: &Path,
+    args: Value,
+    with_parser: bool,
+) -> Value {
     let rtp = repo().join("editors/nvim");
     let out_file = dir.join("result.json");
     let path = editors::path_with_pbn();
@@ -156,7 +182,14 @@ fn run_nvim(nvim: &Path, dir: &Path, scenario: &str, file: &Path, args: Value, w
         .env("PBN_TEST_ARGS", args.to_string())
         .env("PBN_TEST_OUT", &out_file)
         .env("PBN_TEST_TIMEOUT_MS", "20000")
-        .env("PBN_PARSER_DIR", if with_parser { parser_dir() } else { PathBuf::new() })
+        .env(
+            "PBN_PARSER_DIR",
+            if with_parser {
+                parser_dir()
+            } else {
+                PathBuf::new()
+            },
+        )
         // No user configuration, state or logs from outside the scratch dir.
         .env("XDG_CONFIG_HOME", dir.join("xdg/config"))
         .env("XDG_DATA_HOME", dir.join("xdg/data"))
@@ -165,20 +198,35 @@ fn run_nvim(nvim: &Path, dir: &Path, scenario: &str, file: &Path, args: Value, w
         .env_remove("NVIM")
         .env_remove("NVIM_APPNAME")
         .env_remove("VIMINIT");
-    editors::run_scenario("nvim", scenario, cmd, dir, &out_file, &["xdg/state/nvim/lsp.log"])
+    editors::run_scenario(
+        "nvim",
+        scenario,
+        cmd,
+        dir,
+        &out_file,
+        &["xdg/state/nvim/lsp.log"],
+    )
 }
-
-
 
 /// The diagnostics of `pbn check --format json` as (code, 0-based line, 0-based column).
 fn cli_diagnostics(file: &Path) -> Vec<(String, u64, u64)> {
-    let out = Command::new(pbn_binary()).args(["check", "--format", "json"]).arg(file).output().expect("pbn check");
+    let out = Command::new(pbn_binary())
+        .args(["check", "--format", "json"])
+        .arg(file)
+        .output()
+        .expect("pbn check");
     let v: Value = serde_json::from_slice(&out.stdout).expect("pbn check JSON");
     v["files"][0]["diagnostics"]
         .as_array()
         .expect("diagnostics")
         .iter()
-        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["line"].as_u64().unwrap() - 1, d["column"].as_u64().unwrap() - 1))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap() - 1,
+                d["column"].as_u64().unwrap() - 1,
+            )
+        })
         .collect()
 }
 
@@ -187,10 +235,15 @@ fn nvim_diagnostics(data: &Value) -> Vec<(String, u64, u64)> {
         .as_array()
         .expect("diagnostics")
         .iter()
-        .map(|d| (d["code"].as_str().unwrap_or("").to_owned(), d["lnum"].as_u64().unwrap(), d["col"].as_u64().unwrap()))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_owned(),
+                d["lnum"].as_u64().unwrap(),
+                d["col"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
-
 
 #[test]
 fn nvim_diagnostics_of_a_broken_file() {
@@ -200,13 +253,27 @@ fn nvim_diagnostics_of_a_broken_file() {
     let data = run_nvim(&nvim, &dir, "diagnostics", &file, json!({}), false);
     let got = nvim_diagnostics(&data);
     // examples/broken.pbn line 17 column 7 (1-based): `"1:to play]`
-    assert!(got.contains(&("PBN0003".into(), 16, 6)), "no PBN0003 at 17:7 in {got:?}");
-    let d = data["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "PBN0003").unwrap();
+    assert!(
+        got.contains(&("PBN0003".into(), 16, 6)),
+        "no PBN0003 at 17:7 in {got:?}"
+    );
+    let d = data["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "PBN0003")
+        .unwrap();
     assert_eq!(d["severity"], json!(1), "PBN0003 is an error: {d}");
-    assert!(d["message"].as_str().unwrap().contains("closing quote"), "{d}");
+    assert!(
+        d["message"].as_str().unwrap().contains("closing quote"),
+        "{d}"
+    );
     // Everything `pbn check` reports, at the same places.
     for want in cli_diagnostics(&file) {
-        assert!(got.contains(&want), "{want:?} (from pbn check) missing in Neovim's {got:?}");
+        assert!(
+            got.contains(&want),
+            "{want:?} (from pbn check) missing in Neovim's {got:?}"
+        );
     }
 }
 
@@ -217,7 +284,10 @@ fn nvim_legacy_vim_lsp_start_fallback() {
     let file = put(&dir, "broken.pbn", &example("broken.pbn"));
     let data = run_nvim(&nvim, &dir, "legacy_start", &file, json!({}), false);
     let got = nvim_diagnostics(&data);
-    assert!(got.contains(&("PBN0003".into(), 16, 6)), "no PBN0003 at 17:7 in {got:?}");
+    assert!(
+        got.contains(&("PBN0003".into(), 16, 6)),
+        "no PBN0003 at 17:7 in {got:?}"
+    );
 }
 
 #[test]
@@ -226,9 +296,19 @@ fn nvim_hover_on_a_nag() {
     let dir = scratch("hover");
     let text = example("schiphol.pbn");
     let with_nag = text.replacen("1D      1S   3H =1= 4S", "1D      1S $2 3H =1= 4S", 1);
-    assert_ne!(with_nag, text, "schiphol.pbn changed: the auction line was not found");
+    assert_ne!(
+        with_nag, text,
+        "schiphol.pbn changed: the auction line was not found"
+    );
     let file = put(&dir, "nag.pbn", &with_nag);
-    let data = run_nvim(&nvim, &dir, "hover", &file, json!({"needle": "$2", "offset": 1}), false);
+    let data = run_nvim(
+        &nvim,
+        &dir,
+        "hover",
+        &file,
+        json!({"needle": "$2", "offset": 1}),
+        false,
+    );
     let hover = data["text"].as_str().unwrap_or_default();
     assert!(hover.contains("NAG $2"), "hover: {data}");
     assert!(hover.contains("poor call"), "hover: {data}");
@@ -240,14 +320,35 @@ fn nvim_definition_from_a_note_reference() {
     let Some(nvim) = nvim() else { return };
     let dir = scratch("definition");
     let text = example("schiphol.pbn");
-    let note_row = text.lines().position(|l| l.starts_with("[Note \"1:")).expect("a Note 1 tag") as u64;
+    let note_row = text
+        .lines()
+        .position(|l| l.starts_with("[Note \"1:"))
+        .expect("a Note 1 tag") as u64;
     let file = put(&dir, "schiphol.pbn", &text);
-    let data = run_nvim(&nvim, &dir, "definition", &file, json!({"needle": "=1=", "offset": 1}), false);
-    assert_eq!(data["from"][0], json!(31), "the first =1= is on line 32: {data}");
+    let data = run_nvim(
+        &nvim,
+        &dir,
+        "definition",
+        &file,
+        json!({"needle": "=1=", "offset": 1}),
+        false,
+    );
+    assert_eq!(
+        data["from"][0],
+        json!(31),
+        "the first =1= is on line 32: {data}"
+    );
     assert_eq!(data["cursor"][0], json!(note_row), "jumped to {data}");
-    assert!(data["line"].as_str().unwrap().starts_with("[Note \"1:"), "{data}");
+    assert!(
+        data["line"].as_str().unwrap().starts_with("[Note \"1:"),
+        "{data}"
+    );
     assert_eq!(data["same_buffer"], json!(true), "{data}");
-    assert_eq!(data["response"]["range"]["start"]["line"], json!(note_row), "{data}");
+    assert_eq!(
+        data["response"]["range"]["start"]["line"],
+        json!(note_row),
+        "{data}"
+    );
 }
 
 #[test]
@@ -259,7 +360,11 @@ fn nvim_format_on_save_writes_export_format() {
     let data = run_nvim(&nvim, &dir, "format_on_save", &file, json!({}), false);
     assert_eq!(data["changed"], json!(true), "{data}");
     assert_eq!(data["modified"], json!(false), "{data}");
-    assert_same(&expected, &fs::read_to_string(&file).unwrap(), "the file saved by nvim :write");
+    assert_same(
+        &expected,
+        &fs::read_to_string(&file).unwrap(),
+        "the file saved by nvim :write",
+    );
 }
 
 #[test]
@@ -269,34 +374,57 @@ fn nvim_treesitter_highlight_captures() {
     let file = put(&dir, "schiphol.pbn", &example("schiphol.pbn"));
     // (0-based row, byte column) → a capture that must be there
     let expected: &[(u64, u64, &str)] = &[
-        (0, 0, "keyword.directive"),     // % PBN 2.1
-        (1, 0, "punctuation.bracket"),   // [
-        (1, 1, "property"),              // Event
-        (1, 8, "string"),                // "International ...
-        (16, 0, "comment"),              // { deal diagram
-        (30, 1, "keyword"),              // Auction
-        (31, 0, "number"),               // 1D
-        (31, 16, "label"),               // =1=
-        (32, 8, "operator"),             // X
-        (32, 13, "constant.builtin"),    // Pass
-        (38, 0, "constant"),             // SK
-        (44, 0, "constant"),             // `-  -  -  H2`: one run of card tokens (§3.6.1)
-        (45, 0, "punctuation.special"),  // *
+        (0, 0, "keyword.directive"),    // % PBN 2.1
+        (1, 0, "punctuation.bracket"),  // [
+        (1, 1, "property"),             // Event
+        (1, 8, "string"),               // "International ...
+        (16, 0, "comment"),             // { deal diagram
+        (30, 1, "keyword"),             // Auction
+        (31, 0, "number"),              // 1D
+        (31, 16, "label"),              // =1=
+        (32, 8, "operator"),            // X
+        (32, 13, "constant.builtin"),   // Pass
+        (38, 0, "constant"),            // SK
+        (44, 0, "constant"),            // `-  -  -  H2`: one run of card tokens (§3.6.1)
+        (45, 0, "punctuation.special"), // *
     ];
     let positions: Vec<_> = expected.iter().map(|(r, c, _)| json!([r, c])).collect();
-    let data = run_nvim(&nvim, &dir, "highlight", &file, json!({ "positions": positions }), true);
-    assert_eq!(data["highlighter_active"], json!(true), "ftplugin did not start tree-sitter highlighting: {data}");
+    let data = run_nvim(
+        &nvim,
+        &dir,
+        "highlight",
+        &file,
+        json!({ "positions": positions }),
+        true,
+    );
+    assert_eq!(
+        data["highlighter_active"],
+        json!(true),
+        "ftplugin did not start tree-sitter highlighting: {data}"
+    );
     assert_eq!(data["root"], json!("document"), "{data}");
     assert_eq!(data["has_error"], json!(false), "{data}");
     let files = data["query_files"].as_array().unwrap();
     assert!(
-        files.iter().any(|f| f.as_str().unwrap().ends_with("editors/nvim/queries/pbn/highlights.scm")),
+        files.iter().any(|f| f
+            .as_str()
+            .unwrap()
+            .ends_with("editors/nvim/queries/pbn/highlights.scm")),
         "highlights.scm not from editors/nvim: {files:?}"
     );
-    assert_eq!(data["fold_captures"], json!(4), "folds: game, auction, play, comment: {data}");
+    assert_eq!(
+        data["fold_captures"],
+        json!(4),
+        "folds: game, auction, play, comment: {data}"
+    );
     let mut bad = Vec::new();
     for ((row, col, want), got) in expected.iter().zip(data["captures"].as_array().unwrap()) {
-        let names: Vec<&str> = got["captures"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        let names: Vec<&str> = got["captures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
         if !names.contains(want) {
             bad.push(format!("{row}:{col}: want @{want}, got {names:?}"));
         }
@@ -321,7 +449,11 @@ fn query_files(dir: &Path) -> Vec<String> {
 fn nvim_queries_are_identical_to_the_grammar_queries() {
     let grammar = repo().join("tree-sitter-pbn/queries");
     let nvim = repo().join("editors/nvim/queries/pbn");
-    assert_eq!(query_files(&nvim), query_files(&grammar), "editors/nvim/queries/pbn must hold exactly the grammar's queries");
+    assert_eq!(
+        query_files(&nvim),
+        query_files(&grammar),
+        "editors/nvim/queries/pbn must hold exactly the grammar's queries"
+    );
     for name in query_files(&grammar) {
         let a = fs::read(grammar.join(&name)).unwrap();
         let b = fs::read(nvim.join(&name)).unwrap();
@@ -333,7 +465,10 @@ fn nvim_queries_are_identical_to_the_grammar_queries() {
 fn helix_queries_are_the_grammar_queries_with_helix_textobjects() {
     let grammar = repo().join("tree-sitter-pbn/queries");
     let helix = repo().join("editors/helix/queries/pbn");
-    assert_eq!(query_files(&helix), ["highlights.scm", "injections.scm", "textobjects.scm"]);
+    assert_eq!(
+        query_files(&helix),
+        ["highlights.scm", "injections.scm", "textobjects.scm"]
+    );
     for name in ["highlights.scm", "injections.scm"] {
         assert!(
             fs::read(grammar.join(name)).unwrap() == fs::read(helix.join(name)).unwrap(),
@@ -351,13 +486,22 @@ fn helix_queries_are_the_grammar_queries_with_helix_textobjects() {
     let query = tree_sitter::Query::new(&language, &text).unwrap();
     let kinds = ["function", "class", "test", "parameter", "comment", "entry"];
     for name in query.capture_names() {
-        let ok = name
-            .rsplit_once('.')
-            .is_some_and(|(kind, part)| kinds.contains(&kind) && ["inside", "around", "movement"].contains(&part));
+        let ok = name.rsplit_once('.').is_some_and(|(kind, part)| {
+            kinds.contains(&kind) && ["inside", "around", "movement"].contains(&part)
+        });
         assert!(ok, "@{name} is not a Helix textobject capture");
     }
-    for want in ["class.around", "class.inside", "parameter.around", "parameter.inside", "comment.around"] {
-        assert!(query.capture_names().contains(&want), "helix textobjects.scm has no @{want}");
+    for want in [
+        "class.around",
+        "class.inside",
+        "parameter.around",
+        "parameter.inside",
+        "comment.around",
+    ] {
+        assert!(
+            query.capture_names().contains(&want),
+            "helix textobjects.scm has no @{want}"
+        );
     }
     // Count what the query finds in an example.
     let mut parser = tree_sitter::Parser::new();
@@ -369,7 +513,11 @@ fn helix_queries_are_the_grammar_queries_with_helix_textobjects() {
     let mut matches = cursor.matches(&query, tree.root_node(), src.as_bytes());
     let mut games = 0;
     while let Some(m) = matches.next() {
-        games += m.captures().iter().filter(|c| query.capture_names()[c.index as usize] == "class.around").count();
+        games += m
+            .captures()
+            .iter()
+            .filter(|c| query.capture_names()[c.index as usize] == "class.around")
+            .count();
     }
     assert_eq!(games, 1, "schiphol.pbn is one game");
 }
@@ -388,6 +536,9 @@ fn helix_languages_toml_declares_pbn() {
         "[[grammar]]",
         "subpath = \"tree-sitter-pbn\"",
     ] {
-        assert!(text.contains(want), "editors/helix/languages.toml lacks {want}");
+        assert!(
+            text.contains(want),
+            "editors/helix/languages.toml lacks {want}"
+        );
     }
 }

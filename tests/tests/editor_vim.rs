@@ -11,12 +11,12 @@
 //! installs both). Without them the tests skip with a loud message, unless
 //! `PBN_REQUIRE_EDITORS=1` makes that a failure.
 
+use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use pbn_tests::editors::{self, assert_same, example, messy_schiphol, put, repo};
 
 fn scratch(name: &str) -> PathBuf {
     editors::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), "vim", name)
@@ -29,10 +29,6 @@ fn skip(what: &str) {
 /// Kill a Vim that has not finished by then (its own waits are 20 s).
 const DEBIAN_ALE: &str = "/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale";
 
-
-
-
-
 struct Vim {
     vim: PathBuf,
     ale: PathBuf,
@@ -42,7 +38,9 @@ struct Vim {
 fn vim() -> Option<&'static Vim> {
     static VIM: OnceLock<Result<Vim, String>> = OnceLock::new();
     let found = VIM.get_or_init(|| {
-        let vim = std::env::var_os("PBN_VIM").map(PathBuf::from).unwrap_or_else(|| "vim".into());
+        let vim = std::env::var_os("PBN_VIM")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| "vim".into());
         let out = Command::new(&vim)
             .arg("--version")
             .stdin(Stdio::null())
@@ -54,12 +52,20 @@ fn vim() -> Option<&'static Vim> {
         }
         for feature in ["+job", "+channel", "+timers", "+eval", "+lambda"] {
             if !version.split_whitespace().any(|w| w == feature) {
-                return Err(format!("{} lacks {feature} (apt-get install vim-nox)", vim.display()));
+                return Err(format!(
+                    "{} lacks {feature} (apt-get install vim-nox)",
+                    vim.display()
+                ));
             }
         }
-        let ale = std::env::var_os("PBN_ALE_DIR").map(PathBuf::from).unwrap_or_else(|| DEBIAN_ALE.into());
+        let ale = std::env::var_os("PBN_ALE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| DEBIAN_ALE.into());
         if !ale.join("plugin/ale.vim").is_file() {
-            return Err(format!("ALE not found at {} (apt-get install vim-ale)", ale.display()));
+            return Err(format!(
+                "ALE not found at {} (apt-get install vim-ale)",
+                ale.display()
+            ));
         }
         Ok(Vim { vim, ale })
     });
@@ -99,9 +105,6 @@ fn run_vim(vim: &Vim, dir: &Path, scenario: &str, file: &Path, env: &[(&str, Str
     editors::run_scenario("vim", scenario, cmd, dir, &out_file, &[])
 }
 
-
-
-
 /// (line, column, code) of the location list, the code taken from ALE's
 /// default `%code: %s` message format.
 fn loclist(data: &Value) -> Vec<(u64, u64, String)> {
@@ -112,7 +115,11 @@ fn loclist(data: &Value) -> Vec<(u64, u64, String)> {
         .map(|i| {
             let text = i["text"].as_str().unwrap();
             let code = text.split(':').next().unwrap_or("").to_owned();
-            (i["lnum"].as_u64().unwrap(), i["col"].as_u64().unwrap(), code)
+            (
+                i["lnum"].as_u64().unwrap(),
+                i["col"].as_u64().unwrap(),
+                code,
+            )
         })
         .collect()
 }
@@ -122,13 +129,22 @@ fn check_broken_loclist(data: &Value) {
     // examples/broken.pbn: line 17 column 7 (1-based), etc.
     for want in [(17, 7, "PBN0003"), (20, 8, "PBN0006"), (22, 1, "PBN0004")] {
         assert!(
-            got.iter().any(|(l, c, code)| (*l, *c, code.as_str()) == want),
+            got.iter()
+                .any(|(l, c, code)| (*l, *c, code.as_str()) == want),
             "{want:?} missing in the location list {got:?}"
         );
     }
-    let first = data["loclist"].as_array().unwrap().iter().find(|i| i["lnum"] == json!(17)).unwrap();
+    let first = data["loclist"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["lnum"] == json!(17))
+        .unwrap();
     assert_eq!(first["type"], json!("E"), "{first}");
-    assert!(first["text"].as_str().unwrap().contains("closing quote"), "{first}");
+    assert!(
+        first["text"].as_str().unwrap().contains("closing quote"),
+        "{first}"
+    );
 }
 
 #[test]
@@ -159,7 +175,11 @@ fn vim_ale_fixer_formats_with_pbn_fmt() {
     let file = put(&dir, "messy.pbn", &text);
     let data = run_vim(vim, &dir, "fix", &file, &[]);
     assert_eq!(data["changed"], json!(true), "{data}");
-    assert_same(&expected, &fs::read_to_string(&file).unwrap(), "the file fixed by vim :ALEFix");
+    assert_same(
+        &expected,
+        &fs::read_to_string(&file).unwrap(),
+        "the file fixed by vim :ALEFix",
+    );
 }
 
 #[test]
@@ -181,7 +201,13 @@ fn vim_filetype_and_syntax() {
         (22, 1, "pbnComment"),
     ];
     let positions: Vec<_> = expected.iter().map(|(l, c, _)| json!([l, c])).collect();
-    let data = run_vim(vim, &dir, "syntax", &file, &[("PBN_TEST_POSITIONS", json!(positions).to_string())]);
+    let data = run_vim(
+        vim,
+        &dir,
+        "syntax",
+        &file,
+        &[("PBN_TEST_POSITIONS", json!(positions).to_string())],
+    );
     assert_eq!(data["commentstring"], json!("; %s"), "{data}");
     let mut bad = Vec::new();
     for ((line, col, want), got) in expected.iter().zip(data["syntax"].as_array().unwrap()) {

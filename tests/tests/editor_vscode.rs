@@ -31,7 +31,10 @@ use std::time::{Duration, Instant};
 const E2E_TIMEOUT: Duration = Duration::from_secs(300);
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("repo root")
+        .to_path_buf()
 }
 
 fn ext_dir() -> PathBuf {
@@ -59,7 +62,12 @@ fn node() -> Result<(), String> {
         .output()
         .map_err(|e| format!("node not found on PATH: {e}"))?;
     let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let major: u32 = v.trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    let major: u32 = v
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(0);
     if major < 20 {
         return Err(format!("node {v} is too old (need ≥ 20)"));
     }
@@ -69,9 +77,17 @@ fn node() -> Result<(), String> {
 /// The extension's node dependencies (`npm ci` in editors/vscode), or why not.
 fn node_modules() -> Result<(), String> {
     let nm = ext_dir().join("node_modules");
-    for p in [".bin/vsce", ".bin/tsc", ".bin/vscode-tmgrammar-snap", "playwright-core/package.json", "vscode-languageclient/package.json"] {
+    for p in [
+        ".bin/vsce",
+        ".bin/tsc",
+        ".bin/vscode-tmgrammar-snap",
+        "playwright-core/package.json",
+        "vscode-languageclient/package.json",
+    ] {
         if !nm.join(p).exists() {
-            return Err(format!("editors/vscode/node_modules/{p} is missing (npm ci in editors/vscode)"));
+            return Err(format!(
+                "editors/vscode/node_modules/{p} is missing (npm ci in editors/vscode)"
+            ));
         }
     }
     Ok(())
@@ -81,13 +97,20 @@ fn node_modules() -> Result<(), String> {
 fn code_server() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("CODE_SERVER") {
         let p = PathBuf::from(p);
-        return if p.exists() { Ok(p) } else { Err(format!("CODE_SERVER={} does not exist", p.display())) };
+        return if p.exists() {
+            Ok(p)
+        } else {
+            Err(format!("CODE_SERVER={} does not exist", p.display()))
+        };
     }
     let cache = repo().join(".ci/cache");
     let mut dirs: Vec<PathBuf> = fs::read_dir(&cache)
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
-    dirs.retain(|d| d.file_name().is_some_and(|n| n.to_string_lossy().starts_with("code-server-")));
+    dirs.retain(|d| {
+        d.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("code-server-"))
+    });
     dirs.sort();
     dirs.into_iter()
         .rev()
@@ -98,18 +121,26 @@ fn code_server() -> Result<PathBuf, String> {
 }
 
 fn chromium() -> Result<PathBuf, String> {
-    let p = std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
+    let p = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "/usr/bin/chromium".into());
     if p.exists() {
         Ok(p)
     } else {
-        Err(format!("chromium not found at {} (apt-get install chromium)", p.display()))
+        Err(format!(
+            "chromium not found at {} (apt-get install chromium)",
+            p.display()
+        ))
     }
 }
 
 /// Runs a command with a deadline; returns (exit code, stdout + stderr).
 fn run_with_timeout(mut cmd: Command, timeout: Duration) -> (Option<i32>, String) {
     use std::os::unix::process::CommandExt;
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
     let mut child = cmd.spawn().expect("spawn");
     let mut stdout = child.stdout.take().expect("stdout");
     let mut stderr = child.stderr.take().expect("stderr");
@@ -130,7 +161,9 @@ fn run_with_timeout(mut cmd: Command, timeout: Duration) -> (Option<i32>, String
         }
         if start.elapsed() > timeout {
             // The driver starts code-server and chromium in its process group.
-            let _ = Command::new("kill").args(["-KILL", &format!("-{}", child.id())]).status();
+            let _ = Command::new("kill")
+                .args(["-KILL", &format!("-{}", child.id())])
+                .status();
             let _ = child.wait();
             break None;
         }
@@ -144,7 +177,10 @@ fn run_with_timeout(mut cmd: Command, timeout: Duration) -> (Option<i32>, String
     }
     match status {
         Some(s) => (s.code(), output),
-        None => (None, format!("{output}\n--- killed after {} s", timeout.as_secs())),
+        None => (
+            None,
+            format!("{output}\n--- killed after {} s", timeout.as_secs()),
+        ),
     }
 }
 
@@ -153,29 +189,60 @@ fn extension_manifest() {
     let ext = ext_dir();
     let pkg = read_json(&ext.join("package.json"));
     assert_eq!(pkg["main"], "./out/extension.js");
-    let activation: Vec<&str> =
-        pkg["activationEvents"].as_array().expect("activationEvents").iter().filter_map(Value::as_str).collect();
-    assert!(activation.contains(&"onLanguage:pbn"), "activationEvents: {activation:?}");
+    let activation: Vec<&str> = pkg["activationEvents"]
+        .as_array()
+        .expect("activationEvents")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        activation.contains(&"onLanguage:pbn"),
+        "activationEvents: {activation:?}"
+    );
 
-    let languages = pkg["contributes"]["languages"].as_array().expect("languages");
-    let pbn = languages.iter().find(|l| l["id"] == "pbn").expect("the pbn language");
-    assert!(pbn["extensions"].as_array().unwrap().iter().any(|e| e == ".pbn"));
+    let languages = pkg["contributes"]["languages"]
+        .as_array()
+        .expect("languages");
+    let pbn = languages
+        .iter()
+        .find(|l| l["id"] == "pbn")
+        .expect("the pbn language");
+    assert!(pbn["extensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e == ".pbn"));
     assert!(!pbn["aliases"].as_array().unwrap().is_empty());
     let lang_conf = read_json(&ext.join(pbn["configuration"].as_str().unwrap()));
     assert_eq!(lang_conf["comments"]["lineComment"], ";");
-    assert_eq!(lang_conf["comments"]["blockComment"], serde_json::json!(["{", "}"]));
+    assert_eq!(
+        lang_conf["comments"]["blockComment"],
+        serde_json::json!(["{", "}"])
+    );
     let pairs: Vec<String> = lang_conf["autoClosingPairs"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| format!("{}{}", p["open"].as_str().unwrap(), p["close"].as_str().unwrap()))
+        .map(|p| {
+            format!(
+                "{}{}",
+                p["open"].as_str().unwrap(),
+                p["close"].as_str().unwrap()
+            )
+        })
         .collect();
     for pair in ["\"\"", "[]", "{}"] {
-        assert!(pairs.iter().any(|p| p == pair), "autoClosingPairs lacks {pair}: {pairs:?}");
+        assert!(
+            pairs.iter().any(|p| p == pair),
+            "autoClosingPairs lacks {pair}: {pairs:?}"
+        );
     }
 
     let grammars = pkg["contributes"]["grammars"].as_array().expect("grammars");
-    let g = grammars.iter().find(|g| g["language"] == "pbn").expect("the pbn grammar");
+    let g = grammars
+        .iter()
+        .find(|g| g["language"] == "pbn")
+        .expect("the pbn grammar");
     assert_eq!(g["scopeName"], "source.pbn");
     let grammar = read_json(&ext.join(g["path"].as_str().unwrap()));
     assert_eq!(grammar["scopeName"], "source.pbn");
@@ -192,20 +259,50 @@ fn extension_manifest() {
     }
     // The client reads these names (initializationOptions and the binary search).
     let src = fs::read_to_string(ext.join("src/extension.ts")).expect("extension.ts");
-    for needle in ["server.path", "server.extraArgs", "\"export\"", "format.addMissingTags", "initializationOptions", "configurationSection: \"pbn\"", "\"server\", EXE"] {
-        assert!(src.contains(needle), "src/extension.ts does not mention {needle}");
+    for needle in [
+        "server.path",
+        "server.extraArgs",
+        "\"export\"",
+        "format.addMissingTags",
+        "initializationOptions",
+        "configurationSection: \"pbn\"",
+        "\"server\", EXE",
+    ] {
+        assert!(
+            src.contains(needle),
+            "src/extension.ts does not mention {needle}"
+        );
     }
-    assert!(ext.join("package-lock.json").is_file(), "editors/vscode/package-lock.json must be committed");
+    assert!(
+        ext.join("package-lock.json").is_file(),
+        "editors/vscode/package-lock.json must be committed"
+    );
 }
 
 /// The TextMate scope of each node that highlights.scm captures.
 const SCOPES: &[(&str, &[&str])] = &[
     ("escape_line", &["keyword.control.directive.escape.pbn"]),
-    ("comment", &["comment.line.semicolon.pbn", "comment.block.brace.pbn"]),
-    ("tag_pair", &["meta.tag-pair.pbn", "punctuation.definition.tag.begin.pbn", "punctuation.definition.tag.end.pbn"]),
-    ("tag_name", &["entity.name.tag.pbn", "keyword.other.section-tag.pbn"]),
+    (
+        "comment",
+        &["comment.line.semicolon.pbn", "comment.block.brace.pbn"],
+    ),
+    (
+        "tag_pair",
+        &[
+            "meta.tag-pair.pbn",
+            "punctuation.definition.tag.begin.pbn",
+            "punctuation.definition.tag.end.pbn",
+        ],
+    ),
+    (
+        "tag_name",
+        &["entity.name.tag.pbn", "keyword.other.section-tag.pbn"],
+    ),
     ("string", &["string.quoted.double.pbn"]),
-    ("unterminated_string", &["invalid.illegal.unterminated-string.pbn"]),
+    (
+        "unterminated_string",
+        &["invalid.illegal.unterminated-string.pbn"],
+    ),
     ("bid", &["constant.numeric.call.bid.pbn"]),
     ("pass", &["constant.language.call.pass.pbn"]),
     ("all_pass", &["constant.language.call.all-pass.pbn"]),
@@ -215,7 +312,10 @@ const SCOPES: &[(&str, &[&str])] = &[
     ("invalid_call", &["invalid.illegal.call.pbn"]),
     // A run of card tokens: TextMate scopes each token (a `-` is the
     // auction's dash scope, listed above).
-    ("cards", &["constant.other.card.pbn", "invalid.illegal.card.pbn"]),
+    (
+        "cards",
+        &["constant.other.card.pbn", "invalid.illegal.card.pbn"],
+    ),
     ("suffix", &["keyword.operator.suffix.pbn"]),
     ("note_ref", &["entity.name.label.note-reference.pbn"]),
     ("nag", &["constant.numeric.nag.pbn"]),
@@ -227,22 +327,33 @@ const SCOPES: &[(&str, &[&str])] = &[
 
 #[test]
 fn textmate_grammar_covers_highlights_scm() {
-    let hl = fs::read_to_string(repo().join("tree-sitter-pbn/queries/highlights.scm")).expect("highlights.scm");
+    let hl = fs::read_to_string(repo().join("tree-sitter-pbn/queries/highlights.scm"))
+        .expect("highlights.scm");
     // Node names in the queries: `(name` not preceded by `#` (predicates).
     let mut nodes = BTreeSet::new();
     for line in hl.lines().filter(|l| !l.trim_start().starts_with(';')) {
         let b = line.as_bytes();
         for (i, _) in line.match_indices('(') {
             let rest = &line[i + 1..];
-            let name: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-            if !name.is_empty() && !rest[name.len()..].starts_with('?') && b.get(i + 1) != Some(&b'#') {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            if !name.is_empty()
+                && !rest[name.len()..].starts_with('?')
+                && b.get(i + 1) != Some(&b'#')
+            {
                 nodes.insert(name);
             }
         }
     }
-    assert!(nodes.contains("nag") && nodes.contains("escape_line"), "parsed nodes: {nodes:?}");
+    assert!(
+        nodes.contains("nag") && nodes.contains("escape_line"),
+        "parsed nodes: {nodes:?}"
+    );
 
-    let grammar = fs::read_to_string(ext_dir().join("syntaxes/pbn.tmLanguage.json")).expect("grammar");
+    let grammar =
+        fs::read_to_string(ext_dir().join("syntaxes/pbn.tmLanguage.json")).expect("grammar");
     let mut snaps = String::new();
     for e in fs::read_dir(ext_dir().join("tests/grammar")).expect("tests/grammar") {
         let p = e.expect("entry").path();
@@ -253,7 +364,9 @@ fn textmate_grammar_covers_highlights_scm() {
     let mut problems = Vec::new();
     for node in &nodes {
         match SCOPES.iter().find(|(n, _)| n == node) {
-            None => problems.push(format!("highlights.scm captures ({node}) but SCOPES has no TextMate scope for it")),
+            None => problems.push(format!(
+                "highlights.scm captures ({node}) but SCOPES has no TextMate scope for it"
+            )),
             Some((_, scopes)) => {
                 for s in *scopes {
                     if !grammar.contains(&format!("\"{s}\"")) {
@@ -269,7 +382,10 @@ fn textmate_grammar_covers_highlights_scm() {
     // The section tags that highlights.scm singles out.
     for tag in ["Auction", "Play", "Note"] {
         assert!(hl.contains(&format!("\"{tag}\"")));
-        assert!(grammar.contains(tag), "pbn.tmLanguage.json does not single out {tag}");
+        assert!(
+            grammar.contains(tag),
+            "pbn.tmLanguage.json does not single out {tag}"
+        );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -298,7 +414,10 @@ fn textmate_grammar_snapshots() {
 
 #[test]
 fn vscode_end_to_end() {
-    let prereqs = node().and_then(|_| node_modules()).and_then(|_| code_server()).and_then(|cs| chromium().map(|c| (cs, c)));
+    let prereqs = node()
+        .and_then(|_| node_modules())
+        .and_then(|_| code_server())
+        .and_then(|cs| chromium().map(|c| (cs, c)));
     let (code_server, chromium) = match prereqs {
         Ok(p) => p,
         Err(why) => return skip(&format!("VS Code end-to-end test: {why}")),

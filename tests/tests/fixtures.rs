@@ -8,7 +8,11 @@ use pbn::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {
-    pbn_tests::corpus::pbn_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(dir))
+    pbn_tests::corpus::pbn_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(dir),
+    )
 }
 
 fn diagnostics_report(bytes: &[u8], export: bool) -> String {
@@ -18,7 +22,14 @@ fn diagnostics_report(bytes: &[u8], export: bool) -> String {
     let mut s = format!("games: {}\n", res.games);
     for d in &res.diagnostics {
         let p = index.line_col(&source.text, d.range.start, PositionEncoding::Chars);
-        s.push_str(&format!("{}:{} {} {} {}\n", p.line + 1, p.col + 1, d.severity.name(), d.code.code, d.message));
+        s.push_str(&format!(
+            "{}:{} {} {} {}\n",
+            p.line + 1,
+            p.col + 1,
+            d.severity.name(),
+            d.code.code,
+            d.message
+        ));
     }
     s
 }

@@ -24,14 +24,32 @@ fn check_one(name: &str, bytes: &[u8], failures: &mut Vec<String>) {
     let once = format(&source, &opts);
     let twice = format(&decode(once.text.as_bytes()), &opts);
     if once.text != twice.text {
-        let line = once.text.lines().zip(twice.text.lines()).position(|(a, b)| a != b).unwrap_or(0);
-        failures.push(format!("{name}: not idempotent (first difference at line {})", line + 1));
+        let line = once
+            .text
+            .lines()
+            .zip(twice.text.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        failures.push(format!(
+            "{name}: not idempotent (first difference at line {})",
+            line + 1
+        ));
     }
     if dump(&source.text)["games"] != dump(&once.text)["games"] {
         let a = dump(&source.text);
         let b = dump(&once.text);
-        let g = a["games"].as_array().unwrap().iter().zip(b["games"].as_array().unwrap()).position(|(x, y)| x != y);
-        failures.push(format!("{name}: dump differs after formatting (game {:?}, {} vs {} games)", g.map(|g| g + 1), a["games"].as_array().unwrap().len(), b["games"].as_array().unwrap().len()));
+        let g = a["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(b["games"].as_array().unwrap())
+            .position(|(x, y)| x != y);
+        failures.push(format!(
+            "{name}: dump differs after formatting (game {:?}, {} vs {} games)",
+            g.map(|g| g + 1),
+            a["games"].as_array().unwrap().len(),
+            b["games"].as_array().unwrap().len()
+        ));
     }
     if comments(&source.text) != comments(&once.text) {
         failures.push(format!("{name}: comments differ after formatting"));
@@ -54,7 +72,11 @@ fn generated_files_format_idempotently_and_keep_meaning() {
     let mut failures = Vec::new();
     for seed in 0..4 {
         let text = pbn_tests::gen::generate(200, seed, &pbn_tests::gen::GenOptions::default());
-        check_one(&format!("generated seed {seed}"), text.as_bytes(), &mut failures);
+        check_one(
+            &format!("generated seed {seed}"),
+            text.as_bytes(),
+            &mut failures,
+        );
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
@@ -65,19 +87,30 @@ fn formatted_output_of_error_free_files_passes_the_export_check() {
     use pbn::codes::Category;
     use pbn::diagnostic::Severity;
     let Some(dir) = corpus_dir() else { return };
-    let opts = FormatOptions { eol: pbn::format::EolOption::Crlf, ..Default::default() };
+    let opts = FormatOptions {
+        eol: pbn::format::EolOption::Crlf,
+        ..Default::default()
+    };
     let mut failures = Vec::new();
     let mut checked = 0;
     for rel in corpus_files(&dir) {
         let source = decode(&std::fs::read(dir.join(&rel)).unwrap());
         let before = check_text(&source, &CheckOptions { export: false });
-        if before.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        if before
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
             continue;
         }
         checked += 1;
         let out = format(&source, &opts);
         let after = check_text(&decode(out.text.as_bytes()), &CheckOptions { export: true });
-        for d in after.diagnostics.iter().filter(|d| d.code.category == Category::Export || d.severity == Severity::Error) {
+        for d in after
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.category == Category::Export || d.severity == Severity::Error)
+        {
             failures.push(format!("{}: {} {}", rel.display(), d.code.code, d.message));
         }
     }
@@ -88,7 +121,9 @@ fn formatted_output_of_error_free_files_passes_the_export_check() {
 /// Turns export-format text into equivalent import-format text: what a
 /// person typing PBN by hand would write.
 fn to_import_format(text: &str, seed: u64) -> String {
-    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut rng = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut next = move || {
         rng ^= rng << 13;
         rng ^= rng >> 7;
@@ -101,7 +136,11 @@ fn to_import_format(text: &str, seed: u64) -> String {
         let mut rest: Vec<String> = Vec::new();
         let mut in_section = false;
         for line in game.lines() {
-            if line.starts_with('[') && !in_section && !line.starts_with("[Auction") && !line.starts_with("[Play") {
+            if line.starts_with('[')
+                && !in_section
+                && !line.starts_with("[Auction")
+                && !line.starts_with("[Play")
+            {
                 tags.push(line.to_owned());
             } else {
                 in_section = true;
@@ -128,9 +167,15 @@ fn to_import_format(text: &str, seed: u64) -> String {
         let mut in_calls_or_cards = false;
         for line in rest {
             if line.starts_with('[') {
-                in_calls_or_cards = line.starts_with("[Auction") || line.starts_with("[Play") || (in_calls_or_cards && line.starts_with("[Note"));
+                in_calls_or_cards = line.starts_with("[Auction")
+                    || line.starts_with("[Play")
+                    || (in_calls_or_cards && line.starts_with("[Note"));
             }
-            if line.starts_with('[') || line.starts_with('{') || line.starts_with('%') || !in_calls_or_cards {
+            if line.starts_with('[')
+                || line.starts_with('{')
+                || line.starts_with('%')
+                || !in_calls_or_cards
+            {
                 out.push_str(&line);
             } else {
                 // Lower case (§3.11), suffixes for NAGs (§3.5.3), extra spaces.
@@ -140,7 +185,9 @@ fn to_import_format(text: &str, seed: u64) -> String {
                         "$1" if next() % 2 == 0 => "!".to_owned(),
                         "$3" if next() % 2 == 0 => "!!".to_owned(),
                         "$7" if next() % 2 == 0 => "!".to_owned(),
-                        w if w.len() == 2 && next() % 4 == 0 && !w.starts_with(['$', '=']) => w.to_ascii_lowercase(),
+                        w if w.len() == 2 && next() % 4 == 0 && !w.starts_with(['$', '=']) => {
+                            w.to_ascii_lowercase()
+                        }
                         "Pass" if next() % 3 == 0 => "pass".to_owned(),
                         w => w.to_owned(),
                     };
@@ -162,10 +209,15 @@ fn import_format_variants_format_back_to_the_same_meaning() {
         let export = pbn_tests::gen::generate(60, seed, &pbn_tests::gen::GenOptions::default());
         let import = to_import_format(&export, seed);
         assert_eq!(
-            dump(&export)["games"], dump(&import)["games"],
+            dump(&export)["games"],
+            dump(&import)["games"],
             "the import-format variant must mean the same (seed {seed}); the mutator is wrong"
         );
-        check_one(&format!("import variant seed {seed}"), import.as_bytes(), &mut failures);
+        check_one(
+            &format!("import variant seed {seed}"),
+            import.as_bytes(),
+            &mut failures,
+        );
         let formatted = format(&decode(import.as_bytes()), &FormatOptions::default()).text;
         assert!(formatted.len() > export.len() / 2);
     }

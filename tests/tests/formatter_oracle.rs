@@ -43,8 +43,18 @@ fn classify(ours: &[&str], theirs: &[&str]) -> Option<&'static str> {
     if all(ours, &|l| l.starts_with("[Scoring ")) && all(theirs, &|l| l.starts_with("[Scoring ")) {
         return Some("scoring");
     }
-    let derived = |l: &str| matches!(l, "[Declarer \"\"]" | "[Contract \"Pass\"]" | "[Result \"\"]");
-    let unknown = |l: &str| matches!(l, "[Declarer \"?\"]" | "[Contract \"?\"]" | "[Result \"?\"]" | "[Scoring \"?\"]");
+    let derived = |l: &str| {
+        matches!(
+            l,
+            "[Declarer \"\"]" | "[Contract \"Pass\"]" | "[Result \"\"]"
+        )
+    };
+    let unknown = |l: &str| {
+        matches!(
+            l,
+            "[Declarer \"?\"]" | "[Contract \"?\"]" | "[Result \"?\"]" | "[Scoring \"?\"]"
+        )
+    };
     if !theirs.is_empty() && all(theirs, &derived) && all(ours, &unknown) {
         return Some("derived-from-auction");
     }
@@ -59,14 +69,24 @@ fn fmt_matches_the_reference_verifiers_export() {
     let Some(dir) = corpus_dir() else { return };
     let input = std::fs::read(dir.join("pbnjveri/correct_10.pbn")).unwrap();
     let oracle = decode(&std::fs::read(dir.join("pbnjveri/result_10.pbn")).unwrap()).text;
-    let ours = format(&decode(&input), &FormatOptions { eol: EolOption::Lf, ..Default::default() }).text;
+    let ours = format(
+        &decode(&input),
+        &FormatOptions {
+            eol: EolOption::Lf,
+            ..Default::default()
+        },
+    )
+    .text;
 
     let mut ours_blocks = blocks(&ours);
     let theirs_blocks = blocks(&oracle);
     let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
     // The comment-only block between two games: the verifier moves it into
     // the next game, pbn fmt keeps it where it stood.
-    if let Some(i) = ours_blocks.iter().position(|b| b.iter().all(|l| !l.starts_with('['))) {
+    if let Some(i) = ours_blocks
+        .iter()
+        .position(|b| b.iter().all(|l| !l.starts_with('[')))
+    {
         assert_eq!(ours_blocks[i], ["{", "No game", "}"]);
         let block = ours_blocks.remove(i);
         ours_blocks[i].splice(0..0, block);
@@ -81,23 +101,44 @@ fn fmt_matches_the_reference_verifiers_export() {
         for op in diff.ops() {
             let (ours_lines, theirs_lines) = match *op {
                 similar::DiffOp::Equal { .. } => continue,
-                similar::DiffOp::Delete { old_index, old_len, .. } => (&a[old_index..old_index + old_len], &b[0..0]),
-                similar::DiffOp::Insert { new_index, new_len, .. } => (&a[0..0], &b[new_index..new_index + new_len]),
-                similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                    (&a[old_index..old_index + old_len], &b[new_index..new_index + new_len])
-                }
+                similar::DiffOp::Delete {
+                    old_index, old_len, ..
+                } => (&a[old_index..old_index + old_len], &b[0..0]),
+                similar::DiffOp::Insert {
+                    new_index, new_len, ..
+                } => (&a[0..0], &b[new_index..new_index + new_len]),
+                similar::DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => (
+                    &a[old_index..old_index + old_len],
+                    &b[new_index..new_index + new_len],
+                ),
             };
             match classify(ours_lines, theirs_lines) {
                 Some(class) => *counts.entry(class).or_default() += 1,
-                None => failures.push(format!("game {}: ours {ours_lines:?} vs verifier {theirs_lines:?}", g + 1)),
+                None => failures.push(format!(
+                    "game {}: ours {ours_lines:?} vs verifier {theirs_lines:?}",
+                    g + 1
+                )),
             }
         }
     }
     eprintln!("differences from the reference verifier's export, all allowed:");
     for (class, n) in &counts {
-        let why = ALLOWED.iter().find(|(c, _)| c == class).map(|(_, w)| *w).unwrap_or("?");
+        let why = ALLOWED
+            .iter()
+            .find(|(c, _)| c == class)
+            .map(|(_, w)| *w)
+            .unwrap_or("?");
         eprintln!("  {n:3} × {class}: {why}");
     }
-    assert!(failures.is_empty(), "unexplained differences:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "unexplained differences:\n{}",
+        failures.join("\n")
+    );
     assert!(counts.keys().all(|c| ALLOWED.iter().any(|(a, _)| a == c)));
 }

@@ -3,14 +3,18 @@
 //! inputs) runs through the same property as its target, so they stay fixed
 //! in plain `cargo test` without cargo-fuzz. See ROBUSTNESS.md.
 
-use pbn_tests::fuzz::{decode_incremental, encode_incremental, Edit, PointMode, TARGETS};
 use pbn::format::{format, FormatOptions};
 use pbn::text::decode;
+use pbn_tests::fuzz::{decode_incremental, encode_incremental, Edit, PointMode, TARGETS};
 use std::path::Path;
 
 /// How many games the reader finds in `text` (`pbn dump`'s `games`).
 fn games(text: &str) -> usize {
-    pbn_tests::fuzz::meaning(text).0.as_array().expect("dump has a games array").len()
+    pbn_tests::fuzz::meaning(text)
+        .0
+        .as_array()
+        .expect("dump has a games array")
+        .len()
 }
 
 #[test]
@@ -30,8 +34,15 @@ fn every_fuzz_fixture_passes_its_targets_property() {
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             if let Err(e) = std::panic::catch_unwind(|| property(&bytes)) {
-                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-                failures.push(format!("{target}/{}: {msg}", path.file_name().unwrap().to_string_lossy()));
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failures.push(format!(
+                    "{target}/{}: {msg}",
+                    path.file_name().unwrap().to_string_lossy()
+                ));
             }
         }
     }
@@ -41,17 +52,40 @@ fn every_fuzz_fixture_passes_its_targets_property() {
 #[test]
 fn incremental_inputs_decode_as_encoded() {
     let edits = vec![
-        Edit { start: 3, delete: 2, insert: "{".into(), reparse: true },
-        Edit { start: 900, delete: 0, insert: "\r\n".into(), reparse: false },
+        Edit {
+            start: 3,
+            delete: 2,
+            insert: "{".into(),
+            reparse: true,
+        },
+        Edit {
+            start: 900,
+            delete: 0,
+            insert: "\r\n".into(),
+            reparse: false,
+        },
     ];
     let bytes = encode_incremental(PointMode::Rope, "[Event \"é\"]\n", &edits);
     let (mode, text, back) = decode_incremental(&bytes);
     assert_eq!(mode, PointMode::Rope);
     assert_eq!(text, "[Event \"é\"]\n");
     assert_eq!(back.len(), 2);
-    assert_eq!((back[1].start, back[1].delete, back[1].insert.as_str(), back[1].reparse), (900, 0, "\r\n", false));
+    assert_eq!(
+        (
+            back[1].start,
+            back[1].delete,
+            back[1].insert.as_str(),
+            back[1].reparse
+        ),
+        (900, 0, "\r\n", false)
+    );
     // Any bytes decode (the fuzzer feeds arbitrary ones).
-    for bytes in [&b""[..], b"\x01", b"\x00\xff\xff", b"\x01\x02\x00ab\x05\x00\x01\x7f"] {
+    for bytes in [
+        &b""[..],
+        b"\x01",
+        b"\x00\xff\xff",
+        b"\x01\x02\x00ab\x05\x00\x01\x7f",
+    ] {
         let _ = decode_incremental(bytes);
         (TARGETS[2].1)(bytes);
     }
@@ -64,8 +98,14 @@ fn incremental_inputs_decode_as_encoded() {
 /// wrote, and added them again (server/src/format/mod.rs, `with_export_header`).
 #[test]
 fn export_header_is_idempotent() {
-    let opts = FormatOptions { export_header: true, ..Default::default() };
-    for (input, head) in [(&b"% PBN 1.0\n[Event \"\"]\n"[..], "% PBN 1.0\n% EXPORT\n"), (b"[Event \"\"]\r", "% PBN 2.1\r% EXPORT\r")] {
+    let opts = FormatOptions {
+        export_header: true,
+        ..Default::default()
+    };
+    for (input, head) in [
+        (&b"% PBN 1.0\n[Event \"\"]\n"[..], "% PBN 1.0\n% EXPORT\n"),
+        (b"[Event \"\"]\r", "% PBN 2.1\r% EXPORT\r"),
+    ] {
         let once = format(&decode(input), &opts).text;
         assert!(once.starts_with(head), "{once:?}");
         let twice = format(&decode(once.as_bytes()), &opts).text;
@@ -81,14 +121,24 @@ fn export_header_is_idempotent() {
 fn added_question_mark_is_not_inherited_by_a_later_hash() {
     let text = "[Site \"Foo\"]\n[Board \"1\"]\n\n[Board \"2\"]\n\n[Site \"#\"]\n[Board \"3\"]\n";
     let out = format(&decode(text.as_bytes()), &FormatOptions::default()).text;
-    assert_eq!(pbn_tests::fuzz::meaning(text).0, pbn_tests::fuzz::meaning(&out).0, "{out}");
+    assert_eq!(
+        pbn_tests::fuzz::meaning(text).0,
+        pbn_tests::fuzz::meaning(&out).0,
+        "{out}"
+    );
     // The game in between still gets the other missing tags, and a game with
     // no later `#` still gets `Site "?"`.
     let games: Vec<&str> = out.split("\n\n").collect();
-    assert!(games[1].contains("[Event \"?\"]") && !games[1].contains("[Site "), "{out}");
+    assert!(
+        games[1].contains("[Event \"?\"]") && !games[1].contains("[Site "),
+        "{out}"
+    );
     let no_hash = text.replace("\"#\"", "\"Bar\"");
     let out = format(&decode(no_hash.as_bytes()), &FormatOptions::default()).text;
-    assert!(out.split("\n\n").nth(1).unwrap().contains("[Site \"?\"]"), "{out}");
+    assert!(
+        out.split("\n\n").nth(1).unwrap().contains("[Site \"?\"]"),
+        "{out}"
+    );
 }
 
 /// Found by the `incremental_reparse` target: after replacing
@@ -113,7 +163,10 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
     });
     let incremental = parser.parse(next, Some(&tree)).unwrap();
     let fresh = parser.parse(next, None).unwrap();
-    assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
+    assert_eq!(
+        incremental.root_node().to_sexp(),
+        fresh.root_node().to_sexp()
+    );
 }
 
 /// Found by the `fmt` target (`b\x0c\n\nl`): the piecewise parse cut the
@@ -125,7 +178,11 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
 #[test]
 fn formatting_keeps_a_broken_game_after_a_form_feed() {
     let out = format(&decode(b"b\x0c\n\nl"), &FormatOptions::default());
-    assert!(out.text.contains('l'), "the second game is gone: {:?}", out.text);
+    assert!(
+        out.text.contains('l'),
+        "the second game is gone: {:?}",
+        out.text
+    );
     assert_eq!(out.verbatim_games, vec![0, 1]);
 }
 
@@ -146,9 +203,15 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
     assert_eq!(out.unprintable_games, vec![0]);
     assert!(out.syntax_error_games().is_empty());
     assert_eq!(out.text, text);
-    assert_eq!(pbn_tests::fuzz::meaning(text).0, pbn_tests::fuzz::meaning(&out.text).0);
-    let codes: Vec<&str> =
-        check_text(&decode(text.as_bytes()), &CheckOptions { export: false }).diagnostics.iter().map(|d| d.code.code).collect();
+    assert_eq!(
+        pbn_tests::fuzz::meaning(text).0,
+        pbn_tests::fuzz::meaning(&out.text).0
+    );
+    let codes: Vec<&str> = check_text(&decode(text.as_bytes()), &CheckOptions { export: false })
+        .diagnostics
+        .iter()
+        .map(|d| d.code.code)
+        .collect();
     assert_eq!(codes, ["PBN0206", "PBN0209"]);
 }
 
@@ -163,16 +226,32 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
 /// now kept as written, and verbatim text keeps its line ends.
 #[test]
 fn games_kept_verbatim_are_read_back_as_the_same_games() {
-    for input in [&b"{\0\n[\n\n\n-}"[..], b"[T\x9b{\r\r\"\n[A Q\n*\n\n\0}", b"\t\t\t%S\xad;H\n"] {
+    for input in [
+        &b"{\0\n[\n\n\n-}"[..],
+        b"[T\x9b{\r\r\"\n[A Q\n*\n\n\0}",
+        b"\t\t\t%S\xad;H\n",
+    ] {
         let source = decode(input);
         let out = format(&source, &FormatOptions::default());
-        assert_eq!(games(&decode(out.text.as_bytes()).text), games(&decode(input).text), "{input:?} -> {:?}", out.text);
+        assert_eq!(
+            games(&decode(out.text.as_bytes()).text),
+            games(&decode(input).text),
+            "{input:?} -> {:?}",
+            out.text
+        );
     }
     // Lone CRs inside a verbatim game stay; the printed game gets the
     // file's line end.
-    let out = format(&decode(b"[T\x9b{\r\r\"\n[A Q\n*\n\n[Event \"x\"]\n"), &FormatOptions::default());
+    let out = format(
+        &decode(b"[T\x9b{\r\r\"\n[A Q\n*\n\n[Event \"x\"]\n"),
+        &FormatOptions::default(),
+    );
     assert!(out.text.contains("{\r\r\""), "{:?}", out.text);
-    assert!(out.text.contains("[Event \"x\"]\n[Site \"?\"]\n"), "{:?}", out.text);
+    assert!(
+        out.text.contains("[Event \"x\"]\n[Site \"?\"]\n"),
+        "{:?}",
+        out.text
+    );
 }
 
 /// Found by the `fmt` target with the stronger property (2026-11-25,
@@ -183,7 +262,8 @@ fn games_kept_verbatim_are_read_back_as_the_same_games() {
 /// written.
 #[test]
 fn stray_tokens_outside_any_game_are_kept_as_written() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/fmt/stray-tokens-outside-any-game");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fuzz/fmt/stray-tokens-outside-any-game");
     let input = std::fs::read(path).unwrap();
     let out = format(&decode(&input), &FormatOptions::default());
     assert!(out.text.starts_with("[o. f,2\n"), "{:?}", out.text);
@@ -201,7 +281,10 @@ fn stray_tokens_outside_any_game_are_kept_as_written() {
 #[test]
 fn export_header_inside_a_range_kept_as_written() {
     let input = b"%PBN\n\r\xf2\xf2\xf2\xf2\xf2";
-    let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
+    let opts = FormatOptions {
+        export_header: true,
+        ..FormatOptions::default()
+    };
     let out = format(&decode(input), &opts);
     assert_eq!(out.text, "%PBN\n% EXPORT\r\r\u{f2}\u{f2}\u{f2}\u{f2}\u{f2}");
     assert_eq!(games(&out.text), games(&decode(input).text));
@@ -240,7 +323,11 @@ fn a_game_with_a_nul_is_kept_as_written() {
     assert_eq!(out.verbatim_games, vec![0, 1]);
     assert_eq!(out.unprintable_games, vec![1]);
     assert_eq!(games(&out.text), games(&decode(input).text));
-    assert!(out.text.ends_with("[E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]"), "{:?}", out.text);
+    assert!(
+        out.text.ends_with("[E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]"),
+        "{:?}",
+        out.text
+    );
 }
 
 /// Found by the `fmt` target (2026-11-26, `unicode-space-section-row-became-a-blank-line`):
@@ -256,7 +343,10 @@ fn a_section_row_of_unicode_white_space_is_kept() {
     let out = format(&doc, &FormatOptions::default());
     assert_eq!(games(&out.text), 1, "{:?}", out.text);
     assert!(!out.text.contains("\n\n"), "{:?}", out.text);
-    for row in ["[Table \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\n", "[Teble \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\u{85}\n"] {
+    for row in [
+        "[Table \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\n",
+        "[Teble \"1\"]\n\u{85}\u{85}\u{85}\u{85}\u{85}\u{85}\n",
+    ] {
         assert!(out.text.contains(row), "{row:?} not in {:?}", out.text);
     }
 }
@@ -272,7 +362,11 @@ fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     let input = b"[ActionTable\"Card\"\"\\\"\xa4\"";
     let source = decode(input);
     let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
-    let d = result.diagnostics.iter().find(|d| d.code.code == "PBN0333").expect("PBN0333");
+    let d = result
+        .diagnostics
+        .iter()
+        .find(|d| d.code.code == "PBN0333")
+        .expect("PBN0333");
     assert_eq!(&source.text[d.range.clone()], "\\\"\u{a4}");
 }
 
@@ -287,11 +381,18 @@ fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
 /// it is now read byte for byte as it declares (§2.2 and `text/decode.rs`).
 #[test]
 fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/parse_check/utf16-bom-in-a-declared-windows-1252-file");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fuzz/parse_check/utf16-bom-in-a-declared-windows-1252-file");
     let bytes = std::fs::read(path).unwrap();
     let source = decode(&bytes);
     assert_eq!(source.encoding, pbn::text::Encoding::Windows1252);
-    assert!(source.text.starts_with("\u{fe}\u{ff}\r\n% charset=windows-1252\r\n[Event \"Café \u{201c}A\u{201d}\"]"), "{:?}", source.text);
+    assert!(
+        source.text.starts_with(
+            "\u{fe}\u{ff}\r\n% charset=windows-1252\r\n[Event \"Café \u{201c}A\u{201d}\"]"
+        ),
+        "{:?}",
+        source.text
+    );
     assert_eq!(pbn::text::encode(&source.text, source.encoding), (bytes, 0));
 }
 
@@ -306,16 +407,35 @@ fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
 /// property asserts the limit.
 #[test]
 fn a_message_quoting_its_own_delimiters_stays_short() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/parse_check/message-quoting-its-own-delimiters");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fuzz/parse_check/message-quoting-its-own-delimiters");
     let source = decode(&std::fs::read(path).unwrap());
     let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
-    for (code, end) in [("PBN0006", "is not a quoted string (§3.3)"), ("PBN0202", "counts (§3.4)"), ("PBN0320", " (§4.2.2)")] {
-        let d = result.diagnostics.iter().find(|d| d.code.code == code).unwrap_or_else(|| panic!("{code}"));
-        assert_eq!(d.message.chars().count(), pbn::diagnostic::MESSAGE_MAX, "{code}: {}", d.message);
+    for (code, end) in [
+        ("PBN0006", "is not a quoted string (§3.3)"),
+        ("PBN0202", "counts (§3.4)"),
+        ("PBN0320", " (§4.2.2)"),
+    ] {
+        let d = result
+            .diagnostics
+            .iter()
+            .find(|d| d.code.code == code)
+            .unwrap_or_else(|| panic!("{code}"));
+        assert_eq!(
+            d.message.chars().count(),
+            pbn::diagnostic::MESSAGE_MAX,
+            "{code}: {}",
+            d.message
+        );
         assert!(d.message.ends_with(end), "{code}: {}", d.message);
     }
     for d in &result.diagnostics {
-        assert!(d.message.chars().count() <= pbn::diagnostic::MESSAGE_MAX, "{}: {}", d.code.code, d.message);
+        assert!(
+            d.message.chars().count() <= pbn::diagnostic::MESSAGE_MAX,
+            "{}: {}",
+            d.code.code,
+            d.message
+        );
     }
 }
 
@@ -330,13 +450,23 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
 #[test]
 fn a_leading_feff_is_not_moved_behind_the_export_header() {
     let input = b"\xef\xbb\xbf\xef\xbb\xbf\n\n[Event \"x\n";
-    let opts = FormatOptions { export_header: true, ..FormatOptions::default() };
+    let opts = FormatOptions {
+        export_header: true,
+        ..FormatOptions::default()
+    };
     let out = format(&decode(input), &opts);
     assert_eq!(out.text, "% PBN 2.1\n% EXPORT\n\n\n\n[Event \"x\n");
     assert_eq!(games(&out.text), 1);
     assert_eq!(games(&out.text), games(&decode(input).text));
     // Written back with its byte order mark and formatted again: the same.
-    assert_eq!(format(&decode(&[&b"\xef\xbb\xbf"[..], out.text.as_bytes()].concat()), &opts).text, out.text);
+    assert_eq!(
+        format(
+            &decode(&[&b"\xef\xbb\xbf"[..], out.text.as_bytes()].concat()),
+            &opts
+        )
+        .text,
+        out.text
+    );
     // Without the header, the game is kept as written, without the U+FEFF.
     let plain = format(&decode(input), &FormatOptions::default()).text;
     assert_eq!(plain, "\n\n[Event \"x\n");

@@ -8,7 +8,11 @@ use pbn_tests::gen::{generate, GenOptions};
 
 fn codes(text: &str, export: bool) -> Vec<String> {
     let result = check_text(&decode(text.as_bytes()), &CheckOptions { export });
-    result.diagnostics.iter().map(|d| format!("{:?} {}", d.severity, d.code.code)).collect()
+    result
+        .diagnostics
+        .iter()
+        .map(|d| format!("{:?} {}", d.severity, d.code.code))
+        .collect()
 }
 
 #[test]
@@ -29,9 +33,16 @@ fn the_default_file_has_one_line_end_error_and_one_hint_per_game() {
     let text = generate(games, 1, &GenOptions::default());
     let found = codes(&text, false);
     let hints = found.iter().filter(|c| c.ends_with("PBN0208")).count();
-    assert_eq!(hints, games, "one application-specific-tag hint (DoubleDummyTricks) per game: {found:?}");
+    assert_eq!(
+        hints, games,
+        "one application-specific-tag hint (DoubleDummyTricks) per game: {found:?}"
+    );
     let others: Vec<_> = found.iter().filter(|c| !c.ends_with("PBN0208")).collect();
-    assert_eq!(others.len(), 1, "and the LF line ends, once per file: {others:?}");
+    assert_eq!(
+        others.len(),
+        1,
+        "and the LF line ends, once per file: {others:?}"
+    );
 }
 
 #[test]
@@ -39,7 +50,11 @@ fn the_clean_file_has_the_same_games_as_the_default() {
     let a = generate(100, 5, &GenOptions::default());
     let b = generate(100, 5, &GenOptions::clean());
     let strip = |t: &str| {
-        t.replace("\r\n", "\n").lines().filter(|l| !l.starts_with("[DoubleDummyTricks ")).collect::<Vec<_>>().join("\n")
+        t.replace("\r\n", "\n")
+            .lines()
+            .filter(|l| !l.starts_with("[DoubleDummyTricks "))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     assert_eq!(strip(&a), strip(&b));
 }

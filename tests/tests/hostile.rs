@@ -47,7 +47,10 @@ fn in_process(name: &str, bytes: &[u8]) {
         // The per-file and per-game limits are the same, piece by piece
         // (`pbn check`, the language server) or on the whole document.
         let whole = check_whole(&source, &opts);
-        assert!(piecewise.diagnostics == whole.diagnostics, "{name}: check_text and check_whole differ (export {export})");
+        assert!(
+            piecewise.diagnostics == whole.diagnostics,
+            "{name}: check_text and check_whole differ (export {export})"
+        );
     }
     let tree = pbn::syntax::parse_pieces(&source.text);
     let doc = pbn::model::lower(&tree, &source.text);
@@ -61,8 +64,6 @@ struct Cli {
     stdout: String,
     stderr: String,
 }
-
-
 
 fn pbn_check(path: &Path) -> Cli {
     let mut child = Command::new(pbn_binary())
@@ -83,7 +84,11 @@ fn pbn_check(path: &Path) -> Cli {
     err_pipe.read_to_end(&mut err).expect("read stderr");
     let out = out.join().unwrap().expect("read stdout");
     let code = child.wait().expect("wait for pbn check").code();
-    Cli { code, stdout: String::from_utf8_lossy(&out).into_owned(), stderr: String::from_utf8_lossy(&err).into_owned() }
+    Cli {
+        code,
+        stdout: String::from_utf8_lossy(&out).into_owned(),
+        stderr: String::from_utf8_lossy(&err).into_owned(),
+    }
 }
 
 fn hostile(name: &str) {
@@ -112,7 +117,12 @@ fn hostile(name: &str) {
     );
     for (i, line) in cli.stdout.lines().enumerate() {
         let n = line.chars().count();
-        assert!(n <= MAX_LINE, "{name} ({what}): output line {} has {n} characters: {}…", i + 1, line.chars().take(120).collect::<String>());
+        assert!(
+            n <= MAX_LINE,
+            "{name} ({what}): output line {} has {n} characters: {}…",
+            i + 1,
+            line.chars().take(120).collect::<String>()
+        );
     }
     if let Some(rss) = pbn_tests::hostile::stats_peak_kb(stats).map(|kb| kb * 1024) {
         let limit = shape.peak_mb << 20;
@@ -123,7 +133,12 @@ fn hostile(name: &str) {
             rss >> 20,
             limit >> 20
         );
-        eprintln!("{name}: {} bytes, peak {} MB (limit {} MB)", bytes.len(), rss >> 20, limit >> 20);
+        eprintln!(
+            "{name}: {} bytes, peak {} MB (limit {} MB)",
+            bytes.len(),
+            rss >> 20,
+            limit >> 20
+        );
     } else {
         eprintln!("{name}: peak memory not measured on this system ({stats})");
     }
@@ -183,38 +198,67 @@ fn the_language_server_takes_every_shape() {
         let text = decode(&shape.input()).text;
         let uri = format!("file:///tmp/pbn-hostile/{}.pbn", shape.name);
         let codes = |text: &str| {
-            let mut v: Vec<String> = check_text(&pbn::text::SourceText::from_text(text.to_owned()), &CheckOptions::default())
-                .diagnostics
-                .iter()
-                .map(|d| d.code.code.to_string())
-                .collect();
+            let mut v: Vec<String> = check_text(
+                &pbn::text::SourceText::from_text(text.to_owned()),
+                &CheckOptions::default(),
+            )
+            .diagnostics
+            .iter()
+            .map(|d| d.code.code.to_string())
+            .collect();
             v.sort();
             v
         };
         let published = |diags: Vec<serde_json::Value>| {
-            let mut v: Vec<String> = diags.iter().map(|d| d["code"].as_str().unwrap_or("?").to_string()).collect();
+            let mut v: Vec<String> = diags
+                .iter()
+                .map(|d| d["code"].as_str().unwrap_or("?").to_string())
+                .collect();
             v.sort();
             v
         };
         let version = 10 * i as i64;
         c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": version, "text": text}}));
-        assert_eq!(published(c.diagnostics(&uri, version)), codes(&text), "{}: on open", shape.name);
+        assert_eq!(
+            published(c.diagnostics(&uri, version)),
+            codes(&text),
+            "{}: on open",
+            shape.name
+        );
 
         // Append one character at the end of the document (LSP lines end
         // at CR LF, CR or LF).
         let last_break = text.rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let line = text.match_indices(['\n', '\r']).filter(|&(i, m)| !(m == "\r" && text[i + 1..].starts_with('\n'))).count();
+        let line = text
+            .match_indices(['\n', '\r'])
+            .filter(|&(i, m)| !(m == "\r" && text[i + 1..].starts_with('\n')))
+            .count();
         let end = json!({"line": line, "character": text[last_break..].encode_utf16().count()});
         c.notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version + 1}, "contentChanges": [{"range": {"start": end, "end": end}, "text": "x"}]}),
         );
         let edited = format!("{text}x");
-        assert_eq!(published(c.diagnostics(&uri, version + 1)), codes(&edited), "{}: after an edit", shape.name);
+        assert_eq!(
+            published(c.diagnostics(&uri, version + 1)),
+            codes(&edited),
+            "{}: after an edit",
+            shape.name
+        );
 
-        let fmt = c.request("textDocument/formatting", json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}));
-        assert!(fmt.get("error").is_none(), "{}: formatting failed: {fmt}", shape.name);
-        c.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+        let fmt = c.request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        );
+        assert!(
+            fmt.get("error").is_none(),
+            "{}: formatting failed: {fmt}",
+            shape.name
+        );
+        c.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
     }
     assert_eq!(c.shutdown(), Some(0));
 }

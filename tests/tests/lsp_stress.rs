@@ -31,7 +31,10 @@ use std::time::{Duration, Instant};
 const URI: &str = "file:///tmp/pbn-stress/storm.pbn";
 
 fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// The client's copy of the document, with its line starts (a line ends
@@ -63,7 +66,10 @@ impl Text {
         let first = self.lines.partition_point(|&s| s <= a);
         let gone = self.lines[first..].partition_point(|&s| s <= b);
         let added = new.match_indices('\n').map(|(i, _)| a + i + 1);
-        let tail: Vec<usize> = self.lines[first + gone..].iter().map(|&s| (s as isize + delta) as usize).collect();
+        let tail: Vec<usize> = self.lines[first + gone..]
+            .iter()
+            .map(|&s| (s as isize + delta) as usize)
+            .collect();
         self.lines.truncate(first);
         self.lines.extend(added);
         self.lines.extend(tail);
@@ -93,9 +99,56 @@ impl Text {
 /// What is inserted: ASCII, PBN syntax, line breaks, and characters of 2,
 /// 3 and 4 UTF-8 bytes (one and two UTF-16 units). None ends with a CR.
 const PIECES: &[&str] = &[
-    "a", "Z", "7", "0", " ", "  ", "\t", "\n", "\r\n", "\n\n", "[", "]", "\"", "{", "}", ";", "%", "$", "$12", "=1=", "^I",
-    "*", "-", "+", "Pass ", "1NT ", "X ", "XX ", "AP", "SA ", "HK ", "[Note \"1:x\"]\n", "[Board \"", "\"]\n", "é", "ü",
-    "ß", "♠", "♥", "♦", "♣", "中文", "𝄞", "😀", "a𝄞b", "é\r\n♠", "𝄞\n", "\\\"", "\u{feff}", "\u{200b}",
+    "a",
+    "Z",
+    "7",
+    "0",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\n\n",
+    "[",
+    "]",
+    "\"",
+    "{",
+    "}",
+    ";",
+    "%",
+    "$",
+    "$12",
+    "=1=",
+    "^I",
+    "*",
+    "-",
+    "+",
+    "Pass ",
+    "1NT ",
+    "X ",
+    "XX ",
+    "AP",
+    "SA ",
+    "HK ",
+    "[Note \"1:x\"]\n",
+    "[Board \"",
+    "\"]\n",
+    "é",
+    "ü",
+    "ß",
+    "♠",
+    "♥",
+    "♦",
+    "♣",
+    "中文",
+    "𝄞",
+    "😀",
+    "a𝄞b",
+    "é\r\n♠",
+    "𝄞\n",
+    "\\\"",
+    "\u{feff}",
+    "\u{200b}",
 ];
 
 /// One random change, applied to the client's copy; its JSON.
@@ -103,7 +156,11 @@ fn random_change(t: &mut Text, rng: &mut Rng) -> Value {
     let a = t.offset(rng, None);
     let kind = rng.below(10);
     let b = if kind < 4 { a } else { t.offset(rng, Some(a)) };
-    let new = if (4..7).contains(&kind) { "" } else { *rng.pick(PIECES) };
+    let new = if (4..7).contains(&kind) {
+        ""
+    } else {
+        *rng.pick(PIECES)
+    };
     let range = json!({"start": t.position(a), "end": t.position(b)});
     t.replace(a, b, new);
     json!({"range": range, "text": new})
@@ -113,8 +170,14 @@ fn spawn() -> LspClient {
     let mut c = LspClient::spawn();
     c.timeout = Duration::from_secs(900);
     // No `positionEncodings`: a default client, UTF-16.
-    let init = c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
-    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16", "{init}");
+    let init = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    assert_eq!(
+        init["result"]["capabilities"]["positionEncoding"], "utf-16",
+        "{init}"
+    );
     c.notify("initialized", json!({}));
     c
 }
@@ -123,7 +186,12 @@ fn spawn() -> LspClient {
 fn diag_keys(diags: &[Value]) -> Vec<String> {
     diags
         .iter()
-        .map(|d| format!("{} {} {} {}", d["code"], d["range"], d["severity"], d["message"]))
+        .map(|d| {
+            format!(
+                "{} {} {} {}",
+                d["code"], d["range"], d["severity"], d["message"]
+            )
+        })
         .collect()
 }
 
@@ -132,10 +200,26 @@ fn answers(c: &mut LspClient) -> Vec<(&'static str, Value)> {
     let doc = json!({"uri": URI});
     let mut out = Vec::new();
     for (name, method, params) in [
-        ("documentSymbol", "textDocument/documentSymbol", json!({"textDocument": doc})),
-        ("foldingRange", "textDocument/foldingRange", json!({"textDocument": doc})),
-        ("semanticTokens", "textDocument/semanticTokens/full", json!({"textDocument": doc})),
-        ("formatting", "textDocument/formatting", json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}})),
+        (
+            "documentSymbol",
+            "textDocument/documentSymbol",
+            json!({"textDocument": doc}),
+        ),
+        (
+            "foldingRange",
+            "textDocument/foldingRange",
+            json!({"textDocument": doc}),
+        ),
+        (
+            "semanticTokens",
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": doc}),
+        ),
+        (
+            "formatting",
+            "textDocument/formatting",
+            json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
+        ),
     ] {
         let r = c.request(method, params);
         assert!(r.get("error").is_none(), "{name}: {r}");
@@ -149,9 +233,18 @@ fn storm(games: usize, edits: usize, notifications: usize, seed: u64) {
     let mut rng = Rng::new(seed);
     let mut t = Text::new(generate(games, seed, &GenOptions::default()));
     let mut c = spawn();
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": t.text}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": t.text}}),
+    );
     let opened = c.diagnostics(URI, 1);
-    eprintln!("opened {} games, {} bytes, {} diagnostics in {:.1?}", games, t.text.len(), opened.len(), started.elapsed());
+    eprintln!(
+        "opened {} games, {} bytes, {} diagnostics in {:.1?}",
+        games,
+        t.text.len(),
+        opened.len(),
+        started.elapsed()
+    );
 
     // Split `edits` changes into `notifications` didChange messages: each
     // gets at least one, the rest are spread at random.
@@ -186,27 +279,50 @@ fn storm(games: usize, edits: usize, notifications: usize, seed: u64) {
     // The diagnostics of the last version (none is published for a version
     // that a newer one replaced before the debounce ran out).
     let stormed_diags = c.diagnostics(URI, version);
-    eprintln!("diagnostics of version {version} after {:.1?} ({} diagnostics)", burst.elapsed(), stormed_diags.len());
+    eprintln!(
+        "diagnostics of version {version} after {:.1?} ({} diagnostics)",
+        burst.elapsed(),
+        stormed_diags.len()
+    );
     let stormed = answers(&mut c);
 
     // A fresh server opening the client's final text.
     let fresh_start = Instant::now();
     let mut f = spawn();
-    f.notify("textDocument/didOpen", json!({"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": t.text}}));
+    f.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": t.text}}),
+    );
     let fresh_diags = f.diagnostics(URI, 1);
     let fresh = answers(&mut f);
     eprintln!("fresh server: {:.1?}", fresh_start.elapsed());
 
-    assert_eq!(diag_keys(&stormed_diags), diag_keys(&fresh_diags), "diagnostics differ from a fresh open of the final text");
+    assert_eq!(
+        diag_keys(&stormed_diags),
+        diag_keys(&fresh_diags),
+        "diagnostics differ from a fresh open of the final text"
+    );
     for ((name, a), (_, b)) in stormed.iter().zip(&fresh) {
         assert!(a == b, "{name} differs from a fresh open of the final text");
     }
     // The formatting edit spans the whole document: its end is the last
     // position of the client's text.
-    if let Some(edit) = stormed.iter().find(|(n, _)| *n == "formatting").and_then(|(_, v)| v.as_array()?.first().cloned()) {
-        assert_eq!(edit["range"]["end"], t.position(t.text.len()), "the server's document ends where the client's does");
+    if let Some(edit) = stormed
+        .iter()
+        .find(|(n, _)| *n == "formatting")
+        .and_then(|(_, v)| v.as_array()?.first().cloned())
+    {
+        assert_eq!(
+            edit["range"]["end"],
+            t.position(t.text.len()),
+            "the server's document ends where the client's does"
+        );
     }
-    assert_eq!(c.shutdown(), Some(0), "the stormed server shuts down cleanly");
+    assert_eq!(
+        c.shutdown(),
+        Some(0),
+        "the stormed server shuts down cleanly"
+    );
     assert_eq!(f.shutdown(), Some(0));
     eprintln!("total {:.1?}", started.elapsed());
 }
@@ -231,16 +347,28 @@ fn a_burst_of_10000_single_edit_notifications() {
 #[test]
 fn the_client_copy_tracks_lines_and_utf16_columns() {
     let mut t = Text::new("ab\r\ncd\n𝄞x\n".into());
-    assert_eq!(t.position(t.text.find('x').unwrap()), json!({"line": 2, "character": 2}));
+    assert_eq!(
+        t.position(t.text.find('x').unwrap()),
+        json!({"line": 2, "character": 2})
+    );
     t.replace(1, 5, "é\n\n");
     assert_eq!(t.text, "aé\n\nd\n𝄞x\n");
     assert_eq!(t.lines, vec![0, 4, 5, 7, 13]);
-    assert_eq!(t.position(t.text.find('d').unwrap()), json!({"line": 2, "character": 0}));
+    assert_eq!(
+        t.position(t.text.find('d').unwrap()),
+        json!({"line": 2, "character": 0})
+    );
     let mut rng = Rng::new(1);
     for _ in 0..2_000 {
         let _ = random_change(&mut t, &mut rng);
         let fresh = Text::new(t.text.clone());
         assert_eq!(t.lines, fresh.lines, "{:?}", t.text);
-        assert!(!t.text.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n'), "no lone CR");
+        assert!(
+            !t.text
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'\r' && w[1] != b'\n'),
+            "no lone CR"
+        );
     }
 }

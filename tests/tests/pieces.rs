@@ -21,7 +21,14 @@ use pbn_tests::gen::{generate, GenOptions};
 fn snapshot(text: &str, piece: usize) -> Snapshot {
     let uri = "file:///t.pbn".parse().unwrap();
     let forest = Forest::cut(text, piece);
-    Snapshot::with_index(uri, 1, SourceText::from_text(text.to_owned()), forest, LineIndex::new(text), Settings::default())
+    Snapshot::with_index(
+        uri,
+        1,
+        SourceText::from_text(text.to_owned()),
+        forest,
+        LineIndex::new(text),
+        Settings::default(),
+    )
 }
 
 /// Returns the number of pieces of the smallest cut.
@@ -41,21 +48,45 @@ fn assert_pieces_like_whole(name: &str, text: &str) -> usize {
             doc.loose.extend(loose.iter().cloned());
         });
         assert!(done, "not stale");
-        assert_eq!(dump(&doc, text), want, "{name}, pieces of {piece} bytes: the games piece by piece differ from the model");
-        assert_eq!(doc.loose.len(), whole.loose.len(), "{name}, pieces of {piece} bytes: loose comments");
+        assert_eq!(
+            dump(&doc, text),
+            want,
+            "{name}, pieces of {piece} bytes: the games piece by piece differ from the model"
+        );
+        assert_eq!(
+            doc.loose.len(),
+            whole.loose.len(),
+            "{name}, pieces of {piece} bytes: loose comments"
+        );
         // Each game on demand.
         assert_eq!(snap.game_spans().len(), whole.games.len(), "{name}");
         for (i, g) in whole.games.iter().enumerate() {
-            let one = model::Document { games: vec![snap.game(i).expect("every game").clone()], loose: Vec::new() };
-            let expect = model::Document { games: vec![g.clone()], loose: Vec::new() };
-            assert_eq!(dump(&one, text), dump(&expect, text), "{name}, pieces of {piece} bytes: game {i} on demand");
+            let one = model::Document {
+                games: vec![snap.game(i).expect("every game").clone()],
+                loose: Vec::new(),
+            };
+            let expect = model::Document {
+                games: vec![g.clone()],
+                loose: Vec::new(),
+            };
+            assert_eq!(
+                dump(&one, text),
+                dump(&expect, text),
+                "{name}, pieces of {piece} bytes: game {i} on demand"
+            );
         }
         // Formatting, with and without the missing tags added.
         for add_missing_tags in [false, true] {
-            let opts = FormatOptions { add_missing_tags, ..FormatOptions::default() };
+            let opts = FormatOptions {
+                add_missing_tags,
+                ..FormatOptions::default()
+            };
             let a = snap.format(&opts).expect("not stale");
             let b = format(&source, &opts);
-            assert_eq!(a.text, b.text, "{name}, pieces of {piece} bytes: formatted text differs");
+            assert_eq!(
+                a.text, b.text,
+                "{name}, pieces of {piece} bytes: formatted text differs"
+            );
             assert_eq!(a.verbatim_games, b.verbatim_games, "{name}");
             assert_eq!(a.dropped_duplicates, b.dropped_duplicates, "{name}");
         }
@@ -72,7 +103,10 @@ fn corpus_files_walked_piece_by_piece_equal_the_whole() {
             split += 1;
         }
     }
-    assert!(split >= 30, "only {split} corpus files were cut into several pieces");
+    assert!(
+        split >= 30,
+        "only {split} corpus files were cut into several pieces"
+    );
 }
 
 #[test]
@@ -92,7 +126,9 @@ fn inherited_values_resolve_across_pieces() {
     let mut text = generate(40, 3, &GenOptions::default());
     // `##` in the first game, `#` in later ones, and a game that drops a
     // mandatory tag that a later `#` inherits.
-    text = text.replacen("[Event \"", "[Event \"##", 1).replacen("[Site \"", "[Site \"##", 1);
+    text = text
+        .replacen("[Event \"", "[Event \"##", 1)
+        .replacen("[Site \"", "[Site \"##", 1);
     let mut n = 0;
     text = text
         .split("[Room \"")
@@ -117,7 +153,14 @@ fn only_the_tree_cache_keeps_trees() {
     let text = generate(400, 9, &GenOptions::default());
     let uri = "file:///t.pbn".parse().unwrap();
     let forest = Forest::cut_with_cache(&text, 2048, 16 * 1024);
-    let snap = Snapshot::with_index(uri, 1, SourceText::from_text(text.clone()), forest, LineIndex::new(&text), Settings::default());
+    let snap = Snapshot::with_index(
+        uri,
+        1,
+        SourceText::from_text(text.clone()),
+        forest,
+        LineIndex::new(&text),
+        Settings::default(),
+    );
     assert!(snap.forest.len() > 100, "{} pieces", snap.forest.len());
     let _ = snap.checked();
     assert!(snap.format(&FormatOptions::default()).is_some());
@@ -125,5 +168,8 @@ fn only_the_tree_cache_keeps_trees() {
         snap.game(i).expect("a game");
     }
     let kept = snap.forest.cache().len();
-    assert!((1..=16).contains(&kept), "{kept} pieces' trees kept for a budget of 16 KB of 2 KB pieces");
+    assert!(
+        (1..=16).contains(&kept),
+        "{kept} pieces' trees kept for a budget of 16 KB of 2 KB pieces"
+    );
 }

@@ -12,11 +12,28 @@ use pbn::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions, Rng};
 
-type Key = (&'static str, std::ops::Range<usize>, std::sync::Arc<str>, Option<usize>, Vec<(std::ops::Range<usize>, std::sync::Arc<str>)>);
+type Key = (
+    &'static str,
+    std::ops::Range<usize>,
+    std::sync::Arc<str>,
+    Option<usize>,
+    Vec<(std::ops::Range<usize>, std::sync::Arc<str>)>,
+);
 
 fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
     v.iter()
-        .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game, d.related.iter().map(|r| (r.range.clone(), r.message.clone())).collect()))
+        .map(|d| {
+            (
+                d.code.code,
+                d.range.clone(),
+                d.message.clone(),
+                d.game,
+                d.related
+                    .iter()
+                    .map(|r| (r.range.clone(), r.message.clone()))
+                    .collect(),
+            )
+        })
         .collect()
 }
 
@@ -32,7 +49,11 @@ fn random_edit<'p>(rng: &mut Rng, text: &str, pieces: &[&'p str]) -> (usize, usi
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let insert = if rng.chance(0.3) { "" } else { *rng.pick(pieces) };
+    let insert = if rng.chance(0.3) {
+        ""
+    } else {
+        *rng.pick(pieces)
+    };
     (at, end, insert)
 }
 
@@ -44,7 +65,13 @@ fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pb
 
 /// [`assert_same`] with the forest given (e.g. edited incrementally, so that
 /// the re-check reuses what it knew of unchanged pieces).
-fn assert_same_forest(name: &str, text: &str, tree: &pbn::syntax::Forest, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
+fn assert_same_forest(
+    name: &str,
+    text: &str,
+    tree: &pbn::syntax::Forest,
+    prev: &State,
+    export: bool,
+) -> (State, pbn::recheck::Stats) {
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
     let want = check_whole(&source, &opts);
@@ -92,16 +119,40 @@ fn code_examples_and_fixtures_recheck_like_check() {
 fn random_edits_recheck_like_check() {
     let mut text = generate(60, 7, &GenOptions::default());
     // Inheritance in play: `##` and `#` values.
-    text = text.replacen("[Event \"", "[Event \"##", 1).replacen("[Site \"", "[Site \"##", 1);
+    text = text
+        .replacen("[Event \"", "[Event \"##", 1)
+        .replacen("[Site \"", "[Site \"##", 1);
     let mut rng = Rng::new(11);
     let (mut state, _) = assert_same("start", &text, &State::default(), false);
-    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "\t", "%", "\"", "[Site \"#\"]\n"];
+    let pieces = [
+        "#",
+        "\"#\"",
+        "x",
+        "\n",
+        "\n\n",
+        "é",
+        "1S",
+        " =1= ",
+        "$3",
+        "{",
+        "}",
+        "[Note \"1:a\"]",
+        "\t",
+        "%",
+        "\"",
+        "[Site \"#\"]\n",
+    ];
     for round in 0..300 {
         let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
         text.replace_range(at..end, insert);
         let export = round % 7 == 0;
         let empty = State::default();
-        let (next, stats) = assert_same(&format!("round {round}"), &text, if export { &empty } else { &state }, export);
+        let (next, stats) = assert_same(
+            &format!("round {round}"),
+            &text,
+            if export { &empty } else { &state },
+            export,
+        );
         if !export {
             state = next;
             assert!(stats.checked <= stats.games, "round {round}");
@@ -130,12 +181,36 @@ fn forest_edits(export: bool) {
     text = text.replacen("[Event \"", "[Event \"##", 1);
     let point = |t: &str, at: usize| {
         let row = t.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-        Point { row, column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0) }
+        Point {
+            row,
+            column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0),
+        }
     };
     let mut forest = pbn::syntax::Forest::cut(&text, 2048);
     let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), export);
     let mut rng = Rng::new(23 + export as u64);
-    let pieces = ["#", "\"#\"", "x", "\n", "\n\n", "é", "1S", " =1= ", "$3", "{", "}", "[Note \"1:a\"]", "%", "\"", "[Site \"#\"]\n", "\n\n[Board \"9\"]\n", "  ", "\t", "\r\n", "\n\n  [Event \"x\"]\n"];
+    let pieces = [
+        "#",
+        "\"#\"",
+        "x",
+        "\n",
+        "\n\n",
+        "é",
+        "1S",
+        " =1= ",
+        "$3",
+        "{",
+        "}",
+        "[Note \"1:a\"]",
+        "%",
+        "\"",
+        "[Site \"#\"]\n",
+        "\n\n[Board \"9\"]\n",
+        "  ",
+        "\t",
+        "\r\n",
+        "\n\n  [Event \"x\"]\n",
+    ];
     let mut reused = 0;
     for round in 0..250 {
         let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
@@ -152,13 +227,17 @@ fn forest_edits(export: bool) {
         });
         forest.recut(&next);
         text = next;
-        let (s, stats) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, export);
+        let (s, stats) =
+            assert_same_forest(&format!("round {round}"), &text, &forest, &state, export);
         if stats.checked < stats.games && stats.walked < forest.ranges().len() / 2 {
             reused += 1;
         }
         state = s;
     }
-    assert!(reused > 100, "only {reused} rounds reused games and the layout of most pieces");
+    assert!(
+        reused > 100,
+        "only {reused} rounds reused games and the layout of most pieces"
+    );
 }
 
 /// An edit in one game of many re-checks only that game.

@@ -29,11 +29,54 @@ impl Rng {
 }
 
 const PIECES: &[&[u8]] = &[
-    b"\n", b"\r\n", b"\n\n", b"{", b"}", b"\"", b"[", b"]", b"%", b";", b" ", b"\t", b"=1=", b"=a=", b"$3",
-    b"$999999999999", b"!!!", b"^I", b"^S", b"^R", b"^L", b"^", b"*", b"+", b"-", b"#", b"##x", b"Pass", b"AP",
-    b"X", b"XX", b"7NT", b"1N", b"SA", b"S10", b"--", b"[Auction \"N\"]", b"[Play \"W\"]", b"[Note \"1:x\"]",
-    b"[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]", b"[Contract \"7NT\"]", b"[Declarer \"^S\"]", b"\xff", b"\xc3\xa9",
-    b"\x00", b"\x93", b"\xef\xbb\xbf", b"\xf0\x9f\x82\xa1",
+    b"\n",
+    b"\r\n",
+    b"\n\n",
+    b"{",
+    b"}",
+    b"\"",
+    b"[",
+    b"]",
+    b"%",
+    b";",
+    b" ",
+    b"\t",
+    b"=1=",
+    b"=a=",
+    b"$3",
+    b"$999999999999",
+    b"!!!",
+    b"^I",
+    b"^S",
+    b"^R",
+    b"^L",
+    b"^",
+    b"*",
+    b"+",
+    b"-",
+    b"#",
+    b"##x",
+    b"Pass",
+    b"AP",
+    b"X",
+    b"XX",
+    b"7NT",
+    b"1N",
+    b"SA",
+    b"S10",
+    b"--",
+    b"[Auction \"N\"]",
+    b"[Play \"W\"]",
+    b"[Note \"1:x\"]",
+    b"[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]",
+    b"[Contract \"7NT\"]",
+    b"[Declarer \"^S\"]",
+    b"\xff",
+    b"\xc3\xa9",
+    b"\x00",
+    b"\x93",
+    b"\xef\xbb\xbf",
+    b"\xf0\x9f\x82\xa1",
 ];
 
 #[test]
@@ -69,9 +112,16 @@ fn mutated_corpus_files_never_panic() {
             }
             let result = std::panic::catch_unwind(|| run_all(&bytes));
             if result.is_err() {
-                let path = std::env::temp_dir().join(format!("pbn-panic-{}-{round}.pbn", rel.display().to_string().replace('/', "_")));
+                let path = std::env::temp_dir().join(format!(
+                    "pbn-panic-{}-{round}.pbn",
+                    rel.display().to_string().replace('/', "_")
+                ));
                 std::fs::write(&path, &bytes).unwrap();
-                panic!("panic on a mutation of {} (saved to {})", rel.display(), path.display());
+                panic!(
+                    "panic on a mutation of {} (saved to {})",
+                    rel.display(),
+                    path.display()
+                );
             }
             cases += 1;
         }

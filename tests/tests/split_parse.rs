@@ -16,7 +16,10 @@ use pbn_tests::gen::{generate, GenOptions, LineEnding};
 use std::path::Path;
 
 fn node_list<T: pbn::syntax::Trees + ?Sized>(trees: &T) -> Vec<(String, std::ops::Range<usize>)> {
-    top_nodes(trees).iter().map(|n| (n.to_sexp(), n.byte_range())).collect()
+    top_nodes(trees)
+        .iter()
+        .map(|n| (n.to_sexp(), n.byte_range()))
+        .collect()
 }
 
 /// Returns how many pieces the text was cut into.
@@ -24,21 +27,37 @@ fn assert_same(name: &str, text: &str) -> usize {
     let pieces = parse_split(text, 1);
     let whole = parse_split(text, usize::MAX);
     let small = parse_split(text, 300);
-    assert_eq!(node_list(&small), node_list(&pieces), "{name}: top-level nodes differ (small pieces)");
-    assert_eq!(node_list(&whole), node_list(&pieces), "{name}: top-level nodes differ (one piece)");
+    assert_eq!(
+        node_list(&small),
+        node_list(&pieces),
+        "{name}: top-level nodes differ (small pieces)"
+    );
+    assert_eq!(
+        node_list(&whole),
+        node_list(&pieces),
+        "{name}: top-level nodes differ (one piece)"
+    );
     let one = parse(text);
     // A `{` with no `}` after it (an unterminated comment) makes the parse
     // go one game at a time (`split::parse_one`), as a syntax error does.
     let unterminated = text[text.rfind('}').map_or(0, |c| c + 1)..].contains('{');
     if !one.root_node().has_error() && !unterminated {
         assert_eq!(whole.len(), 1, "{name}");
-        assert_eq!(node_list(&one), node_list(&pieces), "{name}: not the whole-file tree");
+        assert_eq!(
+            node_list(&one),
+            node_list(&pieces),
+            "{name}: not the whole-file tree"
+        );
     }
     let source = pbn::text::SourceText::from_text(text.to_owned());
     let opts = pbn::check::CheckOptions::default();
     let a = pbn::check::check_parsed(&source, &whole, &opts).diagnostics;
     let b = pbn::check::check_parsed(&source, &pieces, &opts).diagnostics;
-    let key = |v: &[pbn::diagnostic::Diagnostic]| v.iter().map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game)).collect::<Vec<_>>();
+    let key = |v: &[pbn::diagnostic::Diagnostic]| {
+        v.iter()
+            .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(key(&a), key(&b), "{name}: diagnostics differ");
     let export = pbn::check::CheckOptions { export: true };
     let a = pbn::check::check_parsed(&source, &whole, &export).diagnostics;
@@ -46,7 +65,11 @@ fn assert_same(name: &str, text: &str) -> usize {
     assert_eq!(key(&a), key(&b), "{name}: export diagnostics differ");
     let da = pbn::model::lower(&whole, text);
     let db = pbn::model::lower(&pieces, text);
-    assert_eq!(pbn::model::dump::dump(&da, text), pbn::model::dump::dump(&db, text), "{name}: models differ");
+    assert_eq!(
+        pbn::model::dump::dump(&da, text),
+        pbn::model::dump::dump(&db, text),
+        "{name}: models differ"
+    );
     let fo = pbn::format::FormatOptions::default();
     let fa = pbn::format::format_parsed(&source, &whole, &da, &fo);
     let fb = pbn::format::format_parsed(&source, &pieces, &db, &fo);
@@ -63,7 +86,10 @@ fn corpus_files_parse_the_same_in_pieces() {
             split += 1;
         }
     }
-    assert!(split >= 30, "only {split} corpus files were cut into pieces");
+    assert!(
+        split >= 30,
+        "only {split} corpus files were cut into pieces"
+    );
 }
 
 #[test]
@@ -79,8 +105,14 @@ fn fixtures_parse_the_same_in_pieces() {
         }
     }
     let mut files = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), &mut files);
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples"), &mut files);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        &mut files,
+    );
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples"),
+        &mut files,
+    );
     assert!(files.len() >= 5);
     for f in files {
         let source = pbn::text::decode(&std::fs::read(&f).unwrap());
@@ -99,7 +131,14 @@ fn fixtures_parse_the_same_in_pieces() {
 #[test]
 fn generated_files_parse_the_same_in_pieces() {
     for (seed, line_ending) in [(1, LineEnding::Lf), (2, LineEnding::CrLf)] {
-        let text = generate(200, seed, &GenOptions { line_ending, ..GenOptions::default() });
+        let text = generate(
+            200,
+            seed,
+            &GenOptions {
+                line_ending,
+                ..GenOptions::default()
+            },
+        );
         assert!(assert_same("generated", &text) >= 150);
     }
     let text = generate(50, 3, &GenOptions::default()).replace('\n', "\r");
@@ -146,7 +185,8 @@ fn tricky_texts_parse_the_same_in_pieces() {
 /// bytes differed).
 #[test]
 fn a_nul_after_a_piece_does_not_change_its_games() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/fmt/nul-comment-across-a-piece-end");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fuzz/fmt/nul-comment-across-a-piece-end");
     let text = pbn::text::decode(&std::fs::read(path).unwrap()).text;
     for piece in [256, 512, 1024, 2048] {
         let a = parse_split(&text, piece);
@@ -162,12 +202,18 @@ fn a_nul_after_a_piece_does_not_change_its_games() {
 fn cut_points_are_game_break_ends() {
     let text = generate(100, 5, &GenOptions::default());
     let tree = parse(&text);
-    let ends: std::collections::HashSet<usize> =
-        top_nodes(&tree).iter().filter(|n| n.kind() == "game_break").map(|n| n.end_byte()).collect();
+    let ends: std::collections::HashSet<usize> = top_nodes(&tree)
+        .iter()
+        .filter(|n| n.kind() == "game_break")
+        .map(|n| n.end_byte())
+        .collect();
     let cuts = pbn::syntax::cut_points(&text, 1);
     assert_eq!(cuts.len(), 99);
     for c in cuts {
-        assert!(ends.contains(&c), "cut at {c} is not the end of a game break");
+        assert!(
+            ends.contains(&c),
+            "cut at {c} is not the end of a game break"
+        );
     }
 }
 
@@ -177,7 +223,26 @@ fn cut_points_are_game_break_ends() {
 fn damaged_texts_parse_the_same_in_pieces() {
     let base = generate(40, 9, &GenOptions::default());
     let mut rng = pbn_tests::gen::Rng::new(5);
-    let junk: [&str; 18] = ["[", "]", "\"", "{", "}", ";", "%", "\n", "\n\n", "[Note \"1:x\"]", "=1=", "$", "^", "x", "é", " ", "\r", "\0"];
+    let junk: [&str; 18] = [
+        "[",
+        "]",
+        "\"",
+        "{",
+        "}",
+        ";",
+        "%",
+        "\n",
+        "\n\n",
+        "[Note \"1:x\"]",
+        "=1=",
+        "$",
+        "^",
+        "x",
+        "é",
+        " ",
+        "\r",
+        "\0",
+    ];
     for round in 0..150 {
         let mut text = base.clone();
         for _ in 0..1 + rng.below(6) {
@@ -207,7 +272,24 @@ fn edited_forests_equal_a_fresh_parse() {
         tree_sitter::Point { row, column: col }
     }
     let mut rng = pbn_tests::gen::Rng::new(17);
-    let junk: [&str; 16] = ["", "\n", "\n\n", "{", "}", "[", "]", "\"", "x", "[Note \"1:x\"]", "%", " ", "\r\n", "[Event \"e\"]\n\n", "é", ";"];
+    let junk: [&str; 16] = [
+        "",
+        "\n",
+        "\n\n",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "x",
+        "[Note \"1:x\"]",
+        "%",
+        " ",
+        "\r\n",
+        "[Event \"e\"]\n\n",
+        "é",
+        ";",
+    ];
     for round in 0..60 {
         let mut text = generate(12, round, &GenOptions::default());
         let mut forest = pbn::syntax::Forest::cut(&text, 400);
@@ -245,15 +327,33 @@ fn edited_forests_equal_a_fresh_parse() {
             let fresh = parse_split(&text, 1);
             let (a, b) = (node_list(&forest.trees(&text)), node_list(&fresh));
             if a != b {
-                let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-                let show = |v: &[(String, std::ops::Range<usize>)]| v.iter().skip(i.saturating_sub(1)).take(3).map(|(s, r)| format!("{r:?} {}", &s[..s.len().min(60)])).collect::<Vec<_>>();
-                let lo = a.get(i).or(b.get(i)).map(|x| x.1.start).unwrap_or(0).saturating_sub(80);
+                let i = a
+                    .iter()
+                    .zip(&b)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(a.len().min(b.len()));
+                let show = |v: &[(String, std::ops::Range<usize>)]| {
+                    v.iter()
+                        .skip(i.saturating_sub(1))
+                        .take(3)
+                        .map(|(s, r)| format!("{r:?} {}", &s[..s.len().min(60)]))
+                        .collect::<Vec<_>>()
+                };
+                let lo = a
+                    .get(i)
+                    .or(b.get(i))
+                    .map(|x| x.1.start)
+                    .unwrap_or(0)
+                    .saturating_sub(80);
                 panic!("round {round} step {step}: node {i} differs\nedited: {:?}\nfresh: {:?}\npieces: {:?}\ntext: {:?}", show(&a), show(&b), forest.ranges(), &text[lo..(lo + 300).min(text.len())]);
             }
             let ranges = forest.ranges();
             assert_eq!(ranges.first().map(|r| r.start), Some(0));
             assert_eq!(ranges.last().map(|r| r.end), Some(text.len()));
-            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start), "round {round} step {step}: pieces not contiguous");
+            assert!(
+                ranges.windows(2).all(|w| w[0].end == w[1].start),
+                "round {round} step {step}: pieces not contiguous"
+            );
         }
     }
 }

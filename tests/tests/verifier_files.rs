@@ -30,7 +30,11 @@ const EXPECTED: &[(u32, &str, &[&str])] = &[
     (12, "Double SK", &["PBN0406"]),
     (13, "West has 14 cards", &["PBN0407"]),
     (14, "West has 12 cards, others 13", &["PBN0408"]),
-    (15, "West has 12 cards, others 13 (partial deal)", &["PBN0408"]),
+    (
+        15,
+        "West has 12 cards, others 13 (partial deal)",
+        &["PBN0408"],
+    ),
     (16, "Double space", &["PBN0403"]),
     (17, "West has 14 cards (partial deal)", &["PBN0407"]),
     (18, "No cards", &["PBN0409"]),
@@ -38,19 +42,34 @@ const EXPECTED: &[(u32, &str, &[&str])] = &[
     (20, "Bad tag value (Contract 5Hearts)", &["PBN0315"]),
     (21, "Bad trump (Contract 5NoTrump)", &["PBN0315"]),
     (22, "Bad result format", &["PBN0317"]),
-    (23, "Characters do not obey syntax; Note in wrong section", &["PBN0001", "PBN0206"]),
+    (
+        23,
+        "Characters do not obey syntax; Note in wrong section",
+        &["PBN0001", "PBN0206"],
+    ),
     (24, "No dealer", &["PBN0204"]),
     (25, "No deal", &["PBN0205"]),
     (26, "No declarer", &["PBN0205"]),
     (27, "No contract", &["PBN0205"]),
-    (28, "Tag exists already; dealer north must bid first", &["PBN0202", "PBN0501"]),
+    (
+        28,
+        "Tag exists already; dealer north must bid first",
+        &["PBN0202", "PBN0501"],
+    ),
     (29, "Dealer north must bid first", &["PBN0502"]),
     (30, "Bad trump (`1`)", &["PBN0521"]),
     (31, "Bad trump (`1N`)", &["PBN0520"]),
     (32, "Bad call: 1C (insufficient)", &["PBN0503"]),
     (33, "Bad call: X", &["PBN0505"]),
     (34, "Bad call: XX", &["PBN0506"]),
-    (35, "Double suffix / nag / note, bad nag / number / note, no note", &["PBN0701", "PBN0702", "PBN0703", "PBN0704", "PBN0705", "PBN0706", "PBN0707", "PBN0708", "PBN0709"]),
+    (
+        35,
+        "Double suffix / nag / note, bad nag / number / note, no note",
+        &[
+            "PBN0701", "PBN0702", "PBN0703", "PBN0704", "PBN0705", "PBN0706", "PBN0707", "PBN0708",
+            "PBN0709",
+        ],
+    ),
     (36, "Bad declarer", &["PBN0901"]),
     (37, "Bad declarer", &["PBN0901"]),
     (38, "Bad declarer", &["PBN0901"]),
@@ -61,20 +80,52 @@ const EXPECTED: &[(u32, &str, &[&str])] = &[
     (43, "Bad risk", &["PBN0902"]),
     (44, "Revoke: CA", &["PBN0604"]),
     (45, "Double suffix / nag in play", &["PBN0701", "PBN0702"]),
-    (46, "Bad nag / note / number in play", &["PBN0704", "PBN0705", "PBN0706", "PBN0707"]),
-    (47, "Bad note, double note, bad card", &["PBN0708", "PBN0703", "PBN0602", "PBN0603", "PBN0709"]),
+    (
+        46,
+        "Bad nag / note / number in play",
+        &["PBN0704", "PBN0705", "PBN0706", "PBN0707"],
+    ),
+    (
+        47,
+        "Bad note, double note, bad card",
+        &["PBN0708", "PBN0703", "PBN0602", "PBN0603", "PBN0709"],
+    ),
     (48, "Bad rank, bad suit", &["PBN0621"]),
-    (49, "Bad revokes, double / bad illegal", &["PBN0605", "PBN0607", "PBN0712"]),
+    (
+        49,
+        "Bad revokes, double / bad illegal",
+        &["PBN0605", "PBN0607", "PBN0712"],
+    ),
     (50, "Bad lead", &["PBN0606"]),
     (51, "Bad revoke", &["PBN0605"]),
     (52, "Bad revoke", &["PBN0605"]),
     (53, "Bad revoke", &["PBN0605"]),
-    (54, "No declarer (Contract Pass with a Result)", &["PBN0908"]),
-    (55, "No declarer (empty Declarer with a Result)", &["PBN0908"]),
-    (56, "Bad note index 0 / 33, unused note", &["PBN0330", "PBN0710"]),
-    (57, "No note for =3=, unused note 32", &["PBN0709", "PBN0710"]),
+    (
+        54,
+        "No declarer (Contract Pass with a Result)",
+        &["PBN0908"],
+    ),
+    (
+        55,
+        "No declarer (empty Declarer with a Result)",
+        &["PBN0908"],
+    ),
+    (
+        56,
+        "Bad note index 0 / 33, unused note",
+        &["PBN0330", "PBN0710"],
+    ),
+    (
+        57,
+        "No note for =3=, unused note 32",
+        &["PBN0709", "PBN0710"],
+    ),
     (58, "Sufficient bid marked ^I", &["PBN0504"]),
-    (59, "Result sum differs from 13; double nag; bad nag", &["PBN0319", "PBN0702", "PBN0706"]),
+    (
+        59,
+        "Result sum differs from 13; double nag; bad nag",
+        &["PBN0319", "PBN0702", "PBN0706"],
+    ),
     (60, "Bad result", &["PBN0903"]),
     (61, "Bad result", &["PBN0903"]),
     (62, "Bad inheritance: 7x", &["PBN0203"]),
@@ -85,11 +136,19 @@ const EXPECTED: &[(u32, &str, &[&str])] = &[
     (67, "Bad tag value (percentage)", &["PBN0321"]),
     (68, "Line too long", &["PBN0103"]),
     (69, "Line too long; bad character", &["PBN0103", "PBN0101"]),
-    (70, "Unknown values of Scoring, Mode, Competition, WestType", &["PBN0314", "PBN0328"]),
+    (
+        70,
+        "Unknown values of Scoring, Mode, Competition, WestType",
+        &["PBN0314", "PBN0328"],
+    ),
     (71, "EXPORT format violations", &["PBN1003", "PBN1011"]),
     (72, "Bad number (Note values)", &["PBN0329"]),
     (73, "Bad rank (CS, DS)", &["PBN0621"]),
-    (74, "Non ISO 8859/1 character, line too long, missing quote", &["PBN0101", "PBN0103", "PBN0003"]),
+    (
+        74,
+        "Non ISO 8859/1 character, line too long, missing quote",
+        &["PBN0101", "PBN0103", "PBN0003"],
+    ),
 ];
 
 /// Games whose named problem is reported below error severity because the
@@ -123,23 +182,37 @@ fn errors_10_every_game_gets_its_diagnostic() {
     let headers = game_numbers(&source.text);
     let mut by_game: BTreeMap<u32, Vec<(&'static str, Severity)>> = BTreeMap::new();
     for d in &res.diagnostics {
-        let g = headers.iter().rev().find(|(o, _)| *o <= d.range.start).map(|(_, n)| *n).unwrap_or(0);
-        by_game.entry(g).or_default().push((d.code.code, d.severity));
+        let g = headers
+            .iter()
+            .rev()
+            .find(|(o, _)| *o <= d.range.start)
+            .map(|(_, n)| *n)
+            .unwrap_or(0);
+        by_game
+            .entry(g)
+            .or_default()
+            .push((d.code.code, d.severity));
     }
     let mut failures = Vec::new();
     for (game, what, codes) in EXPECTED {
         let got = by_game.get(game).cloned().unwrap_or_default();
         let hit: Vec<_> = got.iter().filter(|(c, _)| codes.contains(c)).collect();
         if hit.is_empty() {
-            failures.push(format!("game {game} ({what}): none of {codes:?} reported; got {got:?}"));
+            failures.push(format!(
+                "game {game} ({what}): none of {codes:?} reported; got {got:?}"
+            ));
             continue;
         }
         let lenient = LENIENT.iter().any(|(g, _)| g == game);
         if !lenient && !got.iter().any(|(_, s)| *s == Severity::Error) {
-            failures.push(format!("game {game} ({what}): no error-severity diagnostic; got {got:?}"));
+            failures.push(format!(
+                "game {game} ({what}): no error-severity diagnostic; got {got:?}"
+            ));
         }
         if lenient && got.iter().any(|(_, s)| *s == Severity::Error) {
-            failures.push(format!("game {game} ({what}): listed as lenient but reported as an error: {got:?}"));
+            failures.push(format!(
+                "game {game} ({what}): listed as lenient but reported as an error: {got:?}"
+            ));
         }
     }
     assert_eq!(headers.len(), 74, "errors_10.pbn has 74 numbered games");
@@ -150,7 +223,11 @@ fn errors_10_every_game_gets_its_diagnostic() {
 #[test]
 fn correct_10_has_no_error_and_no_warning() {
     let Some(dir) = corpus_dir() else { return };
-    for file in ["pbnjveri/correct_10.pbn", "bridge-pbn/correct_10.pbn", "pbnjveri/correct_10_onegame.pbn"] {
+    for file in [
+        "pbnjveri/correct_10.pbn",
+        "bridge-pbn/correct_10.pbn",
+        "pbnjveri/correct_10_onegame.pbn",
+    ] {
         let bytes = std::fs::read(dir.join(file)).unwrap();
         let source = decode(&bytes);
         let res = check_text(&source, &CheckOptions::default());
@@ -161,7 +238,13 @@ fn correct_10_has_no_error_and_no_warning() {
             .filter(|d| d.severity >= Severity::Warning)
             .map(|d| {
                 let p = index.line_col(&source.text, d.range.start, PositionEncoding::Chars);
-                format!("{file}:{}:{} {} {}", p.line + 1, p.col + 1, d.code.code, d.message)
+                format!(
+                    "{file}:{}:{} {} {}",
+                    p.line + 1,
+                    p.col + 1,
+                    d.code.code,
+                    d.message
+                )
             })
             .collect();
         assert!(bad.is_empty(), "\n{}", bad.join("\n"));

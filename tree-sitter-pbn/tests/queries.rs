@@ -32,7 +32,10 @@ fn captures_at(src: &str, needle: &str) -> Vec<String> {
     while let Some(m) = matches.next() {
         for c in m.captures() {
             if c.node.start_byte() == offset && c.node.end_byte() == offset + needle.len() {
-                out.push((m.pattern_index, query.capture_names()[c.index as usize].to_string()));
+                out.push((
+                    m.pattern_index,
+                    query.capture_names()[c.index as usize].to_string(),
+                ));
             }
         }
     }

@@ -77,12 +77,18 @@ pub struct AuctionItem {
 
 impl AuctionItem {
     pub fn new(token: AuctionToken) -> Self {
-        AuctionItem { token, insufficient_marked: false }
+        AuctionItem {
+            token,
+            insufficient_marked: false,
+        }
     }
 
     /// `^I <bid>`.
     pub fn insufficient(bid: Bid) -> Self {
-        AuctionItem { token: AuctionToken::Bid(bid), insufficient_marked: true }
+        AuctionItem {
+            token: AuctionToken::Bid(bid),
+            insufficient_marked: true,
+        }
     }
 }
 
@@ -168,7 +174,11 @@ impl State {
             Some(last) if same_side(last.seat, seat) => Some(format!(
                 "the last bid {} was made by {} side ({})",
                 bid_text(last.bid),
-                if last.seat == seat { "the doubler's own" } else { "the doubler's partner's" },
+                if last.seat == seat {
+                    "the doubler's own"
+                } else {
+                    "the doubler's partner's"
+                },
                 seat_name(last.seat)
             )),
             Some(last) => match self.risk() {
@@ -208,7 +218,10 @@ impl State {
         }
         for level in 1..=7u8 {
             for strain in Strain::ASC {
-                let bid = Bid { level: Level::new(level), strain };
+                let bid = Bid {
+                    level: Level::new(level),
+                    strain,
+                };
                 if self.last.is_none_or(|l| bid > l.bid) {
                     calls.push(Call::Bid(bid));
                 }
@@ -337,7 +350,10 @@ pub fn analyze_auction(
                     let why = match (dealer, started) {
                         (_, true) => "the auction has started".to_string(),
                         (Some(d), false) => {
-                            format!("{} is the dealer and must make the first call", seat_name(d))
+                            format!(
+                                "{} is the dealer and must make the first call",
+                                seat_name(d)
+                            )
                         }
                         (None, false) => "the auction has started".to_string(),
                     };
@@ -467,7 +483,11 @@ pub fn analyze_auction(
                         .related(related),
                     );
                 }
-                state.last = Some(LastBid { bid, seat, index: i });
+                state.last = Some(LastBid {
+                    bid,
+                    seat,
+                    index: i,
+                });
                 state.penalty = None;
                 state.passes = 0;
                 bids.push((bid, seat));
@@ -489,7 +509,10 @@ pub fn analyze_auction(
                 .find(|(b, s)| b.strain == last.bid.strain && same_side(*s, last.seat))
                 .map_or(last.seat, |(_, s)| *s);
             FinalContract::Contract {
-                contract: Contract { bid: last.bid, penalty: state.risk() },
+                contract: Contract {
+                    bid: last.bid,
+                    penalty: state.risk(),
+                },
                 declarer,
             }
         }
@@ -565,7 +588,10 @@ pub(crate) mod tests {
                 "?" => AuctionToken::Unknown,
                 bid => AuctionToken::Bid(bid.parse().unwrap_or_else(|_| panic!("bad bid {bid}"))),
             };
-            out.push(AuctionItem { token, insufficient_marked: marked });
+            out.push(AuctionItem {
+                token,
+                insufficient_marked: marked,
+            });
             marked = false;
         }
         out
@@ -601,7 +627,11 @@ pub(crate) mod tests {
 
     #[test]
     fn spec_example_1_2() {
-        let a = run(North, North, "1D 1S 3H 4S 4NT X Pass Pass 5C X 5H X Pass Pass Pass");
+        let a = run(
+            North,
+            North,
+            "1D 1S 3H 4S 4NT X Pass Pass 5C X 5H X Pass Pass Pass",
+        );
         clean(&a);
         assert!(a.complete);
         assert_eq!(contract(&a), Some(("5HX".into(), South)));
@@ -766,7 +796,10 @@ pub(crate) mod tests {
     fn incomplete() {
         let a = run(North, North, "1C Pass Pass");
         assert_eq!(only(&a, c::INCOMPLETE_AUCTION.code), 2);
-        assert_eq!(a.issues[0].code.severity, crate::diagnostic::Severity::Warning);
+        assert_eq!(
+            a.issues[0].code.severity,
+            crate::diagnostic::Severity::Warning
+        );
         let a = run(North, North, "");
         assert_eq!(only(&a, c::INCOMPLETE_AUCTION.code), 0);
         let a = run(North, West, "-");
@@ -818,7 +851,10 @@ pub(crate) mod tests {
         let a = analyze_auction(Some(North), North, &it);
         assert_eq!(
             codes_of(&a),
-            [c::UNMARKED_INSUFFICIENT_BID.code, c::CALL_AFTER_AUCTION_MARKER.code]
+            [
+                c::UNMARKED_INSUFFICIENT_BID.code,
+                c::CALL_AFTER_AUCTION_MARKER.code
+            ]
         );
     }
 

@@ -38,7 +38,13 @@ fn auction_found(a: &AuctionAnalysis) -> Vec<(usize, &'static str)> {
 }
 
 fn play(deal: &str, trump: Option<Suit>, declarer: Seat, first: Seat, text: &str) -> PlayAnalysis {
-    analyze_play(&hands(deal), trump, Some(declarer), first, &play_items(text))
+    analyze_play(
+        &hands(deal),
+        trump,
+        Some(declarer),
+        first,
+        &play_items(text),
+    )
 }
 
 fn declarer_tag(s: &str) -> Option<DeclarerTag> {
@@ -67,13 +73,19 @@ fn errors_10_auctions() {
     let a = auction(North, West, "1D");
     assert_eq!(
         auction_found(&a),
-        [(0, c::CALL_BEFORE_DEALER.code), (0, c::INCOMPLETE_AUCTION.code)]
+        [
+            (0, c::CALL_BEFORE_DEALER.code),
+            (0, c::INCOMPLETE_AUCTION.code)
+        ]
     );
     // 29 "Bad side": `- - 1D`.
     let a = auction(North, West, "- - 1D");
     assert_eq!(
         auction_found(&a),
-        [(1, c::MISPLACED_AUCTION_DASH.code), (2, c::INCOMPLETE_AUCTION.code)]
+        [
+            (1, c::MISPLACED_AUCTION_DASH.code),
+            (2, c::INCOMPLETE_AUCTION.code)
+        ]
     );
     // 30, 31 "Bad trump": `1` and `1N` are no calls; the model reports
     // them and hands them over as unreadable calls, which add nothing here.
@@ -84,26 +96,42 @@ fn errors_10_auctions() {
     let a = auction(North, West, "- 1D 1C");
     assert_eq!(
         auction_found(&a),
-        [(2, c::UNMARKED_INSUFFICIENT_BID.code), (2, c::INCOMPLETE_AUCTION.code)]
+        [
+            (2, c::UNMARKED_INSUFFICIENT_BID.code),
+            (2, c::INCOMPLETE_AUCTION.code)
+        ]
     );
     // 33 "Bad call: X" (South doubles partner's 1D).
     let a = auction(North, West, "- 1D Pass X");
     assert_eq!(
         auction_found(&a),
-        [(3, c::INADMISSIBLE_DOUBLE.code), (3, c::INCOMPLETE_AUCTION.code)]
+        [
+            (3, c::INADMISSIBLE_DOUBLE.code),
+            (3, c::INCOMPLETE_AUCTION.code)
+        ]
     );
     // 34 "Bad call: XX" (West redoubles partner's double).
     let a = auction(North, West, "- 1D X Pass XX");
     assert_eq!(
         auction_found(&a),
-        [(4, c::INADMISSIBLE_REDOUBLE.code), (4, c::INCOMPLETE_AUCTION.code)]
+        [
+            (4, c::INADMISSIBLE_REDOUBLE.code),
+            (4, c::INCOMPLETE_AUCTION.code)
+        ]
     );
     // 58 "Sufficient": `^I 1S` over 1D.
-    let a = auction(North, West, "- 1D ^I 1S 3H 4S 4NT X Pass Pass 5C X 5H X Pass Pass Pass");
+    let a = auction(
+        North,
+        West,
+        "- 1D ^I 1S 3H 4S 4NT X Pass Pass 5C X 5H X Pass Pass Pass",
+    );
     assert_eq!(auction_found(&a), [(2, c::SUFFICIENT_BID_MARKED.code)]);
     assert_eq!(
         a.contract,
-        Some(FinalContract::Contract { contract: "5HX".parse().unwrap(), declarer: South })
+        Some(FinalContract::Contract {
+            contract: "5HX".parse().unwrap(),
+            declarer: South
+        })
     );
     // …so its Declarer "S" and Contract "5HX" agree (see the module doc).
     assert!(compare_contract(&a, declarer_tag("S"), contract_tag("5HX")).is_empty());
@@ -137,7 +165,10 @@ fn errors_10_plays() {
     let h = Some(Suit::Hearts);
     // 44 "Revoke: CA" (South holds S2), 7NT by South.
     let a = play(REVOKE_DEAL, None, South, West, "SA HA DA CA");
-    assert_eq!(found(&a), [(3, c::UNMARKED_REVOKE.code), (3, c::INCOMPLETE_PLAY.code)]);
+    assert_eq!(
+        found(&a),
+        [(3, c::UNMARKED_REVOKE.code), (3, c::INCOMPLETE_PLAY.code)]
+    );
     // 45, 46: annotation errors only; the cards are fine.
     let a = play(FLUSHES, None, South, West, "SK HK DK CK");
     assert_eq!(found(&a), [(3, c::INCOMPLETE_PLAY.code)]);
@@ -184,16 +215,27 @@ fn errors_10_plays() {
     assert_eq!(a.tricks[2].leader, Some(North));
     // 50 "Bad lead": ^L on the opening leader.
     let a = play(SCHIPHOL, h, South, West, "^L SK H3 S4 S3");
-    assert_eq!(found(&a), [(0, c::LEAD_MARK_ON_LEADER.code), (3, c::INCOMPLETE_PLAY.code)]);
+    assert_eq!(
+        found(&a),
+        [
+            (0, c::LEAD_MARK_ON_LEADER.code),
+            (3, c::INCOMPLETE_PLAY.code)
+        ]
+    );
     // 51-53 "Bad revoke": on the lead, on a void player's ruff, on a card
     // that follows suit.
-    for (game, text, at) in
-        [(51, "^R SK H3 S4 S3", 0), (52, "SK ^R H3 S4 S3", 1), (53, "SK H3 ^R S4 S3", 2)]
-    {
+    for (game, text, at) in [
+        (51, "^R SK H3 S4 S3", 0),
+        (52, "SK ^R H3 S4 S3", 1),
+        (53, "SK H3 ^R S4 S3", 2),
+    ] {
         let a = play(SCHIPHOL, h, South, West, text);
         assert_eq!(
             found(&a),
-            [(at, c::REVOKE_MARK_WITHOUT_REVOKE.code), (3, c::INCOMPLETE_PLAY.code)],
+            [
+                (at, c::REVOKE_MARK_WITHOUT_REVOKE.code),
+                (3, c::INCOMPLETE_PLAY.code)
+            ],
             "errors_10 game {game}"
         );
     }
@@ -220,7 +262,10 @@ fn errors_10_results() {
     // is possible here.
     assert!(result(false, NsEw { ns: 9, ew: 2 }).is_empty());
     // 60 "Bad result": 4, fewer than the 6 tricks already won.
-    assert_eq!(tag_codes(&result(false, Declarer(4))), [c::RESULT_MISMATCH.code]);
+    assert_eq!(
+        tag_codes(&result(false, Declarer(4))),
+        [c::RESULT_MISMATCH.code]
+    );
     // 61 "Bad result": 13, but West's HA (and East's HK, HQ) are sure
     // trump tricks for the defence.
     let m = result(false, Declarer(13));
@@ -238,7 +283,15 @@ fn errors_10_results() {
     );
     assert!(p.issues.is_empty(), "{:#?}", p.issues);
     assert_eq!((p.ns_tricks, p.unknown_tricks), (3, 3));
-    assert!(compare_result(&p, &ResultTag { differs: false, form: Declarer(9) }, South).is_empty());
+    assert!(compare_result(
+        &p,
+        &ResultTag {
+            differs: false,
+            form: Declarer(9)
+        },
+        South
+    )
+    .is_empty());
 }
 
 #[test]
@@ -252,25 +305,49 @@ fn correct_10_is_clean() {
     assert!(compare_contract(&a, declarer_tag("S"), contract_tag("5HX")).is_empty());
     let p = play(SCHIPHOL, h, South, West, SCHIPHOL_PLAY);
     assert!(p.issues.is_empty());
-    assert!(compare_result(&p, &ResultTag { differs: false, form: Declarer(9) }, South).is_empty());
+    assert!(compare_result(
+        &p,
+        &ResultTag {
+            differs: false,
+            form: Declarer(9)
+        },
+        South
+    )
+    .is_empty());
 
     // Games 2 and 25: West and East unknown, Auction "W".
     let a = auction(North, West, "- 1D 1S 3H 4S 4NT X Pass Pass 5C X 5H X AP");
     assert!(a.issues.is_empty(), "{:#?}", a.issues);
     assert!(compare_contract(&a, declarer_tag("S"), contract_tag("5HX")).is_empty());
-    let p = play("W:- .63.AKQ987.A9732 - J973.J98742.3.K4", h, South, West, SCHIPHOL_PLAY);
+    let p = play(
+        "W:- .63.AKQ987.A9732 - J973.J98742.3.K4",
+        h,
+        South,
+        West,
+        SCHIPHOL_PLAY,
+    );
     assert!(p.issues.is_empty(), "{:#?}", p.issues);
-    let r = ResultTag { differs: false, form: NsEw { ns: 9, ew: 4 } };
+    let r = ResultTag {
+        differs: false,
+        form: NsEw { ns: 9, ew: 4 },
+    };
     assert!(compare_result(&p, &r, South).is_empty());
 
     // Game 3: every irregularity.
     let a = auction(North, West, "- ^S 1D ^I 1C 4S ^I 3NT ^S ^S X 5H X AP");
     assert!(a.issues.is_empty(), "{:#?}", a.issues);
-    let seats: String = a.seats.iter().map(|s| s.map_or('*', |s| s.letter())).collect();
+    let seats: String = a
+        .seats
+        .iter()
+        .map(|s| s.map_or('*', |s| s.letter()))
+        .collect();
     assert_eq!(seats, "WNESWNESWNES");
     assert_eq!(
         a.contract,
-        Some(FinalContract::Contract { contract: "5HX".parse().unwrap(), declarer: North })
+        Some(FinalContract::Contract {
+            contract: "5HX".parse().unwrap(),
+            declarer: North
+        })
     );
     // [Declarer "^S"]: South plays the hand North won in the auction.
     let declarer = declarer_tag("^S");
@@ -291,11 +368,20 @@ fn correct_10_is_clean() {
     assert_eq!(p.tricks[2].winner, Some(North));
     assert_eq!(p.ns_tricks, 6);
     // [Result "^5"]: 5 differs from the 6 tricks already won, rightly marked.
-    let r = ResultTag { differs: true, form: Declarer(5) };
+    let r = ResultTag {
+        differs: true,
+        form: Declarer(5),
+    };
     assert!(compare_result(&p, &r, playing).is_empty());
     // Unmarked, the same 5 would be wrong.
-    let r = ResultTag { differs: false, form: Declarer(5) };
-    assert_eq!(tag_codes(&compare_result(&p, &r, playing)), [c::RESULT_MISMATCH.code]);
+    let r = ResultTag {
+        differs: false,
+        form: Declarer(5),
+    };
+    assert_eq!(
+        tag_codes(&compare_result(&p, &r, playing)),
+        [c::RESULT_MISMATCH.code]
+    );
 
     // Game 18: [Dealer "S"] [Declarer "^N"] [Contract "1C"], `1C AP`.
     let a = auction(South, South, "1C AP");
@@ -312,11 +398,18 @@ fn correct_10_is_clean() {
 #[test]
 fn result_10_export_form() {
     // The verifier's export of correct_10 game 3: Auction "N", AP expanded.
-    let a = auction(North, North, "^S 1D ^I 1C 4S ^I 3NT ^S ^S X 5H X Pass Pass Pass");
+    let a = auction(
+        North,
+        North,
+        "^S 1D ^I 1C 4S ^I 3NT ^S ^S X 5H X Pass Pass Pass",
+    );
     assert!(a.issues.is_empty(), "{:#?}", a.issues);
     assert_eq!(codes_of(&a), Vec::<&str>::new());
     assert_eq!(
         a.contract,
-        Some(FinalContract::Contract { contract: "5HX".parse().unwrap(), declarer: North })
+        Some(FinalContract::Contract {
+            contract: "5HX".parse().unwrap(),
+            declarer: North
+        })
     );
 }

@@ -56,7 +56,10 @@ fn read(src: &str) -> Fragment {
 }
 
 fn tag<'a>(f: &'a Fragment, name: &str) -> Option<&'a str> {
-    f.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    f.tags
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
 }
 
 /// The model's job, in miniature: every bridge-layer code for a fragment.
@@ -74,7 +77,10 @@ fn check(src: &str) -> Vec<&'static str> {
     let contract = contract_text.map(|c| match c {
         "" => ContractTag::Empty,
         "Pass" => ContractTag::Pass,
-        c => c.parse().map(ContractTag::Contract).unwrap_or(ContractTag::Empty),
+        c => c
+            .parse()
+            .map(ContractTag::Contract)
+            .unwrap_or(ContractTag::Empty),
     });
     let strain: Option<Strain> = match contract {
         Some(ContractTag::Contract(c)) => Some(c.bid.strain),
@@ -85,7 +91,11 @@ fn check(src: &str) -> Vec<&'static str> {
         let items = super::auction::tests::items(&tokens.join(" "));
         let a = analyze_auction(dealer, *first, &items);
         out.extend(a.issues.iter().map(|i| i.code.code));
-        out.extend(compare_contract(&a, declarer, contract).iter().map(|m| m.code.code));
+        out.extend(
+            compare_contract(&a, declarer, contract)
+                .iter()
+                .map(|m| m.code.code),
+        );
     }
 
     if let Some((first, tokens)) = &f.play {
@@ -93,7 +103,13 @@ fn check(src: &str) -> Vec<&'static str> {
         let deal = tag(&f, "Deal").expect("Deal");
         let hands = super::play::tests::hands(deal);
         let playing = declarer.and_then(DeclarerTag::playing_seat);
-        let p = analyze_play(&hands, strain.and_then(Strain::suit), playing, *first, &items);
+        let p = analyze_play(
+            &hands,
+            strain.and_then(Strain::suit),
+            playing,
+            *first,
+            &items,
+        );
         out.extend(p.issues.iter().map(|i| i.code.code));
         if let (Some(result), Some(d)) = (tag(&f, "Result"), playing) {
             let (differs, value) = match result.strip_prefix('^') {
@@ -105,9 +121,10 @@ fn check(src: &str) -> Vec<&'static str> {
                 [n] => ResultForm::Declarer(n.parse().unwrap()),
                 ["NS", n] => ResultForm::Ns(n.parse().unwrap()),
                 ["EW", n] => ResultForm::Ew(n.parse().unwrap()),
-                ["NS", a, "EW", b] | ["EW", b, "NS", a] => {
-                    ResultForm::NsEw { ns: a.parse().unwrap(), ew: b.parse().unwrap() }
-                }
+                ["NS", a, "EW", b] | ["EW", b, "NS", a] => ResultForm::NsEw {
+                    ns: a.parse().unwrap(),
+                    ew: b.parse().unwrap(),
+                },
                 _ => panic!("result {result}"),
             };
             let r = ResultTag { differs, form };
@@ -162,7 +179,12 @@ fn examples_of_every_bridge_code() {
     let mut failures = Vec::new();
     // Token-level codes (PBN0520/0521, PBN0620/0621) are the model's; their
     // examples run end to end in `tests/code_examples.rs`.
-    for c in codes::LIST.iter().filter(|c| !matches!(c.code, "PBN0520" | "PBN0521" | "PBN0620" | "PBN0621" | "PBN0908")) {
+    for c in codes::LIST.iter().filter(|c| {
+        !matches!(
+            c.code,
+            "PBN0520" | "PBN0521" | "PBN0620" | "PBN0621" | "PBN0908"
+        )
+    }) {
         let bad = check(c.bad);
         if !bad.contains(&c.code) {
             failures.push(format!("{} bad example gives {bad:?}:\n{}", c.code, c.bad));
@@ -171,11 +193,17 @@ fn examples_of_every_bridge_code() {
         // warning may come along for fragments that stop early).
         let others: Vec<_> = bad.iter().filter(|&&x| x != c.code).collect();
         if !others.is_empty() {
-            failures.push(format!("{} bad example also gives {others:?}:\n{}", c.code, c.bad));
+            failures.push(format!(
+                "{} bad example also gives {others:?}:\n{}",
+                c.code, c.bad
+            ));
         }
         let good = check(c.good);
         if !good.is_empty() {
-            failures.push(format!("{} good example gives {good:?}:\n{}", c.code, c.good));
+            failures.push(format!(
+                "{} good example gives {good:?}:\n{}",
+                c.code, c.good
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -186,5 +214,8 @@ fn the_reader_sees_problems() {
     // A sanity check of the harness itself: a clean fragment stays clean,
     // a broken one does not.
     assert!(check("[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n").is_empty());
-    assert_eq!(check("[Dealer \"N\"]\n[Auction \"N\"]\n1C 1C AP\n"), ["PBN0503"]);
+    assert_eq!(
+        check("[Dealer \"N\"]\n[Auction \"N\"]\n1C 1C AP\n"),
+        ["PBN0503"]
+    );
 }

@@ -113,7 +113,12 @@ pub struct Issue {
 
 impl Issue {
     pub(crate) fn new(code: &'static CodeInfo, index: usize, message: impl Into<String>) -> Self {
-        Issue { code, index, message: message.into(), related: None }
+        Issue {
+            code,
+            index,
+            message: message.into(),
+            related: None,
+        }
     }
 
     pub(crate) fn related(mut self, related: Option<usize>) -> Self {
@@ -181,7 +186,11 @@ pub fn board_vulnerability(board: u32) -> Vulnerability {
 
 /// Whether `seat`'s side is vulnerable.
 pub fn is_vulnerable(vulnerability: Vulnerability, seat: Seat) -> bool {
-    let side = if is_north_south(seat) { Vulnerability::NS } else { Vulnerability::EW };
+    let side = if is_north_south(seat) {
+        Vulnerability::NS
+    } else {
+        Vulnerability::EW
+    };
     vulnerability.contains(side)
 }
 
@@ -241,7 +250,10 @@ mod tests {
     fn dealer_rotation() {
         use Seat::*;
         let got: Vec<Seat> = (1..=8).map(board_dealer).collect();
-        assert_eq!(got, vec![North, East, South, West, North, East, South, West]);
+        assert_eq!(
+            got,
+            vec![North, East, South, West, North, East, South, West]
+        );
         assert_eq!(board_dealer(16), West);
         assert_eq!(board_dealer(17), North);
         assert_eq!(board_dealer(0), West);
@@ -250,7 +262,9 @@ mod tests {
 
     #[test]
     fn vulnerability_cycle() {
-        let names: Vec<String> = (1..=16).map(|b| board_vulnerability(b).to_string()).collect();
+        let names: Vec<String> = (1..=16)
+            .map(|b| board_vulnerability(b).to_string())
+            .collect();
         assert_eq!(
             names.join(" "),
             "none ns ew both ns ew both none ew both none ns both none ns ew"
@@ -267,19 +281,40 @@ mod tests {
     fn scores_from_north_south() {
         let c = |s: &str| s.parse::<Contract>().unwrap();
         // 4S making exactly, not vulnerable.
-        assert_eq!(duplicate_score(c("4S"), Seat::South, 10, Vulnerability::NONE), 420);
+        assert_eq!(
+            duplicate_score(c("4S"), Seat::South, 10, Vulnerability::NONE),
+            420
+        );
         // Same contract by East: NS lose 420.
-        assert_eq!(duplicate_score(c("4S"), Seat::East, 10, Vulnerability::NONE), -420);
+        assert_eq!(
+            duplicate_score(c("4S"), Seat::East, 10, Vulnerability::NONE),
+            -420
+        );
         // §1.2: 5HX by South, 9 tricks, none vulnerable: down 2 doubled = -300.
-        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NONE), -300);
+        assert_eq!(
+            duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NONE),
+            -300
+        );
         // Vulnerable: -500.
-        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NS), -500);
+        assert_eq!(
+            duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::NS),
+            -500
+        );
         // EW vulnerable does not matter for NS's contract.
-        assert_eq!(duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::EW), -300);
+        assert_eq!(
+            duplicate_score(c("5HX"), Seat::South, 9, Vulnerability::EW),
+            -300
+        );
         // 3NT+1 vulnerable by West: NS -630.
-        assert_eq!(duplicate_score(c("3NT"), Seat::West, 10, Vulnerability::ALL), -630);
+        assert_eq!(
+            duplicate_score(c("3NT"), Seat::West, 10, Vulnerability::ALL),
+            -630
+        );
         // 1NTXX making 7, not vulnerable: 40*4=160 + 300 game + 100 insult = 560.
-        assert_eq!(duplicate_score(c("1NTXX"), Seat::North, 7, Vulnerability::NONE), 560);
+        assert_eq!(
+            duplicate_score(c("1NTXX"), Seat::North, 7, Vulnerability::NONE),
+            560
+        );
         // Clamped trick count.
         assert_eq!(
             duplicate_score(c("7NT"), Seat::North, 20, Vulnerability::NONE),

@@ -66,7 +66,11 @@ pub struct PlayItem {
 
 impl PlayItem {
     pub fn new(token: PlayToken) -> Self {
-        PlayItem { token, revoke_marked: false, lead_out_of_turn_marked: false }
+        PlayItem {
+            token,
+            revoke_marked: false,
+            lead_out_of_turn_marked: false,
+        }
     }
 }
 
@@ -203,7 +207,10 @@ fn trick_winner(cards: [Card; 4], leader: Seat, trump: Option<Suit>) -> Seat {
         };
         (class, c.rank)
     };
-    Seat::ALL.into_iter().max_by_key(|&s| key(cards[s as usize])).expect("four seats")
+    Seat::ALL
+        .into_iter()
+        .max_by_key(|&s| key(cards[s as usize]))
+        .expect("four seats")
 }
 
 /// Analyzes a play section. `hands` are the Deal tag's hands indexed by
@@ -251,7 +258,11 @@ fn analyze(
 
     let max_len = hands.iter().flatten().map(|h| h.len()).max();
     let end_position = max_len.is_some_and(|n| n < 13);
-    let total = if end_position { max_len.unwrap_or(13) } else { 13 };
+    let total = if end_position {
+        max_len.unwrap_or(13)
+    } else {
+        13
+    };
 
     // Pass 1: columns and tricks.
     let mut seats = vec![None; items.len()];
@@ -341,7 +352,12 @@ fn analyze(
         // `while`, not `if`: a skipped item (a second `+`) still takes its
         // column, so a whole trick can pass without a recorded card.
         while tricks.len() <= t {
-            tricks.push(Trick { leader: None, cards: [None; 4], winner: None, complete: false });
+            tricks.push(Trick {
+                leader: None,
+                cards: [None; 4],
+                winner: None,
+                complete: false,
+            });
         }
         tricks[t].cards[seat as usize] = Some(i);
         last_slot_item = Some(i);
@@ -357,14 +373,22 @@ fn analyze(
     let (mut won, mut unknown) = ([0u8; 2], 0u8);
 
     let lho = declarer.map(|d| d.lho());
-    let opening_leader = if end_position { Some(first) } else { lho.or(Some(first)) };
+    let opening_leader = if end_position {
+        Some(first)
+    } else {
+        lho.or(Some(first))
+    };
     let last_t = tricks.len().saturating_sub(1);
     let mut ambiguous_opening_lead = false;
 
     for t in 0..tricks.len() {
         let cards = tricks[t].cards;
         let item_at = |s: Seat| cards[s as usize].map(|i| (i, &items[i]));
-        let base = if t == 0 { opening_leader } else { tricks[t - 1].winner };
+        let base = if t == 0 {
+            opening_leader
+        } else {
+            tricks[t - 1].winner
+        };
 
         // Leads out of turn, in column order.
         let marked: Vec<Seat> = (0..4)
@@ -380,8 +404,11 @@ fn analyze(
         if let Some(&x) = marked.first() {
             let (xi, _) = item_at(x).expect("marked item");
             if base == Some(x) {
-                let who =
-                    if t == 0 { "the opening leader" } else { "the winner of the previous trick" };
+                let who = if t == 0 {
+                    "the opening leader"
+                } else {
+                    "the winner of the previous trick"
+                };
                 issues.push(Issue::new(
                     &codes::LEAD_MARK_ON_LEADER,
                     xi,
@@ -446,18 +473,28 @@ fn analyze(
             [0, 1, 2, 3].map(|k| rotate(start, k))
         };
         let lead_card = leader.and_then(|l| match item_at(l) {
-            Some((_, PlayItem { token: T::Card(c), .. })) => Some(*c),
+            Some((
+                _,
+                PlayItem {
+                    token: T::Card(c), ..
+                },
+            )) => Some(*c),
             _ => None,
         });
         let full = cards.iter().all(Option::is_some);
-        let has_plus = cards.iter().flatten().any(|&i| items[i].token == T::Continuation);
+        let has_plus = cards
+            .iter()
+            .flatten()
+            .any(|&i| items[i].token == T::Continuation);
         let has_dash = cards.iter().flatten().any(|&i| items[i].token == T::Dash);
         // Is this trick played (its `-` are unknown played cards), or the
         // current one (its `-` are cards not played yet)?
         let played_trick = full && !has_plus && (t < last_t || !has_dash || t + 1 == total);
 
         for seat in order {
-            let Some((idx, item)) = item_at(seat) else { continue };
+            let Some((idx, item)) = item_at(seat) else {
+                continue;
+            };
             let s = seat as usize;
             let is_lead = leader == Some(seat);
             if item.revoke_marked
@@ -666,7 +703,11 @@ fn analyze(
         let mut h = [Hand::EMPTY; 2];
         if let Some(tr) = tricks.last() {
             let is_played = tr.cards.iter().all(Option::is_some)
-                && tr.cards.iter().flatten().all(|&i| matches!(items[i].token, T::Card(_)));
+                && tr
+                    .cards
+                    .iter()
+                    .flatten()
+                    .all(|&i| matches!(items[i].token, T::Card(_)));
             if !is_played {
                 for s in Seat::ALL {
                     if let Some(T::Card(c)) = tr.cards[s as usize].map(|i| items[i].token) {
@@ -700,7 +741,9 @@ fn analyze(
     } else {
         let on_turn = |t: usize| -> (Option<Seat>, Option<Card>) {
             let tr = &tricks[t];
-            let Some(l) = tr.leader else { return (None, None) };
+            let Some(l) = tr.leader else {
+                return (None, None);
+            };
             let lead = match tr.cards[l as usize].map(|i| items[i].token) {
                 Some(T::Card(c)) => Some(c),
                 _ => None,
@@ -717,8 +760,10 @@ fn analyze(
             (None, None)
         };
         let (seat, lead) = if let Some(p) = plus {
-            let t =
-                tricks.iter().position(|tr| tr.cards.contains(&Some(p))).expect("plus in a trick");
+            let t = tricks
+                .iter()
+                .position(|tr| tr.cards.contains(&Some(p)))
+                .expect("plus in a trick");
             let tr = &tricks[t];
             let s = seats[p];
             let lead = tr.leader.filter(|&l| Some(l) != s).and_then(|l| {
@@ -740,7 +785,9 @@ fn analyze(
             let known = remaining[s as usize];
             let pool = known.unwrap_or(unlocated);
             let follow = known.is_some() && lead.is_some_and(|l| !pool[l.suit].is_empty());
-            pool.iter().filter(|c| !follow || Some(c.suit) == lead.map(|l| l.suit)).collect()
+            pool.iter()
+                .filter(|c| !follow || Some(c.suit) == lead.map(|l| l.suit))
+                .collect()
         });
         (seat, legal)
     };
@@ -768,7 +815,10 @@ fn analyze(
         sure_tricks,
         issues,
     };
-    Run { analysis, ambiguous_opening_lead }
+    Run {
+        analysis,
+        ambiguous_opening_lead,
+    }
 }
 
 #[cfg(test)]
@@ -825,7 +875,11 @@ pub(crate) mod tests {
                 "?" => PlayToken::Unknown,
                 card => PlayToken::Card(card.parse().unwrap_or_else(|_| panic!("bad card {card}"))),
             };
-            out.push(PlayItem { token, revoke_marked: r, lead_out_of_turn_marked: l });
+            out.push(PlayItem {
+                token,
+                revoke_marked: r,
+                lead_out_of_turn_marked: l,
+            });
             (r, l) = (false, false);
         }
         out
@@ -861,8 +915,16 @@ pub(crate) mod tests {
         clean(&a);
         let leaders: Vec<_> = a.tricks.iter().map(|t| t.leader).collect();
         let winners: Vec<_> = a.tricks.iter().map(|t| t.winner).collect();
-        assert_eq!(leaders, [West, North, South, North, North, North, South].map(Some).to_vec());
-        assert_eq!(winners[..6], [North, South, North, North, North, South].map(Some));
+        assert_eq!(
+            leaders,
+            [West, North, South, North, North, North, South]
+                .map(Some)
+                .to_vec()
+        );
+        assert_eq!(
+            winners[..6],
+            [North, South, North, North, North, South].map(Some)
+        );
         assert_eq!(winners[6], None);
         assert!(a.terminated && a.complete && !a.continued);
         assert_eq!((a.ns_tricks, a.ew_tricks, a.unknown_tricks), (6, 0, 0));
@@ -889,22 +951,46 @@ pub(crate) mod tests {
         assert_eq!(found(&a), vec![(0, c::WRONG_OPENING_LEADER.code)]);
         // West led (the reading without spurious revokes).
         assert_eq!(a.tricks[0].leader, Some(West));
-        clean(&run(SCHIPHOL, Some(Suit::Hearts), South, West, "SK H3 S4 S3 *"));
+        clean(&run(
+            SCHIPHOL,
+            Some(Suit::Hearts),
+            South,
+            West,
+            "SK H3 S4 S3 *",
+        ));
         // An unmarked lead out of turn by North is read the Play tag's way.
         let a = run(SCHIPHOL, Some(Suit::Hearts), South, North, "D7 DT D3 D2 *");
         assert_eq!(found(&a), vec![(0, c::WRONG_OPENING_LEADER.code)]);
         assert_eq!(a.tricks[0].leader, Some(North));
         // The Play tag may name a player who led out of turn.
-        let a = run(SCHIPHOL, Some(Suit::Hearts), South, North, "^L D7 DT D3 D2 *");
+        let a = run(
+            SCHIPHOL,
+            Some(Suit::Hearts),
+            South,
+            North,
+            "^L D7 DT D3 D2 *",
+        );
         clean(&a);
         assert_eq!(a.tricks[0].leader, Some(North));
         // …but not a third player.
-        let a = run(SCHIPHOL, Some(Suit::Hearts), South, North, "D7 ^L DT D3 D2 *");
+        let a = run(
+            SCHIPHOL,
+            Some(Suit::Hearts),
+            South,
+            North,
+            "D7 ^L DT D3 D2 *",
+        );
         assert_eq!(found(&a), vec![(0, c::WRONG_OPENING_LEADER.code)]);
         assert_eq!(a.tricks[0].leader, Some(East));
         // Declarer and dummy swapped (^S with the auction's declarer North):
         // the caller passes South, West leads.
-        clean(&run(SCHIPHOL, Some(Suit::Hearts), South, West, "SK H3 S4 S3 *"));
+        clean(&run(
+            SCHIPHOL,
+            Some(Suit::Hearts),
+            South,
+            West,
+            "SK H3 S4 S3 *",
+        ));
         // End positions: the Play tag names the leader.
         let end = "N:.63.. .KQ.. ..A.T ..KQ.";
         let a = run(end, Some(Suit::Spades), South, North, "H6 HK DA DK *");
@@ -936,7 +1022,11 @@ pub(crate) mod tests {
     fn card_not_in_hand() {
         let a = run(FLUSHES, None, South, West, "SA S2 D2 C2 *");
         assert_eq!(found(&a), vec![(1, c::CARD_NOT_IN_HAND.code)]);
-        assert!(a.issues[0].message.contains("gives it to West"), "{}", a.issues[0].message);
+        assert!(
+            a.issues[0].message.contains("gives it to West"),
+            "{}",
+            a.issues[0].message
+        );
         clean(&run(FLUSHES, None, South, West, "SA H2 D2 C2 *"));
         // North's hand unknown, but the card is known to be West's.
         let mut h = hands(FLUSHES);
@@ -952,7 +1042,13 @@ pub(crate) mod tests {
         let a = run(FLUSHES, None, South, West, "SA H2 D2 C2 SA H3 D3 C3 *");
         assert_eq!(found(&a), vec![(4, c::CARD_PLAYED_TWICE.code)]);
         assert_eq!(a.issues[0].related, Some(0));
-        clean(&run(FLUSHES, None, South, West, "SA H2 D2 C2 SK H3 D3 C3 *"));
+        clean(&run(
+            FLUSHES,
+            None,
+            South,
+            West,
+            "SA H2 D2 C2 SK H3 D3 C3 *",
+        ));
     }
 
     #[test]
@@ -964,11 +1060,26 @@ pub(crate) mod tests {
         // The revoker's unknown earlier card might have been the S2.
         // (The `-` hides the winner of trick 1, so trick 2 needs its leader
         // from a `^L`, accepted when nobody is known to be on lead.)
-        let a = run(REVOKE_DEAL, None, South, West, "SA HA DA - ^L SK HK DK CA *");
+        let a = run(
+            REVOKE_DEAL,
+            None,
+            South,
+            West,
+            "SA HA DA - ^L SK HK DK CA *",
+        );
         assert!(a.issues.is_empty(), "{:#?}", a.issues);
         assert_eq!(a.tricks[1].leader, Some(West));
-        let a = run(REVOKE_DEAL, None, South, West, "SA - DA CA ^L SK HK DK CQ *");
-        assert_eq!(found(&a), vec![(3, c::UNMARKED_REVOKE.code), (7, c::UNMARKED_REVOKE.code)]);
+        let a = run(
+            REVOKE_DEAL,
+            None,
+            South,
+            West,
+            "SA - DA CA ^L SK HK DK CQ *",
+        );
+        assert_eq!(
+            found(&a),
+            vec![(3, c::UNMARKED_REVOKE.code), (7, c::UNMARKED_REVOKE.code)]
+        );
     }
 
     #[test]
@@ -983,7 +1094,10 @@ pub(crate) mod tests {
         ] {
             let a = run(SCHIPHOL, t, South, West, text);
             let want = if text.contains("^L") {
-                vec![(0, c::LEAD_MARK_ON_LEADER.code), (0, c::REVOKE_MARK_WITHOUT_REVOKE.code)]
+                vec![
+                    (0, c::LEAD_MARK_ON_LEADER.code),
+                    (0, c::REVOKE_MARK_WITHOUT_REVOKE.code),
+                ]
             } else {
                 vec![(at, c::REVOKE_MARK_WITHOUT_REVOKE.code)]
             };
@@ -1018,7 +1132,9 @@ pub(crate) mod tests {
     #[test]
     fn after_the_end() {
         // West leads 13 spades and wins every trick at notrump.
-        let spades = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+        let spades = [
+            "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2",
+        ];
         let ranks = spades;
         let mut text = String::new();
         for (k, s) in spades.iter().enumerate() {
@@ -1061,13 +1177,19 @@ pub(crate) mod tests {
         clean(&a);
         assert!(a.continued && !a.complete);
         assert_eq!(a.next_seat, Some(East));
-        assert_eq!(a.legal_next_cards, ["CQ", "CJ", "CT", "C6"].map(card).to_vec());
+        assert_eq!(
+            a.legal_next_cards,
+            ["CQ", "CJ", "CT", "C6"].map(card).to_vec()
+        );
         // …and a second `+` is wrong.
         let a = run(SCHIPHOL, t, South, West, "SK H3 S4 S3 - C2 + +");
         assert_eq!(found(&a), vec![(7, c::CARD_AFTER_PLAY_MARKER.code)]);
         let a = run(SCHIPHOL, t, South, West, "SK H3 S4 S3 - + - - *");
         assert_eq!(found(&a), vec![(8, c::PLAY_PLUS_AND_STAR.code)]);
-        assert_eq!(a.issues[0].code.severity, crate::diagnostic::Severity::Warning);
+        assert_eq!(
+            a.issues[0].code.severity,
+            crate::diagnostic::Severity::Warning
+        );
         let a = run(SCHIPHOL, t, South, West, "SK H3 S4 S3 * +");
         assert_eq!(found(&a), vec![(5, c::PLAY_PLUS_AND_STAR.code)]);
         // Marks before `*`/`+` are the caller's (PBN0712) and ignored here.
@@ -1078,7 +1200,13 @@ pub(crate) mod tests {
     #[test]
     fn spec_plus_example() {
         // §3.6: South has played the last card, West must continue.
-        let a = analyze_play(&[None; 4], None, Some(South), West, &items("H2 H3 H4 HA + - - CQ"));
+        let a = analyze_play(
+            &[None; 4],
+            None,
+            Some(South),
+            West,
+            &items("H2 H3 H4 HA + - - CQ"),
+        );
         clean(&a);
         assert_eq!(a.tricks[1].leader, Some(South));
         assert_eq!(a.next_seat, Some(West));
@@ -1091,9 +1219,23 @@ pub(crate) mod tests {
         // Found by fuzzing (tests/fixtures/fuzz/parse_check/play-second-plus):
         // every `+` after the first is reported and skipped but takes its
         // column, so trick 2 (columns 4–7) has no recorded card at all.
-        let a = analyze_play(&[None; 4], None, Some(South), West, &items("? + + + + + + + ?"));
-        let extra: Vec<_> = (2..=7).map(|i| (i, c::CARD_AFTER_PLAY_MARKER.code)).collect();
-        assert_eq!(found(&a).into_iter().filter(|&(i, _)| (2..=7).contains(&i)).collect::<Vec<_>>(), extra);
+        let a = analyze_play(
+            &[None; 4],
+            None,
+            Some(South),
+            West,
+            &items("? + + + + + + + ?"),
+        );
+        let extra: Vec<_> = (2..=7)
+            .map(|i| (i, c::CARD_AFTER_PLAY_MARKER.code))
+            .collect();
+        assert_eq!(
+            found(&a)
+                .into_iter()
+                .filter(|&(i, _)| (2..=7).contains(&i))
+                .collect::<Vec<_>>(),
+            extra
+        );
         assert_eq!(a.tricks.len(), 3);
         assert!(a.tricks[1].cards.iter().all(Option::is_none));
         assert_eq!(a.tricks[2].cards.iter().flatten().collect::<Vec<_>>(), [&8]);
@@ -1104,7 +1246,10 @@ pub(crate) mod tests {
         let t = Some(Suit::Hearts);
         let a = run(SCHIPHOL, t, South, West, "SK H3 S4 S3");
         assert_eq!(found(&a), vec![(3, c::INCOMPLETE_PLAY.code)]);
-        assert_eq!(a.issues[0].code.severity, crate::diagnostic::Severity::Warning);
+        assert_eq!(
+            a.issues[0].code.severity,
+            crate::diagnostic::Severity::Warning
+        );
         assert_eq!(a.next_seat, Some(North));
         assert_eq!(a.legal_next_cards.len(), 12);
         let a = run(SCHIPHOL, t, South, West, "");
@@ -1116,7 +1261,10 @@ pub(crate) mod tests {
         // Next card in playing order: North led C2 (column 2), East follows.
         let a = run(SCHIPHOL, t, South, West, "SK H3 S4 S3 C5 C2");
         assert_eq!(a.next_seat, Some(East));
-        assert_eq!(a.legal_next_cards, ["CQ", "CJ", "CT", "C6"].map(card).to_vec());
+        assert_eq!(
+            a.legal_next_cards,
+            ["CQ", "CJ", "CT", "C6"].map(card).to_vec()
+        );
     }
 
     #[test]

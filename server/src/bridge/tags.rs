@@ -125,7 +125,9 @@ pub fn compare_contract(
     contract: Option<ContractTag>,
 ) -> Vec<TagMismatch> {
     let mut out = Vec::new();
-    let Some(outcome) = auction.contract else { return out };
+    let Some(outcome) = auction.contract else {
+        return out;
+    };
     match outcome {
         FinalContract::PassedOut => {
             if let Some(ContractTag::Contract(c)) = contract {
@@ -152,7 +154,10 @@ pub fn compare_contract(
                 ));
             }
         }
-        FinalContract::Contract { contract: real, declarer: d } => {
+        FinalContract::Contract {
+            contract: real,
+            declarer: d,
+        } => {
             let real_text = contract_text(real);
             let mut contract_says_pass = false;
             match contract {
@@ -266,7 +271,10 @@ pub fn compare_result(play: &PlayAnalysis, result: &ResultTag, declarer: Seat) -
         ResultForm::Ns(n) => vec![(Seat::North, n, "North-South")],
         ResultForm::Ew(n) => vec![(Seat::East, n, "East-West")],
         ResultForm::NsEw { ns, ew } => {
-            vec![(Seat::North, ns, "North-South"), (Seat::East, ew, "East-West")]
+            vec![
+                (Seat::North, ns, "North-South"),
+                (Seat::East, ew, "East-West"),
+            ]
         }
     };
     let caret = if result.differs { "^" } else { "" };
@@ -364,7 +372,11 @@ mod tests {
         assert!(compare_contract(&a, dt("^N"), ct("1C")).is_empty());
         for bad in ["N", "W", "^S", "^E", ""] {
             let m = compare_contract(&a, dt(bad), ct("1C"));
-            assert_eq!(codes(&m), vec![("Declarer", c::DECLARER_MISMATCH.code)], "{bad}");
+            assert_eq!(
+                codes(&m),
+                vec![("Declarer", c::DECLARER_MISMATCH.code)],
+                "{bad}"
+            );
         }
         let m = compare_contract(&a, dt("^S"), ct("1C"));
         assert!(m[0].message.contains("\"^N\""), "{}", m[0].message);
@@ -383,10 +395,18 @@ mod tests {
         let a = auction(South, South, "1C AP");
         for bad in ["1D", "2C", "1CX", "Pass"] {
             let m = compare_contract(&a, dt("S"), ct(bad));
-            assert_eq!(codes(&m), vec![("Contract", c::CONTRACT_MISMATCH.code)], "{bad}");
+            assert_eq!(
+                codes(&m),
+                vec![("Contract", c::CONTRACT_MISMATCH.code)],
+                "{bad}"
+            );
         }
         let m = compare_contract(&a, dt("S"), ct("1D"));
-        assert!(m[0].message.contains("denomination D instead of C"), "{}", m[0].message);
+        assert!(
+            m[0].message.contains("denomination D instead of C"),
+            "{}",
+            m[0].message
+        );
         // Pass with an empty Declarer: only the contract is reported.
         let m = compare_contract(&a, dt(""), ct("Pass"));
         assert_eq!(codes(&m), vec![("Contract", c::CONTRACT_MISMATCH.code)]);
@@ -395,7 +415,11 @@ mod tests {
         let a = auction(South, South, "1C X AP");
         let m = compare_contract(&a, dt("S"), ct("1C"));
         assert_eq!(codes(&m), vec![("Contract", c::CONTRACT_MISMATCH.code)]);
-        assert!(m[0].message.contains("undoubled instead of doubled"), "{}", m[0].message);
+        assert!(
+            m[0].message.contains("undoubled instead of doubled"),
+            "{}",
+            m[0].message
+        );
         assert!(compare_contract(&a, dt("S"), ct("1CX")).is_empty());
     }
 
@@ -406,7 +430,10 @@ mod tests {
         assert!(compare_contract(&a, None, ct("Pass")).is_empty());
         assert_eq!(
             codes(&compare_contract(&a, dt("S"), ct("1C"))),
-            vec![("Contract", c::CONTRACT_MISMATCH.code), ("Declarer", c::DECLARER_MISMATCH.code)]
+            vec![
+                ("Contract", c::CONTRACT_MISMATCH.code),
+                ("Declarer", c::DECLARER_MISMATCH.code)
+            ]
         );
         // `*`: the tags give the outcome; nothing to compare.
         let a = auction(South, South, "1C Pass *");
@@ -426,11 +453,18 @@ mod tests {
         use ResultForm::*;
         // NS won 6 tricks; EW hold HA and HK-HQ: 6..=11 for NS.
         for ok in [6, 9, 11] {
-            assert!(compare_result(&p, &r(false, Declarer(ok)), South).is_empty(), "{ok}");
+            assert!(
+                compare_result(&p, &r(false, Declarer(ok)), South).is_empty(),
+                "{ok}"
+            );
         }
         for bad in [4, 5, 12, 13] {
             let m = compare_result(&p, &r(false, Declarer(bad)), South);
-            assert_eq!(codes(&m), vec![("Result", c::RESULT_MISMATCH.code)], "{bad}");
+            assert_eq!(
+                codes(&m),
+                vec![("Result", c::RESULT_MISMATCH.code)],
+                "{bad}"
+            );
         }
         // ^ accepts any value that is not surely the actual one.
         assert!(compare_result(&p, &r(true, Declarer(5)), South).is_empty());
@@ -475,7 +509,13 @@ mod tests {
     #[test]
     fn result_of_an_unfinished_play() {
         use ResultForm::*;
-        let p = play(SCHIPHOL, Some(Suit::Hearts), South, West, "SK H3 S4 S3 C5 C2 C6 CK +");
+        let p = play(
+            SCHIPHOL,
+            Some(Suit::Hearts),
+            South,
+            West,
+            "SK H3 S4 S3 C5 C2 C6 CK +",
+        );
         // Partial (2 tricks) or final (2..=11) readings are both accepted.
         assert!(compare_result(&p, &r(false, Declarer(2)), South).is_empty());
         assert!(compare_result(&p, &r(false, Declarer(10)), South).is_empty());

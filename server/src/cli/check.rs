@@ -28,7 +28,9 @@ pub enum Format {
 /// syntax errors and 50 of each character or line rule per file; the last
 /// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
-#[command(after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn")]
+#[command(
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn"
+)]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
     #[arg(required = true)]
@@ -65,7 +67,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opts = CheckOptions { export: args.export };
+    let opts = CheckOptions {
+        export: args.export,
+    };
     let reports = check_all(&inputs, &opts);
 
     let mut errors = 0usize;
@@ -104,7 +108,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     if args.stats {
-        eprintln!("{}", stats_line(reports.len(), bytes, games, started.elapsed(), peak_memory_kb()));
+        eprintln!(
+            "{}",
+            stats_line(
+                reports.len(),
+                bytes,
+                games,
+                started.elapsed(),
+                peak_memory_kb()
+            )
+        );
     }
     // The process ends right after: freeing every text and diagnostic one
     // by one would only delay the exit.
@@ -120,7 +133,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 /// The `--stats` line: `pbn check: 1 file, 2888895 bytes, 100000 games in
 /// 0.842 s; peak memory 77104 kB` (bytes of decoded text).
-fn stats_line(files: usize, bytes: usize, games: usize, time: std::time::Duration, peak_kb: Option<u64>) -> String {
+fn stats_line(
+    files: usize,
+    bytes: usize,
+    games: usize,
+    time: std::time::Duration,
+    peak_kb: Option<u64>,
+) -> String {
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     let peak = match peak_kb {
         Some(kb) => format!("peak memory {kb} kB"),
@@ -141,12 +160,20 @@ fn stats_line(files: usize, bytes: usize, games: usize, time: std::time::Duratio
 fn peak_memory_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()
+    line["VmHWM:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// Checks inputs in parallel (one worker per core), keeping input order.
 fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(inputs.len().max(1));
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(inputs.len().max(1));
     let next = AtomicUsize::new(0);
     let mut slots: Vec<Option<FileReport>> = (0..inputs.len()).map(|_| None).collect();
     let results = std::sync::Mutex::new(&mut slots);
@@ -158,23 +185,40 @@ fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
                     break;
                 }
                 let input = inputs[i].clone();
-                let outcome = files::read(&input).map_err(|e| format!("{}: {e}", input.display())).and_then(|bytes| {
-                    // A bug must not take the other files down with it.
-                    std::panic::catch_unwind(|| {
-                        let source = pbn::text::decode_owned(bytes);
-                        let res = check_text(&source, opts);
-                        (source, res)
-                    })
-                    .map_err(|_| format!("{}: internal error while checking this file (please report it)", input.display()))
-                });
+                let outcome = files::read(&input)
+                    .map_err(|e| format!("{}: {e}", input.display()))
+                    .and_then(|bytes| {
+                        // A bug must not take the other files down with it.
+                        std::panic::catch_unwind(|| {
+                            let source = pbn::text::decode_owned(bytes);
+                            let res = check_text(&source, opts);
+                            (source, res)
+                        })
+                        .map_err(|_| {
+                            format!(
+                                "{}: internal error while checking this file (please report it)",
+                                input.display()
+                            )
+                        })
+                    });
                 results.lock().unwrap()[i] = Some(FileReport { input, outcome });
             });
         }
     });
-    slots.into_iter().map(|r| r.expect("every input was checked")).collect()
+    slots
+        .into_iter()
+        .map(|r| r.expect("every input was checked"))
+        .collect()
 }
 
-fn print_human(reports: &[FileReport], style: &Style, errors: usize, warnings: usize, others: usize, games: usize) {
+fn print_human(
+    reports: &[FileReport],
+    style: &Style,
+    errors: usize,
+    warnings: usize,
+    others: usize,
+    games: usize,
+) {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let mut files_ok = 0;
@@ -204,7 +248,11 @@ fn print_human(reports: &[FileReport], style: &Style, errors: usize, warnings: u
         plural(games, "game"),
         plural(errors, "error"),
         plural(warnings, "warning"),
-        if others > 0 { format!(", {} other", others) } else { String::new() }
+        if others > 0 {
+            format!(", {} other", others)
+        } else {
+            String::new()
+        }
     );
 }
 
@@ -282,7 +330,11 @@ fn diag_json<'a>(d: &'a Diagnostic, source: &SourceText, index: &LineIndex) -> D
             .iter()
             .map(|r| {
                 let p = index.line_col(&source.text, r.range.start, PositionEncoding::Chars);
-                RelatedJson { column: p.col + 1, line: p.line + 1, message: &r.message }
+                RelatedJson {
+                    column: p.col + 1,
+                    line: p.line + 1,
+                    message: &r.message,
+                }
             })
             .collect(),
         severity: d.severity.name(),
@@ -292,24 +344,52 @@ fn diag_json<'a>(d: &'a Diagnostic, source: &SourceText, index: &LineIndex) -> D
 fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: usize, games: usize) {
     let mut files = Vec::new();
     let mut failed = Vec::new();
-    let indexes: Vec<Option<LineIndex>> = reports.iter().map(|r| r.outcome.as_ref().ok().map(|(source, _)| LineIndex::new(&source.text))).collect();
+    let indexes: Vec<Option<LineIndex>> = reports
+        .iter()
+        .map(|r| {
+            r.outcome
+                .as_ref()
+                .ok()
+                .map(|(source, _)| LineIndex::new(&source.text))
+        })
+        .collect();
     for (r, index) in reports.iter().zip(&indexes) {
         match (&r.outcome, index) {
             (Ok((source, res)), Some(index)) => files.push(FileJson {
-                diagnostics: res.diagnostics.iter().map(|d| diag_json(d, source, index)).collect(),
+                diagnostics: res
+                    .diagnostics
+                    .iter()
+                    .map(|d| diag_json(d, source, index))
+                    .collect(),
                 encoding: source.encoding.name(),
                 games: res.games,
                 line_ending: source.line_ending.name(),
                 path: r.input.display().to_string(),
             }),
-            (Err(e), _) => failed.push(FailedJson { error: e, path: r.input.display().to_string() }),
+            (Err(e), _) => failed.push(FailedJson {
+                error: e,
+                path: r.input.display().to_string(),
+            }),
             _ => {}
         }
     }
-    let doc = ReportJson { failed, files, summary: SummaryJson { errors, files: reports.len(), games, other: others, warnings } };
+    let doc = ReportJson {
+        failed,
+        files,
+        summary: SummaryJson {
+            errors,
+            files: reports.len(),
+            games,
+            other: others,
+            warnings,
+        },
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let _ = serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::from).and_then(|()| writeln!(out)).and_then(|()| out.flush());
+    let _ = serde_json::to_writer_pretty(&mut out, &doc)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
 }
 
 #[cfg(test)]

@@ -23,7 +23,10 @@ enum ConfigCommand {
 pub fn run(args: ConfigArgs) -> ExitCode {
     match args.command {
         ConfigCommand::Schema => {
-            println!("{}", serde_json::to_string_pretty(&pbn::config::schema()).expect("schema serializes"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&pbn::config::schema()).expect("schema serializes")
+            );
             ExitCode::SUCCESS
         }
         ConfigCommand::Show { path } => match pbn::config::load_for(&path) {

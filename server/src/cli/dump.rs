@@ -10,7 +10,9 @@ use std::process::ExitCode;
 /// two files that mean the same dump equal, which is how the formatter's
 /// tests prove it preserves meaning.
 #[derive(Args)]
-#[command(after_help = "Examples:\n  pbn dump game.pbn\n  pbn dump - < game.pbn\n  diff <(pbn dump a.pbn) <(pbn dump b.pbn)")]
+#[command(
+    after_help = "Examples:\n  pbn dump game.pbn\n  pbn dump - < game.pbn\n  diff <(pbn dump a.pbn) <(pbn dump b.pbn)"
+)]
 pub struct DumpArgs {
     /// The file to dump; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
@@ -21,7 +23,11 @@ pub struct DumpArgs {
 }
 
 pub fn run(args: DumpArgs) -> ExitCode {
-    let input = if args.path.as_os_str() == "-" { Input::Stdin } else { Input::File(args.path.clone()) };
+    let input = if args.path.as_os_str() == "-" {
+        Input::Stdin
+    } else {
+        Input::File(args.path.clone())
+    };
     let bytes = match files::read(&input) {
         Ok(b) => b,
         Err(e) => {
@@ -34,7 +40,11 @@ pub fn run(args: DumpArgs) -> ExitCode {
     let doc = pbn::model::lower(&tree, &source.text);
     let mut value = pbn::model::dump::dump(&doc, &source.text);
     value["encoding"] = serde_json::json!(source.encoding.name());
-    let out = if args.compact { serde_json::to_string(&value) } else { serde_json::to_string_pretty(&value) };
+    let out = if args.compact {
+        serde_json::to_string(&value)
+    } else {
+        serde_json::to_string_pretty(&value)
+    };
     println!("{}", out.expect("JSON values serialize"));
     ExitCode::SUCCESS
 }

@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 /// Print the long explanation of a diagnostic code.
 #[derive(Args)]
-#[command(after_help = "Examples:\n  pbn explain PBN0003\n  pbn explain unterminated-string\n  pbn explain --list")]
+#[command(
+    after_help = "Examples:\n  pbn explain PBN0003\n  pbn explain unterminated-string\n  pbn explain --list"
+)]
 pub struct ExplainArgs {
     /// The code (`PBN0003`, `3`) or the rule name (`unterminated-string`).
     #[arg(required_unless_present = "list")]
@@ -17,7 +19,14 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> ExitCode {
     if args.list {
         for c in all() {
-            println!("{}  {:<8} {:<12} {:<28} {}", c.code, c.severity.name(), c.category.name(), c.name, c.summary);
+            println!(
+                "{}  {:<8} {:<12} {:<28} {}",
+                c.code,
+                c.severity.name(),
+                c.category.name(),
+                c.name,
+                c.summary
+            );
         }
         return ExitCode::SUCCESS;
     }
@@ -26,7 +35,14 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         eprintln!("error: unknown diagnostic code `{q}` (see `pbn explain --list`)");
         return ExitCode::from(2);
     };
-    println!("{} {} ({}, {}, PBN 2.1 {})\n", c.code, c.name, c.severity.name(), c.category.name(), c.section);
+    println!(
+        "{} {} ({}, {}, PBN 2.1 {})\n",
+        c.code,
+        c.name,
+        c.severity.name(),
+        c.category.name(),
+        c.section
+    );
     println!("{}\n", c.summary);
     println!("{}\n", c.explanation);
     println!("Fails:\n{}", indent(c.bad));

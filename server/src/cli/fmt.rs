@@ -28,7 +28,9 @@ pub enum Eol {
 /// warning; the rest of the file is formatted.
 /// Files are rewritten in place (atomically) in their own encoding.
 #[derive(Args)]
-#[command(after_help = "Examples:\n  pbn fmt games.pbn\n  pbn fmt --check tournaments/\n  pbn fmt --diff game.pbn\n  pbn fmt --eol crlf --export-header out.pbn\n  cat game.pbn | pbn fmt -\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config schema`).")]
+#[command(
+    after_help = "Examples:\n  pbn fmt games.pbn\n  pbn fmt --check tournaments/\n  pbn fmt --diff game.pbn\n  pbn fmt --eol crlf --export-header out.pbn\n  cat game.pbn | pbn fmt -\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config schema`)."
+)]
 pub struct FmtArgs {
     /// Files or directories (searched for *.pbn); `-` reads stdin and writes stdout.
     #[arg(required = true)]
@@ -87,8 +89,14 @@ fn options_for(args: &FmtArgs, start: &Path) -> Result<FormatOptions, String> {
 /// Writes `bytes` to `path` through a temporary file in the same directory
 /// and a rename, so that a crash never leaves a half-written file.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.pbn-fmt-{}", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
@@ -147,12 +155,21 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let (out, lost) = encode(&result.text, source.encoding);
         let name = input.display();
         if lost > 0 {
-            eprintln!("error: {name}: {lost} character(s) cannot be written in {}; not written", source.encoding.name());
+            eprintln!(
+                "error: {name}: {lost} character(s) cannot be written in {}; not written",
+                source.encoding.name()
+            );
             failed = true;
             continue;
         }
         let differs = out != bytes;
-        let numbers = |games: &[usize]| games.iter().map(|g| (g + 1).to_string()).collect::<Vec<_>>().join(", ");
+        let numbers = |games: &[usize]| {
+            games
+                .iter()
+                .map(|g| (g + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let syntax_errors = result.syntax_error_games();
         if !syntax_errors.is_empty() {
             eprintln!(
@@ -172,8 +189,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if args.diff {
             if differs {
-                let diff = similar::TextDiff::from_lines(source.text.as_str(), result.text.as_str());
-                print!("{}", diff.unified_diff().context_radius(3).header(&name, &format!("{name} (formatted)")));
+                let diff =
+                    similar::TextDiff::from_lines(source.text.as_str(), result.text.as_str());
+                print!(
+                    "{}",
+                    diff.unified_diff()
+                        .context_radius(3)
+                        .header(&name, &format!("{name} (formatted)"))
+                );
             }
             if differs {
                 would_change.push(name);
@@ -210,10 +233,21 @@ pub fn run(args: FmtArgs) -> ExitCode {
             eprintln!("{} file(s) would be reformatted", would_change.len());
             return ExitCode::from(1);
         }
-        return if failed { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        return if failed {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
-        eprintln!("formatted {changed} file(s), {unchanged} unchanged{}", if refused > 0 { format!(", {refused} not written (syntax errors)") } else { String::new() });
+        eprintln!(
+            "formatted {changed} file(s), {unchanged} unchanged{}",
+            if refused > 0 {
+                format!(", {refused} not written (syntax errors)")
+            } else {
+                String::new()
+            }
+        );
     }
     if failed {
         ExitCode::from(2)

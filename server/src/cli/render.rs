@@ -53,14 +53,30 @@ pub fn render(
     );
     let line_no = (start.line + 1).to_string();
     let pad = " ".repeat(line_no.len());
-    let _ = writeln!(out, "{pad}{} {path}:{}:{}", style.blue("-->"), start.line + 1, start.col + 1);
+    let _ = writeln!(
+        out,
+        "{pad}{} {path}:{}:{}",
+        style.blue("-->"),
+        start.line + 1,
+        start.col + 1
+    );
     let line_range = index.line_range(text, start.line as usize);
     let line_text = &text[line_range];
     let (shown, indent) = source_window(line_text, start.col as usize);
     let _ = writeln!(out, "{pad} {}", style.blue("|"));
-    let _ = writeln!(out, "{} {} {}", style.blue(&line_no), style.blue("|"), shown);
-    let caret_len = if end.line == start.line { (end.col - start.col).max(1) } else {
-        (line_text.chars().count() as u32).saturating_sub(start.col).max(1)
+    let _ = writeln!(
+        out,
+        "{} {} {}",
+        style.blue(&line_no),
+        style.blue("|"),
+        shown
+    );
+    let caret_len = if end.line == start.line {
+        (end.col - start.col).max(1)
+    } else {
+        (line_text.chars().count() as u32)
+            .saturating_sub(start.col)
+            .max(1)
     };
     // The carets end with the window.
     let room = shown.chars().count().saturating_sub(indent).max(1);
@@ -72,12 +88,33 @@ pub fn render(
         Severity::Info => "1;36",
         Severity::Hint => "1;32",
     };
-    let _ = writeln!(out, "{pad} {} {}{}", style.blue("|"), " ".repeat(indent), style.paint(sev_code, &carets));
+    let _ = writeln!(
+        out,
+        "{pad} {} {}{}",
+        style.blue("|"),
+        " ".repeat(indent),
+        style.paint(sev_code, &carets)
+    );
     for r in &d.related {
         let lc = index.line_col(text, r.range.start, PositionEncoding::Chars);
-        let _ = writeln!(out, "{pad} {} {}:{}:{}: {}", style.blue("="), path, lc.line + 1, lc.col + 1, r.message);
+        let _ = writeln!(
+            out,
+            "{pad} {} {}:{}:{}: {}",
+            style.blue("="),
+            path,
+            lc.line + 1,
+            lc.col + 1,
+            r.message
+        );
     }
-    let _ = writeln!(out, "{pad} {} help: `pbn explain {}` ({} {})", style.blue("="), d.code.code, d.code.name, d.code.section);
+    let _ = writeln!(
+        out,
+        "{pad} {} help: `pbn explain {}` ({} {})",
+        style.blue("="),
+        d.code.code,
+        d.code.name,
+        d.code.section
+    );
     out.push('\n');
 }
 
@@ -96,7 +133,11 @@ const BEFORE: usize = 40;
 /// characters as symbols (`visible_char`): the file must not drive the
 /// terminal.
 fn source_window(line: &str, col: usize) -> (String, usize) {
-    let skip = if col + BEFORE < WINDOW { 0 } else { col - BEFORE };
+    let skip = if col + BEFORE < WINDOW {
+        0
+    } else {
+        col - BEFORE
+    };
     let mut shown = String::new();
     let mut indent = col - skip;
     if skip > 0 {
@@ -105,7 +146,11 @@ fn source_window(line: &str, col: usize) -> (String, usize) {
     }
     let mut chars = line.chars().skip(skip);
     for c in chars.by_ref().take(WINDOW) {
-        shown.push(if c == '\t' { ' ' } else { pbn::diagnostic::visible_char(c) });
+        shown.push(if c == '\t' {
+            ' '
+        } else {
+            pbn::diagnostic::visible_char(c)
+        });
     }
     if chars.next().is_some() {
         shown.push('…');
@@ -119,14 +164,22 @@ mod tests {
 
     #[test]
     fn short_lines_are_shown_whole() {
-        assert_eq!(source_window("[Event \"x\"]", 7), ("[Event \"x\"]".to_string(), 7));
+        assert_eq!(
+            source_window("[Event \"x\"]", 7),
+            ("[Event \"x\"]".to_string(), 7)
+        );
         assert_eq!(source_window("a\tb", 2), ("a b".to_string(), 2));
-        assert_eq!(source_window("a\u{1b}[31mb\u{0}", 2), ("a␛[31mb␀".to_string(), 2));
+        assert_eq!(
+            source_window("a\u{1b}[31mb\u{0}", 2),
+            ("a␛[31mb␀".to_string(), 2)
+        );
     }
 
     #[test]
     fn long_lines_are_cut_around_the_column() {
-        let line: String = (0..1000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let line: String = (0..1000)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
         // near the start: the first WINDOW characters, cut on the right
         let (shown, indent) = source_window(&line, 5);
         assert_eq!(shown.chars().count(), WINDOW + 1);

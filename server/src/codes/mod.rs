@@ -139,7 +139,10 @@ pub fn lookup(query: &str) -> Option<&'static CodeInfo> {
     if let Ok(n) = q.parse::<u32>() {
         return by_number(&format!("PBN{n:04}"));
     }
-    all().iter().copied().find(|c| c.name.eq_ignore_ascii_case(q))
+    all()
+        .iter()
+        .copied()
+        .find(|c| c.name.eq_ignore_ascii_case(q))
 }
 
 #[cfg(test)]

@@ -48,4 +48,3 @@ codes! {
         bad: "[Event No_quotes]\n",
         good: "[Event \"No_quotes\"]\n";
 }
-

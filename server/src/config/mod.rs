@@ -38,7 +38,11 @@ pub const FILE_NAMES: [&str; 2] = ["pbn.toml", ".pbn.toml"];
 /// Finds the configuration file for `start` (a file or directory): the
 /// first `pbn.toml` or `.pbn.toml` in it or any parent directory.
 pub fn find(start: &Path) -> Option<PathBuf> {
-    let mut dir = if start.is_dir() { Some(start) } else { start.parent() };
+    let mut dir = if start.is_dir() {
+        Some(start)
+    } else {
+        start.parent()
+    };
     while let Some(d) = dir {
         for name in FILE_NAMES {
             let p = d.join(name);
@@ -60,7 +64,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
             format!(":{line}:{col}")
         });
-        format!("{}{}: {}", path.display(), loc.unwrap_or_default(), e.message())
+        format!(
+            "{}{}: {}",
+            path.display(),
+            loc.unwrap_or_default(),
+            e.message()
+        )
     })
 }
 
@@ -131,11 +140,17 @@ mod tests {
     fn schema_lists_every_option() {
         let s = schema();
         for key in ["add_missing_tags", "eol", "export_header"] {
-            assert!(s["properties"]["format"]["properties"].get(key).is_some(), "{key}");
+            assert!(
+                s["properties"]["format"]["properties"].get(key).is_some(),
+                "{key}"
+            );
         }
         let defaults = serde_json::to_value(Config::default()).unwrap();
         for (k, _) in defaults["format"].as_object().unwrap() {
-            assert!(s["properties"]["format"]["properties"].get(k).is_some(), "schema misses {k}");
+            assert!(
+                s["properties"]["format"]["properties"].get(k).is_some(),
+                "schema misses {k}"
+            );
         }
     }
 }

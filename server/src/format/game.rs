@@ -1,11 +1,13 @@
 //! Printing one game in export format.
 
 use super::options::FormatOptions;
+use crate::hash::Map as HashMap;
 use crate::model::values::{self, ContractValue, SideScores};
-use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole};
+use crate::model::{
+    AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole,
+};
 use crate::rules::tags::MANDATORY;
 use contract_bridge::Seat;
-use crate::hash::Map as HashMap;
 
 /// The longest line export format allows, without its line end (§2.3).
 const MAX_LINE: usize = 255;
@@ -103,7 +105,12 @@ pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
 /// prints it verbatim). Returns the text and the number of duplicate tags
 /// dropped. `keep_absent` (from [`absent_to_keep`]) names the missing
 /// mandatory tags that must not be added.
-pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16) -> Option<(String, usize)> {
+pub(super) fn print(
+    text: &str,
+    g: &Game,
+    opts: &FormatOptions,
+    keep_absent: u16,
+) -> Option<(String, usize)> {
     // A NUL (an error, PBN0101, §2.2) ends a `{` comment or a string for
     // tree-sitter's lexer, so where it stands decides how the text before
     // it reads, an earlier game's `{` included: a `{` whose `}` comes after
@@ -114,7 +121,12 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
     if memchr::memchr(0, &text.as_bytes()[g.range.clone()]).is_some() {
         return None;
     }
-    let mut p = Printer { text, game: g, attached: HashMap::default(), printed: vec![false; g.comments.len()] };
+    let mut p = Printer {
+        text,
+        game: g,
+        attached: HashMap::default(),
+        printed: vec![false; g.comments.len()],
+    };
     attach(&mut p);
 
     let mut out = String::new();
@@ -148,7 +160,10 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
     // supplemental section named Note, §5.1): printed among the sections,
     // after the auction or the play, it would become that section's note
     // and its data that section's calls or cards. Keep the game as written.
-    if g.sections.iter().any(|s| g.tags.get(s.tag).is_some_and(|t| t.name == "Note")) {
+    if g.sections
+        .iter()
+        .any(|s| g.tags.get(s.tag).is_some_and(|t| t.name == "Note"))
+    {
         return None;
     }
 
@@ -158,9 +173,11 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
             Some(&i) if g.tags[i].role == TagRole::Plain => print_tag(&mut p, i, &mut out),
             Some(_) => {}
             None => {
-                if opts.add_missing_tags && g.value(name).is_none() && keep_absent & (1 << bit) == 0 {
+                if opts.add_missing_tags && g.value(name).is_none() && keep_absent & (1 << bit) == 0
+                {
                     // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
-                    let passed = matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
+                    let passed =
+                        matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
                     out.push_str(&format!("[{name} \"{}\"]\n", if passed { "" } else { "?" }));
                 }
             }
@@ -171,7 +188,11 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
         .tags
         .iter()
         .enumerate()
-        .filter(|(i, t)| t.role == TagRole::Plain && !MANDATORY.contains(&t.name.as_str()) && (t.name == "Note" || first.get(t.name.as_str()) == Some(i)))
+        .filter(|(i, t)| {
+            t.role == TagRole::Plain
+                && !MANDATORY.contains(&t.name.as_str())
+                && (t.name == "Note" || first.get(t.name.as_str()) == Some(i))
+        })
         .map(|(i, _)| i)
         .collect();
     supplemental.sort_by(|&a, &b| g.tags[a].name.cmp(&g.tags[b].name).then(a.cmp(&b)));
@@ -188,8 +209,16 @@ pub(super) fn print(text: &str, g: &Game, opts: &FormatOptions, keep_absent: u16
     // (5) supplemental sections, alphabetically.
     let mut sections: Vec<usize> = (0..g.sections.len()).collect();
     sections.sort_by(|&a, &b| {
-        let na = g.tags.get(g.sections[a].tag).map(|t| t.name.as_str()).unwrap_or("");
-        let nb = g.tags.get(g.sections[b].tag).map(|t| t.name.as_str()).unwrap_or("");
+        let na = g
+            .tags
+            .get(g.sections[a].tag)
+            .map(|t| t.name.as_str())
+            .unwrap_or("");
+        let nb = g
+            .tags
+            .get(g.sections[b].tag)
+            .map(|t| t.name.as_str())
+            .unwrap_or("");
         na.cmp(nb).then(a.cmp(&b))
     });
     for s in sections {
@@ -222,7 +251,13 @@ fn attach(p: &mut Printer<'_>) {
     };
     fn starts<T>(es: &[Entry<T>]) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
         es.iter()
-            .map(|e| (e.range.start, e.pre().iter().map(|a| a.range.start).collect(), e.post().iter().map(|a| a.range.start).collect()))
+            .map(|e| {
+                (
+                    e.range.start,
+                    e.pre().iter().map(|a| a.range.start).collect(),
+                    e.post().iter().map(|a| a.range.start).collect(),
+                )
+            })
             .collect()
     }
     if let Some(a) = &g.auction {
@@ -239,13 +274,19 @@ fn attach(p: &mut Printer<'_>) {
     anchors.sort_by_key(|(s, _)| *s);
     for (ci, c) in g.comments.iter().enumerate() {
         let idx = anchors.partition_point(|(s, _)| *s < c.range.start);
-        let anchor = if idx == 0 { Anchor::Lead } else { anchors[idx - 1].1 };
+        let anchor = if idx == 0 {
+            Anchor::Lead
+        } else {
+            anchors[idx - 1].1
+        };
         p.attached.entry(anchor).or_default().push(ci);
     }
 }
 
 fn parse_ok<T>(p: &values::Parsed<T>) -> bool {
-    !p.issues.iter().any(|i| i.severity() == crate::diagnostic::Severity::Error)
+    !p.issues
+        .iter()
+        .any(|i| i.severity() == crate::diagnostic::Severity::Error)
 }
 
 /// The export form of a tag value (§3.4.10, §3.4.11, §3.4.15, §3.11), or
@@ -280,28 +321,43 @@ fn normalized(g: &Game, name: &str, raw: &str) -> String {
         "Contract" => {
             let p = values::parse_contract(raw);
             match (&p.value, parse_ok(&p)) {
-                (Some(c), true) if !matches!(c.value, ContractValue::Empty) || raw.is_empty() => c.export_form(),
+                (Some(c), true) if !matches!(c.value, ContractValue::Empty) || raw.is_empty() => {
+                    c.export_form()
+                }
                 _ => keep(),
             }
         }
         "Deal" => {
             let p = values::parse_deal(raw);
-            let dealer = g.value("Dealer").and_then(|d| values::parse_dealer(d).value).map(|s| s.seat);
+            let dealer = g
+                .value("Dealer")
+                .and_then(|d| values::parse_dealer(d).value)
+                .map(|s| s.seat);
             match (&p.value, p.issues.is_empty()) {
-                (Some(d), true) => d.export_form(dealer.unwrap_or(d.first)).unwrap_or_else(keep),
+                (Some(d), true) => d
+                    .export_form(dealer.unwrap_or(d.first))
+                    .unwrap_or_else(keep),
                 _ => keep(),
             }
         }
         "Result" => {
             let p = values::parse_result(raw);
-            let declarer = g.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
+            let declarer = g
+                .value("Declarer")
+                .and_then(|d| values::parse_declarer(d).value)
+                .and_then(|d| d.seat);
             match (&p.value, parse_ok(&p), declarer) {
-                (Some(r), true, Some(d)) => match r.tricks.and_then(|t| t.for_declarer(matches!(d, Seat::North | Seat::South))) {
+                (Some(r), true, Some(d)) => match r
+                    .tricks
+                    .and_then(|t| t.for_declarer(matches!(d, Seat::North | Seat::South)))
+                {
                     Some(n) => format!("{}{n}", if r.differs_from_actual { "^" } else { "" }),
                     None => keep(),
                 },
                 (Some(r), true, None) => match r.tricks {
-                    Some(SideScores::Declarer(n)) => format!("{}{n}", if r.differs_from_actual { "^" } else { "" }),
+                    Some(SideScores::Declarer(n)) => {
+                        format!("{}{n}", if r.differs_from_actual { "^" } else { "" })
+                    }
                     _ => keep(),
                 },
                 _ => keep(),
@@ -318,7 +374,11 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
         Some(v) if t.inherit != Inherit::None => v.raw.as_str().to_owned(),
         Some(v) => {
             let n = normalized(p.game, &t.name, &v.raw);
-            if n == v.raw { n } else { crate::model::escape(&n) }
+            if n == v.raw {
+                n
+            } else {
+                crate::model::escape(&n)
+            }
         }
     };
     // A tag pair alone on its line (§3.3), but a line holds at most 254
@@ -344,9 +404,21 @@ fn push_piece(line: &mut String, piece: &str) {
 /// Prints the pieces of one entry (irregularity marks, token, annotations,
 /// with their comments) onto `line`; returns whether the line must end
 /// after it (a `;` comment or an escape line).
-fn entry_pieces<T>(p: &mut Printer<'_>, sec: Sec, k: usize, e: &Entry<T>, token: &str, line: &mut String, lines: &mut Vec<String>) -> bool {
+fn entry_pieces<T>(
+    p: &mut Printer<'_>,
+    sec: Sec,
+    k: usize,
+    e: &Entry<T>,
+    token: &str,
+    line: &mut String,
+    lines: &mut Vec<String>,
+) -> bool {
     let mut must_break = false;
-    let emit_comments = |p: &mut Printer<'_>, a: Anchor, line: &mut String, lines: &mut Vec<String>, must_break: &mut bool| {
+    let emit_comments = |p: &mut Printer<'_>,
+                         a: Anchor,
+                         line: &mut String,
+                         lines: &mut Vec<String>,
+                         must_break: &mut bool| {
         for ci in p.comments(a) {
             let c = &p.game.comments[ci];
             let t = p.text[c.range.clone()].trim_end_matches(['\r', '\n']);
@@ -397,7 +469,13 @@ fn entry_pieces<T>(p: &mut Printer<'_>, sec: Sec, k: usize, e: &Entry<T>, token:
     must_break
 }
 
-fn slot_layout(pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)>, p: &mut Printer<'_>) -> Vec<String> {
+fn slot_layout(
+    pieces: Vec<(
+        bool,
+        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
+    )>,
+    p: &mut Printer<'_>,
+) -> Vec<String> {
     // (counts as a slot, printer)
     let mut lines = Vec::new();
     let mut line = String::new();
@@ -429,15 +507,27 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     if tag.inherit != Inherit::None {
         return None;
     }
-    let seat = tag.value.as_ref().and_then(|v| values::parse_auction_seat(&v.raw).value).map(|s| s.seat);
-    let dealer = g.value("Dealer").and_then(|d| values::parse_dealer(d).value).map(|s| s.seat);
+    let seat = tag
+        .value
+        .as_ref()
+        .and_then(|v| values::parse_auction_seat(&v.raw).value)
+        .map(|s| s.seat);
+    let dealer = g
+        .value("Dealer")
+        .and_then(|d| values::parse_dealer(d).value)
+        .map(|s| s.seat);
     // Drop the `-` padding before the dealer (§3.5) when it is exactly that.
     let mut skip = 0;
     let mut tag_seat = seat;
     if let (Some(s), Some(d)) = (seat, dealer) {
         let pad = crate::bridge::distance(s, d);
-        let dashes = a.entries.iter().take_while(|e| e.token == CallToken::Dash && e.post().is_empty() && e.pre().is_empty()).count();
-        let dash_comments = (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Sec::Auction, k)));
+        let dashes = a
+            .entries
+            .iter()
+            .take_while(|e| e.token == CallToken::Dash && e.post().is_empty() && e.pre().is_empty())
+            .count();
+        let dash_comments =
+            (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Sec::Auction, k)));
         if pad > 0 && dashes >= pad && !dash_comments {
             skip = pad;
             tag_seat = Some(d);
@@ -445,12 +535,19 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
+        None => tag
+            .value
+            .as_ref()
+            .map(|v| v.raw.as_str().to_owned())
+            .unwrap_or_default(),
     };
     out.push_str(&format!("[Auction \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(a.tag), out);
     let mut terminator: Option<usize> = None;
-    let mut pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)> = Vec::new();
+    let mut pieces: Vec<(
+        bool,
+        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
+    )> = Vec::new();
     for (k, e) in a.entries.iter().enumerate().skip(skip) {
         if e.token == CallToken::Terminator {
             terminator = Some(k);
@@ -462,21 +559,33 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
             let n = crate::model::all_pass_count(&a.entries[..k]);
             for j in 0..n {
                 let last = j + 1 == n;
-                pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                    if last {
-                        entry_pieces(p, Sec::Auction, k, e, "Pass", line, lines)
-                    } else {
-                        push_piece(line, "Pass");
-                        false
-                    }
-                })));
+                pieces.push((
+                    true,
+                    Box::new(
+                        move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
+                            if last {
+                                entry_pieces(p, Sec::Auction, k, e, "Pass", line, lines)
+                            } else {
+                                push_piece(line, "Pass");
+                                false
+                            }
+                        },
+                    ),
+                ));
             }
             if n > 0 {
                 continue;
             }
         }
         let token = call_text(p.text, e);
-        pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| entry_pieces(p, Sec::Auction, k, e, &token, line, lines))));
+        pieces.push((
+            true,
+            Box::new(
+                move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
+                    entry_pieces(p, Sec::Auction, k, e, &token, line, lines)
+                },
+            ),
+        ));
     }
     for l in slot_layout(pieces, p) {
         out.push_str(&l);
@@ -520,10 +629,21 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     if tag.inherit != Inherit::None {
         return None;
     }
-    let seat = tag.value.as_ref().and_then(|v| values::parse_play_seat(&v.raw).value).map(|s| s.seat);
-    let declarer = g.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
-    let cards: Vec<usize> = (0..pl.entries.len()).filter(|&k| pl.entries[k].token != CardToken::Terminator).collect();
-    let terminator: Vec<usize> = (0..pl.entries.len()).filter(|&k| pl.entries[k].token == CardToken::Terminator).collect();
+    let seat = tag
+        .value
+        .as_ref()
+        .and_then(|v| values::parse_play_seat(&v.raw).value)
+        .map(|s| s.seat);
+    let declarer = g
+        .value("Declarer")
+        .and_then(|d| values::parse_declarer(d).value)
+        .and_then(|d| d.seat);
+    let cards: Vec<usize> = (0..pl.entries.len())
+        .filter(|&k| pl.entries[k].token != CardToken::Terminator)
+        .collect();
+    let terminator: Vec<usize> = (0..pl.entries.len())
+        .filter(|&k| pl.entries[k].token == CardToken::Terminator)
+        .collect();
     // Rotate the columns so that each line starts with the opening leader
     // (§3.6) when every trick line is complete and nothing marks a lead out
     // of turn.
@@ -532,20 +652,40 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     if let (Some(s), Some(d)) = (seat, declarer) {
         let leader = d.lho();
         let shift = crate::bridge::distance(s, leader);
-        let any_l = pl.entries.iter().any(|e| e.pre().iter().any(|a| a.kind == AnnotationKind::Irregularity('L')));
+        let any_l = pl.entries.iter().any(|e| {
+            e.pre()
+                .iter()
+                .any(|a| a.kind == AnnotationKind::Irregularity('L'))
+        });
         let terminator_last = terminator.iter().all(|&t| t + 1 == pl.entries.len());
         if shift > 0 && cards.len() % 4 == 0 && !any_l && terminator_last {
-            order = cards.chunks(4).flat_map(|row| row[shift..].iter().chain(&row[..shift]).copied().collect::<Vec<_>>()).collect();
+            order = cards
+                .chunks(4)
+                .flat_map(|row| {
+                    row[shift..]
+                        .iter()
+                        .chain(&row[..shift])
+                        .copied()
+                        .collect::<Vec<_>>()
+                })
+                .collect();
             tag_seat = Some(leader);
         }
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
-        None => tag.value.as_ref().map(|v| v.raw.as_str().to_owned()).unwrap_or_default(),
+        None => tag
+            .value
+            .as_ref()
+            .map(|v| v.raw.as_str().to_owned())
+            .unwrap_or_default(),
     };
     out.push_str(&format!("[Play \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(pl.tag), out);
-    let mut pieces: Vec<(bool, Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>)> = Vec::new();
+    let mut pieces: Vec<(
+        bool,
+        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
+    )> = Vec::new();
     for k in order {
         let e = &pl.entries[k];
         let t = &p.text[e.range.clone()];
@@ -553,7 +693,14 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
             CardToken::Card(_) => t.to_ascii_uppercase(),
             _ => t.to_owned(),
         };
-        pieces.push((true, Box::new(move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| entry_pieces(p, Sec::Play, k, e, &token, line, lines))));
+        pieces.push((
+            true,
+            Box::new(
+                move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
+                    entry_pieces(p, Sec::Play, k, e, &token, line, lines)
+                },
+            ),
+        ));
     }
     for l in slot_layout(pieces, p) {
         out.push_str(&l);
@@ -622,14 +769,21 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
     print_tag(p, sec.tag, out);
     let tag = &g.tags[sec.tag];
     let columns = if values::is_table_tag(&tag.name) {
-        tag.value.as_ref().and_then(|v| values::parse_columns(&v.raw).value).filter(|c| !c.is_empty())
+        tag.value
+            .as_ref()
+            .and_then(|v| values::parse_columns(&v.raw).value)
+            .filter(|c| !c.is_empty())
     } else {
         None
     };
-    let element_text = |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
+    let element_text =
+        |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
     match columns {
         Some(cols) if sec.elements.len() % cols.len() == 0 => {
-            for row in (0..sec.elements.len()).collect::<Vec<_>>().chunks(cols.len()) {
+            for row in (0..sec.elements.len())
+                .collect::<Vec<_>>()
+                .chunks(cols.len())
+            {
                 let mut line = String::new();
                 for (c, &k) in row.iter().enumerate() {
                     let t = element_text(p, k);
@@ -647,9 +801,17 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
                         let right = match col.align {
                             Some(values::Align::Right) => true,
                             Some(values::Align::Left) => false,
-                            None => t.trim_start_matches(['-', '+', '^']).chars().next().is_some_and(|c| c.is_ascii_digit()),
+                            None => t
+                                .trim_start_matches(['-', '+', '^'])
+                                .chars()
+                                .next()
+                                .is_some_and(|c| c.is_ascii_digit()),
                         };
-                        if right { format!("{pad}{t}") } else { format!("{t}{pad}") }
+                        if right {
+                            format!("{pad}{t}")
+                        } else {
+                            format!("{t}{pad}")
+                        }
                     };
                     if c > 0 && !line.is_empty() {
                         line.push(' ');

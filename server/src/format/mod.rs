@@ -40,7 +40,11 @@ pub struct Formatted {
 impl Formatted {
     /// The games kept as written because of their syntax errors.
     pub fn syntax_error_games(&self) -> Vec<usize> {
-        self.verbatim_games.iter().copied().filter(|g| !self.unprintable_games.contains(g)).collect()
+        self.verbatim_games
+            .iter()
+            .copied()
+            .filter(|g| !self.unprintable_games.contains(g))
+            .collect()
     }
 }
 
@@ -54,10 +58,25 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
 }
 
 /// Formats a document already parsed and lowered.
-pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(source: &SourceText, trees: &T, doc: &model::Document, opts: &FormatOptions) -> Formatted {
-    let keep_absent = if opts.add_missing_tags { game::absent_to_keep(doc) } else { vec![0; doc.games.len()] };
+pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(
+    source: &SourceText,
+    trees: &T,
+    doc: &model::Document,
+    opts: &FormatOptions,
+) -> Formatted {
+    let keep_absent = if opts.add_missing_tags {
+        game::absent_to_keep(doc)
+    } else {
+        vec![0; doc.games.len()]
+    };
     let mut out = Assembler::new(source);
-    out.push(format_part(&source.text, trees.trees(), &doc.games, &keep_absent, opts));
+    out.push(format_part(
+        &source.text,
+        trees.trees(),
+        &doc.games,
+        &keep_absent,
+        opts,
+    ));
     out.finish(opts)
 }
 
@@ -99,7 +118,13 @@ enum Kept {
 /// what [`format_parsed`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
 /// all of it.
-pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[model::Game], keep_absent: &[u16], opts: &FormatOptions) -> Part<'a> {
+pub fn format_part<'a>(
+    text: &'a str,
+    trees: &[tree_sitter::Tree],
+    games: &[model::Game],
+    keep_absent: &[u16],
+    opts: &FormatOptions,
+) -> Part<'a> {
     // Blocks between game breaks: a game, or comments only.
     enum Block {
         Game(usize),
@@ -119,12 +144,17 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
             return;
         }
         ranges.push(nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte());
-        let is_game = nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
+        let is_game = nodes
+            .iter()
+            .any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
         if is_game {
             assert!(next_game < games.len(), "one model game per game chunk");
             blocks.push(Block::Game(next_game));
             next_game += 1;
-        } else if nodes.iter().any(|n| !matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line")) {
+        } else if nodes
+            .iter()
+            .any(|n| !matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line"))
+        {
             blocks.push(Block::Stray);
         } else {
             let mut s = String::new();
@@ -149,9 +179,21 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
     }
 
     // Games are printed independently: in runs, on every core.
-    let runs: Vec<std::ops::Range<usize>> = (0..games.len()).step_by(256).map(|s| s..(s + 256).min(games.len())).collect();
+    let runs: Vec<std::ops::Range<usize>> = (0..games.len())
+        .step_by(256)
+        .map(|s| s..(s + 256).min(games.len()))
+        .collect();
     let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
-        games[run.clone()].iter().map(|g| if g.syntax_error { None } else { game::print(text, g, opts, keep_absent[g.index]) }).collect::<Vec<_>>()
+        games[run.clone()]
+            .iter()
+            .map(|g| {
+                if g.syntax_error {
+                    None
+                } else {
+                    game::print(text, g, opts, keep_absent[g.index])
+                }
+            })
+            .collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -179,13 +221,21 @@ pub fn format_part<'a>(text: &'a str, trees: &[tree_sitter::Tree], games: &[mode
                 }
                 None => {
                     let g = &games[i];
-                    kept.push(Kept::Game { index: g.index, syntax_error: g.syntax_error });
+                    kept.push(Kept::Game {
+                        index: g.index,
+                        syntax_error: g.syntax_error,
+                    });
                     text[g.range.clone()].into()
                 }
             },
         })
         .collect();
-    Part { blocks, ranges, kept, dropped }
+    Part {
+        blocks,
+        ranges,
+        kept,
+        dropped,
+    }
 }
 
 /// The formatted document from its parts, pushed in order ([`format_part`]):
@@ -217,7 +267,16 @@ pub struct Assembler<'s> {
 impl<'s> Assembler<'s> {
     pub fn new(source: &'s SourceText) -> Assembler<'s> {
         let n = source.text.len();
-        Assembler { source, out: String::with_capacity(n + n / 8), verbatim_games: Vec::new(), unprintable_games: Vec::new(), dropped: 0, verbatim_first: false, prev: None, raw: Vec::new() }
+        Assembler {
+            source,
+            out: String::with_capacity(n + n / 8),
+            verbatim_games: Vec::new(),
+            unprintable_games: Vec::new(),
+            dropped: 0,
+            verbatim_first: false,
+            prev: None,
+            raw: Vec::new(),
+        }
     }
 
     /// Appends the next part.
@@ -237,7 +296,11 @@ impl<'s> Assembler<'s> {
                     // (found by fuzzing `fmt`, 2026-11-27).
                     self.verbatim_first = verbatim;
                     if verbatim {
-                        let from = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8().min(r.start) } else { 0 };
+                        let from = if text.starts_with('\u{feff}') {
+                            '\u{feff}'.len_utf8().min(r.start)
+                        } else {
+                            0
+                        };
                         self.push_raw(&text[from..r.start]);
                     }
                 }
@@ -253,7 +316,11 @@ impl<'s> Assembler<'s> {
                 Some(_) => self.out.push('\n'),
             }
             self.prev = Some((r.end, verbatim));
-            if let Kept::Game { index, syntax_error } = kept {
+            if let Kept::Game {
+                index,
+                syntax_error,
+            } = kept
+            {
                 self.verbatim_games.push(index);
                 if !syntax_error {
                     self.unprintable_games.push(index);
@@ -320,7 +387,12 @@ impl<'s> Assembler<'s> {
         };
         let text = normalize_eol(out, eol, &raw);
         let _ = CommentKind::Line;
-        Formatted { text, verbatim_games: self.verbatim_games, unprintable_games: self.unprintable_games, dropped_duplicates: self.dropped }
+        Formatted {
+            text,
+            verbatim_games: self.verbatim_games,
+            unprintable_games: self.unprintable_games,
+            dropped_duplicates: self.dropped,
+        }
     }
 }
 
@@ -345,7 +417,11 @@ fn with_export_header(out: String, verbatim_first: bool) -> (String, usize, usiz
         } else if next < out.len() {
             next += 1;
         }
-        if version_end.is_none() && line.strip_prefix('%').is_some_and(|l| l.trim_start().starts_with("PBN")) {
+        if version_end.is_none()
+            && line
+                .strip_prefix('%')
+                .is_some_and(|l| l.trim_start().starts_with("PBN"))
+        {
             version_end = Some(next);
         }
         export |= line == "% EXPORT";

@@ -29,6 +29,10 @@ pub struct FormatOptions {
 
 impl Default for FormatOptions {
     fn default() -> Self {
-        FormatOptions { add_missing_tags: true, eol: EolOption::Keep, export_header: false }
+        FormatOptions {
+            add_missing_tags: true,
+            eol: EolOption::Keep,
+            export_header: false,
+        }
     }
 }

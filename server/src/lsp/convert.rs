@@ -16,24 +16,50 @@ pub struct Converter<'a> {
 impl Converter<'_> {
     pub fn position(&self, offset: usize) -> Position {
         let lc = self.index.line_col(self.text, offset, self.encoding);
-        Position { line: lc.line, character: lc.col }
+        Position {
+            line: lc.line,
+            character: lc.col,
+        }
     }
 
     pub fn range(&self, r: ByteRange<usize>) -> Range {
-        Range { start: self.position(r.start), end: self.position(r.end) }
+        Range {
+            start: self.position(r.start),
+            end: self.position(r.end),
+        }
     }
 
     /// [`Converter::range`] for ranges mostly in increasing order; `hint`
     /// carries the line of the previous one (see `LineIndex::line_col_near`).
     pub fn range_near(&self, r: ByteRange<usize>, hint: &mut usize) -> Range {
-        let s = self.index.line_col_near(self.text, r.start, self.encoding, hint);
+        let s = self
+            .index
+            .line_col_near(self.text, r.start, self.encoding, hint);
         let mut end_hint = *hint;
-        let e = self.index.line_col_near(self.text, r.end, self.encoding, &mut end_hint);
-        Range { start: Position { line: s.line, character: s.col }, end: Position { line: e.line, character: e.col } }
+        let e = self
+            .index
+            .line_col_near(self.text, r.end, self.encoding, &mut end_hint);
+        Range {
+            start: Position {
+                line: s.line,
+                character: s.col,
+            },
+            end: Position {
+                line: e.line,
+                character: e.col,
+            },
+        }
     }
 
     pub fn offset(&self, p: Position) -> usize {
-        self.index.offset(self.text, LineCol { line: p.line, col: p.character }, self.encoding)
+        self.index.offset(
+            self.text,
+            LineCol {
+                line: p.line,
+                col: p.character,
+            },
+            self.encoding,
+        )
     }
 
     pub fn byte_range(&self, r: Range) -> ByteRange<usize> {

@@ -78,7 +78,9 @@ pub const TAGS: &[(&str, &str, &str)] = &[
 
 /// The description of a tag, with its section.
 pub fn tag_doc(name: &str) -> Option<(&'static str, &'static str)> {
-    TAGS.iter().find(|(n, _, _)| *n == name).map(|(_, s, d)| (*s, *d))
+    TAGS.iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, s, d)| (*s, *d))
 }
 
 /// The meaning of a NAG (§3.7); 15..=255 are free for commenting.
@@ -115,8 +117,12 @@ pub fn suffix_nag(suffix: &str, in_play: bool) -> Option<u32> {
 /// $7-$12 and $14 only after cards. `None` when `n` fits the section.
 pub fn nag_misplaced(n: u32, in_play: bool) -> Option<&'static str> {
     match (n, in_play) {
-        (1..=6 | 13, true) => Some("$1-$6 and $13 may only be used for calls in the auction section (§3.7)"),
-        (7..=12 | 14, false) => Some("$7-$12 and $14 may only be used for played cards in the play section (§3.7)"),
+        (1..=6 | 13, true) => {
+            Some("$1-$6 and $13 may only be used for calls in the auction section (§3.7)")
+        }
+        (7..=12 | 14, false) => {
+            Some("$7-$12 and $14 may only be used for played cards in the play section (§3.7)")
+        }
         _ => None,
     }
 }

@@ -15,11 +15,11 @@
 //! (1.2 s on 20,000 games), and it would take 15 times the text in memory.
 
 use super::snapshot::Snapshot;
+use crate::syntax::{Forest, EDIT_PIECE};
 use crate::text::{LineIndex, PositionEncoding, SourceText};
 use ropey::Rope;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
-use crate::syntax::{Forest, EDIT_PIECE};
 use tree_sitter::{InputEdit, Point};
 
 pub struct Document {
@@ -57,17 +57,42 @@ pub fn rope_offset(rope: &Rope, p: Position, enc: PositionEncoding) -> usize {
 
 fn point(rope: &Rope, byte: usize) -> Point {
     let line = rope.byte_to_line(byte);
-    Point { row: line, column: byte - rope.line_to_byte(line) }
+    Point {
+        row: line,
+        column: byte - rope.line_to_byte(line),
+    }
 }
 
 impl Document {
-    pub fn open(uri: Uri, version: i32, text: String, settings: super::state::Settings) -> Document {
+    pub fn open(
+        uri: Uri,
+        version: i32,
+        text: String,
+        settings: super::state::Settings,
+    ) -> Document {
         let forest = Forest::cut(&text, EDIT_PIECE);
         let rope = Rope::from_str(&text);
         let index = LineIndex::new(&text);
         let latest = Arc::new(std::sync::atomic::AtomicI32::new(version));
-        let snapshot = Arc::new(Snapshot::with_index(uri.clone(), version, SourceText::from_text(text), forest.clone(), index, settings).with_latest(&latest));
-        Document { uri, version, rope, forest, snapshot, latest }
+        let snapshot = Arc::new(
+            Snapshot::with_index(
+                uri.clone(),
+                version,
+                SourceText::from_text(text),
+                forest.clone(),
+                index,
+                settings,
+            )
+            .with_latest(&latest),
+        );
+        Document {
+            uri,
+            version,
+            rope,
+            forest,
+            snapshot,
+            latest,
+        }
     }
 
     /// Applies the changes of one `didChange`, in order, then reparses the
@@ -78,11 +103,18 @@ impl Document {
     /// snapshot's, edited in place when nothing else holds that snapshot any
     /// more (the usual case: its diagnostics were published), so that a
     /// keystroke in a large document copies neither.
-    pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, enc: PositionEncoding, settings: super::state::Settings) {
+    pub fn apply(
+        &mut self,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        enc: PositionEncoding,
+        settings: super::state::Settings,
+    ) {
         let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
-            Some(s) => {
-                (std::mem::replace(&mut s.source, SourceText::from_text(String::new())), std::mem::replace(&mut s.index, LineIndex::new("")))
-            }
+            Some(s) => (
+                std::mem::replace(&mut s.source, SourceText::from_text(String::new())),
+                std::mem::replace(&mut s.index, LineIndex::new("")),
+            ),
             None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
         };
         for change in changes {
@@ -119,8 +151,18 @@ impl Document {
         }
         self.forest.recut(&source.text);
         self.version = version;
-        self.latest.store(version, std::sync::atomic::Ordering::Relaxed);
-        let next = Snapshot::with_index(self.uri.clone(), version, source, self.forest.clone(), index, settings).with_previous(&self.snapshot).with_latest(&self.latest);
+        self.latest
+            .store(version, std::sync::atomic::Ordering::Relaxed);
+        let next = Snapshot::with_index(
+            self.uri.clone(),
+            version,
+            source,
+            self.forest.clone(),
+            index,
+            settings,
+        )
+        .with_previous(&self.snapshot)
+        .with_latest(&self.latest);
         self.snapshot = Arc::new(next);
     }
 }
@@ -148,7 +190,10 @@ mod tests {
     fn position_of(text: &str, offset: usize, enc: PositionEncoding) -> Position {
         let idx = crate::text::LineIndex::new(text);
         let lc = idx.line_col(text, offset, enc);
-        Position { line: lc.line, character: lc.col }
+        Position {
+            line: lc.line,
+            character: lc.col,
+        }
     }
 
     /// Random edit sequences applied incrementally give the same tree and
@@ -156,9 +201,30 @@ mod tests {
     #[test]
     fn incremental_edits_equal_a_fresh_open() {
         let base = "% PBN 2.1\n[Event \"Café ♠ 𝄞\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= Pass 1H $3\r\nPass\n[Note \"1:x\"]\n\n{ comment\n\n over lines }\n[Board \"2\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n";
-        let pieces = ["", "\n", "\n\n", "\r\n", "[", "]", "\"", "{", "}", "é", "𝄞", "Pass ", "=1=", "%", " ", "[Note \"2:y\"]", "XX"];
+        let pieces = [
+            "",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "[",
+            "]",
+            "\"",
+            "{",
+            "}",
+            "é",
+            "𝄞",
+            "Pass ",
+            "=1=",
+            "%",
+            " ",
+            "[Note \"2:y\"]",
+            "XX",
+        ];
         for enc in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
-            let settings = Settings { encoding: enc, ..Settings::default() };
+            let settings = Settings {
+                encoding: enc,
+                ..Settings::default()
+            };
             let mut rng = Rng(0x1234_5678_9abc_def1 ^ enc as u64);
             for round in 0..40 {
                 let mut doc = Document::open(uri(), 0, base.to_owned(), settings);
@@ -175,7 +241,11 @@ mod tests {
                             b -= 1;
                         }
                         // A position cannot fall between the CR and LF of a line end.
-                        let inside_crlf = |o: usize| o > 0 && text.as_bytes()[o - 1] == b'\r' && text.as_bytes().get(o) == Some(&b'\n');
+                        let inside_crlf = |o: usize| {
+                            o > 0
+                                && text.as_bytes()[o - 1] == b'\r'
+                                && text.as_bytes().get(o) == Some(&b'\n')
+                        };
                         if inside_crlf(a) {
                             a -= 1;
                         }
@@ -184,30 +254,76 @@ mod tests {
                         }
                         let b = b.max(a);
                         let new = pieces[rng.below(pieces.len())];
-                        let range = Range { start: position_of(&text, a, enc), end: position_of(&text, b, enc) };
+                        let range = Range {
+                            start: position_of(&text, a, enc),
+                            end: position_of(&text, b, enc),
+                        };
                         text.replace_range(a..b, new);
-                        changes.push(TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() });
+                        changes.push(TextDocumentContentChangeEvent {
+                            range: Some(range),
+                            range_length: None,
+                            text: new.to_owned(),
+                        });
                     }
                     // A request may still hold the previous version: its
                     // text is copied then, not edited in place.
-                    let held = (v % 2 == 0).then(|| (doc.snapshot.clone(), doc.snapshot.source.text.clone()));
+                    let held = (v % 2 == 0)
+                        .then(|| (doc.snapshot.clone(), doc.snapshot.source.text.clone()));
                     doc.apply(v, changes, enc, settings);
                     if let Some((snap, before)) = held {
-                        assert_eq!(snap.source.text, before, "round {round} version {v}: a held snapshot changed");
+                        assert_eq!(
+                            snap.source.text, before,
+                            "round {round} version {v}: a held snapshot changed"
+                        );
                         assert_eq!(snap.index, crate::text::LineIndex::new(&before));
                     }
-                    assert_eq!(doc.snapshot.source.text, text, "round {round} version {v}: text differs");
-                    assert_eq!(doc.snapshot.index, crate::text::LineIndex::new(&text), "round {round} version {v}: line index differs");
+                    assert_eq!(
+                        doc.snapshot.source.text, text,
+                        "round {round} version {v}: text differs"
+                    );
+                    assert_eq!(
+                        doc.snapshot.index,
+                        crate::text::LineIndex::new(&text),
+                        "round {round} version {v}: line index differs"
+                    );
                 }
                 let fresh = Document::open(uri(), 99, text.clone(), settings);
-                let nodes = |f: &Forest| crate::syntax::top_nodes(&f.trees(&text)).iter().map(|n| (n.to_sexp(), n.byte_range(), n.start_position())).collect::<Vec<_>>();
-                assert_eq!(nodes(&doc.snapshot.forest), nodes(&fresh.snapshot.forest), "round {round}: trees differ");
+                let nodes = |f: &Forest| {
+                    crate::syntax::top_nodes(&f.trees(&text))
+                        .iter()
+                        .map(|n| (n.to_sexp(), n.byte_range(), n.start_position()))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    nodes(&doc.snapshot.forest),
+                    nodes(&fresh.snapshot.forest),
+                    "round {round}: trees differ"
+                );
                 // And the canonical parse of the whole text, in any pieces.
                 let split = crate::syntax::parse_split(&text, 1);
-                let whole: Vec<_> = crate::syntax::top_nodes(&split).iter().map(|n| (n.to_sexp(), n.byte_range(), n.start_position())).collect();
-                assert_eq!(nodes(&doc.snapshot.forest), whole, "round {round}: trees differ from a parse game by game");
-                let a: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
-                let b: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone())).collect();
+                let whole: Vec<_> = crate::syntax::top_nodes(&split)
+                    .iter()
+                    .map(|n| (n.to_sexp(), n.byte_range(), n.start_position()))
+                    .collect();
+                assert_eq!(
+                    nodes(&doc.snapshot.forest),
+                    whole,
+                    "round {round}: trees differ from a parse game by game"
+                );
+                let a: Vec<_> = doc
+                    .snapshot
+                    .check()
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code.code, d.range.clone()))
+                    .collect();
+                let b: Vec<_> = fresh
+                    .snapshot
+                    .check()
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code.code, d.range.clone()))
+                    .collect();
                 assert_eq!(a, b, "round {round}: diagnostics differ");
             }
         }
@@ -215,7 +331,12 @@ mod tests {
 
     #[test]
     fn an_edit_rechecks_only_the_games_it_touches() {
-        let game = |b: usize| format!("[Event \"E\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n", b % 9 + 1);
+        let game = |b: usize| {
+            format!(
+                "[Event \"E\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n",
+                b % 9 + 1
+            )
+        };
         let text: String = (1..=50).map(game).collect::<Vec<_>>().join("\n");
         let settings = Settings::default();
         let mut doc = Document::open(uri(), 1, text.clone(), settings);
@@ -224,12 +345,39 @@ mod tests {
         // Edit game 10's Board value.
         let at = text.find("[Board \"10\"]").unwrap() + 8;
         let pos = position_of(&text, at, PositionEncoding::Utf16);
-        doc.apply(2, vec![TextDocumentContentChangeEvent { range: Some(Range { start: pos, end: pos }), range_length: None, text: "0".into() }], PositionEncoding::Utf16, settings);
+        doc.apply(
+            2,
+            vec![TextDocumentContentChangeEvent {
+                range: Some(Range {
+                    start: pos,
+                    end: pos,
+                }),
+                range_length: None,
+                text: "0".into(),
+            }],
+            PositionEncoding::Utf16,
+            settings,
+        );
         assert_eq!(doc.snapshot.reusable_games(), 50);
-        let after: Vec<_> = doc.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
+        let after: Vec<_> = doc
+            .snapshot
+            .check()
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.code, d.range.clone(), d.game))
+            .collect();
         let fresh = Document::open(uri(), 3, doc.snapshot.source.text.clone(), settings);
-        let expect: Vec<_> = fresh.snapshot.check().diagnostics.iter().map(|d| (d.code.code, d.range.clone(), d.game)).collect();
-        assert_eq!(after, expect, "reused diagnostics are shifted and renumbered exactly");
+        let expect: Vec<_> = fresh
+            .snapshot
+            .check()
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.code, d.range.clone(), d.game))
+            .collect();
+        assert_eq!(
+            after, expect,
+            "reused diagnostics are shifted and renumbered exactly"
+        );
     }
 
     /// A request still running on an older version stops its walk over
@@ -243,12 +391,29 @@ mod tests {
         assert!(!old.is_stale());
         assert!(old.for_each_piece(|_, _| {}));
         let pos = position_of(text, 8, PositionEncoding::Utf16);
-        doc.apply(2, vec![TextDocumentContentChangeEvent { range: Some(Range { start: pos, end: pos }), range_length: None, text: "x".into() }], PositionEncoding::Utf16, settings);
+        doc.apply(
+            2,
+            vec![TextDocumentContentChangeEvent {
+                range: Some(Range {
+                    start: pos,
+                    end: pos,
+                }),
+                range_length: None,
+                text: "x".into(),
+            }],
+            PositionEncoding::Utf16,
+            settings,
+        );
         assert!(old.is_stale());
         assert!(!old.for_each_piece(|_, _| {}), "the walk stops");
-        assert!(old.format(&crate::format::FormatOptions::default()).is_none());
+        assert!(old
+            .format(&crate::format::FormatOptions::default())
+            .is_none());
         assert!(!doc.snapshot.is_stale());
-        assert!(doc.snapshot.format(&crate::format::FormatOptions::default()).is_some());
+        assert!(doc
+            .snapshot
+            .format(&crate::format::FormatOptions::default())
+            .is_some());
     }
 
     #[test]
@@ -256,11 +421,27 @@ mod tests {
         let text = "[Event \"𝄞é\"] x\n";
         let rope = Rope::from_str(text);
         let x = text.find(" x").unwrap() + 1;
-        let p16 = Position { line: 0, character: 14 };
-        let p8 = Position { line: 0, character: x as u32 };
+        let p16 = Position {
+            line: 0,
+            character: 14,
+        };
+        let p8 = Position {
+            line: 0,
+            character: x as u32,
+        };
         assert_eq!(rope_offset(&rope, p16, PositionEncoding::Utf16), x);
         assert_eq!(rope_offset(&rope, p8, PositionEncoding::Utf8), x);
         // Past the end of the line clamps to the line end.
-        assert_eq!(rope_offset(&rope, Position { line: 0, character: 999 }, PositionEncoding::Utf16), text.len() - 1);
+        assert_eq!(
+            rope_offset(
+                &rope,
+                Position {
+                    line: 0,
+                    character: 999
+                },
+                PositionEncoding::Utf16
+            ),
+            text.len() - 1
+        );
     }
 }

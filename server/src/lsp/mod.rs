@@ -21,7 +21,10 @@ pub use server::Backend;
 
 /// Runs the server on stdin/stdout until the client exits.
 pub fn run_stdio() -> std::process::ExitCode {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
     runtime.block_on(async {
         let (to_server, server_in) = tokio::io::duplex(1 << 20);
         let (server_out, from_server) = tokio::io::duplex(1 << 20);
@@ -29,10 +32,22 @@ pub fn run_stdio() -> std::process::ExitCode {
         // Diagnostics are published through the same channel (see
         // `Backend::with_output`).
         let inject = errors_tx.clone();
-        let input = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, errors_tx));
-        let output = tokio::spawn(transport::merge_output(from_server, std::io::stdout(), errors_rx));
-        let (service, socket) = tower_lsp_server::LspService::new(move |client| Backend::with_output(client, inject.clone()));
-        tower_lsp_server::Server::new(server_in, server_out, socket).serve(service).await;
+        let input = tokio::spawn(transport::filter_input(
+            tokio::io::stdin(),
+            to_server,
+            errors_tx,
+        ));
+        let output = tokio::spawn(transport::merge_output(
+            from_server,
+            std::io::stdout(),
+            errors_rx,
+        ));
+        let (service, socket) = tower_lsp_server::LspService::new(move |client| {
+            Backend::with_output(client, inject.clone())
+        });
+        tower_lsp_server::Server::new(server_in, server_out, socket)
+            .serve(service)
+            .await;
         // The server has ended (exit, or its input closed): flush what it wrote.
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), output).await;
         input.abort();

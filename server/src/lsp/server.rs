@@ -47,12 +47,20 @@ struct PublishState {
 
 impl Backend {
     pub fn new(client: Client) -> Backend {
-        Backend { client, state: Arc::new(State::default()), output: None, publish: Arc::default() }
+        Backend {
+            client,
+            state: Arc::new(State::default()),
+            output: None,
+            publish: Arc::default(),
+        }
     }
 
     /// A backend that publishes diagnostics through `output`.
     pub fn with_output(client: Client, output: Output) -> Backend {
-        Backend { output: Some(output), ..Backend::new(client) }
+        Backend {
+            output: Some(output),
+            ..Backend::new(client)
+        }
     }
 
     /// Runs `f` on the current snapshot of `uri` in a blocking task.
@@ -61,12 +69,22 @@ impl Backend {
         uri: &Uri,
         f: impl FnOnce(&Snapshot) -> Option<R> + Send + 'static,
     ) -> Result<Option<R>> {
-        let Some(snap) = self.state.snapshot(uri) else { return Ok(None) };
+        let Some(snap) = self.state.snapshot(uri) else {
+            return Ok(None);
+        };
         match tokio::task::spawn_blocking(move || f(&snap)).await {
             Ok(r) => Ok(r),
             Err(e) => {
-                let msg = if e.is_panic() { "internal error in the PBN server (the request failed; please report it)" } else { "request cancelled" };
-                Err(Error { code: tower_lsp_server::jsonrpc::ErrorCode::InternalError, message: msg.into(), data: None })
+                let msg = if e.is_panic() {
+                    "internal error in the PBN server (the request failed; please report it)"
+                } else {
+                    "request cancelled"
+                };
+                Err(Error {
+                    code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
+                    message: msg.into(),
+                    data: None,
+                })
             }
         }
     }
@@ -86,15 +104,23 @@ impl Backend {
             let now = std::time::Instant::now();
             let mut docs = publish.docs.lock().expect("publisher lock");
             let entry = docs.entry(uri.clone()).or_default();
-            let busy = entry.last_change.is_some_and(|t| now.duration_since(t) < DEBOUNCE);
+            let busy = entry
+                .last_change
+                .is_some_and(|t| now.duration_since(t) < DEBOUNCE);
             entry.last_change = Some(now);
-            if busy { DEBOUNCE } else { Duration::ZERO }
+            if busy {
+                DEBOUNCE
+            } else {
+                Duration::ZERO
+            }
         };
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            let Some(snap) = state.snapshot(&uri) else { return };
+            let Some(snap) = state.snapshot(&uri) else {
+                return;
+            };
             if snap.version != version {
                 return;
             }
@@ -110,7 +136,10 @@ impl Backend {
                         return; // stale, or closed
                     }
                     let entry = docs.entry(snap.uri.clone()).or_default();
-                    let _ = output.send(super::notifications::diagnostics::publish_frame(&snap, &mut entry.cache));
+                    let _ = output.send(super::notifications::diagnostics::publish_frame(
+                        &snap,
+                        &mut entry.cache,
+                    ));
                 })
                 .await;
                 return;
@@ -122,7 +151,9 @@ impl Backend {
             .await;
             let Ok((v, diags)) = diags else { return };
             match state.snapshot(&uri) {
-                Some(current) if current.version == v => client.publish_diagnostics(uri, diags, Some(v)).await,
+                Some(current) if current.version == v => {
+                    client.publish_diagnostics(uri, diags, Some(v)).await
+                }
                 _ => {}
             }
         });
@@ -131,7 +162,11 @@ impl Backend {
 
 /// Chooses UTF-8 when the client offers it, else UTF-16 (the default).
 fn negotiate(params: &InitializeParams) -> PositionEncoding {
-    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
     match offered {
         Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
         _ => PositionEncoding::Utf16,
@@ -144,13 +179,15 @@ pub fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
             _ => PositionEncodingKind::UTF16,
         }),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            save: None,
-            will_save: None,
-            will_save_wait_until: None,
-        })),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: None,
+                will_save: None,
+                will_save_wait_until: None,
+            },
+        )),
         ..Default::default()
     };
     requests::register(&mut caps);
@@ -169,7 +206,10 @@ impl LanguageServer for Backend {
         }
         Ok(InitializeResult {
             capabilities: capabilities(encoding),
-            server_info: Some(ServerInfo { name: "pbn".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            server_info: Some(ServerInfo {
+                name: "pbn".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
             offset_encoding: None,
         })
     }
@@ -184,7 +224,11 @@ impl LanguageServer for Backend {
         let doc = params.text_document;
         let settings = settings_for(&self.state, &doc.uri);
         let d = Document::open(doc.uri.clone(), doc.version, doc.text, settings);
-        self.state.documents.lock().expect("documents lock").insert(doc.uri.clone(), Arc::new(std::sync::Mutex::new(d)));
+        self.state
+            .documents
+            .lock()
+            .expect("documents lock")
+            .insert(doc.uri.clone(), Arc::new(std::sync::Mutex::new(d)));
         self.schedule_diagnostics(doc.uri, doc.version);
     }
 
@@ -193,22 +237,37 @@ impl LanguageServer for Backend {
         // concurrently, edits must not.
         let uri = params.text_document.uri;
         let version = params.text_document.version;
-        let Some(doc) = self.state.document(&uri) else { return };
+        let Some(doc) = self.state.document(&uri) else {
+            return;
+        };
         let settings = settings_for(&self.state, &uri);
-        doc.lock().expect("document lock").apply(version, params.content_changes, settings.encoding, settings);
+        doc.lock().expect("document lock").apply(
+            version,
+            params.content_changes,
+            settings.encoding,
+            settings,
+        );
         self.schedule_diagnostics(uri, version);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.state.documents.lock().expect("documents lock").remove(&uri);
+        self.state
+            .documents
+            .lock()
+            .expect("documents lock")
+            .remove(&uri);
         match &self.output {
             Some(output) => {
                 // Through the same channel and lock as the other
                 // publications of this document, so it comes last.
                 let mut docs = self.publish.docs.lock().expect("publisher lock");
                 docs.remove(&uri);
-                let params = PublishDiagnosticsParams { uri, diagnostics: Vec::new(), version: None };
+                let params = PublishDiagnosticsParams {
+                    uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                };
                 let body = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
                 let _ = output.send(super::transport::frame(body.to_string().as_bytes()));
             }
@@ -217,15 +276,28 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        self.state.settings.write().expect("settings lock").apply_json(&params.settings);
+        self.state
+            .settings
+            .write()
+            .expect("settings lock")
+            .apply_json(&params.settings);
         // Re-check every open document with the new settings.
-        let docs: Vec<_> = self.state.documents.lock().expect("documents lock").values().cloned().collect();
+        let docs: Vec<_> = self
+            .state
+            .documents
+            .lock()
+            .expect("documents lock")
+            .values()
+            .cloned()
+            .collect();
         for d in docs {
             let (uri, version) = {
                 let mut d = d.lock().expect("document lock");
                 let settings = settings_for(&self.state, &d.uri);
                 let text = d.snapshot.source.text.clone();
-                d.snapshot = Arc::new(Snapshot::new(d.uri.clone(), d.version, text, settings).with_latest(&d.latest));
+                d.snapshot = Arc::new(
+                    Snapshot::new(d.uri.clone(), d.version, text, settings).with_latest(&d.latest),
+                );
                 (d.uri.clone(), d.version)
             };
             self.schedule_diagnostics(uri, version);
@@ -233,83 +305,137 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let uri = params.text_document_position_params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::hover::hover(s, params)).await
+        let uri = params
+            .text_document_position_params
+            .text_document
+            .uri
+            .clone();
+        self.on_snapshot(&uri, move |s| requests::hover::hover(s, params))
+            .await
     }
 
-    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
-        let uri = params.text_document_position_params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::definition(s, params)).await
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let uri = params
+            .text_document_position_params
+            .text_document
+            .uri
+            .clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::definition(s, params))
+            .await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let uri = params.text_document_position.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::references(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::navigation::references(s, params))
+            .await
     }
 
-    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
-        let uri = params.text_document_position_params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::highlight(s, params)).await
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let uri = params
+            .text_document_position_params
+            .text_document
+            .uri
+            .clone();
+        self.on_snapshot(&uri, move |s| requests::navigation::highlight(s, params))
+            .await
     }
 
-    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::prepare_rename(s, params)).await
+        self.on_snapshot(&uri, move |s| {
+            requests::navigation::prepare_rename(s, params)
+        })
+        .await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         // Notes are numbered 1..32 (§3.5.4): say so instead of doing nothing.
         let name = params.new_name.trim();
-        if !name.bytes().all(|b| b.is_ascii_digit()) || !name.parse::<u32>().is_ok_and(|n| (1..=32).contains(&n)) {
-            return Err(Error::invalid_params(format!("`{name}` is not a note number: notes are numbered 1 to 32 (§3.5.4)")));
+        if !name.bytes().all(|b| b.is_ascii_digit())
+            || !name.parse::<u32>().is_ok_and(|n| (1..=32).contains(&n))
+        {
+            return Err(Error::invalid_params(format!(
+                "`{name}` is not a note number: notes are numbered 1 to 32 (§3.5.4)"
+            )));
         }
         let uri = params.text_document_position.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::rename(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::navigation::rename(s, params))
+            .await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::formatting::document(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::formatting::document(s, params))
+            .await
     }
 
-    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::formatting::range(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::formatting::range(s, params))
+            .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::code_action::code_action(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::code_action::code_action(s, params))
+            .await
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let uri = params.text_document_position.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::completion::completion(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::completion::completion(s, params))
+            .await
     }
 
-    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::symbols::document_symbol(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::symbols::document_symbol(s, params))
+            .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::folding::folding_range(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::folding::folding_range(s, params))
+            .await
     }
 
-    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::semantic_tokens::full(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::semantic_tokens::full(s, params))
+            .await
     }
 
-    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::semantic_tokens::range(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::semantic_tokens::range(s, params))
+            .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::inlay_hints::inlay_hint(s, params)).await
+        self.on_snapshot(&uri, move |s| requests::inlay_hints::inlay_hint(s, params))
+            .await
     }
 }
 

@@ -46,12 +46,26 @@ impl Snapshot {
     pub fn new(uri: Uri, version: i32, text: String, settings: Settings) -> Snapshot {
         let index = LineIndex::new(&text);
         let forest = Forest::cut(&text, EDIT_PIECE);
-        Snapshot::with_index(uri, version, SourceText::from_text(text), forest, index, settings)
+        Snapshot::with_index(
+            uri,
+            version,
+            SourceText::from_text(text),
+            forest,
+            index,
+            settings,
+        )
     }
 
     /// A snapshot with the pieces and line index already made (the
     /// document updates the previous ones after an edit).
-    pub fn with_index(uri: Uri, version: i32, source: SourceText, forest: Forest, index: LineIndex, settings: Settings) -> Snapshot {
+    pub fn with_index(
+        uri: Uri,
+        version: i32,
+        source: SourceText,
+        forest: Forest,
+        index: LineIndex,
+        settings: Settings,
+    ) -> Snapshot {
         Snapshot {
             uri,
             version,
@@ -96,11 +110,19 @@ impl Snapshot {
     /// The number of games whose diagnostics the previous check can lend
     /// (for tests and benchmarks).
     pub fn reusable_games(&self) -> usize {
-        self.previous_check.as_ref().and_then(|c| c.get()).map(|(_, c)| c.len()).unwrap_or(0)
+        self.previous_check
+            .as_ref()
+            .and_then(|c| c.get())
+            .map(|(_, c)| c.len())
+            .unwrap_or(0)
     }
 
     pub fn converter(&self) -> Converter<'_> {
-        Converter { text: &self.source.text, index: &self.index, encoding: self.settings.encoding }
+        Converter {
+            text: &self.source.text,
+            index: &self.index,
+            encoding: self.settings.encoding,
+        }
     }
 
     /// Every diagnostic, from the same code path as `pbn check`.
@@ -116,9 +138,16 @@ impl Snapshot {
             .check
             .get_or_init(|| {
                 let source = &self.source;
-                let opts = CheckOptions { export: self.settings.export };
+                let opts = CheckOptions {
+                    export: self.settings.export,
+                };
                 let empty = RecheckState::default();
-                let prev = self.previous_check.as_ref().and_then(|p| p.get()).map(|(_, c)| c).unwrap_or(&empty);
+                let prev = self
+                    .previous_check
+                    .as_ref()
+                    .and_then(|p| p.get())
+                    .map(|(_, c)| c)
+                    .unwrap_or(&empty);
                 let (result, state, _) = recheck_segments(source, &self.forest, &opts, prev);
                 (result, state)
             })
@@ -134,7 +163,8 @@ impl Snapshot {
     /// The trees of the piece holding byte `offset` (cached: a hover, a
     /// completion and the next one in the same piece parse it once).
     pub fn piece_trees_at(&self, offset: usize) -> PieceTrees {
-        self.forest.piece_trees(self.forest.piece_at(offset), &self.source.text)
+        self.forest
+            .piece_trees(self.forest.piece_at(offset), &self.source.text)
     }
 
     /// Game `i`, lowered on its own the first time it is asked for (with
@@ -142,7 +172,11 @@ impl Snapshot {
     /// game and one piece's parse, never the whole file.
     pub fn game(&self, i: usize) -> Option<&Game> {
         let span = self.game_spans().get(i)?.clone();
-        let cells = self.lowered.get_or_init(|| (0..self.game_spans().len()).map(|_| OnceLock::new()).collect());
+        let cells = self.lowered.get_or_init(|| {
+            (0..self.game_spans().len())
+                .map(|_| OnceLock::new())
+                .collect()
+        });
         if let Some(g) = cells[i].get() {
             return Some(g);
         }
@@ -166,7 +200,11 @@ impl Snapshot {
     /// document never holds its whole tree or model. Returns `false`, having
     /// stopped early, when the snapshot became stale.
     #[must_use]
-    pub fn map_pieces<R: Send>(&self, f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync, mut sink: impl FnMut(R)) -> bool {
+    pub fn map_pieces<R: Send>(
+        &self,
+        f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync,
+        mut sink: impl FnMut(R),
+    ) -> bool {
         let text = self.source.text.as_str();
         let spans = self.game_spans();
         let resolutions = self.checked().resolutions.clone();
@@ -196,7 +234,10 @@ impl Snapshot {
     /// [`Snapshot::map_pieces`] with `f` run in order on this thread.
     #[must_use]
     pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) -> bool {
-        self.map_pieces(|_, games, loose| (games, loose), |(games, loose)| f(&games, &loose))
+        self.map_pieces(
+            |_, games, loose| (games, loose),
+            |(games, loose)| f(&games, &loose),
+        )
     }
 
     /// The whole document formatted ([`crate::format`]), piece by piece
@@ -214,7 +255,10 @@ impl Snapshot {
             vec![0; self.game_spans().len()]
         };
         let mut out = crate::format::Assembler::new(&self.source);
-        let done = self.map_pieces(|trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts), |p| out.push(p));
+        let done = self.map_pieces(
+            |trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts),
+            |p| out.push(p),
+        );
         done.then(|| out.finish(opts))
     }
 
@@ -237,7 +281,10 @@ impl Snapshot {
     }
 
     /// The games overlapping `range` (ends included).
-    pub fn games_overlapping(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = &model::Game> {
+    pub fn games_overlapping(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = &model::Game> {
         let spans = self.game_spans();
         let first = spans.partition_point(|r| r.end < range.start);
         let last = spans.partition_point(|r| r.start <= range.end);

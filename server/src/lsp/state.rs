@@ -21,7 +21,11 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { encoding: PositionEncoding::Utf16, export: false, add_missing_tags: true }
+        Settings {
+            encoding: PositionEncoding::Utf16,
+            export: false,
+            add_missing_tags: true,
+        }
     }
 }
 
@@ -48,7 +52,10 @@ impl Settings {
             if let Some(e) = c.export {
                 self.export = e;
             }
-            if let Some(a) = c.add_missing_tags.or(c.format.and_then(|f| f.add_missing_tags)) {
+            if let Some(a) = c
+                .add_missing_tags
+                .or(c.format.and_then(|f| f.add_missing_tags))
+            {
                 self.add_missing_tags = a;
             }
         }
@@ -67,11 +74,16 @@ impl State {
     }
 
     pub fn document(&self, uri: &Uri) -> Option<Arc<Mutex<Document>>> {
-        self.documents.lock().expect("documents lock").get(uri).cloned()
+        self.documents
+            .lock()
+            .expect("documents lock")
+            .get(uri)
+            .cloned()
     }
 
     /// The current snapshot of a document.
     pub fn snapshot(&self, uri: &Uri) -> Option<Arc<super::snapshot::Snapshot>> {
-        self.document(uri).map(|d| d.lock().expect("document lock").snapshot.clone())
+        self.document(uri)
+            .map(|d| d.lock().expect("document lock").snapshot.clone())
     }
 }

@@ -13,7 +13,9 @@ use tokio::sync::mpsc;
 
 /// Reads one frame: `Ok(Some(body))`, `Ok(None)` at end of input,
 /// `Err(())` for a frame whose headers are unusable (skipped).
-async fn read_frame<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Result<Option<Result<Vec<u8>, ()>>> {
+async fn read_frame<R: AsyncRead + Unpin>(
+    r: &mut BufReader<R>,
+) -> std::io::Result<Option<Result<Vec<u8>, ()>>> {
     let mut len: Option<usize> = None;
     let mut saw_header = false;
     loop {
@@ -35,7 +37,9 @@ async fn read_frame<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Resu
             }
         }
     }
-    let Some(len) = len.filter(|&n| n <= 512 << 20) else { return Ok(Some(Err(()))) };
+    let Some(len) = len.filter(|&n| n <= 512 << 20) else {
+        return Ok(Some(Err(())));
+    };
     let mut body = vec![0; len];
     r.read_exact(&mut body).await?;
     Ok(Some(Ok(body)))
@@ -60,9 +64,12 @@ where
         match read_frame(&mut r).await {
             Ok(None) | Err(_) => break,
             Ok(Some(Ok(body))) => {
-                let ok = serde_json::from_slice::<Value>(&body).is_ok_and(|v| v.is_object() && v.get("jsonrpc").is_some());
+                let ok = serde_json::from_slice::<Value>(&body)
+                    .is_ok_and(|v| v.is_object() && v.get("jsonrpc").is_some());
                 if ok {
-                    if to_server.write_all(&frame(&body)).await.is_err() || to_server.flush().await.is_err() {
+                    if to_server.write_all(&frame(&body)).await.is_err()
+                        || to_server.flush().await.is_err()
+                    {
                         break;
                     }
                 } else {
@@ -84,13 +91,18 @@ where
 /// thread (`block_in_place`, multi-threaded runtime): a `publishDiagnostics`
 /// frame of a large document is megabytes, which tokio's own stdout would
 /// copy into its buffer in pieces first.
-pub async fn merge_output<R, W>(from_server: R, mut output: W, mut injected: mpsc::UnboundedReceiver<Vec<u8>>)
-where
+pub async fn merge_output<R, W>(
+    from_server: R,
+    mut output: W,
+    mut injected: mpsc::UnboundedReceiver<Vec<u8>>,
+) where
     R: AsyncRead + Unpin,
     W: std::io::Write + Send,
 {
     let mut r = BufReader::new(from_server);
-    let mut write = |bytes: &[u8]| tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()));
+    let mut write = |bytes: &[u8]| {
+        tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()))
+    };
     loop {
         tokio::select! {
             f = read_frame(&mut r) => match f {

@@ -31,14 +31,25 @@ pub fn dump(doc: &Document, text: &str) -> Value {
 }
 
 fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
-    let parsed_ok = |v: Option<String>| v.map(Value::String).unwrap_or_else(|| Value::String(value.to_owned()));
+    let parsed_ok = |v: Option<String>| {
+        v.map(Value::String)
+            .unwrap_or_else(|| Value::String(value.to_owned()))
+    };
     match name {
-        "Dealer" | "Auction" | "Play" => parsed_ok(values::parse_dealer(value).value.map(|s| seat_name(s.seat).to_owned())),
+        "Dealer" | "Auction" | "Play" => parsed_ok(
+            values::parse_dealer(value)
+                .value
+                .map(|s| seat_name(s.seat).to_owned()),
+        ),
         "Declarer" => parsed_ok(values::parse_declarer(value).value.map(|d| match d.seat {
             Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_name(s)),
             None => String::new(),
         })),
-        "Vulnerable" => parsed_ok(values::parse_vulnerable(value).value.map(|v| v.canonical_export().to_owned())),
+        "Vulnerable" => parsed_ok(
+            values::parse_vulnerable(value)
+                .value
+                .map(|v| v.canonical_export().to_owned()),
+        ),
         "Contract" => parsed_ok(values::parse_contract(value).value.map(|c| c.export_form())),
         "Deal" => match values::parse_deal(value).value {
             Some(deal) => {
@@ -46,7 +57,10 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
                 for s in Seat::ALL {
                     if let Some(form) = deal.export_form(s) {
                         // The hand of `s` is the first hand of the export form.
-                        let hand = form.split_once(':').map(|(_, h)| h.split(' ').next().unwrap_or("").to_owned()).unwrap_or_default();
+                        let hand = form
+                            .split_once(':')
+                            .map(|(_, h)| h.split(' ').next().unwrap_or("").to_owned())
+                            .unwrap_or_default();
                         m.insert(seat_name(s).to_owned(), Value::String(hand));
                     } else {
                         return Value::String(value.to_owned());
@@ -57,15 +71,28 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
             None => Value::String(value.to_owned()),
         },
         "Result" => {
-            let Some(r) = values::parse_result(value).value else { return Value::String(value.to_owned()) };
-            let declarer = game.value("Declarer").and_then(|d| values::parse_declarer(d).value).and_then(|d| d.seat);
+            let Some(r) = values::parse_result(value).value else {
+                return Value::String(value.to_owned());
+            };
+            let declarer = game
+                .value("Declarer")
+                .and_then(|d| values::parse_declarer(d).value)
+                .and_then(|d| d.seat);
             match (r.tricks, declarer) {
                 (None, _) => Value::String(String::new()),
-                (Some(t), Some(d)) => match t.for_declarer(matches!(d, Seat::North | Seat::South)) {
-                    Some(n) => Value::String(format!("{}{n}", if r.differs_from_actual { "^" } else { "" })),
-                    None => Value::String(value.to_owned()),
-                },
-                (Some(values::SideScores::Declarer(n)), None) => Value::String(format!("{}{n}", if r.differs_from_actual { "^" } else { "" })),
+                (Some(t), Some(d)) => {
+                    match t.for_declarer(matches!(d, Seat::North | Seat::South)) {
+                        Some(n) => Value::String(format!(
+                            "{}{n}",
+                            if r.differs_from_actual { "^" } else { "" }
+                        )),
+                        None => Value::String(value.to_owned()),
+                    }
+                }
+                (Some(values::SideScores::Declarer(n)), None) => Value::String(format!(
+                    "{}{n}",
+                    if r.differs_from_actual { "^" } else { "" }
+                )),
                 _ => Value::String(value.to_owned()),
             }
         }
@@ -73,7 +100,12 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
     }
 }
 
-fn annotations(pre: &[Annotation], post: &[Annotation], card: bool, text: &str) -> Map<String, Value> {
+fn annotations(
+    pre: &[Annotation],
+    post: &[Annotation],
+    card: bool,
+    text: &str,
+) -> Map<String, Value> {
     let mut m = Map::new();
     let mut nags: Vec<u32> = Vec::new();
     let mut notes: Vec<Value> = Vec::new();
@@ -81,23 +113,37 @@ fn annotations(pre: &[Annotation], post: &[Annotation], card: bool, text: &str) 
         match a.kind {
             AnnotationKind::Suffix(s) => nags.push(s as u32 + if card { 6 } else { 0 }),
             AnnotationKind::Nag(Some(n)) => nags.push(n),
-            AnnotationKind::Nag(None) => notes.push(Value::String(text[a.range.clone()].to_owned())),
+            AnnotationKind::Nag(None) => {
+                notes.push(Value::String(text[a.range.clone()].to_owned()))
+            }
             AnnotationKind::NoteRef(Some(n)) => notes.push(json!(n)),
-            AnnotationKind::NoteRef(None) => notes.push(Value::String(text[a.range.clone()].to_owned())),
+            AnnotationKind::NoteRef(None) => {
+                notes.push(Value::String(text[a.range.clone()].to_owned()))
+            }
             AnnotationKind::Irregularity(_) => {}
         }
     }
     nags.sort_unstable();
     if !notes.is_empty() {
-        m.insert("note".into(), if notes.len() == 1 { notes.remove(0) } else { Value::Array(notes) });
+        m.insert(
+            "note".into(),
+            if notes.len() == 1 {
+                notes.remove(0)
+            } else {
+                Value::Array(notes)
+            },
+        );
     }
     if !nags.is_empty() {
         m.insert("nags".into(), json!(nags));
     }
-    let irr: Vec<String> = pre.iter().filter_map(|a| match a.kind {
-        AnnotationKind::Irregularity(c) => Some(format!("^{c}")),
-        _ => None,
-    }).collect();
+    let irr: Vec<String> = pre
+        .iter()
+        .filter_map(|a| match a.kind {
+            AnnotationKind::Irregularity(c) => Some(format!("^{c}")),
+            _ => None,
+        })
+        .collect();
     if !irr.is_empty() {
         m.insert("irregular".into(), json!(irr));
     }
@@ -107,10 +153,13 @@ fn annotations(pre: &[Annotation], post: &[Annotation], card: bool, text: &str) 
 fn notes_of(game: &Game, idx: &[usize]) -> Value {
     let mut m = Map::new();
     for &i in idx {
-        let Some(v) = &game.tags[i].value else { continue };
+        let Some(v) = &game.tags[i].value else {
+            continue;
+        };
         match values::parse_note(&v.raw).value {
             Some(n) => {
-                m.entry(n.index.to_string()).or_insert(Value::String(n.text));
+                m.entry(n.index.to_string())
+                    .or_insert(Value::String(n.text));
             }
             None => {
                 m.entry(v.text.clone()).or_insert(Value::Null);
@@ -123,7 +172,11 @@ fn notes_of(game: &Game, idx: &[usize]) -> Value {
 fn dump_game(game: &Game, text: &str) -> Value {
     let mut tags = Map::new();
     for t in &game.tags {
-        if matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play) || tags.contains_key(t.name.as_str()) {
+        if matches!(
+            t.role,
+            TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play
+        ) || tags.contains_key(t.name.as_str())
+        {
             continue;
         }
         let Some(v) = t.effective() else { continue };
@@ -132,7 +185,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
         }
         // With a Pass contract, an empty Declarer or Result says nothing more
         // (§3.4.13, §3.4.15).
-        if v.is_empty() && matches!(t.name.as_str(), "Declarer" | "Result") && super::contract_is_pass(game) {
+        if v.is_empty()
+            && matches!(t.name.as_str(), "Declarer" | "Result")
+            && super::contract_is_pass(game)
+        {
             continue;
         }
         // `#` is forbidden for these tags (§4.8): the value it would take is
@@ -141,8 +197,12 @@ fn dump_game(game: &Game, text: &str) -> Value {
         let value = match &t.inherit {
             Inherit::None => canonical_value(game, &t.name, v),
             Inherit::Previous if forbidden => json!({ "inherit": "#" }),
-            Inherit::Previous => json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) }),
-            Inherit::Header => json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) }),
+            Inherit::Previous => {
+                json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) })
+            }
+            Inherit::Header => {
+                json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) })
+            }
         };
         tags.insert(t.name.as_str().to_owned(), value);
     }
@@ -214,7 +274,9 @@ fn dump_game(game: &Game, text: &str) -> Value {
         // The outcome the calls give (§3.5), when the auction is complete.
         if let Some(analysis) = super::typed::typed(text, game).auction {
             match analysis.contract {
-                Some(crate::bridge::FinalContract::PassedOut) => auction["outcome"] = json!({ "contract": "Pass" }),
+                Some(crate::bridge::FinalContract::PassedOut) => {
+                    auction["outcome"] = json!({ "contract": "Pass" })
+                }
                 Some(crate::bridge::FinalContract::Contract { contract, declarer }) => {
                     auction["outcome"] = json!({
                         "contract": values::ContractTag { value: ContractValue::Contract(contract), was_lowercase: false }.export_form(),
@@ -255,7 +317,9 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 None => (col % 4).to_string(),
             };
             let ann = annotations(&e.pre(), &e.post(), true, text);
-            let v = if ann.is_empty() { Value::String(card) } else {
+            let v = if ann.is_empty() {
+                Value::String(card)
+            } else {
                 let mut m = ann;
                 m.insert("card".into(), Value::String(card));
                 Value::Object(m)
@@ -263,11 +327,14 @@ fn dump_game(game: &Game, text: &str) -> Value {
             tricks.last_mut().unwrap().insert(key, v);
             col += 1;
         }
-        g.insert("play".into(), json!({
-            "tricks": tricks.into_iter().map(Value::Object).collect::<Vec<_>>(),
-            "end": end,
-            "notes": notes_of(game, &p.notes),
-        }));
+        g.insert(
+            "play".into(),
+            json!({
+                "tricks": tricks.into_iter().map(Value::Object).collect::<Vec<_>>(),
+                "end": end,
+                "notes": notes_of(game, &p.notes),
+            }),
+        );
     }
     let mut sections = Map::new();
     for s in &game.sections {
@@ -280,10 +347,13 @@ fn dump_game(game: &Game, text: &str) -> Value {
         }
         // The tag's value as `tags` shows it: section data can follow any
         // tag, `[Contract "2Dx"]` included (found by fuzzing).
-        sections.insert(t.name.as_str().to_owned(), json!({
-            "value": canonical_value(game, &t.name, t.effective().unwrap_or("")),
-            "elements": s.elements.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
-        }));
+        sections.insert(
+            t.name.as_str().to_owned(),
+            json!({
+                "value": canonical_value(game, &t.name, t.effective().unwrap_or("")),
+                "elements": s.elements.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
+            }),
+        );
     }
     if !sections.is_empty() {
         g.insert("sections".into(), Value::Object(sections));

@@ -15,7 +15,11 @@ use crate::hash::{Map as HashMap, Set as HashSet};
 
 pub(super) fn resolve(doc: &mut Document) {
     // Without any `#` or `##` value there is nothing to resolve.
-    if !doc.games.iter().any(|g| g.tags.iter().any(|t| t.inherit != Inherit::None)) {
+    if !doc
+        .games
+        .iter()
+        .any(|g| g.tags.iter().any(|t| t.inherit != Inherit::None))
+    {
         return;
     }
     let mut env = Env::default();
@@ -42,7 +46,12 @@ impl TagSummary {
             if tag.name == "Note" || !seen.insert(&tag.name) {
                 continue;
             }
-            tags.push((t, tag.name.as_str().to_owned(), tag.inherit.clone(), tag.value.as_ref().map(|v| v.text.as_str().to_owned())));
+            tags.push((
+                t,
+                tag.name.as_str().to_owned(),
+                tag.inherit.clone(),
+                tag.value.as_ref().map(|v| v.text.as_str().to_owned()),
+            ));
         }
         TagSummary { tags }
     }
@@ -128,14 +137,19 @@ impl Env {
             let names: HashSet<&str> = summary.tags.iter().map(|(_, n, _, _)| n.as_str()).collect();
             for (name, (value, source)) in &self.header {
                 if !names.contains(name.as_str()) {
-                    res.inherited.push(Inherited { name: name.clone(), value: value.clone(), source: source.clone() });
+                    res.inherited.push(Inherited {
+                        name: name.clone(),
+                        value: value.clone(),
+                        source: source.clone(),
+                    });
                 }
             }
             res.inherited.sort_by(|a, b| a.name.cmp(&b.name));
         }
         for (name, value, source, is_header) in updates {
             if is_header || self.header.contains_key(&name) {
-                self.header.insert(name.clone(), (value.clone(), source.clone()));
+                self.header
+                    .insert(name.clone(), (value.clone(), source.clone()));
             }
             self.last.insert(name, (value, source));
         }
@@ -161,9 +175,25 @@ mod tests {
     #[test]
     fn hash_takes_nearest_previous_real_value() {
         let d = doc("[Event \"A\"]\n\n[Event \"#\"]\n\n[Site \"x\"]\n\n[Event \"#\"]\n\n[Event \"B\"]\n\n[Event \"#\"]\n");
-        let v: Vec<_> = d.games.iter().map(|g| g.value("Event").map(str::to_owned)).collect();
-        assert_eq!(v, [Some("A"), Some("A"), None, Some("A"), Some("B"), Some("B")].map(|o| o.map(str::to_owned)));
-        let src = d.games[3].tag("Event").unwrap().resolved.clone().unwrap().1.clone().unwrap();
+        let v: Vec<_> = d
+            .games
+            .iter()
+            .map(|g| g.value("Event").map(str::to_owned))
+            .collect();
+        assert_eq!(
+            v,
+            [Some("A"), Some("A"), None, Some("A"), Some("B"), Some("B")]
+                .map(|o| o.map(str::to_owned))
+        );
+        let src = d.games[3]
+            .tag("Event")
+            .unwrap()
+            .resolved
+            .clone()
+            .unwrap()
+            .1
+            .clone()
+            .unwrap();
         assert_eq!((src.game, src.tag), (0, 0));
     }
 
@@ -176,7 +206,11 @@ mod tests {
     #[test]
     fn double_hash_applies_to_later_games_until_redefined() {
         let d = doc("[Date \"##2024.01.01\"]\n[Board \"1\"]\n\n[Board \"2\"]\n\n[Date \"2024.01.02\"]\n\n[Board \"4\"]\n");
-        let v: Vec<_> = d.games.iter().map(|g| g.value("Date").unwrap().to_owned()).collect();
+        let v: Vec<_> = d
+            .games
+            .iter()
+            .map(|g| g.value("Date").unwrap().to_owned())
+            .collect();
         assert_eq!(v, ["2024.01.01", "2024.01.01", "2024.01.02", "2024.01.02"]);
         assert_eq!(d.games[1].inherited[0].source.game, 0);
         assert_eq!(d.games[3].inherited[0].source.game, 2);

@@ -15,7 +15,9 @@ use tree_sitter::{Node, TreeCursor};
 pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     let trees = trees.trees();
     // A game never spans two pieces: pieces are cut right after a game break.
-    let parts = crate::par::map(trees, |tree| lower_piece(std::slice::from_ref(tree), text, 0));
+    let parts = crate::par::map(trees, |tree| {
+        lower_piece(std::slice::from_ref(tree), text, 0)
+    });
     let mut doc = Document {
         games: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
         loose: Vec::new(),
@@ -34,10 +36,18 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
 /// The games (numbered from `first`) and the comments outside games of
 /// consecutive trees (a piece of a document, [`syntax::PieceTrees`]),
 /// without `#`/`##` inheritance, which needs the games before them.
-pub fn lower_piece(trees: &[tree_sitter::Tree], text: &str, first: usize) -> (Vec<Game>, Vec<Comment>) {
+pub fn lower_piece(
+    trees: &[tree_sitter::Tree],
+    text: &str,
+    first: usize,
+) -> (Vec<Game>, Vec<Comment>) {
     let (chunks, loose) = syntax::games(trees);
     let mut scratch = Scratch::default();
-    let games: Vec<Game> = chunks.iter().enumerate().map(|(k, chunk)| lower_game_with(first + k, chunk, text, &mut scratch)).collect();
+    let games: Vec<Game> = chunks
+        .iter()
+        .enumerate()
+        .map(|(k, chunk)| lower_game_with(first + k, chunk, text, &mut scratch))
+        .collect();
     let loose: Vec<Comment> = loose.iter().filter_map(|n| comment_of(*n, text)).collect();
     (games, loose)
 }
@@ -144,7 +154,10 @@ fn comment_of_kind(node: Node<'_>, kind: Kind, text: &str) -> Option<Comment> {
         Kind::EscapeLine => CommentKind::Escape,
         _ => return None,
     };
-    Some(Comment { kind, range: node.byte_range() })
+    Some(Comment {
+        kind,
+        range: node.byte_range(),
+    })
 }
 
 /// What an auction or play section holds, before it becomes an
@@ -189,10 +202,26 @@ pub fn lower_game(index: usize, chunk: &GameChunk<'_>, text: &str) -> Game {
 }
 
 /// [`lower_game`] with buffers kept from game to game.
-pub fn lower_game_with(index: usize, chunk: &GameChunk<'_>, text: &str, scratch: &mut Scratch) -> Game {
-    let game = Game { index, range: chunk.range.clone(), ..Default::default() };
-    let Some(first) = chunk.nodes.first() else { return game };
-    let mut l = Lowerer { text, game, scratch: std::mem::take(scratch), cursor: first.walk() };
+pub fn lower_game_with(
+    index: usize,
+    chunk: &GameChunk<'_>,
+    text: &str,
+    scratch: &mut Scratch,
+) -> Game {
+    let game = Game {
+        index,
+        range: chunk.range.clone(),
+        ..Default::default()
+    };
+    let Some(first) = chunk.nodes.first() else {
+        return game;
+    };
+    let mut l = Lowerer {
+        text,
+        game,
+        scratch: std::mem::take(scratch),
+        cursor: first.walk(),
+    };
     l.game.tags = std::mem::take(&mut l.scratch.tags);
     l.game.comments = std::mem::take(&mut l.scratch.comments);
     for node in &chunk.nodes {
@@ -232,7 +261,9 @@ impl<'a, 't> Lowerer<'a, 't> {
 
     /// [`Lowerer::comment`] with the node's kind at hand.
     fn comment_k(&mut self, node: Node<'_>, kind: Kind) -> bool {
-        let Some(c) = comment_of_kind(node, kind, self.text) else { return false };
+        let Some(c) = comment_of_kind(node, kind, self.text) else {
+            return false;
+        };
         if c.kind == CommentKind::UnterminatedBrace {
             self.game.syntax_error = true;
         }
@@ -298,7 +329,9 @@ impl<'a, 't> Lowerer<'a, 't> {
         // leaves the main cursor where it is (`section` walks its children
         // with a cursor of its own).
         for i in 0..node.child_count() {
-            let Some(child) = node.child(i as u32) else { continue };
+            let Some(child) = node.child(i as u32) else {
+                continue;
+            };
             let k = kind(child);
             if self.comment_k(child, k) {
                 continue;
@@ -315,19 +348,37 @@ impl<'a, 't> Lowerer<'a, 't> {
                 Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: true });
+                    value = Some(TagValue {
+                        raw: SmallStr::new(raw),
+                        text: unescape_small(raw),
+                        range: r,
+                        quoted: true,
+                        terminated: true,
+                    });
                 }
                 Kind::UnterminatedString => {
                     self.game.syntax_error = true;
                     let r = string_inner(self.text, child.byte_range(), false);
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: SmallStr::new(raw), text: unescape_small(raw), range: r, quoted: true, terminated: false });
+                    value = Some(TagValue {
+                        raw: SmallStr::new(raw),
+                        text: unescape_small(raw),
+                        range: r,
+                        quoted: true,
+                        terminated: false,
+                    });
                 }
                 Kind::UnquotedValue => {
                     self.game.syntax_error = true;
                     let r = child.byte_range();
                     let raw = &self.text[r.clone()];
-                    value = Some(TagValue { raw: SmallStr::new(raw), text: SmallStr::new(raw), range: r, quoted: false, terminated: true });
+                    value = Some(TagValue {
+                        raw: SmallStr::new(raw),
+                        text: SmallStr::new(raw),
+                        range: r,
+                        quoted: false,
+                        terminated: true,
+                    });
                 }
                 _ => {}
             }
@@ -355,10 +406,14 @@ impl<'a, 't> Lowerer<'a, 't> {
     fn annotation(&self, range: Range<usize>, kind: Kind) -> Option<Annotation> {
         let t = &self.text[range.clone()];
         let kind = match kind {
-            Kind::Suffix => AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?),
+            Kind::Suffix => {
+                AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?)
+            }
             Kind::NoteRef => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
             Kind::Nag => AnnotationKind::Nag(digits(&t[1..])),
-            Kind::Irregularity => AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?')),
+            Kind::Irregularity => {
+                AnnotationKind::Irregularity(t[1..].chars().next().unwrap_or('?'))
+            }
             _ => return None,
         };
         Some(Annotation { kind, range })
@@ -373,7 +428,12 @@ impl<'a, 't> Lowerer<'a, 't> {
         token: impl Fn(Kind, &str) -> Option<T>,
         buf: &mut Vec<Entry<T>>,
     ) -> SectionItems<T> {
-        let mut items = SectionItems { tag: usize::MAX, entries: std::mem::take(buf), stray: Vec::new(), notes: Vec::new() };
+        let mut items = SectionItems {
+            tag: usize::MAX,
+            entries: std::mem::take(buf),
+            stray: Vec::new(),
+            notes: Vec::new(),
+        };
         let mut pending: Vec<Annotation> = Vec::new();
         // The section's tag is its first child in the `tag` field (what
         // `child_by_field_name("tag")` finds); other tag pairs are notes.
@@ -410,13 +470,17 @@ impl<'a, 't> Lowerer<'a, 't> {
                         syntax::CardCell::Invalid => Kind::InvalidCard,
                     };
                     if let Some(t) = token(kind, t) {
-                        items.entries.push(Entry::new(t, r, std::mem::take(&mut pending)));
+                        items
+                            .entries
+                            .push(Entry::new(t, r, std::mem::take(&mut pending)));
                     }
                 }
                 return;
             }
             match token(kind, &l.text[r.clone()]) {
-                Some(t) => items.entries.push(Entry::new(t, r, std::mem::take(&mut pending))),
+                Some(t) => items
+                    .entries
+                    .push(Entry::new(t, r, std::mem::take(&mut pending))),
                 None => {
                     if let Some(a) = l.annotation(r, kind) {
                         if matches!(a.kind, AnnotationKind::Irregularity(_)) {
@@ -440,46 +504,74 @@ impl<'a, 't> Lowerer<'a, 't> {
 
     fn auction(&mut self, node: Node<'t>) {
         let mut buf = std::mem::take(&mut self.scratch.calls);
-        let items = self.section_items((TagRole::Auction, TagRole::AuctionNote), |kind, t| {
-            Some(match kind {
-                Kind::Bid => parse_bid(t).map(CallToken::Bid).unwrap_or(CallToken::Invalid),
-                Kind::Pass => CallToken::Pass,
-                Kind::Double => CallToken::Double,
-                Kind::Redouble => CallToken::Redouble,
-                Kind::AllPass => CallToken::AllPass,
-                Kind::Dash => CallToken::Dash,
-                Kind::InvalidCall | Kind::InvalidCard | Kind::Card => CallToken::Invalid,
-                Kind::Continuation => CallToken::Continuation,
-                Kind::Terminator => CallToken::Terminator,
-                // `^S` takes the skipped player's turn (§3.9 B).
-                Kind::Irregularity if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
-                _ => return None,
-            })
-        }, &mut buf);
+        let items = self.section_items(
+            (TagRole::Auction, TagRole::AuctionNote),
+            |kind, t| {
+                Some(match kind {
+                    Kind::Bid => parse_bid(t)
+                        .map(CallToken::Bid)
+                        .unwrap_or(CallToken::Invalid),
+                    Kind::Pass => CallToken::Pass,
+                    Kind::Double => CallToken::Double,
+                    Kind::Redouble => CallToken::Redouble,
+                    Kind::AllPass => CallToken::AllPass,
+                    Kind::Dash => CallToken::Dash,
+                    Kind::InvalidCall | Kind::InvalidCard | Kind::Card => CallToken::Invalid,
+                    Kind::Continuation => CallToken::Continuation,
+                    Kind::Terminator => CallToken::Terminator,
+                    // `^S` takes the skipped player's turn (§3.9 B).
+                    Kind::Irregularity if t[1..].eq_ignore_ascii_case("S") => CallToken::Skip,
+                    _ => return None,
+                })
+            },
+            &mut buf,
+        );
         self.scratch.calls = buf;
-        let auction = Auction { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
+        let auction = Auction {
+            tag: items.tag,
+            entries: items.entries,
+            stray: items.stray,
+            notes: items.notes,
+            range: node.byte_range(),
+        };
         self.game.auction.get_or_insert(auction);
     }
 
     fn play(&mut self, node: Node<'t>) {
         let mut buf = std::mem::take(&mut self.scratch.cards);
-        let items = self.section_items((TagRole::Play, TagRole::PlayNote), |kind, t| {
-            Some(match kind {
-                Kind::Card => parse_card(t).map(CardToken::Card).unwrap_or(CardToken::Invalid),
-                Kind::Dash => CardToken::Dash,
-                Kind::InvalidCard | Kind::InvalidCall => CardToken::Invalid,
-                Kind::Continuation => CardToken::Continuation,
-                Kind::Terminator => CardToken::Terminator,
-                _ => return None,
-            })
-        }, &mut buf);
+        let items = self.section_items(
+            (TagRole::Play, TagRole::PlayNote),
+            |kind, t| {
+                Some(match kind {
+                    Kind::Card => parse_card(t)
+                        .map(CardToken::Card)
+                        .unwrap_or(CardToken::Invalid),
+                    Kind::Dash => CardToken::Dash,
+                    Kind::InvalidCard | Kind::InvalidCall => CardToken::Invalid,
+                    Kind::Continuation => CardToken::Continuation,
+                    Kind::Terminator => CardToken::Terminator,
+                    _ => return None,
+                })
+            },
+            &mut buf,
+        );
         self.scratch.cards = buf;
-        let play = Play { tag: items.tag, entries: items.entries, stray: items.stray, notes: items.notes, range: node.byte_range() };
+        let play = Play {
+            tag: items.tag,
+            entries: items.entries,
+            stray: items.stray,
+            notes: items.notes,
+            range: node.byte_range(),
+        };
         self.game.play.get_or_insert(play);
     }
 
     fn section(&mut self, node: Node<'t>) {
-        let mut section = Section { tag: usize::MAX, elements: Vec::new(), range: node.byte_range() };
+        let mut section = Section {
+            tag: usize::MAX,
+            elements: Vec::new(),
+            range: node.byte_range(),
+        };
         let mut c = node.walk();
         for child in node.children(&mut c) {
             if self.comment(child) {
@@ -493,12 +585,20 @@ impl<'a, 't> Lowerer<'a, 't> {
                 "tag_pair" => section.tag = self.tag(child, TagRole::Section),
                 // A run of section tokens (§3.2), e.g. the unquoted cells of
                 // a table row (§5): one element per token.
-                "section_token" => section.elements.extend(syntax::section_cells(self.text, child.byte_range()).map(|r| {
-                    Element { text: SmallStr::new(&self.text[r.clone()]), range: r, quoted: false }
-                })),
+                "section_token" => section.elements.extend(
+                    syntax::section_cells(self.text, child.byte_range()).map(|r| Element {
+                        text: SmallStr::new(&self.text[r.clone()]),
+                        range: r,
+                        quoted: false,
+                    }),
+                ),
                 "string" => {
                     let r = string_inner(self.text, child.byte_range(), true);
-                    section.elements.push(Element { text: SmallStr::new(&unescape(&self.text[r])), range: child.byte_range(), quoted: true })
+                    section.elements.push(Element {
+                        text: SmallStr::new(&unescape(&self.text[r])),
+                        range: child.byte_range(),
+                        quoted: true,
+                    })
                 }
                 _ => {}
             }
@@ -548,7 +648,10 @@ pub fn parse_bid(t: &str) -> Option<Bid> {
         "NT" => Strain::Notrump,
         _ => return None,
     };
-    Some(Bid { level: Level::new(level), strain })
+    Some(Bid {
+        level: Level::new(level),
+        strain,
+    })
 }
 
 /// Parses a card token (`SA`, `hT`, …).

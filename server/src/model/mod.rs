@@ -10,11 +10,11 @@
 //! interpretations (Deal, Contract, …) come from [`values`].
 
 pub mod dump;
-pub mod typed;
 pub mod inherit;
 pub mod lower;
-pub mod values;
 mod small_str;
+pub mod typed;
+pub mod values;
 
 pub use small_str::SmallStr;
 
@@ -241,8 +241,17 @@ struct EntryAnnotations {
 
 impl<T> Entry<T> {
     pub fn new(token: T, range: Range<usize>, pre: Vec<Annotation>) -> Entry<T> {
-        let annotations = (!pre.is_empty()).then(|| Box::new(EntryAnnotations { pre: pre.len(), all: pre }));
-        Entry { token, range, annotations }
+        let annotations = (!pre.is_empty()).then(|| {
+            Box::new(EntryAnnotations {
+                pre: pre.len(),
+                all: pre,
+            })
+        });
+        Entry {
+            token,
+            range,
+            annotations,
+        }
     }
 
     /// Irregularities written before the token (`^I 1C`, `^R S6`).
@@ -257,7 +266,15 @@ impl<T> Entry<T> {
 
     /// Adds an annotation after the token.
     pub fn push_post(&mut self, a: Annotation) {
-        self.annotations.get_or_insert_with(|| Box::new(EntryAnnotations { all: Vec::new(), pre: 0 })).all.push(a);
+        self.annotations
+            .get_or_insert_with(|| {
+                Box::new(EntryAnnotations {
+                    all: Vec::new(),
+                    pre: 0,
+                })
+            })
+            .all
+            .push(a);
     }
 }
 
@@ -315,7 +332,11 @@ impl Game {
     pub fn value(&self, name: &str) -> Option<&str> {
         match self.tag(name) {
             Some(t) => t.effective(),
-            None => self.inherited.iter().find(|i| i.name == name).map(|i| i.value.as_str()),
+            None => self
+                .inherited
+                .iter()
+                .find(|i| i.name == name)
+                .map(|i| i.value.as_str()),
         }
     }
 }
@@ -383,17 +404,29 @@ pub fn all_pass_count(before: &[Entry<CallToken>]) -> usize {
     let calls: Vec<CallToken> = before
         .iter()
         .map(|e| e.token)
-        .filter(|t| !matches!(t, CallToken::Dash | CallToken::Terminator | CallToken::Continuation))
+        .filter(|t| {
+            !matches!(
+                t,
+                CallToken::Dash | CallToken::Terminator | CallToken::Continuation
+            )
+        })
         .collect();
-    let trailing = calls.iter().rev().take_while(|t| **t == CallToken::Pass).count();
-    let bid = calls.iter().any(|t| !matches!(t, CallToken::Pass | CallToken::Skip));
+    let trailing = calls
+        .iter()
+        .rev()
+        .take_while(|t| **t == CallToken::Pass)
+        .count();
+    let bid = calls
+        .iter()
+        .any(|t| !matches!(t, CallToken::Pass | CallToken::Skip));
     let need: usize = if bid { 3 } else { 4 };
     need.saturating_sub(trailing)
 }
 
 /// The game's Contract is `Pass` (all four players passed).
 pub fn contract_is_pass(g: &Game) -> bool {
-    g.value("Contract").is_some_and(|c| c.trim().eq_ignore_ascii_case("pass"))
+    g.value("Contract")
+        .is_some_and(|c| c.trim().eq_ignore_ascii_case("pass"))
 }
 
 #[cfg(test)]
@@ -407,11 +440,18 @@ mod tests {
         assert_eq!(text, "a\"¤\\b\\c");
         // Every char boundary of the unescaped text maps to one of the raw
         // text, and the text between mapped offsets unescapes to the piece.
-        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let bounds: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
         for &a in &bounds {
             for &b in bounds.iter().filter(|&&b| b >= a) {
                 let (ra, rb) = (raw_offset(raw, a), raw_offset(raw, b));
-                assert!(raw.is_char_boundary(ra) && raw.is_char_boundary(rb), "{a}..{b} → {ra}..{rb}");
+                assert!(
+                    raw.is_char_boundary(ra) && raw.is_char_boundary(rb),
+                    "{a}..{b} → {ra}..{rb}"
+                );
                 assert_eq!(unescape(&raw[ra..rb]), text[a..b], "{a}..{b} → {ra}..{rb}");
             }
         }

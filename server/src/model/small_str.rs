@@ -27,7 +27,10 @@ impl SmallStr {
         if s.len() <= INLINE {
             let mut buf = [0u8; INLINE];
             buf[..s.len()].copy_from_slice(s.as_bytes());
-            SmallStr(Repr::Inline { len: s.len() as u8, buf })
+            SmallStr(Repr::Inline {
+                len: s.len() as u8,
+                buf,
+            })
         } else {
             SmallStr(Repr::Heap(s.into()))
         }
@@ -38,7 +41,9 @@ impl SmallStr {
         match &self.0 {
             // SAFETY: the first `len` bytes were copied from a `&str`
             // (`new`), so they are valid UTF-8.
-            Repr::Inline { len, buf } => unsafe { std::str::from_utf8_unchecked(&buf[..*len as usize]) },
+            Repr::Inline { len, buf } => unsafe {
+                std::str::from_utf8_unchecked(&buf[..*len as usize])
+            },
             Repr::Heap(s) => s,
         }
     }
@@ -176,7 +181,13 @@ mod tests {
     #[test]
     fn inline_and_heap() {
         assert_eq!(std::mem::size_of::<SmallStr>(), 24);
-        for s in ["", "Board", "1234567890123456789012", "12345678901234567890123", "é–ü tag with a longer value"] {
+        for s in [
+            "",
+            "Board",
+            "1234567890123456789012",
+            "12345678901234567890123",
+            "é–ü tag with a longer value",
+        ] {
             let a = SmallStr::new(s);
             assert_eq!(a.as_str(), s);
             assert_eq!(a, s);

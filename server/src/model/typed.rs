@@ -6,7 +6,10 @@
 
 use super::values::{self, Column, ContractTag, Deal, Parsed, ResultTag, SideScores, Vulnerable};
 use super::{AnnotationKind, Auction, CallToken, CardToken, Entry, Game, Inherit, Play};
-use crate::bridge::{self, AuctionAnalysis, AuctionItem, AuctionToken, PlayAnalysis, PlayItem, PlayToken, Seat, Strain};
+use crate::bridge::{
+    self, AuctionAnalysis, AuctionItem, AuctionToken, PlayAnalysis, PlayItem, PlayToken, Seat,
+    Strain,
+};
 use contract_bridge::{Bid, Level};
 
 /// A call or card token that is not standard PBN, as the analysis read it.
@@ -57,7 +60,10 @@ pub fn interpret_call(text: &str) -> Option<(AuctionToken, String)> {
     let u = text.to_ascii_uppercase();
     let b = u.as_bytes();
     if b.len() == 2 && (b'1'..=b'7').contains(&b[0]) && b[1] == b'N' {
-        let bid = Bid { level: Level::new(b[0] - b'0'), strain: Strain::Notrump };
+        let bid = Bid {
+            level: Level::new(b[0] - b'0'),
+            strain: Strain::Notrump,
+        };
         return Some((AuctionToken::Bid(bid), format!("{}NT", b[0] - b'0')));
     }
     match u.as_str() {
@@ -83,7 +89,9 @@ pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
 }
 
 fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
-    e.pre().iter().any(|a| a.kind == AnnotationKind::Irregularity(mark))
+    e.pre()
+        .iter()
+        .any(|a| a.kind == AnnotationKind::Irregularity(mark))
 }
 
 /// The analysis input of an auction section, and the readings of
@@ -116,7 +124,10 @@ pub fn auction_items(text: &str, a: &Auction) -> (Vec<AuctionItem>, Vec<(usize, 
                     }
                 },
             };
-            AuctionItem { token, insufficient_marked: has_mark(e, 'I') }
+            AuctionItem {
+                token,
+                insufficient_marked: has_mark(e, 'I'),
+            }
         })
         .collect();
     (items, readings)
@@ -147,7 +158,11 @@ pub fn play_items(text: &str, p: &Play) -> (Vec<PlayItem>, Vec<(usize, TokenRead
                     }
                 },
             };
-            PlayItem { token, revoke_marked: has_mark(e, 'R'), lead_out_of_turn_marked: has_mark(e, 'L') }
+            PlayItem {
+                token,
+                revoke_marked: has_mark(e, 'R'),
+                lead_out_of_turn_marked: has_mark(e, 'L'),
+            }
         })
         .collect();
     (items, readings)
@@ -168,7 +183,10 @@ pub fn typed(text: &str, g: &Game) -> TypedGame {
     };
     if let Some(a) = &g.auction {
         let tag = g.tags.get(a.tag).filter(|t| t.inherit == Inherit::None);
-        if let Some(first) = tag.and_then(|t| t.effective()).and_then(|v| values::parse_auction_seat(v).value) {
+        if let Some(first) = tag
+            .and_then(|t| t.effective())
+            .and_then(|v| values::parse_auction_seat(v).value)
+        {
             let (items, readings) = auction_items(text, a);
             t.auction = Some(bridge::analyze_auction(t.dealer, first.seat, &items));
             t.call_readings = readings;
@@ -176,7 +194,10 @@ pub fn typed(text: &str, g: &Game) -> TypedGame {
     }
     if let Some(p) = &g.play {
         let tag = g.tags.get(p.tag).filter(|t| t.inherit == Inherit::None);
-        if let Some(first) = tag.and_then(|t| t.effective()).and_then(|v| values::parse_play_seat(v).value) {
+        if let Some(first) = tag
+            .and_then(|t| t.effective())
+            .and_then(|v| values::parse_play_seat(v).value)
+        {
             let (items, readings) = play_items(text, p);
             let hands = t.deal.as_ref().map(|d| d.hands).unwrap_or([None; 4]);
             let strain = t.contract.as_ref().and_then(|c| match c.value {
@@ -185,22 +206,44 @@ pub fn typed(text: &str, g: &Game) -> TypedGame {
                 _ => None,
             });
             let declarer = t.declarer.as_ref().and_then(|d| d.seat);
-            t.play = Some(bridge::analyze_play(&hands, strain.and_then(Strain::suit), declarer, first.seat, &items));
+            t.play = Some(bridge::analyze_play(
+                &hands,
+                strain.and_then(Strain::suit),
+                declarer,
+                first.seat,
+                &items,
+            ));
             t.card_readings = readings;
         }
     }
     for (si, s) in g.sections.iter().enumerate() {
-        let Some(tag) = g.tags.get(s.tag) else { continue };
+        let Some(tag) = g.tags.get(s.tag) else {
+            continue;
+        };
         if !values::is_table_tag(&tag.name) {
             continue;
         }
-        let Some(columns) = tag.value.as_ref().and_then(|v| values::parse_columns(&v.raw).value) else { continue };
+        let Some(columns) = tag
+            .value
+            .as_ref()
+            .and_then(|v| values::parse_columns(&v.raw).value)
+        else {
+            continue;
+        };
         if columns.is_empty() {
             continue;
         }
         let n = columns.len();
-        let rows = (0..s.elements.len()).collect::<Vec<_>>().chunks(n).map(<[usize]>::to_vec).collect();
-        t.tables.push(Table { section: si, columns, rows });
+        let rows = (0..s.elements.len())
+            .collect::<Vec<_>>()
+            .chunks(n)
+            .map(<[usize]>::to_vec)
+            .collect();
+        t.tables.push(Table {
+            section: si,
+            columns,
+            rows,
+        });
     }
     t
 }

@@ -3,13 +3,13 @@
 
 use super::GameCtx;
 use crate::bridge::{
-    self, analyze_auction, analyze_play, compare_contract, compare_result, ContractTag, DeclarerTag, ResultForm,
-    ResultTag, Seat, Strain,
+    self, analyze_auction, analyze_play, compare_contract, compare_result, ContractTag,
+    DeclarerTag, ResultForm, ResultTag, Seat, Strain,
 };
 use crate::codes::bridge as c;
 use crate::diagnostic::Diagnostic;
-use crate::model::values::{self, ContractValue, SideScores};
 use crate::model::typed::TokenReading;
+use crate::model::values::{self, ContractValue, SideScores};
 use crate::model::Game;
 use std::ops::Range;
 
@@ -26,15 +26,28 @@ struct Tags {
 
 fn tags(g: &Game) -> Tags {
     let board = g.value("Board").and_then(|v| values::parse_board(v).value);
-    let dealer = g.value("Dealer").and_then(|v| values::parse_dealer(v).value).map(|s| s.seat);
-    let vulnerable = g.value("Vulnerable").and_then(|v| values::parse_vulnerable(v).value).map(|v| v.vulnerability);
-    let result = g.value("Result").and_then(|v| values::parse_result(v).value);
-    let declarer = g.value("Declarer").and_then(|v| values::parse_declarer(v).value).map(|d| match (d.seat, d.swapped) {
-        (None, _) => DeclarerTag::Empty,
-        (Some(s), true) => DeclarerTag::Swapped(s),
-        (Some(s), false) => DeclarerTag::Seat(s),
-    });
-    let parsed = g.value("Contract").and_then(|v| values::parse_contract(v).value);
+    let dealer = g
+        .value("Dealer")
+        .and_then(|v| values::parse_dealer(v).value)
+        .map(|s| s.seat);
+    let vulnerable = g
+        .value("Vulnerable")
+        .and_then(|v| values::parse_vulnerable(v).value)
+        .map(|v| v.vulnerability);
+    let result = g
+        .value("Result")
+        .and_then(|v| values::parse_result(v).value);
+    let declarer = g
+        .value("Declarer")
+        .and_then(|v| values::parse_declarer(v).value)
+        .map(|d| match (d.seat, d.swapped) {
+            (None, _) => DeclarerTag::Empty,
+            (Some(s), true) => DeclarerTag::Swapped(s),
+            (Some(s), false) => DeclarerTag::Seat(s),
+        });
+    let parsed = g
+        .value("Contract")
+        .and_then(|v| values::parse_contract(v).value);
     let (contract, strain) = match parsed.map(|c| c.value) {
         Some(ContractValue::Pass) => (Some(ContractTag::Pass), None),
         Some(ContractValue::Empty) => (Some(ContractTag::Empty), None),
@@ -42,11 +55,24 @@ fn tags(g: &Game) -> Tags {
         Some(ContractValue::EndPosition(s)) => (None, Some(s)),
         None => (None, None),
     };
-    Tags { board, dealer, vulnerable, declarer, contract, strain, result }
+    Tags {
+        board,
+        dealer,
+        vulnerable,
+        declarer,
+        contract,
+        strain,
+        result,
+    }
 }
 
 fn tag_range(g: &Game, name: &str) -> Option<Range<usize>> {
-    g.tag(name).map(|t| t.value.as_ref().map(|v| v.range.clone()).unwrap_or(t.range.clone()))
+    g.tag(name).map(|t| {
+        t.value
+            .as_ref()
+            .map(|v| v.range.clone())
+            .unwrap_or(t.range.clone())
+    })
 }
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -61,13 +87,18 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 
 /// §3.4.13, §3.4.15: all pass → Declarer and Result are empty.
 fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
-    let passed = matches!(t.contract, Some(ContractTag::Pass)) || matches!(t.declarer, Some(DeclarerTag::Empty));
+    let passed = matches!(t.contract, Some(ContractTag::Pass))
+        || matches!(t.declarer, Some(DeclarerTag::Empty));
     if !passed {
         return;
     }
     let Some(result) = &t.result else { return };
     if result.tricks.is_some() {
-        let why = if matches!(t.contract, Some(ContractTag::Pass)) { "the Contract is Pass" } else { "the Declarer is empty" };
+        let why = if matches!(t.contract, Some(ContractTag::Pass)) {
+            "the Contract is Pass"
+        } else {
+            "the Declarer is empty"
+        };
         if let Some(r) = tag_range(g, "Result") {
             ctx.push(out, Diagnostic::new(
                 &c::RESULT_WITHOUT_CONTRACT,
@@ -78,8 +109,6 @@ fn result_without_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<
     }
 }
 
-
-
 /// Diagnostics for call or card tokens that are not standard PBN: read as
 /// what they stand for, or not readable at all.
 fn reading_diagnostics(
@@ -87,18 +116,30 @@ fn reading_diagnostics(
     out: &mut Vec<Diagnostic>,
     ranges: &[Range<usize>],
     readings: Vec<(usize, TokenReading)>,
-    (nonstandard, invalid): (&'static crate::codes::CodeInfo, &'static crate::codes::CodeInfo),
+    (nonstandard, invalid): (
+        &'static crate::codes::CodeInfo,
+        &'static crate::codes::CodeInfo,
+    ),
     (what, section, tokens): (&str, &str, &str),
 ) {
     for (k, reading) in readings {
         let range = ranges[k].clone();
         let text = &ctx.text[range.clone()];
-        ctx.push(out, match reading {
-            TokenReading::Nonstandard { as_text } => {
-                Diagnostic::new(nonstandard, range, format!("`{text}` is not a PBN {what}; read as `{as_text}` ({section})"))
-            }
-            TokenReading::Invalid => Diagnostic::new(invalid, range, format!("`{text}` is not a {what}: {tokens} ({section})")),
-        });
+        ctx.push(
+            out,
+            match reading {
+                TokenReading::Nonstandard { as_text } => Diagnostic::new(
+                    nonstandard,
+                    range,
+                    format!("`{text}` is not a PBN {what}; read as `{as_text}` ({section})"),
+                ),
+                TokenReading::Invalid => Diagnostic::new(
+                    invalid,
+                    range,
+                    format!("`{text}` is not a {what}: {tokens} ({section})"),
+                ),
+            },
+        );
     }
 }
 
@@ -108,12 +149,13 @@ fn reading_diagnostics(
 const PER_SECTION_CAP: usize = 3;
 
 fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, mut diags: Vec<Diagnostic>) {
-    super::keep_first_per_code(&mut diags, PER_SECTION_CAP, |more| format!("({more} more like this in this section)"));
+    super::keep_first_per_code(&mut diags, PER_SECTION_CAP, |more| {
+        format!("({more} more like this in this section)")
+    });
     for d in diags {
         ctx.push(out, d);
     }
 }
-
 
 fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let Some(a) = &g.auction else { return };
@@ -121,12 +163,30 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         return;
     }
     let tag = &g.tags[a.tag];
-    let Some(first) = tag.effective().and_then(|v| values::parse_auction_seat(v).value).map(|s| s.seat) else { return };
+    let Some(first) = tag
+        .effective()
+        .and_then(|v| values::parse_auction_seat(v).value)
+        .map(|s| s.seat)
+    else {
+        return;
+    };
     let (items, readings) = crate::model::typed::auction_items(ctx.text, a);
     let ranges: Vec<Range<usize>> = a.entries.iter().map(|e| e.range.clone()).collect();
-    reading_diagnostics(ctx, out, &ranges, readings, (&c::NONSTANDARD_CALL, &c::INVALID_CALL), ("call", "§3.5.1", "calls are Pass, X, XX, 1C…7NT, AP and -"));
+    reading_diagnostics(
+        ctx,
+        out,
+        &ranges,
+        readings,
+        (&c::NONSTANDARD_CALL, &c::INVALID_CALL),
+        ("call", "§3.5.1", "calls are Pass, X, XX, 1C…7NT, AP and -"),
+    );
     let analysis = analyze_auction(t.dealer, first, &items);
-    let at = |i: usize| a.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    let at = |i: usize| {
+        a.entries
+            .get(i)
+            .map(|e| e.range.clone())
+            .unwrap_or(tag.range.clone())
+    };
     let mut diags = Vec::new();
     for issue in &analysis.issues {
         let mut d = Diagnostic::new(issue.code, at(issue.index), issue.message.clone());
@@ -138,7 +198,10 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     push_capped(ctx, out, diags);
     for m in compare_contract(&analysis, t.declarer, t.contract) {
         let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
-        ctx.push(out, Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the auction"));
+        ctx.push(
+            out,
+            Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the auction"),
+        );
     }
 }
 
@@ -148,18 +211,48 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         return;
     }
     let tag = &g.tags[p.tag];
-    let Some(first) = tag.effective().and_then(|v| values::parse_play_seat(v).value).map(|s| s.seat) else { return };
-    let hands = g.value("Deal").and_then(|v| values::parse_deal(v).value).map(|d| d.hands).unwrap_or([None; 4]);
+    let Some(first) = tag
+        .effective()
+        .and_then(|v| values::parse_play_seat(v).value)
+        .map(|s| s.seat)
+    else {
+        return;
+    };
+    let hands = g
+        .value("Deal")
+        .and_then(|v| values::parse_deal(v).value)
+        .map(|d| d.hands)
+        .unwrap_or([None; 4]);
     let (items, readings) = crate::model::typed::play_items(ctx.text, p);
     let ranges: Vec<Range<usize>> = p.entries.iter().map(|e| e.range.clone()).collect();
-    reading_diagnostics(ctx, out, &ranges, readings, (&c::NONSTANDARD_CARD, &c::INVALID_CARD), ("card", "§3.6.1", "a suit S, H, D, C and a rank A K Q J T 9…2, or -"));
+    reading_diagnostics(
+        ctx,
+        out,
+        &ranges,
+        readings,
+        (&c::NONSTANDARD_CARD, &c::INVALID_CARD),
+        (
+            "card",
+            "§3.6.1",
+            "a suit S, H, D, C and a rank A K Q J T 9…2, or -",
+        ),
+    );
     let trump = t.strain.and_then(Strain::suit);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
     let analysis = analyze_play(&hands, trump, playing, first, &items);
-    let at = |i: usize| p.entries.get(i).map(|e| e.range.clone()).unwrap_or(tag.range.clone());
+    let at = |i: usize| {
+        p.entries
+            .get(i)
+            .map(|e| e.range.clone())
+            .unwrap_or(tag.range.clone())
+    };
     let mut diags = Vec::new();
     for issue in &analysis.issues {
-        let range = if std::ptr::eq(issue.code, &c::WRONG_OPENING_LEADER) { tag.range.clone() } else { at(issue.index) };
+        let range = if std::ptr::eq(issue.code, &c::WRONG_OPENING_LEADER) {
+            tag.range.clone()
+        } else {
+            at(issue.index)
+        };
         let mut d = Diagnostic::new(issue.code, range, issue.message.clone());
         if let Some(r) = issue.related {
             d = d.with_related(at(r), "related card");
@@ -172,29 +265,56 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     let Some(tricks) = result.tricks else { return };
     let form = match tricks {
         SideScores::Declarer(n) => ResultForm::Declarer(n),
-        SideScores::Sides { ns: Some(ns), ew: Some(ew), .. } => ResultForm::NsEw { ns, ew },
-        SideScores::Sides { ns: Some(n), ew: None, .. } => ResultForm::Ns(n),
-        SideScores::Sides { ns: None, ew: Some(n), .. } => ResultForm::Ew(n),
+        SideScores::Sides {
+            ns: Some(ns),
+            ew: Some(ew),
+            ..
+        } => ResultForm::NsEw { ns, ew },
+        SideScores::Sides {
+            ns: Some(n),
+            ew: None,
+            ..
+        } => ResultForm::Ns(n),
+        SideScores::Sides {
+            ns: None,
+            ew: Some(n),
+            ..
+        } => ResultForm::Ew(n),
         SideScores::Sides { .. } => return,
     };
-    let rt = ResultTag { differs: result.differs_from_actual, form };
+    let rt = ResultTag {
+        differs: result.differs_from_actual,
+        form,
+    };
     for m in compare_result(&analysis, &rt, declarer) {
         let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
-        ctx.push(out, Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the play"));
+        ctx.push(
+            out,
+            Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the play"),
+        );
     }
 }
 
 fn board(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
-    let Some(board) = t.board.filter(|&b| b != 0) else { return };
+    let Some(board) = t.board.filter(|&b| b != 0) else {
+        return;
+    };
     if let Some(d) = t.dealer {
         let expected = bridge::board_dealer(board);
         if d != expected {
             if let Some(r) = tag_range(g, "Dealer") {
-                ctx.push(out, Diagnostic::new(
-                    &c::DEALER_DIFFERS_FROM_BOARD,
-                    r,
-                    format!("board {board} is usually dealt by {}, not {}", bridge::seat_name(expected), bridge::seat_name(d)),
-                ));
+                ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::DEALER_DIFFERS_FROM_BOARD,
+                        r,
+                        format!(
+                            "board {board} is usually dealt by {}, not {}",
+                            bridge::seat_name(expected),
+                            bridge::seat_name(d)
+                        ),
+                    ),
+                );
             }
         }
     }
@@ -202,11 +322,17 @@ fn board(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         let expected = bridge::board_vulnerability(board);
         if v != expected {
             if let Some(r) = tag_range(g, "Vulnerable") {
-                ctx.push(out, Diagnostic::new(
-                    &c::VULNERABILITY_DIFFERS_FROM_BOARD,
-                    r,
-                    format!("board {board} usually has vulnerability {}", vul_name(expected)),
-                ));
+                ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::VULNERABILITY_DIFFERS_FROM_BOARD,
+                        r,
+                        format!(
+                            "board {board} usually has vulnerability {}",
+                            vul_name(expected)
+                        ),
+                    ),
+                );
             }
         }
     }
@@ -225,15 +351,23 @@ fn vul_name(v: bridge::Vulnerability) -> &'static str {
 }
 
 fn score(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
-    let Some(ContractTag::Contract(contract)) = t.contract else { return };
-    let Some(declarer) = t.declarer.and_then(DeclarerTag::auction_declarer) else { return };
-    let Some(score) = g.value("Score").and_then(|v| values::parse_score(v).value) else { return };
+    let Some(ContractTag::Contract(contract)) = t.contract else {
+        return;
+    };
+    let Some(declarer) = t.declarer.and_then(DeclarerTag::auction_declarer) else {
+        return;
+    };
+    let Some(score) = g.value("Score").and_then(|v| values::parse_score(v).value) else {
+        return;
+    };
     let Some(result) = &t.result else { return };
     if result.differs_from_actual {
         return;
     }
     let ns_side = bridge::is_north_south(declarer);
-    let Some(tricks) = result.tricks.and_then(|r| r.for_declarer(ns_side)) else { return };
+    let Some(tricks) = result.tricks.and_then(|r| r.for_declarer(ns_side)) else {
+        return;
+    };
     let vul = t.vulnerable.unwrap_or(bridge::Vulnerability::NONE);
     let ns = bridge::duplicate_score(contract, declarer, tricks, vul) as i64;
     let claimed = match score {

@@ -11,13 +11,17 @@ use std::ops::Range;
 
 /// Does the document declare export format (`% EXPORT` escape line, §2.4)?
 pub fn declares_export(text: &str) -> bool {
-    text.lines().take_while(|l| l.starts_with('%') || l.trim().is_empty()).any(|l| {
-        crate::text::is_export_line(l)
-    })
+    text.lines()
+        .take_while(|l| l.starts_with('%') || l.trim().is_empty())
+        .any(|l| crate::text::is_export_line(l))
 }
 
 /// File-level export rules: line ends, tabs, game separators.
-pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], out: &mut Vec<Diagnostic>) {
+pub fn check_file(
+    source: &SourceText,
+    children: &[tree_sitter::Node<'_>],
+    out: &mut Vec<Diagnostic>,
+) {
     check_file_text(source, out);
     let text = source.text.as_str();
     // Game separators: exactly one empty line.
@@ -25,17 +29,31 @@ pub fn check_file(source: &SourceText, children: &[tree_sitter::Node<'_>], out: 
         if n.kind() != "game_break" || k == 0 || k + 1 >= children.len() {
             continue;
         }
-        out.extend(separator(text, children[k - 1].end_byte(), n.byte_range(), children[k + 1].start_byte()));
+        out.extend(separator(
+            text,
+            children[k - 1].end_byte(),
+            n.byte_range(),
+            children[k + 1].start_byte(),
+        ));
     }
 }
 
 /// The game separator rule (§3) on one `game_break` node (at `brk`)
 /// between a node ending at `before` and one starting at `after`.
-pub fn separator(text: &str, before: usize, brk: std::ops::Range<usize>, after: usize) -> Option<Diagnostic> {
+pub fn separator(
+    text: &str,
+    before: usize,
+    brk: std::ops::Range<usize>,
+    after: usize,
+) -> Option<Diagnostic> {
     let gap = &text[before..after];
     let ok = gap == "\r\n\r\n" || gap == "\n\n" || gap == "\r\r";
     (!ok).then(|| {
-        Diagnostic::new(&c::EXPORT_GAME_SEPARATOR, brk, "games must be separated by exactly one empty line, without spaces or tabs (§3)")
+        Diagnostic::new(
+            &c::EXPORT_GAME_SEPARATOR,
+            brk,
+            "games must be separated by exactly one empty line, without spaces or tabs (§3)",
+        )
     })
 }
 
@@ -69,8 +87,18 @@ pub fn check_file_text(source: &SourceText, out: &mut Vec<Diagnostic>) {
     // a file without them is not scanned.
     let any_tab = source.has_tab();
     let tabs = if any_tab { b } else { &b[..0] };
-    for i in tabs.iter().enumerate().filter(|(_, &x)| x == b'\t' || x == 0x0b).map(|(i, _)| i).take(20) {
-        out.push(Diagnostic::new(&c::EXPORT_TAB, i..i + 1, "tab characters are not permitted in export format (§2.3)"));
+    for i in tabs
+        .iter()
+        .enumerate()
+        .filter(|(_, &x)| x == b'\t' || x == 0x0b)
+        .map(|(i, _)| i)
+        .take(20)
+    {
+        out.push(Diagnostic::new(
+            &c::EXPORT_TAB,
+            i..i + 1,
+            "tab characters are not permitted in export format (§2.3)",
+        ));
     }
 }
 
@@ -96,7 +124,10 @@ fn lho(s: char) -> char {
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
-    text[..offset].rfind(['\n', '\r']).map(|i| i + 1).unwrap_or(0)
+    text[..offset]
+        .rfind(['\n', '\r'])
+        .map(|i| i + 1)
+        .unwrap_or(0)
 }
 
 fn rest_of_line_empty(text: &str, offset: usize) -> bool {
@@ -108,10 +139,18 @@ fn rest_of_line_empty(text: &str, offset: usize) -> bool {
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
     let text = ctx.text;
-    let first_range = g.tags.first().map(|t| t.range.clone()).unwrap_or(g.range.clone());
+    let first_range = g
+        .tags
+        .first()
+        .map(|t| t.range.clone())
+        .unwrap_or(g.range.clone());
 
     // PBN1001 mandatory tags.
-    let missing: Vec<&str> = MANDATORY.iter().copied().filter(|n| g.tag(n).is_none() && g.value(n).is_none()).collect();
+    let missing: Vec<&str> = MANDATORY
+        .iter()
+        .copied()
+        .filter(|n| g.tag(n).is_none() && g.value(n).is_none())
+        .collect();
     if !missing.is_empty() {
         ctx.push(out, Diagnostic::new(
             &c::EXPORT_MISSING_TAG,
@@ -121,7 +160,8 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
-    let mut seen: super::FastSet<&str> = super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
+    let mut seen: super::FastSet<&str> =
+        super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
     let mut prev_key: Option<(u8, usize, String, &str)> = None;
     for tag in &g.tags {
         let name = tag.name.as_str();
@@ -129,7 +169,16 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         if seen.contains(&name) {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_DUPLICATE_TAG, tag.range.clone(), format!("`{name}` occurs more than once; export format allows each tag once (§3.4)")));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_DUPLICATE_TAG,
+                    tag.range.clone(),
+                    format!(
+                        "`{name}` occurs more than once; export format allows each tag once (§3.4)"
+                    ),
+                ),
+            );
             continue;
         }
         seen.insert(name);
@@ -163,13 +212,25 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         let space = 5 + tag.name.chars().count() + v.raw.chars().count() != 255;
         let written = &text[tag.range.clone()];
         let at_line_start = line_start(text, tag.range.start) == tag.range.start;
-        if !is_layout(written, &tag.name, &v.raw, space) || !at_line_start || !rest_of_line_empty(text, tag.range.end) {
-            let expected = if space { format!("[{} \"{}\"]", tag.name, v.raw) } else { format!("[{}\"{}\"]", tag.name, v.raw) };
-            ctx.push(out, Diagnostic::new(
-                &c::EXPORT_TAG_LAYOUT,
-                tag.range.clone(),
-                format!("write this tag as `{expected}`, left justified on a line by itself (§3.3)"),
-            ));
+        if !is_layout(written, &tag.name, &v.raw, space)
+            || !at_line_start
+            || !rest_of_line_empty(text, tag.range.end)
+        {
+            let expected = if space {
+                format!("[{} \"{}\"]", tag.name, v.raw)
+            } else {
+                format!("[{}\"{}\"]", tag.name, v.raw)
+            };
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_TAG_LAYOUT,
+                    tag.range.clone(),
+                    format!(
+                        "write this tag as `{expected}`, left justified on a line by itself (§3.3)"
+                    ),
+                ),
+            );
         }
     }
 
@@ -182,12 +243,24 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let lower = match tag.name.as_str() {
-            "Dealer" | "Declarer" | "Auction" | "Play" | "Deal" => raw.chars().any(|c| c.is_ascii_lowercase()),
+            "Dealer" | "Declarer" | "Auction" | "Play" | "Deal" => {
+                raw.chars().any(|c| c.is_ascii_lowercase())
+            }
             "Contract" => raw != "Pass" && raw.chars().any(|c| c.is_ascii_lowercase()),
             _ => false,
         };
         if lower {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, v.range.clone(), format!("`{}` value must be upper case in export format (§3.11)", tag.name)));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_LOWERCASE,
+                    v.range.clone(),
+                    format!(
+                        "`{}` value must be upper case in export format (§3.11)",
+                        tag.name
+                    ),
+                ),
+            );
         }
         match tag.name.as_str() {
             "Vulnerable" => {
@@ -200,14 +273,25 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                 };
                 if let Some(canon) = canon {
                     if canon != raw {
-                        ctx.push(out, Diagnostic::new(&c::EXPORT_VALUE_FORM, v.range.clone(), format!("write Vulnerable as \"{canon}\" in export format (§3.4.10)")));
+                        ctx.push(
+                            out,
+                            Diagnostic::new(
+                                &c::EXPORT_VALUE_FORM,
+                                v.range.clone(),
+                                format!(
+                                    "write Vulnerable as \"{canon}\" in export format (§3.4.10)"
+                                ),
+                            ),
+                        );
                     }
                 }
             }
             "Result" => {
                 let t = raw.trim_start_matches('^');
                 // Only expressible as declarer's tricks when there is a declarer.
-                let has_declarer = g.value("Declarer").is_some_and(|d| seat_letter(d).is_some());
+                let has_declarer = g
+                    .value("Declarer")
+                    .is_some_and(|d| seat_letter(d).is_some());
                 if has_declarer && (t.starts_with("NS") || t.starts_with("EW")) {
                     ctx.push(out, Diagnostic::new(&c::EXPORT_VALUE_FORM, v.range.clone(), "in export format the Result is the number of tricks won by declarer (§3.4.15)"));
                 }
@@ -221,8 +305,12 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     }
                     const ORDER: &str = "AKQJT98765432";
                     let unsorted = hands.split(' ').flat_map(|h| h.split('.')).any(|suit| {
-                        let pos: Vec<Option<usize>> = suit.chars().map(|c| ORDER.find(c.to_ascii_uppercase())).collect();
-                        pos.windows(2).any(|w| matches!((w[0], w[1]), (Some(a), Some(b)) if a > b))
+                        let pos: Vec<Option<usize>> = suit
+                            .chars()
+                            .map(|c| ORDER.find(c.to_ascii_uppercase()))
+                            .collect();
+                        pos.windows(2)
+                            .any(|w| matches!((w[0], w[1]), (Some(a), Some(b)) if a > b))
                     });
                     if unsorted {
                         ctx.push(out, Diagnostic::new(&c::EXPORT_DEAL_FORM, v.range.clone(), "the ranks of each suit must be in descending order (AKQJT98765432) in export format (§3.4.11)"));
@@ -237,7 +325,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     play(ctx, g, out);
 }
 
-fn annotations<T>(ctx: &GameCtx<'_>, entries: &[crate::model::Entry<T>], out: &mut Vec<Diagnostic>) {
+fn annotations<T>(
+    ctx: &GameCtx<'_>,
+    entries: &[crate::model::Entry<T>],
+    out: &mut Vec<Diagnostic>,
+) {
     for e in entries {
         let mut seen_nag: Option<u32> = None;
         for a in e.post() {
@@ -262,7 +354,12 @@ fn annotations<T>(ctx: &GameCtx<'_>, entries: &[crate::model::Entry<T>], out: &m
 
 /// Checks that the entries of a section are laid out 4 to a line with
 /// single spaces; `counts` tells which entries occupy a column.
-fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, out: &mut Vec<Diagnostic>) {
+fn layout(
+    ctx: &GameCtx<'_>,
+    ranges: &[(Range<usize>, bool, bool)],
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     // (range, counts as a column, has annotations)
     let text = ctx.text;
     let mut lines: Vec<Vec<usize>> = Vec::new();
@@ -275,7 +372,10 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
             continue;
         }
         if r.start >= counted_to {
-            line_no += text.as_bytes()[counted_to..r.start].iter().filter(|&&b| b == b'\n').count();
+            line_no += text.as_bytes()[counted_to..r.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
             counted_to = r.start;
         }
         let l = line_no;
@@ -303,11 +403,16 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
         for w in line.windows(2) {
             let gap = &text[ranges[w[0]].0.end..ranges[w[1]].0.start];
             if gap != " " && !gap.contains(['{', ';', '$', '=', '!', '?', '^']) {
-                ctx.push(out, Diagnostic::new(
-                    &c::EXPORT_LINE_LAYOUT,
-                    ranges[w[0]].0.end..ranges[w[1]].0.start,
-                    format!("{what}s are separated by a single space in export format (§3.5, §5.1)"),
-                ));
+                ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::EXPORT_LINE_LAYOUT,
+                        ranges[w[0]].0.end..ranges[w[1]].0.start,
+                        format!(
+                            "{what}s are separated by a single space in export format (§3.5, §5.1)"
+                        ),
+                    ),
+                );
                 break;
             }
         }
@@ -316,7 +421,10 @@ fn layout(ctx: &GameCtx<'_>, ranges: &[(Range<usize>, bool, bool)], what: &str, 
 
 /// From the first irregularity mark before the token to the token's end.
 fn entry_span<T>(e: &crate::model::Entry<T>) -> Range<usize> {
-    e.pre().first().map(|a| a.range.start).unwrap_or(e.range.start)..e.range.end
+    e.pre()
+        .first()
+        .map(|a| a.range.start)
+        .unwrap_or(e.range.start)..e.range.end
 }
 
 fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
@@ -328,7 +436,14 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     let seat = tag.value.as_ref().and_then(|v| seat_letter(&v.raw));
     if let (Some(s), Some(d)) = (seat, dealer) {
         if s != d {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_AUCTION_START, tag.range.clone(), format!("the auction must start with the dealer `{d}` in export format (§3.5)")));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_AUCTION_START,
+                    tag.range.clone(),
+                    format!("the auction must start with the dealer `{d}` in export format (§3.5)"),
+                ),
+            );
         }
     }
     for e in &a.entries {
@@ -342,17 +457,42 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
             _ => true,
         };
         if !canonical {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, e.range.clone(), format!("write `{t}` in upper case (`Pass`, `X`, `1NT`…) in export format (§3.11)")));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_LOWERCASE,
+                    e.range.clone(),
+                    format!(
+                        "write `{t}` in upper case (`Pass`, `X`, `1NT`…) in export format (§3.11)"
+                    ),
+                ),
+            );
         }
         if e.token == CallToken::Dash {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_AUCTION_START, e.range.clone(), "no `-` padding in export format: the auction starts with the dealer (§3.5)"));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_AUCTION_START,
+                    e.range.clone(),
+                    "no `-` padding in export format: the auction starts with the dealer (§3.5)",
+                ),
+            );
         }
     }
     annotations(ctx, &a.entries, out);
     let ranges: Vec<_> = a
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CallToken::Terminator | CallToken::Continuation | CallToken::Dash), !e.post().is_empty() || !e.pre().is_empty()))
+        .map(|e| {
+            (
+                entry_span(e),
+                !matches!(
+                    e.token,
+                    CallToken::Terminator | CallToken::Continuation | CallToken::Dash
+                ),
+                !e.post().is_empty() || !e.pre().is_empty(),
+            )
+        })
         .collect();
     layout(ctx, &ranges, "call", out);
 }
@@ -364,7 +504,10 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     }
     let tag = &g.tags[p.tag];
     let seat = tag.value.as_ref().and_then(|v| seat_letter(&v.raw));
-    let declarer = g.value("Declarer").filter(|d| !d.starts_with('^')).and_then(seat_letter);
+    let declarer = g
+        .value("Declarer")
+        .filter(|d| !d.starts_with('^'))
+        .and_then(seat_letter);
     if let (Some(s), Some(d)) = (seat, declarer) {
         if s != lho(d) {
             ctx.push(out, Diagnostic::new(&c::EXPORT_PLAY_START, tag.range.clone(), format!("the play must start with the opening leader `{}` (declarer's left-hand opponent) in export format (§3.6)", lho(d))));
@@ -373,14 +516,30 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     for e in &p.entries {
         let t = &ctx.text[e.range.clone()];
         if matches!(e.token, CardToken::Card(_)) && t.to_ascii_uppercase() != t {
-            ctx.push(out, Diagnostic::new(&c::EXPORT_LOWERCASE, e.range.clone(), format!("write `{}` in upper case in export format (§3.11)", t.to_ascii_uppercase())));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_LOWERCASE,
+                    e.range.clone(),
+                    format!(
+                        "write `{}` in upper case in export format (§3.11)",
+                        t.to_ascii_uppercase()
+                    ),
+                ),
+            );
         }
     }
     annotations(ctx, &p.entries, out);
     let ranges: Vec<_> = p
         .entries
         .iter()
-        .map(|e| (entry_span(e), !matches!(e.token, CardToken::Terminator), !e.post().is_empty() || !e.pre().is_empty()))
+        .map(|e| {
+            (
+                entry_span(e),
+                !matches!(e.token, CardToken::Terminator),
+                !e.post().is_empty() || !e.pre().is_empty(),
+            )
+        })
         .collect();
     layout(ctx, &ranges, "card", out);
 }

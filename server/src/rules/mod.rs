@@ -13,8 +13,8 @@ mod values;
 use crate::check::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Document, Game};
-use crate::text::SourceText;
 use crate::syntax::Trees;
+use crate::text::SourceText;
 
 /// Hash maps and sets for the rules' small per-game sets of tag names: with
 /// SipHash, hashing and growing them from empty cost about a tenth of the
@@ -50,12 +50,21 @@ pub fn export_from(source: &SourceText, opts: &CheckOptions) -> Option<usize> {
 
 /// Whether export rules apply to game `g`.
 pub fn game_export(export_from: Option<usize>, g: &Game) -> bool {
-    let first_tag = g.tags.first().map(|t| t.range.start).unwrap_or(g.range.start);
+    let first_tag = g
+        .tags
+        .first()
+        .map(|t| t.range.start)
+        .unwrap_or(g.range.start);
     export_from.is_some_and(|p| p <= first_tag)
 }
 
 /// Runs every rule on a document.
-pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &Document, opts: &CheckOptions) -> Vec<Diagnostic> {
+pub fn check_document<T: Trees + ?Sized>(
+    source: &SourceText,
+    trees: &T,
+    doc: &Document,
+    opts: &CheckOptions,
+) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = text::check(source, trees);
     let export_from = export_from(source, opts);
@@ -63,7 +72,11 @@ pub fn check_document<T: Trees + ?Sized>(source: &SourceText, trees: &T, doc: &D
         out.extend(file_export(source, trees));
     }
     let all: Vec<usize> = (0..doc.games.len()).collect();
-    out.extend(check_some_games(text, doc, opts, export_from, &all).into_iter().flatten());
+    out.extend(
+        check_some_games(text, doc, opts, export_from, &all)
+            .into_iter()
+            .flatten(),
+    );
     out
 }
 
@@ -76,7 +89,11 @@ pub fn file_export<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Dia
 }
 
 /// [`file_export`] from the top-level nodes and games already collected.
-pub fn file_export_in(source: &SourceText, top: &[tree_sitter::Node<'_>], chunks: &[crate::syntax::GameChunk<'_>]) -> Vec<Diagnostic> {
+pub fn file_export_in(
+    source: &SourceText,
+    top: &[tree_sitter::Node<'_>],
+    chunks: &[crate::syntax::GameChunk<'_>],
+) -> Vec<Diagnostic> {
     let mut file = Vec::new();
     export::check_file(source, top, &mut file);
     for d in &mut file {
@@ -86,14 +103,28 @@ pub fn file_export_in(source: &SourceText, top: &[tree_sitter::Node<'_>], chunks
 }
 
 /// Runs the per-game rules on a range of games.
-pub fn check_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, games: std::ops::Range<usize>) -> Vec<Diagnostic> {
+pub fn check_games(
+    text: &str,
+    doc: &Document,
+    opts: &CheckOptions,
+    export_from: Option<usize>,
+    games: std::ops::Range<usize>,
+) -> Vec<Diagnostic> {
     let idx: Vec<usize> = games.collect();
-    check_some_games(text, doc, opts, export_from, &idx).into_iter().flatten().collect()
+    check_some_games(text, doc, opts, export_from, &idx)
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// The per-game rules on one game.
 pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Vec<Diagnostic> {
-    let ctx = GameCtx { text, game: g, opts, export };
+    let ctx = GameCtx {
+        text,
+        game: g,
+        opts,
+        export,
+    };
     let mut out = Vec::new();
     tags::check(&ctx, &mut out);
     notes::check(&ctx, &mut out);
@@ -120,13 +151,19 @@ fn cap_per_code(out: &mut Vec<Diagnostic>) {
         return;
     }
     crate::check::sort(out);
-    keep_first_per_code(out, GAME_CODE_CAP, |more| format!("({more} more like this in this game not shown)"));
+    keep_first_per_code(out, GAME_CODE_CAP, |more| {
+        format!("({more} more like this in this game not shown)")
+    });
 }
 
 /// Keeps, in their order, the first `cap` diagnostics of each code; the
 /// last one kept of a code that had more gets `note(how many more)`
 /// appended to its message.
-pub(crate) fn keep_first_per_code(diags: &mut Vec<Diagnostic>, cap: usize, note: impl Fn(usize) -> String) {
+pub(crate) fn keep_first_per_code(
+    diags: &mut Vec<Diagnostic>,
+    cap: usize,
+    note: impl Fn(usize) -> String,
+) {
     let mut counts: FastMap<&'static str, usize> = FastMap::default();
     for d in diags.iter() {
         *counts.entry(d.code.code).or_default() += 1;
@@ -148,10 +185,25 @@ pub(crate) fn keep_first_per_code(diags: &mut Vec<Diagnostic>, cap: usize, note:
 
 /// The per-game diagnostics of the games `idx`, in that order; in parallel
 /// over the cores for many games.
-fn check_some_games(text: &str, doc: &Document, opts: &CheckOptions, export_from: Option<usize>, idx: &[usize]) -> Vec<Vec<Diagnostic>> {
+fn check_some_games(
+    text: &str,
+    doc: &Document,
+    opts: &CheckOptions,
+    export_from: Option<usize>,
+    idx: &[usize],
+) -> Vec<Vec<Diagnostic>> {
     let runs: Vec<&[usize]> = idx.chunks(64).collect();
     crate::par::map(&runs, |run| {
-        run.iter().map(|&i| check_game(text, opts, game_export(export_from, &doc.games[i]), &doc.games[i])).collect::<Vec<_>>()
+        run.iter()
+            .map(|&i| {
+                check_game(
+                    text,
+                    opts,
+                    game_export(export_from, &doc.games[i]),
+                    &doc.games[i],
+                )
+            })
+            .collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -165,7 +217,11 @@ mod cap_tests {
 
     fn codes(text: &str, code: &str) -> Vec<String> {
         let r = check_text(&decode(text.as_bytes()), &CheckOptions::default());
-        r.diagnostics.iter().filter(|d| d.code.code == code).map(|d| d.message.to_string()).collect()
+        r.diagnostics
+            .iter()
+            .filter(|d| d.code.code == code)
+            .map(|d| d.message.to_string())
+            .collect()
     }
 
     /// `n` notes with the number 1 after an auction that refers to it: n - 1
@@ -181,7 +237,12 @@ mod cap_tests {
         assert!(at_cap.iter().all(|m| !m.contains("more like this")));
         let over = codes(&notes(super::GAME_CODE_CAP + 11), "PBN0207");
         assert_eq!(over.len(), super::GAME_CODE_CAP);
-        assert!(over.last().unwrap().ends_with("(10 more like this in this game not shown)"), "{over:?}");
+        assert!(
+            over.last()
+                .unwrap()
+                .ends_with("(10 more like this in this game not shown)"),
+            "{over:?}"
+        );
     }
 
     #[test]
@@ -192,6 +253,9 @@ mod cap_tests {
         assert!(few.iter().all(|m| !m.contains("more not shown")));
         let many = codes(&"]\n\n".repeat(super::text::CAP + 7), "PBN0001");
         assert_eq!(many.len(), super::text::CAP);
-        assert!(many.last().unwrap().ends_with("(7 more not shown)"), "{many:?}");
+        assert!(
+            many.last().unwrap().ends_with("(7 more not shown)"),
+            "{many:?}"
+        );
     }
 }

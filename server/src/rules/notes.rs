@@ -6,8 +6,8 @@ use super::tags::note_index;
 use super::GameCtx;
 use crate::codes::notes as c;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Annotation, AnnotationKind, Entry, SUFFIXES};
 use crate::hash::Set as HashSet;
+use crate::model::{Annotation, AnnotationKind, Entry, SUFFIXES};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,10 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn is_bid(e: &Entry<crate::model::CallToken>) -> bool {
-    matches!(e.token, crate::model::CallToken::Bid(_) | crate::model::CallToken::Invalid)
+    matches!(
+        e.token,
+        crate::model::CallToken::Bid(_) | crate::model::CallToken::Invalid
+    )
 }
 
 fn section<'a>(
@@ -78,7 +81,13 @@ fn section<'a>(
     // Note index → tag index, for this section.
     let mut defined: BTreeMap<u32, usize> = BTreeMap::new();
     for &i in notes {
-        if let Some(n) = note_index(g.tags[i].value.as_ref().map(|v| v.text.as_str()).unwrap_or("")) {
+        if let Some(n) = note_index(
+            g.tags[i]
+                .value
+                .as_ref()
+                .map(|v| v.text.as_str())
+                .unwrap_or(""),
+        ) {
             defined.entry(n).or_insert(i);
         }
     }
@@ -86,24 +95,42 @@ fn section<'a>(
 
     for a in stray {
         let what = match a.kind {
-            AnnotationKind::Irregularity(_) => format!("irregularity mark with no {} after it in the {} section (§3.9)", sec.thing(), sec.name()),
-            _ => format!("annotation with no {} before it in the {} section (§3.5.2)", sec.thing(), sec.name()),
+            AnnotationKind::Irregularity(_) => format!(
+                "irregularity mark with no {} after it in the {} section (§3.9)",
+                sec.thing(),
+                sec.name()
+            ),
+            _ => format!(
+                "annotation with no {} before it in the {} section (§3.5.2)",
+                sec.thing(),
+                sec.name()
+            ),
         };
-        ctx.push(out, Diagnostic::new(&c::STRAY_ANNOTATION, a.range.clone(), what));
+        ctx.push(
+            out,
+            Diagnostic::new(&c::STRAY_ANNOTATION, a.range.clone(), what),
+        );
     }
 
     for (pre, post, is_bid) in entries {
         // Irregularity marks before the call/card (§3.9).
         for (k, a) in pre.iter().enumerate() {
-            let AnnotationKind::Irregularity(ch) = a.kind else { continue };
+            let AnnotationKind::Irregularity(ch) = a.kind else {
+                continue;
+            };
             let ok_here = match sec {
                 Section::Auction => ch == 'I' && is_bid,
                 Section::Play => ch == 'R' || ch == 'L',
             };
             let msg = if k > 0 {
-                Some(format!("a second irregularity mark `^{ch}`; a {} carries at most one (§3.9)", sec.thing()))
+                Some(format!(
+                    "a second irregularity mark `^{ch}`; a {} carries at most one (§3.9)",
+                    sec.thing()
+                ))
             } else if !"ISRL".contains(ch) {
-                Some(format!("`^{ch}` is not an irregularity; PBN defines ^I, ^S, ^R and ^L (§3.9)"))
+                Some(format!(
+                    "`^{ch}` is not an irregularity; PBN defines ^I, ^S, ^R and ^L (§3.9)"
+                ))
             } else if ch == 'I' && sec == Section::Auction && !ok_here {
                 Some("`^I` marks an insufficient bid and must precede a bid (§3.9)".to_owned())
             } else if !ok_here {
@@ -115,7 +142,10 @@ fn section<'a>(
                 None
             };
             if let Some(m) = msg {
-                ctx.push(out, Diagnostic::new(&c::MISPLACED_IRREGULARITY, a.range.clone(), m));
+                ctx.push(
+                    out,
+                    Diagnostic::new(&c::MISPLACED_IRREGULARITY, a.range.clone(), m),
+                );
             }
         }
         // Annotations after it (§3.5.2).
@@ -146,16 +176,29 @@ fn section<'a>(
                         ));
                     }
                     match n {
-                        None => ctx.push(out, Diagnostic::new(
-                            &c::NOTE_REF_INVALID,
-                            a.range.clone(),
-                            "a note reference is `=` digits `=`, e.g. `=1=` (§3.2)",
-                        )),
-                        Some(n) if !(1..=32).contains(&n) => ctx.push(out, Diagnostic::new(
-                            &c::NOTE_INDEX_RANGE,
-                            a.range.clone(),
-                            format!("note index {} is outside 1..32 (§3.5.4)", if n == u32::MAX { "too large".to_owned() } else { n.to_string() }),
-                        )),
+                        None => ctx.push(
+                            out,
+                            Diagnostic::new(
+                                &c::NOTE_REF_INVALID,
+                                a.range.clone(),
+                                "a note reference is `=` digits `=`, e.g. `=1=` (§3.2)",
+                            ),
+                        ),
+                        Some(n) if !(1..=32).contains(&n) => ctx.push(
+                            out,
+                            Diagnostic::new(
+                                &c::NOTE_INDEX_RANGE,
+                                a.range.clone(),
+                                format!(
+                                    "note index {} is outside 1..32 (§3.5.4)",
+                                    if n == u32::MAX {
+                                        "too large".to_owned()
+                                    } else {
+                                        n.to_string()
+                                    }
+                                ),
+                            ),
+                        ),
                         Some(n) => {
                             used.insert(n);
                             if !defined.contains_key(&n) {
@@ -168,16 +211,22 @@ fn section<'a>(
                         }
                     }
                 }
-                AnnotationKind::Nag(None) => ctx.push(out, Diagnostic::new(
-                    &c::NAG_NOT_A_NUMBER,
-                    a.range.clone(),
-                    "a NAG is `$` followed by digits, e.g. `$1` (§3.2, §3.7)",
-                )),
-                AnnotationKind::Nag(Some(n)) if n > 255 => ctx.push(out, Diagnostic::new(
-                    &c::NAG_OUT_OF_RANGE,
-                    a.range.clone(),
-                    "NAG value above 255; NAGs are $0..$255 (§3.7)",
-                )),
+                AnnotationKind::Nag(None) => ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::NAG_NOT_A_NUMBER,
+                        a.range.clone(),
+                        "a NAG is `$` followed by digits, e.g. `$1` (§3.2, §3.7)",
+                    ),
+                ),
+                AnnotationKind::Nag(Some(n)) if n > 255 => ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::NAG_OUT_OF_RANGE,
+                        a.range.clone(),
+                        "NAG value above 255; NAGs are $0..$255 (§3.7)",
+                    ),
+                ),
                 AnnotationKind::Nag(Some(n)) => {
                     if !sec.nag_allowed(n) {
                         ctx.push(out, Diagnostic::new(
@@ -203,7 +252,11 @@ fn section<'a>(
             let mut d = Diagnostic::new(
                 &c::UNUSED_NOTE,
                 g.tags[i].range.clone(),
-                format!("note {n} is not referred to by any {} of the {} section (§3.5.5)", sec.thing(), sec.name()),
+                format!(
+                    "note {n} is not referred to by any {} of the {} section (§3.5.5)",
+                    sec.thing(),
+                    sec.name()
+                ),
             );
             d.unnecessary = true;
             ctx.push(out, d);

@@ -17,9 +17,18 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         if let Some(first) = s.elements.first() {
             // The section's data runs to the next tag (trailing comments are
             // not inside the section node).
-            let end = g.tags.iter().map(|t| t.range.start).filter(|&p| p > first.range.start).min().unwrap_or(g.range.end);
+            let end = g
+                .tags
+                .iter()
+                .map(|t| t.range.start)
+                .filter(|&p| p > first.range.start)
+                .min()
+                .unwrap_or(g.range.end);
             for cm in &g.comments {
-                if cm.kind != CommentKind::Escape && cm.range.start > first.range.start && cm.range.start < end {
+                if cm.kind != CommentKind::Escape
+                    && cm.range.start > first.range.start
+                    && cm.range.start < end
+                {
                     ctx.push(out, Diagnostic::new(
                         &c::COMMENT_IN_SECTION,
                         cm.range.start..cm.range.start + 1,
@@ -31,8 +40,14 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         let Some(value) = &tag.value else { continue };
         if !matches!(
             tag.name.as_str(),
-            "ActionTable" | "AuctionTimeTable" | "InstantScoreTable" | "OptimumPlayTable" | "OptimumResultTable"
-                | "PlayTimeTable" | "ScoreTable" | "TotalScoreTable"
+            "ActionTable"
+                | "AuctionTimeTable"
+                | "InstantScoreTable"
+                | "OptimumPlayTable"
+                | "OptimumResultTable"
+                | "PlayTimeTable"
+                | "ScoreTable"
+                | "TotalScoreTable"
         ) {
             continue;
         }
@@ -55,27 +70,52 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             "AuctionTimeTable" => (
                 "Auction",
                 g.auction.as_ref().map(|a| {
-                    a.entries.iter().filter(|e| !matches!(e.token, CallToken::Dash | CallToken::Terminator | CallToken::Continuation)).count()
+                    a.entries
+                        .iter()
+                        .filter(|e| {
+                            !matches!(
+                                e.token,
+                                CallToken::Dash | CallToken::Terminator | CallToken::Continuation
+                            )
+                        })
+                        .count()
                 }),
                 "calls",
             ),
             "PlayTimeTable" => (
                 "Play",
-                g.play.as_ref().map(|p| p.entries.iter().filter(|e| matches!(e.token, CardToken::Card(_))).count()),
+                g.play.as_ref().map(|p| {
+                    p.entries
+                        .iter()
+                        .filter(|e| matches!(e.token, CardToken::Card(_)))
+                        .count()
+                }),
                 "cards",
             ),
             _ => continue,
         };
         let section_before = match needs {
-            "Auction" => g.auction.as_ref().is_some_and(|a| a.range.start < s.range.start),
-            _ => g.play.as_ref().is_some_and(|p| p.range.start < s.range.start),
+            "Auction" => g
+                .auction
+                .as_ref()
+                .is_some_and(|a| a.range.start < s.range.start),
+            _ => g
+                .play
+                .as_ref()
+                .is_some_and(|p| p.range.start < s.range.start),
         };
         if !section_before {
-            ctx.push(out, Diagnostic::new(
-                &c::TABLE_NEEDS_SECTION,
-                tag.range.clone(),
-                format!("an {needs} section must be given before the {} (§5.4, §5.8)", tag.name),
-            ));
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::TABLE_NEEDS_SECTION,
+                    tag.range.clone(),
+                    format!(
+                        "an {needs} section must be given before the {} (§5.4, §5.8)",
+                        tag.name
+                    ),
+                ),
+            );
         } else if let Some(count) = count {
             if count != rows && n % columns == 0 {
                 ctx.push(out, Diagnostic::new(

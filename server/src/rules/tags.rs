@@ -4,13 +4,26 @@
 use super::GameCtx;
 use crate::codes::tags as c;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::{Inherit, TagRole};
 use crate::hash::Map as HashMap;
+use crate::model::{Inherit, TagRole};
 
 /// The 15 tags of the Mandatory Tag Set, in export order (§3.4).
 pub const MANDATORY: [&str; 15] = [
-    "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal", "Scoring",
-    "Declarer", "Contract", "Result",
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
 ];
 
 /// Section-starting tags of chapter 3.
@@ -18,36 +31,108 @@ pub const SECTION_TAGS: [&str; 3] = ["Auction", "Play", "Note"];
 
 /// Supplemental tags of chapter 4.
 pub const SUPPLEMENTAL: [&str; 43] = [
-    "Competition", "DealId", "Description", "FrenchMP", "Generator", "Hidden", "Room", "Termination", "Score",
-    "ScoreIMP", "ScoreMP", "ScorePercentage", "ScoreRubber", "ScoreRubberHistory", "OptimumScore", "BidSystemEW",
-    "BidSystemNS", "PairEW", "PairNS", "WestNA", "NorthNA", "EastNA", "SouthNA", "WestType", "NorthType",
-    "EastType", "SouthType", "EventDate", "EventSponsor", "HomeTeam", "Round", "Section", "Stage", "Table",
-    "VisitTeam", "Time", "UTCDate", "UTCTime", "TimeControl", "TimeCall", "TimeCard", "Annotator", "AnnotatorNA",
+    "Competition",
+    "DealId",
+    "Description",
+    "FrenchMP",
+    "Generator",
+    "Hidden",
+    "Room",
+    "Termination",
+    "Score",
+    "ScoreIMP",
+    "ScoreMP",
+    "ScorePercentage",
+    "ScoreRubber",
+    "ScoreRubberHistory",
+    "OptimumScore",
+    "BidSystemEW",
+    "BidSystemNS",
+    "PairEW",
+    "PairNS",
+    "WestNA",
+    "NorthNA",
+    "EastNA",
+    "SouthNA",
+    "WestType",
+    "NorthType",
+    "EastType",
+    "SouthType",
+    "EventDate",
+    "EventSponsor",
+    "HomeTeam",
+    "Round",
+    "Section",
+    "Stage",
+    "Table",
+    "VisitTeam",
+    "Time",
+    "UTCDate",
+    "UTCTime",
+    "TimeControl",
+    "TimeCall",
+    "TimeCard",
+    "Annotator",
+    "AnnotatorNA",
 ];
 
 /// Application-specific tags of chapter 4.7 and table tags of chapter 5.
 pub const MISC_AND_TABLES: [&str; 10] = [
-    "Application", "Mode", "ActionTable", "AuctionTimeTable", "InstantScoreTable", "OptimumPlayTable",
-    "OptimumResultTable", "PlayTimeTable", "ScoreTable", "TotalScoreTable",
+    "Application",
+    "Mode",
+    "ActionTable",
+    "AuctionTimeTable",
+    "InstantScoreTable",
+    "OptimumPlayTable",
+    "OptimumResultTable",
+    "PlayTimeTable",
+    "ScoreTable",
+    "TotalScoreTable",
 ];
 
 /// Tags written by widely used programs; reported as hints, never warnings.
 pub const VENDOR: [&str; 16] = [
-    "BCFlags", "DoubleDummyTricks", "ParContract", "OptimumContract", "Ability", "Minimax", "Views", "BCNote",
-    "TotalScoreTable", "PlayerCount", "RotationNote", "OriginalRotationBasis", "ContractLevel", "Category",
-    "Difficulty", "Student",
+    "BCFlags",
+    "DoubleDummyTricks",
+    "ParContract",
+    "OptimumContract",
+    "Ability",
+    "Minimax",
+    "Views",
+    "BCNote",
+    "TotalScoreTable",
+    "PlayerCount",
+    "RotationNote",
+    "OriginalRotationBasis",
+    "ContractLevel",
+    "Category",
+    "Difficulty",
+    "Student",
 ];
 
 /// Tags for which `#` and `##` are forbidden (§4.8).
-pub const NO_INHERIT: [&str; 8] = ["Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"];
+pub const NO_INHERIT: [&str; 8] = [
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Declarer",
+    "Contract",
+    "Auction",
+    "Play",
+    "Note",
+];
 
 pub fn is_known(name: &str) -> bool {
-    MANDATORY.contains(&name) || SECTION_TAGS.contains(&name) || SUPPLEMENTAL.contains(&name) || MISC_AND_TABLES.contains(&name)
+    MANDATORY.contains(&name)
+        || SECTION_TAGS.contains(&name)
+        || SUPPLEMENTAL.contains(&name)
+        || MISC_AND_TABLES.contains(&name)
 }
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut first: super::FastMap<&str, usize> = super::FastMap::with_capacity_and_hasher(g.tags.len(), Default::default());
+    let mut first: super::FastMap<&str, usize> =
+        super::FastMap::with_capacity_and_hasher(g.tags.len(), Default::default());
     for (i, tag) in g.tags.iter().enumerate() {
         let name = tag.name.as_str();
         if name.is_empty() {
@@ -60,7 +145,10 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                 Some(k) => format!("tag name `{name}` must begin with an upper case letter; did you mean `{k}`? (§3.3)"),
                 None => format!("tag name `{name}` must begin with an upper case letter (§3.3)"),
             };
-            ctx.push(out, Diagnostic::new(&c::TAG_NAME_CASE, tag.name_range.clone(), msg));
+            ctx.push(
+                out,
+                Diagnostic::new(&c::TAG_NAME_CASE, tag.name_range.clone(), msg),
+            );
         } else if !is_known(name) {
             let mut d = Diagnostic::new(
                 &c::UNKNOWN_TAG,
@@ -72,13 +160,19 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             );
             if VENDOR.contains(&name) {
                 d.severity = Severity::Hint;
-                d.set_message(format!("`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)"));
+                d.set_message(format!(
+                    "`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)"
+                ));
             }
             ctx.push(out, d);
         }
         // §4.8 inheritance forbidden for some tags.
         if tag.inherit != Inherit::None && NO_INHERIT.contains(&name) {
-            let r = tag.value.as_ref().map(|v| v.range.clone()).unwrap_or(tag.range.clone());
+            let r = tag
+                .value
+                .as_ref()
+                .map(|v| v.range.clone())
+                .unwrap_or(tag.range.clone());
             ctx.push(out, Diagnostic::new(
                 &c::FORBIDDEN_INHERITANCE,
                 r,
@@ -174,11 +268,14 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             for name in ["Deal", "Declarer", "Contract"] {
                 match filled(name, p.tag) {
                     Ok(()) => {}
-                    Err(true) => ctx.push(out, Diagnostic::new(
-                        &c::TAGS_OUT_OF_ORDER,
-                        pt.range.clone(),
-                        format!("the {name} tag must come before the play section (§3.1)"),
-                    )),
+                    Err(true) => ctx.push(
+                        out,
+                        Diagnostic::new(
+                            &c::TAGS_OUT_OF_ORDER,
+                            pt.range.clone(),
+                            format!("the {name} tag must come before the play section (§3.1)"),
+                        ),
+                    ),
                     Err(false) => missing.push(name),
                 }
             }
@@ -202,8 +299,15 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         }
         let name = g.tags[s.tag].name.as_str();
         if MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name) || name == "Note" {
-            let r = s.elements.first().map(|e| e.range.start).unwrap_or(s.range.start)..s.range.end;
-            let first_line_end = ctx.text[r.clone()].find(['\n', '\r']).map(|i| r.start + i).unwrap_or(r.end);
+            let r = s
+                .elements
+                .first()
+                .map(|e| e.range.start)
+                .unwrap_or(s.range.start)..s.range.end;
+            let first_line_end = ctx.text[r.clone()]
+                .find(['\n', '\r'])
+                .map(|i| r.start + i)
+                .unwrap_or(r.end);
             ctx.push(out, Diagnostic::new(
                 &c::UNEXPECTED_SECTION_DATA,
                 r.start..first_line_end,
@@ -213,10 +317,22 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     // §3.5.5 / §3.6.5 duplicate note indices within a section.
-    for notes in [g.auction.as_ref().map(|a| &a.notes), g.play.as_ref().map(|p| &p.notes)].into_iter().flatten() {
+    for notes in [
+        g.auction.as_ref().map(|a| &a.notes),
+        g.play.as_ref().map(|p| &p.notes),
+    ]
+    .into_iter()
+    .flatten()
+    {
         let mut seen: HashMap<u32, usize> = HashMap::default();
         for &i in notes {
-            if let Some(n) = note_index(g.tags[i].value.as_ref().map(|v| v.text.as_str()).unwrap_or("")) {
+            if let Some(n) = note_index(
+                g.tags[i]
+                    .value
+                    .as_ref()
+                    .map(|v| v.text.as_str())
+                    .unwrap_or(""),
+            ) {
                 if let Some(&f) = seen.get(&n) {
                     ctx.push(out, Diagnostic::new(
                         &c::DUPLICATE_NOTE,
@@ -242,7 +358,12 @@ pub fn note_index(value: &str) -> Option<u32> {
 }
 
 fn all_known() -> impl Iterator<Item = &'static str> {
-    MANDATORY.iter().chain(&SECTION_TAGS).chain(&SUPPLEMENTAL).chain(&MISC_AND_TABLES).copied()
+    MANDATORY
+        .iter()
+        .chain(&SECTION_TAGS)
+        .chain(&SUPPLEMENTAL)
+        .chain(&MISC_AND_TABLES)
+        .copied()
 }
 
 /// Edit distance ≤ 1 or case-insensitively equal: a probable misspelling.

@@ -15,7 +15,12 @@ pub const CAP: usize = 50;
 pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let text = source.text.as_str();
     let mut out = file_level(source);
-    out.extend(span(source.encoding, text, 0..text.len(), &crate::syntax::top_nodes(trees)));
+    out.extend(span(
+        source.encoding,
+        text,
+        0..text.len(),
+        &crate::syntax::top_nodes(trees),
+    ));
     // The per-file limits ([`cap`]) apply to the whole list, syntax
     // diagnostics included: `check::check_model` applies them.
     let (chunks, _) = games(trees);
@@ -37,7 +42,12 @@ pub fn file_level(source: &SourceText) -> Vec<Diagnostic> {
 /// are the top-level nodes inside it. Nothing is capped: a document's spans
 /// together go through [`cap`]. The language server checks each game's span
 /// on its own and keeps the result while the game is unchanged.
-pub fn span(encoding: Encoding, text: &str, range: std::ops::Range<usize>, nodes: &[Node<'_>]) -> Vec<Diagnostic> {
+pub fn span(
+    encoding: Encoding,
+    text: &str,
+    range: std::ops::Range<usize>,
+    nodes: &[Node<'_>],
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let part = &text[range.clone()];
     let bytes = ByteClasses::of(part.as_bytes());
@@ -106,7 +116,10 @@ pub fn cap_changes(counts: &[usize; CAP_KINDS]) -> bool {
 pub fn cap(out: &mut Vec<Diagnostic>) {
     let capped = CAPPED;
     let is = |d: &Diagnostic, code: &crate::codes::CodeInfo| std::ptr::eq(d.code, code);
-    if !out.iter().any(|d| is(d, &c::C1_CHARACTER) || capped.iter().any(|k| is(d, k))) {
+    if !out
+        .iter()
+        .any(|d| is(d, &c::C1_CHARACTER) || capped.iter().any(|k| is(d, k)))
+    {
         return;
     }
     out.sort_by_key(|d| (d.range.start, d.range.end));
@@ -140,7 +153,8 @@ pub fn cap(out: &mut Vec<Diagnostic>) {
     for (k, code) in capped.iter().enumerate() {
         if counts[k] > CAP {
             if let Some(last) = kept.iter_mut().rev().find(|d| is(d, code)) {
-                last.message = format!("{} ({} more not shown)", last.message, counts[k] - CAP).into();
+                last.message =
+                    format!("{} ({} more not shown)", last.message, counts[k] - CAP).into();
             }
         }
     }
@@ -170,7 +184,10 @@ fn charset_line(text: &str) -> std::ops::Range<usize> {
     match lower.find("charset=") {
         Some(i) => {
             let start = lower[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
-            let end = lower[i..].find(['\n', '\r']).map(|p| i + p).unwrap_or(text.len());
+            let end = lower[i..]
+                .find(['\n', '\r'])
+                .map(|p| i + p)
+                .unwrap_or(text.len());
             start..end
         }
         None => 0..0,
@@ -206,7 +223,11 @@ impl ByteClasses {
             tab |= t != 0;
             high |= h != 0;
         }
-        ByteClasses { unusual, tab, non_ascii: high }
+        ByteClasses {
+            unusual,
+            tab,
+            non_ascii: high,
+        }
     }
 }
 
@@ -216,7 +237,9 @@ fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnos
     for (i, ch) in part.char_indices() {
         let i = base + i;
         let code = ch as u32;
-        let is_control = (code < 0x20 && !matches!(ch, '\t' | '\u{b}' | '\n' | '\r')) || code == 0x7f || (0x80..0xa0).contains(&code);
+        let is_control = (code < 0x20 && !matches!(ch, '\t' | '\u{b}' | '\n' | '\r'))
+            || code == 0x7f
+            || (0x80..0xa0).contains(&code);
         if is_control {
             out.push(Diagnostic::new(
                 &c::CONTROL_CHARACTER,
@@ -230,7 +253,11 @@ fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnos
         } else if code > 0xff && ch != '\u{feff}' {
             if encoding == Encoding::Windows1252 && is_cp1252_extra(ch) {
                 // One per character here; `cap` merges them into one.
-                out.push(Diagnostic::new(&c::C1_CHARACTER, i..i + ch.len_utf8(), String::new()));
+                out.push(Diagnostic::new(
+                    &c::C1_CHARACTER,
+                    i..i + ch.len_utf8(),
+                    String::new(),
+                ));
                 continue;
             }
             out.push(Diagnostic::new(
@@ -260,7 +287,11 @@ fn lines(text: &str, base: usize, out: &mut Vec<Diagnostic>) -> bool {
         any_long |= line.len() > 255;
         let chars = line.chars().count();
         if chars > 254 {
-            let cut = line.char_indices().nth(254).map(|(o, _)| start + o).unwrap_or(end);
+            let cut = line
+                .char_indices()
+                .nth(254)
+                .map(|(o, _)| start + o)
+                .unwrap_or(end);
             out.push(Diagnostic::new(
                 &c::LINE_TOO_LONG,
                 base + cut..base + end,
@@ -354,7 +385,10 @@ fn token_length(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::new(
             &c::TOKEN_TOO_LONG,
             r,
-            format!("token of {} characters; a token is at most 255 characters long (§3.2)", s.chars().count()),
+            format!(
+                "token of {} characters; a token is at most 255 characters long (§3.2)",
+                s.chars().count()
+            ),
         ));
     }
 }
@@ -400,7 +434,10 @@ mod tests {
             if start < b.len() {
                 lines.push(start..b.len());
             }
-            lines.into_iter().filter(|r| text[r.clone()].chars().count() > 254).collect()
+            lines
+                .into_iter()
+                .filter(|r| text[r.clone()].chars().count() > 254)
+                .collect()
         };
         let ends = ["\n", "\r", "\r\n", "\n\r", ""];
         let fills = ["x", "é"];
@@ -417,7 +454,11 @@ mod tests {
                             for (d, r) in out.iter().zip(&want) {
                                 assert_eq!(d.range.end, r.end + 7, "{a} {b} {e1:?} {e2:?} {f}");
                             }
-                            assert_eq!(long, reference_any_long(&text), "{a} {b} {e1:?} {e2:?} {f}");
+                            assert_eq!(
+                                long,
+                                reference_any_long(&text),
+                                "{a} {b} {e1:?} {e2:?} {f}"
+                            );
                         }
                     }
                 }

@@ -8,7 +8,8 @@ use crate::model::Inherit;
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let mut seen: super::FastSet<&str> = super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
+    let mut seen: super::FastSet<&str> =
+        super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         if tag.name == "Note" {
@@ -43,7 +44,9 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         if !crate::model::values::is_table_tag(&tag.name) {
             continue;
         }
-        let Some(columns) = parse_columns(&v.raw).value else { continue };
+        let Some(columns) = parse_columns(&v.raw).value else {
+            continue;
+        };
         if columns.is_empty() {
             continue;
         }

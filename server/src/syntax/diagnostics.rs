@@ -23,12 +23,24 @@ pub fn syntax_diagnostics<T: Trees + ?Sized>(trees: &T, text: &str) -> Vec<Diagn
 /// when the tree has no ERROR/MISSING node, only the games the model marked
 /// as having a lenient error leaf (unterminated string or comment, a value
 /// that is missing or unquoted) are walked, instead of the whole tree.
-pub fn syntax_diagnostics_for<T: Trees + ?Sized>(trees: &T, text: &str, doc: &crate::model::Document) -> Vec<Diagnostic> {
+pub fn syntax_diagnostics_for<T: Trees + ?Sized>(
+    trees: &T,
+    text: &str,
+    doc: &crate::model::Document,
+) -> Vec<Diagnostic> {
     if super::has_error(trees) {
         return syntax_diagnostics(trees, text);
     }
-    let broken: Vec<std::ops::Range<usize>> = doc.games.iter().filter(|g| g.syntax_error).map(|g| g.range.clone()).collect();
-    let loose = doc.loose.iter().any(|c| c.kind == crate::model::CommentKind::UnterminatedBrace);
+    let broken: Vec<std::ops::Range<usize>> = doc
+        .games
+        .iter()
+        .filter(|g| g.syntax_error)
+        .map(|g| g.range.clone())
+        .collect();
+    let loose = doc
+        .loose
+        .iter()
+        .any(|c| c.kind == crate::model::CommentKind::UnterminatedBrace);
     if broken.is_empty() && !loose {
         return Vec::new();
     }
@@ -72,7 +84,10 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
     if node.is_missing() {
         // After a string without its closing quote, the missing `]` is a
         // consequence, not a second problem.
-        if node.prev_sibling().is_some_and(|p| p.kind() == "unterminated_string") {
+        if node
+            .prev_sibling()
+            .is_some_and(|p| p.kind() == "unterminated_string")
+        {
             return;
         }
         let what = node.kind();
@@ -138,7 +153,12 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
 fn is_container(kind: &str) -> bool {
     matches!(
         kind,
-        "document" | "game" | "auction_section" | "play_section" | "supplemental_section" | "tag_pair"
+        "document"
+            | "game"
+            | "auction_section"
+            | "play_section"
+            | "supplemental_section"
+            | "tag_pair"
     )
 }
 
@@ -174,7 +194,11 @@ fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
         .map(|i| range.start + i)
         .unwrap_or(range.end)
         .max(range.start + usize::from(range.end > range.start));
-    Diagnostic::new(&codes::syntax::SYNTAX_ERROR, range.start..end.min(range.end), message)
+    Diagnostic::new(
+        &codes::syntax::SYNTAX_ERROR,
+        range.start..end.min(range.end),
+        message,
+    )
 }
 
 #[cfg(test)]
@@ -184,7 +208,10 @@ mod tests {
 
     fn codes_of(text: &str) -> Vec<(&'static str, Option<usize>)> {
         let tree = parse(text);
-        syntax_diagnostics(&tree, text).into_iter().map(|d| (d.code.code, d.game)).collect()
+        syntax_diagnostics(&tree, text)
+            .into_iter()
+            .map(|d| (d.code.code, d.game))
+            .collect()
     }
 
     #[test]
@@ -197,9 +224,18 @@ mod tests {
         assert_eq!(codes_of("[Event]\n"), vec![("PBN0005", Some(0))]);
         assert_eq!(codes_of("[Event x]\n"), vec![("PBN0006", Some(0))]);
         assert_eq!(codes_of("[Event \"x]\n"), vec![("PBN0003", Some(0))]);
-        assert_eq!(codes_of("[Event \"x\"\n[Site \"y\"]\n"), vec![("PBN0002", Some(0))]);
-        assert_eq!(codes_of("[Event \"a\"]\n\n{ x\n\n[Event \"b\"]\n"), vec![("PBN0004", None)]);
-        assert_eq!(codes_of("[Event \"a\"] }\n\n[Event \"b\"]\n"), vec![("PBN0001", Some(0))]);
+        assert_eq!(
+            codes_of("[Event \"x\"\n[Site \"y\"]\n"),
+            vec![("PBN0002", Some(0))]
+        );
+        assert_eq!(
+            codes_of("[Event \"a\"]\n\n{ x\n\n[Event \"b\"]\n"),
+            vec![("PBN0004", None)]
+        );
+        assert_eq!(
+            codes_of("[Event \"a\"] }\n\n[Event \"b\"]\n"),
+            vec![("PBN0001", Some(0))]
+        );
     }
 
     #[test]
@@ -207,6 +243,9 @@ mod tests {
         let text = "[Event \"a\"]\n\n[Event \"b\"]\n[Auction \"N\"]\n1C free text .\n";
         let got = codes_of(text);
         assert!(!got.is_empty());
-        assert!(got.iter().all(|(c, g)| *c == "PBN0001" && *g == Some(1)), "{got:?}");
+        assert!(
+            got.iter().all(|(c, g)| *c == "PBN0001" && *g == Some(1)),
+            "{got:?}"
+        );
     }
 }

@@ -10,9 +10,11 @@ mod diagnostics;
 mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_for};
-pub use split::{cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE};
 #[cfg(fuzzing)]
 pub use split::restart_ids_for_fuzzing;
+pub use split::{
+    cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE,
+};
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -40,7 +42,10 @@ pub fn language() -> tree_sitter::Language {
 /// tools use [`parse_pieces`], which parses large files on every core, and
 /// the language server parses one [`Forest`] piece at a time.
 pub fn parse(text: &str) -> Tree {
-    with_parser(|p| p.parse(text, None).expect("parsing without a timeout or cancellation flag always yields a tree"))
+    with_parser(|p| {
+        p.parse(text, None)
+            .expect("parsing without a timeout or cancellation flag always yields a tree")
+    })
 }
 
 fn with_parser<R>(f: impl FnOnce(&mut Parser) -> R) -> R {
@@ -158,7 +163,10 @@ pub fn top_nodes<T: Trees + ?Sized>(trees: &T) -> Vec<Node<'_>> {
 /// The root node of the tree of `trees` (a piece's consecutive trees,
 /// [`PieceTrees`]) that holds byte `offset`.
 pub fn root_at(trees: &[Tree], offset: usize) -> Node<'_> {
-    let i = trees.iter().rposition(|t| t.root_node().start_byte() <= offset).unwrap_or(0);
+    let i = trees
+        .iter()
+        .rposition(|t| t.root_node().start_byte() <= offset)
+        .unwrap_or(0);
     trees[i].root_node()
 }
 
@@ -181,7 +189,9 @@ pub struct GameChunk<'t> {
 impl GameChunk<'_> {
     /// The `game` node (or ERROR node) that carries the tags, if any.
     pub fn game_nodes(&self) -> impl Iterator<Item = &Node<'_>> {
-        self.nodes.iter().filter(|n| n.kind() == "game" || n.is_error())
+        self.nodes
+            .iter()
+            .filter(|n| n.kind() == "game" || n.is_error())
     }
 }
 
@@ -214,7 +224,10 @@ pub fn games_in<'t>(top: &[Node<'t>]) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
             return;
         }
         let nodes = std::mem::take(current);
-        if nodes.iter().any(|n| n.kind() == "game" || n.is_error() || n.is_missing()) {
+        if nodes
+            .iter()
+            .any(|n| n.kind() == "game" || n.is_error() || n.is_missing())
+        {
             let range = nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte();
             games.push(GameChunk { nodes, range });
         } else {
@@ -253,7 +266,10 @@ mod tests {
         // leading escape line belongs to the first game; trailing comment to the second
         assert_eq!(games[0].nodes[0].kind(), "escape_line");
         assert_eq!(games[1].nodes.last().unwrap().kind(), "comment");
-        assert_eq!(game_at(&games, text.find("[Event \"b\"]").unwrap()), Some(1));
+        assert_eq!(
+            game_at(&games, text.find("[Event \"b\"]").unwrap()),
+            Some(1)
+        );
     }
 
     /// The `section_token` nodes of `text` (one game, one section), each as
@@ -264,8 +280,18 @@ mod tests {
         let section = tree.root_node().child(0).unwrap().child(0).unwrap();
         assert_eq!(section.kind(), "supplemental_section");
         let mut c = section.walk();
-        let nodes: Vec<_> = section.children(&mut c).filter(|n| n.kind() == "section_token").collect();
-        nodes.iter().map(|n| section_cells(text, n.byte_range()).map(|r| &text[r]).collect()).collect()
+        let nodes: Vec<_> = section
+            .children(&mut c)
+            .filter(|n| n.kind() == "section_token")
+            .collect();
+        nodes
+            .iter()
+            .map(|n| {
+                section_cells(text, n.byte_range())
+                    .map(|r| &text[r])
+                    .collect()
+            })
+            .collect()
     }
 
     #[test]
@@ -273,15 +299,29 @@ mod tests {
         // One node per run (§5 table row); a string, a comment or the line
         // end ends it; tabs, vertical tabs and form feeds separate cells like
         // spaces (§3.2, the grammar's `\s`); CR ends a line.
-        let text = "[T \"a\"]\n 1 \t 2\x0b3\x0c4  \"x y\" 5 {c} 6;d\r\n-  ?\rMüller\u{a0}x  \nE\0S 7\n";
-        assert_eq!(rows(text), [vec!["1", "2", "3", "4"], vec!["5"], vec!["6"], vec!["-", "?"], vec!["Müller\u{a0}x"], vec!["E\0S", "7"]]);
+        let text =
+            "[T \"a\"]\n 1 \t 2\x0b3\x0c4  \"x y\" 5 {c} 6;d\r\n-  ?\rMüller\u{a0}x  \nE\0S 7\n";
+        assert_eq!(
+            rows(text),
+            [
+                vec!["1", "2", "3", "4"],
+                vec!["5"],
+                vec!["6"],
+                vec!["-", "?"],
+                vec!["Müller\u{a0}x"],
+                vec!["E\0S", "7"]
+            ]
+        );
         // A NUL may continue a token but not start one (as in tree-sitter's
         // lexer with one node per token): `\0X` is a syntax error.
         assert!(parse("[T \"a\"]\n1 \0X\n").root_node().has_error());
         // The ranges are exact, and a range inside a longer text stops at its end.
         let t = "ab  cd e";
         assert_eq!(section_cells(t, 0..6).collect::<Vec<_>>(), [0..2, 4..6]);
-        assert_eq!(section_cells(t, 1..8).collect::<Vec<_>>(), [1..2, 4..6, 7..8]);
+        assert_eq!(
+            section_cells(t, 1..8).collect::<Vec<_>>(),
+            [1..2, 4..6, 7..8]
+        );
         assert_eq!(section_cells(t, 2..4).count(), 0);
     }
 
@@ -299,27 +339,50 @@ mod tests {
         let runs: Vec<Vec<(&str, CardCell)>> = section
             .children(&mut c)
             .filter(|n| n.kind() == "cards")
-            .map(|n| section_cells(text, n.byte_range()).map(|r| (&text[r.clone()], card_cell(&text[r]))).collect())
+            .map(|n| {
+                section_cells(text, n.byte_range())
+                    .map(|r| (&text[r.clone()], card_cell(&text[r])))
+                    .collect()
+            })
             .collect();
         use CardCell::*;
         assert_eq!(
             runs,
             [
-                vec![("SA", Card), ("s2", Card), ("-", Dash), ("S10", Invalid), ("SKX", Invalid), ("--", Invalid), ("h_", Invalid)],
+                vec![
+                    ("SA", Card),
+                    ("s2", Card),
+                    ("-", Dash),
+                    ("S10", Invalid),
+                    ("SKX", Invalid),
+                    ("--", Invalid),
+                    ("h_", Invalid)
+                ],
                 vec![("D3", Card)],
                 vec![("CT", Card), ("C9", Card)],
                 vec![("HA", Card)],
                 vec![("DK", Card)],
             ]
         );
-        for (t, k) in [("ca", Card), ("C1", Invalid), ("X", Invalid), ("", Invalid), ("S", Invalid), ("TS", Invalid)] {
+        for (t, k) in [
+            ("ca", Card),
+            ("C1", Invalid),
+            ("X", Invalid),
+            ("", Invalid),
+            ("S", Invalid),
+            ("TS", Invalid),
+        ] {
             assert_eq!(card_cell(t), k, "{t:?}");
         }
         // A token is a card exactly when the model reads it as one.
         for a in 0u8..128 {
             for b in 0u8..128 {
                 let t = String::from_utf8(vec![a, b]).unwrap();
-                assert_eq!(card_cell(&t) == Card, crate::model::lower::parse_card(&t).is_some(), "{t:?}");
+                assert_eq!(
+                    card_cell(&t) == Card,
+                    crate::model::lower::parse_card(&t).is_some(),
+                    "{t:?}"
+                );
             }
         }
     }

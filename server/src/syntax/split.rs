@@ -108,7 +108,14 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                 Some(p) => i = p + 1,
                 // The comment may run on to a `}` after the stretch (unless
                 // a NUL ends it before).
-                None if close_after && nul.from(b, i + 1).is_none() => return Scan { cuts, outside: false, open, nul_open },
+                None if close_after && nul.from(b, i + 1).is_none() => {
+                    return Scan {
+                        cuts,
+                        outside: false,
+                        open,
+                        nul_open,
+                    }
+                }
                 None if close_after => {
                     nul_open.get_or_insert(i);
                     i = unterminated_comment_end(text, i);
@@ -118,7 +125,12 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                     open.get_or_insert(i);
                     i = unterminated_comment_end(text, i);
                     if i == n {
-                        return Scan { cuts, outside: false, open, nul_open };
+                        return Scan {
+                            cuts,
+                            outside: false,
+                            open,
+                            nul_open,
+                        };
                     }
                 }
             },
@@ -129,7 +141,11 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
             b'"' => {
                 i += 1;
                 while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' && b[i] != 0 {
-                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r' | 0) { 2 } else { 1 };
+                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r' | 0) {
+                        2
+                    } else {
+                        1
+                    };
                     while i < n && !STRING_STOP[b[i] as usize] {
                         i += 1;
                     }
@@ -172,7 +188,12 @@ fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
             }
         }
     }
-    Scan { cuts, outside: true, open, nul_open }
+    Scan {
+        cuts,
+        outside: true,
+        open,
+        nul_open,
+    }
 }
 
 /// The end of the unterminated comment starting with the `{` at `from`
@@ -270,7 +291,11 @@ fn after_newline(b: &[u8], i: usize) -> usize {
 /// on every core when it is large. The trees are in document order.
 pub fn parse_pieces(text: &str) -> Vec<Tree> {
     let threads = crate::par::threads();
-    let piece = if text.len() < MIN_SPLIT || threads < 2 { usize::MAX } else { (text.len() / (threads * 4)).max(MIN_SPLIT / 2) };
+    let piece = if text.len() < MIN_SPLIT || threads < 2 {
+        usize::MAX
+    } else {
+        (text.len() / (threads * 4)).max(MIN_SPLIT / 2)
+    };
     parse_split(text, piece)
 }
 
@@ -344,7 +369,9 @@ pub fn restart_ids_for_fuzzing() {
 
 impl std::fmt::Debug for Forest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Forest").field("ranges", &self.ranges).finish()
+        f.debug_struct("Forest")
+            .field("ranges", &self.ranges)
+            .finish()
     }
 }
 
@@ -379,7 +406,10 @@ pub const CACHE_BUDGET: usize = 1024 * 1024;
 
 impl TreeCache {
     pub fn new(budget: usize) -> TreeCache {
-        TreeCache { budget, inner: std::sync::Mutex::new(CacheInner::default()) }
+        TreeCache {
+            budget,
+            inner: std::sync::Mutex::new(CacheInner::default()),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
@@ -408,7 +438,9 @@ impl TreeCache {
         }
         c.used += len;
         while c.used > self.budget && c.map.len() > 1 {
-            let Some((&k, _)) = c.map.iter().min_by_key(|(_, e)| e.2) else { break };
+            let Some((&k, _)) = c.map.iter().min_by_key(|(_, e)| e.2) else {
+                break;
+            };
             let e = c.map.remove(&k).expect("the key was just found");
             c.used -= e.1;
         }
@@ -433,10 +465,26 @@ impl Forest {
     /// [`Forest::cut`] with a tree cache of `budget` bytes of piece text.
     pub fn cut_with_cache(text: &str, piece: usize, budget: usize) -> Forest {
         let close = last_close(text);
-        let (ranges, starts, open, nul_open) = cut_region(text, 0..text.len(), Point { row: 0, column: 0 }, piece, close);
+        let (ranges, starts, open, nul_open) = cut_region(
+            text,
+            0..text.len(),
+            Point { row: 0, column: 0 },
+            piece,
+            close,
+        );
         let dirty = vec![false; ranges.len()];
         let ids = fresh_ids(ranges.len()).collect();
-        Forest { ranges, starts, ids, dirty, piece, cache: std::sync::Arc::new(TreeCache::new(budget)), last_close: close, open, nul_open }
+        Forest {
+            ranges,
+            starts,
+            ids,
+            dirty,
+            piece,
+            cache: std::sync::Arc::new(TreeCache::new(budget)),
+            last_close: close,
+            open,
+            nul_open,
+        }
     }
 
     /// The byte ranges of the pieces.
@@ -465,7 +513,9 @@ impl Forest {
     /// The index of the piece containing byte `offset` (the last piece for
     /// the end of the text).
     pub fn piece_at(&self, offset: usize) -> usize {
-        self.ranges.partition_point(|r| r.end <= offset).min(self.ranges.len() - 1)
+        self.ranges
+            .partition_point(|r| r.end <= offset)
+            .min(self.ranges.len() - 1)
     }
 
     /// The trees of piece `i` of `text` (the text this forest was cut from
@@ -497,8 +547,18 @@ impl Forest {
 
     /// Parses piece `i`, whose cache key (and so start point) is `key`.
     fn parse_piece(&self, i: usize, key: CacheKey, text: &str) -> PieceTrees {
-        let at = Point { row: key.2, column: key.3 };
-        std::sync::Arc::new(parse_one(text, self.ranges[i].start, self.ranges[i].end, at, usize::MAX, self.last_close))
+        let at = Point {
+            row: key.2,
+            column: key.3,
+        };
+        std::sync::Arc::new(parse_one(
+            text,
+            self.ranges[i].start,
+            self.ranges[i].end,
+            at,
+            usize::MAX,
+            self.last_close,
+        ))
     }
 
     /// The point of piece `i`'s start. Its column (bytes since the last LF,
@@ -510,15 +570,29 @@ impl Forest {
     fn start_point(&self, i: usize, text: &str) -> Point {
         let start = self.ranges[i].start;
         let b = text.as_bytes();
-        let column = if start == 0 || b[start - 1] == b'\n' { 0 } else { start - b[..start].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1) };
-        Point { row: self.starts[i].row, column }
+        let column = if start == 0 || b[start - 1] == b'\n' {
+            0
+        } else {
+            start
+                - b[..start]
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .map_or(0, |p| p + 1)
+        };
+        Point {
+            row: self.starts[i].row,
+            column,
+        }
     }
 
     /// Every piece's trees, in order (the canonical parse of the whole
     /// text; for tests and for rare whole-document walks).
     pub fn trees(&self, text: &str) -> Vec<Tree> {
         let all: Vec<usize> = (0..self.ranges.len()).collect();
-        crate::par::map(&all, |&i| (*self.piece_trees_uncached(i, text)).clone()).into_iter().flatten().collect()
+        crate::par::map(&all, |&i| (*self.piece_trees_uncached(i, text)).clone())
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     /// Records one edit of the text (already described as an `InputEdit`
@@ -538,12 +612,24 @@ impl Forest {
                 self.starts[i] = edit_point(self.starts[i], edit);
             } else {
                 let s = r.start.min(start);
-                let e = if r.end >= old_end { r.end - old_end + new_end } else { new_end };
+                let e = if r.end >= old_end {
+                    r.end - old_end + new_end
+                } else {
+                    new_end
+                };
                 self.ranges[i] = s..e.max(s);
                 self.dirty[i] = true;
             }
         }
-        let moved = |p: usize| if p >= old_end { p - old_end + new_end } else if p >= start { start } else { p };
+        let moved = |p: usize| {
+            if p >= old_end {
+                p - old_end + new_end
+            } else if p >= start {
+                start
+            } else {
+                p
+            }
+        };
         self.open = self.open.map(moved);
         self.nul_open = self.nul_open.map(moved);
     }
@@ -589,18 +675,34 @@ impl Forest {
                 we = text.len();
             }
             // The window's first piece starts before the edit (or at 0).
-            let at = if first == 0 { Point { row: 0, column: 0 } } else { self.starts[first] };
+            let at = if first == 0 {
+                Point { row: 0, column: 0 }
+            } else {
+                self.starts[first]
+            };
             let scanned = scan(&text[ws..we], 1, close_after(we));
             let cuts = scanned.cuts;
             // The first unterminated `{` and the first `{` a NUL ends (see
             // the fields; the window starts at or before the latter).
             let wlen = text.len();
             self.open = rescanned_mark(self.open, scanned.open.map(|o| o + ws), ws..we, wlen);
-            self.nul_open = rescanned_mark(self.nul_open, scanned.nul_open.map(|o| o + ws), ws..we, wlen);
-            let old_inner: Vec<usize> = self.ranges[first + 1..=last].iter().map(|r| r.start).collect();
-            let same_cuts = old_inner.iter().all(|c| cuts.binary_search(&(c - ws)).is_ok())
+            self.nul_open = rescanned_mark(
+                self.nul_open,
+                scanned.nul_open.map(|o| o + ws),
+                ws..we,
+                wlen,
+            );
+            let old_inner: Vec<usize> = self.ranges[first + 1..=last]
+                .iter()
+                .map(|r| r.start)
+                .collect();
+            let same_cuts = old_inner
+                .iter()
+                .all(|c| cuts.binary_search(&(c - ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
-                && self.ranges[first..=last].windows(2).all(|w| w[0].end == w[1].start);
+                && self.ranges[first..=last]
+                    .windows(2)
+                    .all(|w| w[0].end == w[1].start);
             let (ranges, starts, ids) = if same_cuts {
                 let mut ranges = Vec::new();
                 let mut starts = Vec::new();
@@ -610,7 +712,11 @@ impl Forest {
                     let r = self.ranges[i].clone();
                     ranges.push(r.clone());
                     starts.push(at);
-                    ids.push(if self.dirty[i] { fresh_ids(1).next().expect("one id") } else { self.ids[i] });
+                    ids.push(if self.dirty[i] {
+                        fresh_ids(1).next().expect("one id")
+                    } else {
+                        self.ids[i]
+                    });
                     at = advance(text, r.start, r.end, at);
                 }
                 (ranges, starts, ids)
@@ -623,7 +729,8 @@ impl Forest {
             self.ranges.splice(first..=last, ranges);
             self.starts.splice(first..=last, starts);
             self.ids.splice(first..=last, ids);
-            self.dirty.splice(first..=last, std::iter::repeat_n(false, n));
+            self.dirty
+                .splice(first..=last, std::iter::repeat_n(false, n));
         }
     }
 }
@@ -633,7 +740,12 @@ impl Forest {
 /// found `found` there: kept before the window, the window's after it, and
 /// where it was in the window, the window's or, where it is not known any
 /// more, the window's end (an edit after it then cuts from there again).
-fn rescanned_mark(old: Option<usize>, found: Option<usize>, w: std::ops::Range<usize>, len: usize) -> Option<usize> {
+fn rescanned_mark(
+    old: Option<usize>,
+    found: Option<usize>,
+    w: std::ops::Range<usize>,
+    len: usize,
+) -> Option<usize> {
     match old {
         Some(p) if p < w.start => Some(p),
         Some(p) if p >= w.end => found.or(Some(p)),
@@ -646,11 +758,21 @@ fn rescanned_mark(old: Option<usize>, found: Option<usize>, w: std::ops::Range<u
 /// nodes after it).
 fn edit_point(p: Point, e: &InputEdit) -> Point {
     if p >= e.old_end_position {
-        let (row, column) = if p.row > e.old_end_position.row { (p.row - e.old_end_position.row, p.column) } else { (0, p.column - e.old_end_position.column) };
-        if row > 0 {
-            Point { row: e.new_end_position.row + row, column }
+        let (row, column) = if p.row > e.old_end_position.row {
+            (p.row - e.old_end_position.row, p.column)
         } else {
-            Point { row: e.new_end_position.row, column: e.new_end_position.column + column }
+            (0, p.column - e.old_end_position.column)
+        };
+        if row > 0 {
+            Point {
+                row: e.new_end_position.row + row,
+                column,
+            }
+        } else {
+            Point {
+                row: e.new_end_position.row,
+                column: e.new_end_position.column + column,
+            }
         }
     } else if p > e.start_position {
         e.new_end_position
@@ -663,20 +785,44 @@ fn edit_point(p: Point, e: &InputEdit) -> Point {
 /// ends at one or at the end of the text) cut into pieces of at least
 /// `piece` bytes: their ranges and start points. An empty region is one
 /// empty piece.
-fn cut_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize, last_close: Option<usize>) -> (Vec<std::ops::Range<usize>>, Vec<Point>, Option<usize>, Option<usize>) {
-    let scanned = scan(&text[region.clone()], piece, last_close.is_some_and(|c| c >= region.end));
+fn cut_region(
+    text: &str,
+    region: std::ops::Range<usize>,
+    at: Point,
+    piece: usize,
+    last_close: Option<usize>,
+) -> (
+    Vec<std::ops::Range<usize>>,
+    Vec<Point>,
+    Option<usize>,
+    Option<usize>,
+) {
+    let scanned = scan(
+        &text[region.clone()],
+        piece,
+        last_close.is_some_and(|c| c >= region.end),
+    );
     let cuts = scanned.cuts;
     let mut ranges = Vec::with_capacity(cuts.len() + 1);
     let mut starts = Vec::with_capacity(cuts.len() + 1);
     let mut start = region.start;
     let mut at = at;
-    for c in cuts.iter().map(|c| c + region.start).chain(std::iter::once(region.end)) {
+    for c in cuts
+        .iter()
+        .map(|c| c + region.start)
+        .chain(std::iter::once(region.end))
+    {
         ranges.push(start..c);
         starts.push(at);
         at = advance(text, start, c, at);
         start = c;
     }
-    (ranges, starts, scanned.open.map(|o| o + region.start), scanned.nul_open.map(|o| o + region.start))
+    (
+        ranges,
+        starts,
+        scanned.open.map(|o| o + region.start),
+        scanned.nul_open.map(|o| o + region.start),
+    )
 }
 
 /// The offset of the last `}` of the text: a `{` after it has no `}`.
@@ -691,14 +837,30 @@ fn last_close(text: &str) -> Option<usize> {
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
     let close = last_close(text);
     let (ranges, starts, _, _) = cut_region(text, region, at, piece, close);
-    let bounds: Vec<(usize, usize, Point)> = ranges.iter().zip(starts).map(|(r, at)| (r.start, r.end, at)).collect();
-    crate::par::map(&bounds, |&(start, end, at)| parse_one(text, start, end, at, piece, close)).into_iter().flatten().collect()
+    let bounds: Vec<(usize, usize, Point)> = ranges
+        .iter()
+        .zip(starts)
+        .map(|(r, at)| (r.start, r.end, at))
+        .collect();
+    crate::par::map(&bounds, |&(start, end, at)| {
+        parse_one(text, start, end, at, piece, close)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The canonical parse of one piece `text[start..end]` (starting at point
 /// `at`): one tree, or one per game when it has an error. `last_close`:
 /// the offset of the text's last `}` ([`last_close`]).
-fn parse_one(text: &str, start: usize, end: usize, at: Point, piece: usize, last_close: Option<usize>) -> Vec<Tree> {
+fn parse_one(
+    text: &str,
+    start: usize,
+    end: usize,
+    at: Point,
+    piece: usize,
+    last_close: Option<usize>,
+) -> Vec<Tree> {
     // A `{` with no `}` after it: tree-sitter's lexer looks for the `}` to
     // the end of its input at every such `{`, so a piece holding many of
     // them would take time quadratic in its length; one game at a time it
@@ -749,8 +911,14 @@ fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tr
 fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
     let b = &text.as_bytes()[from..to];
     match memchr::memrchr(b'\n', b) {
-        Some(last) => Point { row: at.row + memchr::memchr_iter(b'\n', b).count(), column: b.len() - last - 1 },
-        None => Point { row: at.row, column: at.column + b.len() },
+        Some(last) => Point {
+            row: at.row + memchr::memchr_iter(b'\n', b).count(),
+            column: b.len() - last - 1,
+        },
+        None => Point {
+            row: at.row,
+            column: at.column + b.len(),
+        },
     }
 }
 
@@ -759,15 +927,22 @@ fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
 /// column 0 (found by fuzzing: the shifted trees of an edited forest
 /// disagreed with a fresh one).
 fn parse_range(text: &str, start: usize, end: usize, at: Point) -> Tree {
-    let range = Range { start_byte: start, end_byte: end, start_point: at, end_point: advance(text, start, end, at) };
+    let range = Range {
+        start_byte: start,
+        end_byte: end,
+        start_point: at,
+        end_point: advance(text, start, end, at),
+    };
     if start == end {
         // An empty document (an empty included range is not allowed).
         return super::parse(&text[..0]);
     }
     super::with_parser(|p| {
-        p.set_included_ranges(&[range]).expect("one range inside the text is a valid set of included ranges");
+        p.set_included_ranges(&[range])
+            .expect("one range inside the text is a valid set of included ranges");
         let tree = p.parse(text, None);
-        p.set_included_ranges(&[]).expect("the empty set of ranges means the whole text");
+        p.set_included_ranges(&[])
+            .expect("the empty set of ranges means the whole text");
         tree.expect("parsing without a timeout or cancellation flag always yields a tree")
     })
 }
@@ -819,7 +994,10 @@ mod tests {
         }
         assert_eq!(cache.len(), 3, "3 × 30 bytes fit in 100");
         assert!(cache.get((9, 0, 0, 0)).is_some() && cache.get((7, 0, 0, 0)).is_some());
-        assert!(cache.get((6, 0, 0, 0)).is_none(), "the least recently used went first");
+        assert!(
+            cache.get((6, 0, 0, 0)).is_none(),
+            "the least recently used went first"
+        );
         // A use makes a piece recent again.
         assert!(cache.get((7, 0, 0, 0)).is_some());
         cache.put((10, 0, 0, 0), trees(), 30);
@@ -836,7 +1014,10 @@ mod tests {
         // point, and the whole text parses one game at a time.
         let text = "[Event \"a\"]\n\n{ x\n\n{ y\nz\n\n[Event \"b\"]\n";
         let cuts = cut_points(text, 1);
-        assert_eq!(cuts.iter().map(|&c| &text[c..c + 3]).collect::<Vec<_>>(), ["{ x", "{ y", "[Ev"]);
+        assert_eq!(
+            cuts.iter().map(|&c| &text[c..c + 3]).collect::<Vec<_>>(),
+            ["{ x", "{ y", "[Ev"]
+        );
         assert_eq!(parse_split(text, usize::MAX).len(), 4);
         // A `}` further on makes the first `{` a comment to it: no cut inside.
         let closed = format!("{text}}}\n");
@@ -857,7 +1038,14 @@ mod tests {
         let end = text.len();
         let row = text.matches('\n').count();
         let p = Point { row, column: 0 };
-        forest.edit(&InputEdit { start_byte: end, old_end_byte: end, new_end_byte: end + 1, start_position: p, old_end_position: p, new_end_position: Point { row, column: 1 } });
+        forest.edit(&InputEdit {
+            start_byte: end,
+            old_end_byte: end,
+            new_end_byte: end + 1,
+            start_position: p,
+            old_end_position: p,
+            new_end_position: Point { row, column: 1 },
+        });
         let typed = format!("{text}}}");
         forest.recut(&typed);
         let fresh = Forest::cut(&typed, 1);
@@ -878,8 +1066,21 @@ mod tests {
         assert!(forest.len() > 10);
         // Type `}` before the 19th game's line end, in a piece of its own.
         let at = 5 + 18 * 13 + 11;
-        let p = Point { row: 2 + 18 * 2, column: 11 };
-        forest.edit(&InputEdit { start_byte: at, old_end_byte: at, new_end_byte: at + 1, start_position: p, old_end_position: p, new_end_position: Point { row: p.row, column: 12 } });
+        let p = Point {
+            row: 2 + 18 * 2,
+            column: 11,
+        };
+        forest.edit(&InputEdit {
+            start_byte: at,
+            old_end_byte: at,
+            new_end_byte: at + 1,
+            start_position: p,
+            old_end_position: p,
+            new_end_position: Point {
+                row: p.row,
+                column: 12,
+            },
+        });
         let typed = format!("{}}}{}", &text[..at], &text[at..]);
         assert_eq!(&typed[at - 11..at + 2], "[Event \"e\"]}\n");
         forest.recut(&typed);
@@ -889,9 +1090,22 @@ mod tests {
         // Deleting the NUL instead closes the comment at the last `}`.
         let mut forest = Forest::cut(&text, 1);
         let nul = text.find('\0').unwrap();
-        let p = Point { row: 2 + 20 * 2, column: 1 };
-        let q = Point { row: p.row, column: 2 };
-        forest.edit(&InputEdit { start_byte: nul, old_end_byte: nul + 1, new_end_byte: nul, start_position: p, old_end_position: q, new_end_position: p });
+        let p = Point {
+            row: 2 + 20 * 2,
+            column: 1,
+        };
+        let q = Point {
+            row: p.row,
+            column: 2,
+        };
+        forest.edit(&InputEdit {
+            start_byte: nul,
+            old_end_byte: nul + 1,
+            new_end_byte: nul,
+            start_position: p,
+            old_end_position: q,
+            new_end_position: p,
+        });
         let deleted = text.replacen('\0', "", 1);
         forest.recut(&deleted);
         assert_eq!(forest.ranges(), Forest::cut(&deleted, 1).ranges());

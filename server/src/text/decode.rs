@@ -104,7 +104,10 @@ impl LineEnds {
     fn of(b: &[u8]) -> LineEnds {
         // Without a CR, only LFs (one fast count).
         if memchr::memchr(b'\r', b).is_none() {
-            return LineEnds { lf: memchr::memchr_iter(b'\n', b).count(), ..LineEnds::default() };
+            return LineEnds {
+                lf: memchr::memchr_iter(b'\n', b).count(),
+                ..LineEnds::default()
+            };
         }
         LineEnds::starting_in(b, 0, b.len())
     }
@@ -128,7 +131,11 @@ impl LineEnds {
     /// The file's line ending (one kind, none or mixed) and the most
     /// frequent one (CRLF when there is none).
     fn kinds(&self) -> (LineEnding, LineEnding) {
-        let kinds = [(self.crlf, LineEnding::CrLf), (self.lf, LineEnding::Lf), (self.cr, LineEnding::Cr)];
+        let kinds = [
+            (self.crlf, LineEnding::CrLf),
+            (self.lf, LineEnding::Lf),
+            (self.cr, LineEnding::Cr),
+        ];
         let present = kinds.iter().filter(|(n, _)| *n > 0).count();
         let dominant = kinds
             .iter()
@@ -170,7 +177,16 @@ impl SourceText {
     pub fn from_text(text: String) -> SourceText {
         let ends = LineEnds::of(text.as_bytes());
         let (line_ending, dominant_line_ending) = ends.kinds();
-        SourceText { text, encoding: Encoding::Utf8, line_ending, dominant_line_ending, notes: Vec::new(), counts: Default::default(), export_line: Default::default(), ends }
+        SourceText {
+            text,
+            encoding: Encoding::Utf8,
+            line_ending,
+            dominant_line_ending,
+            notes: Vec::new(),
+            counts: Default::default(),
+            export_line: Default::default(),
+            ends,
+        }
     }
 
     fn counts(&self) -> Counts {
@@ -194,7 +210,9 @@ impl SourceText {
     /// edit, and most files in import format have no such line: a scan of
     /// 100 MB per keystroke cost more than the rest of the check).
     pub fn export_line(&self) -> Option<usize> {
-        *self.export_line.get_or_init(|| export_line_in(&self.text, 0, self.text.len()))
+        *self
+            .export_line
+            .get_or_init(|| export_line_in(&self.text, 0, self.text.len()))
     }
 
     /// [`SourceText::replace`] on a copy; `text` is the result, where the
@@ -224,15 +242,23 @@ impl SourceText {
         // The counts: less what the edit removed, plus what it inserted.
         let counts = self.counts.get().map(|c| {
             let (out, into) = (Counts::of(&old[start..old_end]), Counts::of(new.as_bytes()));
-            Counts { tabs: c.tabs - out.tabs + into.tabs, hashes: c.hashes - out.hashes + into.hashes }
+            Counts {
+                tabs: c.tabs - out.tabs + into.tabs,
+                hashes: c.hashes - out.hashes + into.hashes,
+            }
         });
         let export_line = self.export_line.get().copied();
         self.text.replace_range(start..old_end, new);
-        let export_line = export_line.map(|e| export_line_after_edit(&self.text, e, start, old_end, new_end));
+        let export_line =
+            export_line.map(|e| export_line_after_edit(&self.text, e, start, old_end, new_end));
         let b = self.text.as_bytes();
         let added = LineEnds::starting_in(b, from, (new_end + 1).min(b.len()));
         let e = self.ends;
-        self.ends = LineEnds { crlf: e.crlf - removed.crlf + added.crlf, lf: e.lf - removed.lf + added.lf, cr: e.cr - removed.cr + added.cr };
+        self.ends = LineEnds {
+            crlf: e.crlf - removed.crlf + added.crlf,
+            lf: e.lf - removed.lf + added.lf,
+            cr: e.cr - removed.cr + added.cr,
+        };
         (self.line_ending, self.dominant_line_ending) = self.ends.kinds();
         self.encoding = Encoding::Utf8;
         self.notes.clear();
@@ -250,7 +276,8 @@ impl SourceText {
 /// Whether `line` (without its line end) is a `% EXPORT` escape line
 /// (§2.4): a `%` in column 1, and `EXPORT` among the words after it.
 pub fn is_export_line(line: &str) -> bool {
-    line.strip_prefix('%').is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT"))
+    line.strip_prefix('%')
+        .is_some_and(|rest| rest.split_whitespace().any(|w| w == "EXPORT"))
 }
 
 /// The start of the first `% EXPORT` escape line among the lines of `text`
@@ -281,7 +308,13 @@ fn export_line_in(text: &str, from: usize, to: usize) -> Option<usize> {
 /// edit's length difference after it), so only the edited lines are
 /// scanned, and the rest of the text only when the edit removed the
 /// export line itself.
-fn export_line_after_edit(text: &str, old: Option<usize>, start: usize, old_end: usize, new_end: usize) -> Option<usize> {
+fn export_line_after_edit(
+    text: &str,
+    old: Option<usize>,
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+) -> Option<usize> {
     let b = text.as_bytes();
     // The edited lines, in the new text: from the start of the line the
     // edit starts in to the end of the line its insert ends in.
@@ -321,7 +354,10 @@ pub fn decode_owned(bytes: Vec<u8>) -> SourceText {
 fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
     let mut notes = Vec::new();
     let (text, encoding) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        (String::from_utf8_lossy(rest).into_owned(), Encoding::Utf8Bom)
+        (
+            String::from_utf8_lossy(rest).into_owned(),
+            Encoding::Utf8Bom,
+        )
     } else {
         let declared = declared_charset(&bytes);
         match std::str::from_utf8(&bytes) {
@@ -333,28 +369,42 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
                     // declaration is wrong (seen in real files); trust content.
                     Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {
                         if !s.is_ascii() {
-                            notes.push(DecodeNote::CharsetMismatch { declared: cs.to_owned(), used: Encoding::Utf8 });
+                            notes.push(DecodeNote::CharsetMismatch {
+                                declared: cs.to_owned(),
+                                used: Encoding::Utf8,
+                            });
                         }
                     }
-                    Some(cs) => notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() }),
+                    Some(cs) => notes.push(DecodeNote::UnknownCharset {
+                        charset: cs.to_owned(),
+                    }),
                     None => {}
                 }
                 let copy = matches!(bytes, std::borrow::Cow::Borrowed(_)).then(|| s.to_owned());
-                let text = copy.unwrap_or_else(|| String::from_utf8(bytes.into_owned()).expect("the bytes were just found to be valid UTF-8"));
+                let text = copy.unwrap_or_else(|| {
+                    String::from_utf8(bytes.into_owned())
+                        .expect("the bytes were just found to be valid UTF-8")
+                });
                 (text, Encoding::Utf8)
             }
             Err(e) => match declared.as_deref() {
                 Some(cs) if is_utf8_label(cs) => {
-                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                    notes.push(DecodeNote::NotUtf8 {
+                        byte: e.valid_up_to(),
+                    });
                     single_byte(&bytes)
                 }
                 Some(cs) if is_cp1252_label(cs) => (decode_cp1252(&bytes), Encoding::Windows1252),
                 Some(cs) if is_latin1_label(cs) => single_byte(&bytes),
                 other => {
                     if let Some(cs) = other {
-                        notes.push(DecodeNote::UnknownCharset { charset: cs.to_owned() });
+                        notes.push(DecodeNote::UnknownCharset {
+                            charset: cs.to_owned(),
+                        });
                     }
-                    notes.push(DecodeNote::NotUtf8 { byte: e.valid_up_to() });
+                    notes.push(DecodeNote::NotUtf8 {
+                        byte: e.valid_up_to(),
+                    });
                     single_byte(&bytes)
                 }
             },
@@ -362,7 +412,16 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
     };
     let ends = LineEnds::of(text.as_bytes());
     let (line_ending, dominant_line_ending) = ends.kinds();
-    SourceText { text, encoding, line_ending, dominant_line_ending, notes, counts: Default::default(), export_line: Default::default(), ends }
+    SourceText {
+        text,
+        encoding,
+        line_ending,
+        dominant_line_ending,
+        notes,
+        counts: Default::default(),
+        export_line: Default::default(),
+        ends,
+    }
 }
 
 /// Not UTF-8 and not declared otherwise: ISO 8859-1, as §2.2 prescribes.
@@ -463,12 +522,22 @@ fn is_utf8_label(cs: &str) -> bool {
 fn is_latin1_label(cs: &str) -> bool {
     matches!(
         cs.to_ascii_lowercase().as_str(),
-        "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin1" | "latin-1" | "l1" | "us-ascii" | "ascii"
+        "iso-8859-1"
+            | "iso8859-1"
+            | "iso_8859-1"
+            | "latin1"
+            | "latin-1"
+            | "l1"
+            | "us-ascii"
+            | "ascii"
     )
 }
 
 fn is_cp1252_label(cs: &str) -> bool {
-    matches!(cs.to_ascii_lowercase().as_str(), "windows-1252" | "cp1252" | "x-cp1252")
+    matches!(
+        cs.to_ascii_lowercase().as_str(),
+        "windows-1252" | "cp1252" | "x-cp1252"
+    )
 }
 
 #[cfg(test)]
@@ -506,11 +575,23 @@ mod tests {
     /// `from_text` would, for edits that keep them and edits that do not.
     #[test]
     fn edited_keeps_or_recounts_line_endings() {
-        let texts = ["a\r\nb\r\nc", "a\nb\r\nc\rd", "a\rxb", "abc", "a\nb\n", "\r\r\n\n\r", "\n\r"];
+        let texts = [
+            "a\r\nb\r\nc",
+            "a\nb\r\nc\rd",
+            "a\rxb",
+            "abc",
+            "a\nb\n",
+            "\r\r\n\n\r",
+            "\n\r",
+        ];
         let inserts = ["", "x", "\n", "\r", "\r\n", "é", "\n\r", "\r\r\n"];
         each_edit(&texts, &inserts, |what, e, next| {
             let f = SourceText::from_text(next.to_owned());
-            assert_eq!((e.line_ending, e.dominant_line_ending), (f.line_ending, f.dominant_line_ending), "{what}");
+            assert_eq!(
+                (e.line_ending, e.dominant_line_ending),
+                (f.line_ending, f.dominant_line_ending),
+                "{what}"
+            );
             assert_eq!(e.ends, f.ends, "{what}");
         });
     }
@@ -522,8 +603,16 @@ mod tests {
         let texts = ["[A \"#\"]\t", "\"#\"##\"", "ab\u{b}c", "#\"", ""];
         let inserts = ["", "\"", "#", "\"#", "\t", "x", "é\""];
         each_edit(&texts, &inserts, |what, e, next| {
-            assert_eq!(e.counts.get().copied(), Some(Counts::of(next.as_bytes())), "{what}");
-            assert_eq!((e.has_tab(), e.uses_hash_values()), (next.contains(['\t', '\u{b}']), next.contains('#')), "{what}");
+            assert_eq!(
+                e.counts.get().copied(),
+                Some(Counts::of(next.as_bytes())),
+                "{what}"
+            );
+            assert_eq!(
+                (e.has_tab(), e.uses_hash_values()),
+                (next.contains(['\t', '\u{b}']), next.contains('#')),
+                "{what}"
+            );
         });
     }
 
@@ -554,9 +643,23 @@ mod tests {
             "% PBN 2.1\n\n[A \"\"]",
             "",
         ];
-        let inserts = ["", "%", " ", "\n", "\r\n", "EXPORT", "% EXPORT\n", "x", "T\n%"];
+        let inserts = [
+            "",
+            "%",
+            " ",
+            "\n",
+            "\r\n",
+            "EXPORT",
+            "% EXPORT\n",
+            "x",
+            "T\n%",
+        ];
         each_edit(&texts, &inserts, |what, e, next| {
-            assert_eq!(e.export_line.get().copied(), Some(export_line_by_lines(next)), "{what}");
+            assert_eq!(
+                e.export_line.get().copied(),
+                Some(export_line_by_lines(next)),
+                "{what}"
+            );
         });
         // Not asked for before the edit: found by a scan after it.
         let src = SourceText::from_text("[A \"x\"]\n".into());
@@ -569,9 +672,25 @@ mod tests {
     /// and finds what a scan of every line finds.
     #[test]
     fn export_line_scan() {
-        for t in ["", "EXPORT", "%EXPORT", "x\n% a EXPORT b\r\r\n", "% EXPORTx\n%EXPORT\n", "a EXPORT\n%\u{a0}EXPORT", "\n\n% EXPORT"] {
-            assert_eq!(export_line_in(t, 0, t.len()), export_line_by_lines(t), "{t:?}");
-            assert_eq!(SourceText::from_text(t.into()).export_line(), export_line_by_lines(t), "{t:?}");
+        for t in [
+            "",
+            "EXPORT",
+            "%EXPORT",
+            "x\n% a EXPORT b\r\r\n",
+            "% EXPORTx\n%EXPORT\n",
+            "a EXPORT\n%\u{a0}EXPORT",
+            "\n\n% EXPORT",
+        ] {
+            assert_eq!(
+                export_line_in(t, 0, t.len()),
+                export_line_by_lines(t),
+                "{t:?}"
+            );
+            assert_eq!(
+                SourceText::from_text(t.into()).export_line(),
+                export_line_by_lines(t),
+                "{t:?}"
+            );
         }
     }
 
@@ -605,7 +724,10 @@ mod tests {
         let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
         assert_eq!(s.encoding, Encoding::Latin1);
         assert_eq!(s.text, "{ \u{93}quoted\u{94} caf\u{e9} }\n");
-        assert_eq!(encode(&s.text, s.encoding).0, b"{ \x93quoted\x94 caf\xe9 }\n");
+        assert_eq!(
+            encode(&s.text, s.encoding).0,
+            b"{ \x93quoted\x94 caf\xe9 }\n"
+        );
         let s = decode(b"%charset=windows-1252\n{ \x93quoted\x94 caf\xe9 }\n");
         assert_eq!(s.encoding, Encoding::Windows1252);
         let s = decode(b"{ \x93quoted\x94 caf\xe9 }\n");
@@ -637,13 +759,29 @@ mod tests {
     /// alike (each declaration, valid or invalid UTF-8, a BOM).
     #[test]
     fn decode_owned_is_decode() {
-        let bodies: [&[u8]; 4] = [b"[Event \"x\"]\r\n", "{ café }\n".as_bytes(), b"{ caf\xe9 \x93 }\n", b""];
-        let heads: [&[u8]; 6] = [b"", b"\xEF\xBB\xBF", b"%charset=UTF-8\n", b"%Content-type: text/x-pbn; charset=ISO-8859-1\n", b"%charset=windows-1252\n", b"%charset=klingon\n"];
+        let bodies: [&[u8]; 4] = [
+            b"[Event \"x\"]\r\n",
+            "{ café }\n".as_bytes(),
+            b"{ caf\xe9 \x93 }\n",
+            b"",
+        ];
+        let heads: [&[u8]; 6] = [
+            b"",
+            b"\xEF\xBB\xBF",
+            b"%charset=UTF-8\n",
+            b"%Content-type: text/x-pbn; charset=ISO-8859-1\n",
+            b"%charset=windows-1252\n",
+            b"%charset=klingon\n",
+        ];
         for h in heads {
             for b in bodies {
                 let bytes = [h, b].concat();
                 let (a, o) = (decode(&bytes), decode_owned(bytes.clone()));
-                assert_eq!((&a.text, a.encoding, a.line_ending, &a.notes), (&o.text, o.encoding, o.line_ending, &o.notes), "{bytes:?}");
+                assert_eq!(
+                    (&a.text, a.encoding, a.line_ending, &a.notes),
+                    (&o.text, o.encoding, o.line_ending, &o.notes),
+                    "{bytes:?}"
+                );
             }
         }
     }
@@ -674,15 +812,39 @@ mod tests {
                 }
                 i += 1;
             }
-            let kinds = [(crlf, LineEnding::CrLf), (lf, LineEnding::Lf), (cr, LineEnding::Cr)];
+            let kinds = [
+                (crlf, LineEnding::CrLf),
+                (lf, LineEnding::Lf),
+                (cr, LineEnding::Cr),
+            ];
             let present = kinds.iter().filter(|(n, _)| *n > 0).count();
-            let dominant = kinds.iter().filter(|(n, _)| *n > 0).max_by_key(|(n, _)| *n).map(|(_, k)| *k).unwrap_or(LineEnding::CrLf);
-            (if present == 0 { LineEnding::None } else if present == 1 { dominant } else { LineEnding::Mixed }, dominant)
+            let dominant = kinds
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .max_by_key(|(n, _)| *n)
+                .map(|(_, k)| *k)
+                .unwrap_or(LineEnding::CrLf);
+            (
+                if present == 0 {
+                    LineEnding::None
+                } else if present == 1 {
+                    dominant
+                } else {
+                    LineEnding::Mixed
+                },
+                dominant,
+            )
         };
         for n in 0..=7u32 {
             for code in 0..3usize.pow(n) {
-                let text: String = (0..n).map(|k| ["\r", "\n", "x"][code / 3usize.pow(k) % 3]).collect();
-                assert_eq!(detect_line_ending(&text), reference(text.as_bytes()), "{text:?}");
+                let text: String = (0..n)
+                    .map(|k| ["\r", "\n", "x"][code / 3usize.pow(k) % 3])
+                    .collect();
+                assert_eq!(
+                    detect_line_ending(&text),
+                    reference(text.as_bytes()),
+                    "{text:?}"
+                );
             }
         }
     }

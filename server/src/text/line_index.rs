@@ -52,7 +52,11 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         // A large text in a part per core (the CLI's JSON and human
         // reports and the language server's open wait for the index).
-        let parts = if text.len() < 1 << 20 { 1 } else { crate::par::threads() };
+        let parts = if text.len() < 1 << 20 {
+            1
+        } else {
+            crate::par::threads()
+        };
         LineIndex::new_in_parts(text, parts)
     }
 
@@ -81,7 +85,10 @@ impl LineIndex {
         for v in found {
             starts.extend(v);
         }
-        LineIndex { starts, len: text.len() }
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
     }
 
     /// [`LineIndex::replace`] on a copy.
@@ -155,7 +162,13 @@ impl LineIndex {
     /// [`LineIndex::line_col`] for offsets mostly in increasing order:
     /// `hint` is the line of the previous call (updated), and the line is
     /// found by galloping from it instead of a search of the whole index.
-    pub fn line_col_near(&self, text: &str, offset: usize, enc: PositionEncoding, hint: &mut usize) -> LineCol {
+    pub fn line_col_near(
+        &self,
+        text: &str,
+        offset: usize,
+        enc: PositionEncoding,
+        hint: &mut usize,
+    ) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let h = (*hint).min(self.starts.len() - 1);
         let line = if self.starts[h] > offset {
@@ -183,7 +196,10 @@ impl LineIndex {
             PositionEncoding::Chars => seg.chars().count(),
             PositionEncoding::Utf16 => seg.chars().map(char::len_utf16).sum(),
         };
-        LineCol { line: line as u32, col: col as u32 }
+        LineCol {
+            line: line as u32,
+            col: col as u32,
+        }
     }
 
     /// Converts line/column back to a byte offset; columns past the end of
@@ -225,12 +241,20 @@ mod tests {
     fn line_col_near_equals_line_col() {
         let text = "ab\ncé\r\n\r😀x\n\n\nlast";
         let idx = LineIndex::new(text);
-        for enc in [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Chars] {
+        for enc in [
+            PositionEncoding::Utf8,
+            PositionEncoding::Utf16,
+            PositionEncoding::Chars,
+        ] {
             for start_hint in [0, 2, 5, 100] {
                 let mut hint = start_hint;
                 // Increasing offsets, then a jump back.
                 for off in (0..=text.len() + 2).chain([1, 7, 3]) {
-                    assert_eq!(idx.line_col_near(text, off, enc, &mut hint), idx.line_col(text, off, enc), "{off} {enc:?}");
+                    assert_eq!(
+                        idx.line_col_near(text, off, enc, &mut hint),
+                        idx.line_col(text, off, enc),
+                        "{off} {enc:?}"
+                    );
                 }
             }
         }
@@ -242,14 +266,30 @@ mod tests {
         let idx = LineIndex::new(text);
         assert_eq!(idx.line_count(), 3);
         let x = text.find('x').unwrap();
-        assert_eq!(idx.line_col(text, x, PositionEncoding::Chars), LineCol { line: 1, col: 4 });
-        assert_eq!(idx.line_col(text, x, PositionEncoding::Utf16), LineCol { line: 1, col: 5 });
-        assert_eq!(idx.line_col(text, x, PositionEncoding::Utf8), LineCol { line: 1, col: 8 });
-        for enc in [PositionEncoding::Chars, PositionEncoding::Utf16, PositionEncoding::Utf8] {
+        assert_eq!(
+            idx.line_col(text, x, PositionEncoding::Chars),
+            LineCol { line: 1, col: 4 }
+        );
+        assert_eq!(
+            idx.line_col(text, x, PositionEncoding::Utf16),
+            LineCol { line: 1, col: 5 }
+        );
+        assert_eq!(
+            idx.line_col(text, x, PositionEncoding::Utf8),
+            LineCol { line: 1, col: 8 }
+        );
+        for enc in [
+            PositionEncoding::Chars,
+            PositionEncoding::Utf16,
+            PositionEncoding::Utf8,
+        ] {
             let lc = idx.line_col(text, x, enc);
             assert_eq!(idx.offset(text, lc, enc), x);
         }
-        assert_eq!(idx.line_col(text, text.len(), PositionEncoding::Chars), LineCol { line: 2, col: 4 });
+        assert_eq!(
+            idx.line_col(text, text.len(), PositionEncoding::Chars),
+            LineCol { line: 2, col: 4 }
+        );
     }
 }
 
@@ -283,10 +323,18 @@ mod edited_tests {
         for n in 0..=6u32 {
             for code in 0..4usize.pow(n) {
                 let text: String = (0..n).map(|k| alphabet[code / 4usize.pow(k) % 4]).collect();
-                assert_eq!(LineIndex::new(&text).starts, reference(text.as_bytes()), "{text:?}");
+                assert_eq!(
+                    LineIndex::new(&text).starts,
+                    reference(text.as_bytes()),
+                    "{text:?}"
+                );
                 // Scanned in parts (as a large text is, on every core).
                 for parts in [2, 3, 7] {
-                    assert_eq!(LineIndex::new_in_parts(&text, parts), LineIndex::new(&text), "{text:?} in {parts} parts");
+                    assert_eq!(
+                        LineIndex::new_in_parts(&text, parts),
+                        LineIndex::new(&text),
+                        "{text:?} in {parts} parts"
+                    );
                 }
             }
         }
@@ -318,7 +366,11 @@ mod edited_tests {
             text.replace_range(start..end, insert);
             index = index.edited(&text, start, end, start + insert.len());
             let fresh = LineIndex::new(&text);
-            assert_eq!((&index.starts, index.len), (&fresh.starts, fresh.len), "round {round}: {text:?}");
+            assert_eq!(
+                (&index.starts, index.len),
+                (&fresh.starts, fresh.len),
+                "round {round}: {text:?}"
+            );
             if text.len() > 200 {
                 let mut k = 20;
                 while !text.is_char_boundary(k) {

@@ -11,5 +11,7 @@
 mod decode;
 mod line_index;
 
-pub use decode::{decode, decode_owned, encode, is_export_line, DecodeNote, Encoding, LineEnding, SourceText};
+pub use decode::{
+    decode, decode_owned, encode, is_export_line, DecodeNote, Encoding, LineEnding, SourceText,
+};
 pub use line_index::{LineCol, LineIndex, PositionEncoding};

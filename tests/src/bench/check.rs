@@ -67,7 +67,10 @@ struct Spec {
 enum Outcome {
     Measured(Summary),
     /// Not run: the estimated seconds for one run and the exponent used.
-    Estimated { secs: f64, exponent: f64 },
+    Estimated {
+        secs: f64,
+        exponent: f64,
+    },
     /// Could not run (e.g. endplay missing).
     Unavailable(String),
 }
@@ -103,7 +106,11 @@ struct SizeResult {
 
 /// Where the endplay side stands.
 pub(super) enum Endplay {
-    Ready { python: PathBuf, script: PathBuf, version: String },
+    Ready {
+        python: PathBuf,
+        script: PathBuf,
+        version: String,
+    },
     Unavailable(String),
 }
 
@@ -125,24 +132,42 @@ pub fn run(args: &Args) -> Result<String, String> {
             }
         })
     };
-    let budget = if args.budget > 0.0 { args.budget } else { f64::INFINITY };
+    let budget = if args.budget > 0.0 {
+        args.budget
+    } else {
+        f64::INFINITY
+    };
     eprintln!("pbn-bench check: sizes {sizes:?} games, seed {}, budget {budget} s per measurement and size", args.seed);
 
     // Before anything runs: the load average it reports is the one at start.
     let machine = report::machine();
     let pbn_bin = pbn_binary(args)?;
     eprintln!("  pbn binary: {}", pbn_bin.display());
-    let endplay = if args.quick { Endplay::Unavailable("not run in a --quick smoke run".into()) } else { endplay_setup(args) };
+    let endplay = if args.quick {
+        Endplay::Unavailable("not run in a --quick smoke run".into())
+    } else {
+        endplay_setup(args)
+    };
     match &endplay {
-        Endplay::Ready { python, version, .. } => eprintln!("  endplay {version} via {}", python.display()),
+        Endplay::Ready {
+            python, version, ..
+        } => eprintln!("  endplay {version} via {}", python.display()),
         Endplay::Unavailable(why) => eprintln!("  endplay: unavailable: {why}"),
     }
     let one_cpu = first_allowed_cpu();
-    let have_taskset = Command::new("taskset").arg("-V").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok();
+    let have_taskset = Command::new("taskset")
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
 
     let (dir, keep_dir) = match &args.dump {
         Some(d) => (d.clone(), true),
-        None => (std::env::temp_dir().join(format!("pbn-bench-check-{}", std::process::id())), false),
+        None => (
+            std::env::temp_dir().join(format!("pbn-bench-check-{}", std::process::id())),
+            false,
+        ),
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
 
@@ -166,14 +191,24 @@ pub fn run(args: &Args) -> Result<String, String> {
         let source = pbn::text::decode(&bytes);
         let tree = pbn::syntax::parse(&source.text);
         if tree.root_node().has_error() {
-            return Err(format!("the {games}-game file parses with errors; the numbers would be meaningless"));
+            return Err(format!(
+                "the {games}-game file parses with errors; the numbers would be meaningless"
+            ));
         }
         let doc = pbn::model::lower(&tree, &source.text);
         if doc.games.len() != games {
-            return Err(format!("the model has {} games, expected {games}", doc.games.len()));
+            return Err(format!(
+                "the model has {} games, expected {games}",
+                doc.games.len()
+            ));
         }
         // The generator writes `% EXPORT`, so every game is under export rules.
-        let export_from = source.text.lines().take(8).any(|l| l.trim() == "% EXPORT").then_some(0);
+        let export_from = source
+            .text
+            .lines()
+            .take(8)
+            .any(|l| l.trim() == "% EXPORT")
+            .then_some(0);
         let played = text.lines().filter(|l| l.starts_with("[Play ")).count();
         let mut result = SizeResult {
             games,
@@ -188,8 +223,18 @@ pub fn run(args: &Args) -> Result<String, String> {
         let ep_boards = std::cell::Cell::new(None::<(usize, usize)>);
 
         let mut ms: Vec<(Spec, Run)> = Vec::new();
-        let tool = |id, label: &str, input| Spec { id, label: label.to_string(), group: Group::Tool, input };
-        let stage = |id, label: &str| Spec { id, label: label.to_string(), group: Group::Stage, input: Input::Full };
+        let tool = |id, label: &str, input| Spec {
+            id,
+            label: label.to_string(),
+            group: Group::Tool,
+            input,
+        };
+        let stage = |id, label: &str| Spec {
+            id,
+            label: label.to_string(),
+            group: Group::Stage,
+            input: Input::Full,
+        };
 
         ms.push((tool("wc", "`wc -l` (I/O floor)", Input::Full), {
             let path = path.clone();
@@ -206,70 +251,109 @@ pub fn run(args: &Args) -> Result<String, String> {
                 Ok(d)
             })
         }));
-        ms.push((tool("lower", "parse + lower, no rules (1 core)", Input::Full), {
-            let mut p = pbn::syntax::new_parser();
-            let text = source.text.as_str();
-            Box::new(move || {
-                let start = Instant::now();
-                let tree = p.parse(text, None).ok_or("no tree")?;
-                let doc = pbn::model::lower(&tree, text);
-                let d = start.elapsed();
-                drop((doc, tree));
-                Ok(d)
-            })
-        }));
-        ms.push((tool("check", "`pbn check` in-process (decode + `check_text`)", Input::Full), {
-            let (bytes, opts, diag_count) = (&bytes, &opts, &diag_count);
-            Box::new(move || {
-                let start = Instant::now();
-                let source = pbn::text::decode(bytes);
-                let res = check_text(&source, opts);
-                let d = start.elapsed();
-                let mut n = (0, 0, 0);
-                for d in &res.diagnostics {
-                    match d.severity {
-                        Severity::Error => n.0 += 1,
-                        Severity::Warning => n.1 += 1,
-                        _ => n.2 += 1,
+        ms.push((
+            tool("lower", "parse + lower, no rules (1 core)", Input::Full),
+            {
+                let mut p = pbn::syntax::new_parser();
+                let text = source.text.as_str();
+                Box::new(move || {
+                    let start = Instant::now();
+                    let tree = p.parse(text, None).ok_or("no tree")?;
+                    let doc = pbn::model::lower(&tree, text);
+                    let d = start.elapsed();
+                    drop((doc, tree));
+                    Ok(d)
+                })
+            },
+        ));
+        ms.push((
+            tool(
+                "check",
+                "`pbn check` in-process (decode + `check_text`)",
+                Input::Full,
+            ),
+            {
+                let (bytes, opts, diag_count) = (&bytes, &opts, &diag_count);
+                Box::new(move || {
+                    let start = Instant::now();
+                    let source = pbn::text::decode(bytes);
+                    let res = check_text(&source, opts);
+                    let d = start.elapsed();
+                    let mut n = (0, 0, 0);
+                    for d in &res.diagnostics {
+                        match d.severity {
+                            Severity::Error => n.0 += 1,
+                            Severity::Warning => n.1 += 1,
+                            _ => n.2 += 1,
+                        }
                     }
-                }
-                diag_count.set(Some(n));
-                Ok(d)
-            })
-        }));
-        ms.push((tool("cli", "`pbn check --format json FILE > /dev/null`", Input::Full), {
-            let (bin, path) = (pbn_bin.clone(), path.clone());
-            Box::new(move || spawn_timed(Command::new(&bin).args(["check", "--format", "json"]).arg(&path), &[0, 1]))
-        }));
-        if let (Some(cpu), true) = (one_cpu, have_taskset) {
-            ms.push((tool("cli1", &format!("the same, one core (`taskset -c {cpu}`)"), Input::Full), {
+                    diag_count.set(Some(n));
+                    Ok(d)
+                })
+            },
+        ));
+        ms.push((
+            tool(
+                "cli",
+                "`pbn check --format json FILE > /dev/null`",
+                Input::Full,
+            ),
+            {
                 let (bin, path) = (pbn_bin.clone(), path.clone());
                 Box::new(move || {
                     spawn_timed(
-                        Command::new("taskset")
-                            .args(["-c", &cpu.to_string()])
-                            .arg(&bin)
+                        Command::new(&bin)
                             .args(["check", "--format", "json"])
                             .arg(&path),
                         &[0, 1],
                     )
                 })
-            }));
+            },
+        ));
+        if let (Some(cpu), true) = (one_cpu, have_taskset) {
+            ms.push((
+                tool(
+                    "cli1",
+                    &format!("the same, one core (`taskset -c {cpu}`)"),
+                    Input::Full,
+                ),
+                {
+                    let (bin, path) = (pbn_bin.clone(), path.clone());
+                    Box::new(move || {
+                        spawn_timed(
+                            Command::new("taskset")
+                                .args(["-c", &cpu.to_string()])
+                                .arg(&bin)
+                                .args(["check", "--format", "json"])
+                                .arg(&path),
+                            &[0, 1],
+                        )
+                    })
+                },
+            ));
         }
-        ms.push((tool("endplay", "endplay `pbn.load(f)` (Python, 1 core)", Input::Endplay), match &endplay {
-            Endplay::Ready { python, script, .. } => {
-                let (python, script, ep_path, ep_boards) = (python.clone(), script.clone(), ep_path.clone(), &ep_boards);
-                Box::new(move || {
-                    let (d, boards, played) = endplay_once(&python, &script, &ep_path)?;
-                    ep_boards.set(Some((boards, played)));
-                    Ok(d)
-                })
-            }
-            Endplay::Unavailable(why) => {
-                let why = why.clone();
-                Box::new(move || Err(why.clone()))
-            }
-        }));
+        ms.push((
+            tool(
+                "endplay",
+                "endplay `pbn.load(f)` (Python, 1 core)",
+                Input::Endplay,
+            ),
+            match &endplay {
+                Endplay::Ready { python, script, .. } => {
+                    let (python, script, ep_path, ep_boards) =
+                        (python.clone(), script.clone(), ep_path.clone(), &ep_boards);
+                    Box::new(move || {
+                        let (d, boards, played) = endplay_once(&python, &script, &ep_path)?;
+                        ep_boards.set(Some((boards, played)));
+                        Ok(d)
+                    })
+                }
+                Endplay::Unavailable(why) => {
+                    let why = why.clone();
+                    Box::new(move || Err(why.clone()))
+                }
+            },
+        ));
 
         // Stages, one core unless said otherwise.
         ms.push((stage("s.decode", "decode (bytes → text)"), {
@@ -302,46 +386,67 @@ pub fn run(args: &Args) -> Result<String, String> {
                 Ok(d)
             })
         }));
-        ms.push((stage("s.syntax", "syntax diagnostics (`syntax_diagnostics_for`)"), {
-            let (text, tree, doc) = (source.text.as_str(), &tree, &doc);
-            Box::new(move || {
-                let start = Instant::now();
-                let v = pbn::syntax::syntax_diagnostics_for(tree, text, doc);
-                let d = start.elapsed();
-                drop(v);
-                Ok(d)
-            })
-        }));
-        ms.push((stage("s.rules-noexport", "per-game rules, export rules off (`check_games`, 1 core)"), {
-            let (text, doc, opts) = (source.text.as_str(), &doc, &opts);
-            Box::new(move || {
-                let start = Instant::now();
-                let v = rules_one_core(text, doc, opts, None);
-                let d = start.elapsed();
-                drop(v);
-                Ok(d)
-            })
-        }));
-        ms.push((stage("s.rules-export", "per-game rules, export rules on (`check_games`, 1 core)"), {
-            let (text, doc, opts) = (source.text.as_str(), &doc, &opts);
-            Box::new(move || {
-                let start = Instant::now();
-                let v = rules_one_core(text, doc, opts, export_from);
-                let d = start.elapsed();
-                drop(v);
-                Ok(d)
-            })
-        }));
-        ms.push((stage("s.document", "all rules (`check_document`: file rules, then per-game rules on every core)"), {
-            let (source, tree, doc, opts) = (&source, &tree, &doc, &opts);
-            Box::new(move || {
-                let start = Instant::now();
-                let v = pbn::rules::check_document(source, tree, doc, opts);
-                let d = start.elapsed();
-                drop(v);
-                Ok(d)
-            })
-        }));
+        ms.push((
+            stage("s.syntax", "syntax diagnostics (`syntax_diagnostics_for`)"),
+            {
+                let (text, tree, doc) = (source.text.as_str(), &tree, &doc);
+                Box::new(move || {
+                    let start = Instant::now();
+                    let v = pbn::syntax::syntax_diagnostics_for(tree, text, doc);
+                    let d = start.elapsed();
+                    drop(v);
+                    Ok(d)
+                })
+            },
+        ));
+        ms.push((
+            stage(
+                "s.rules-noexport",
+                "per-game rules, export rules off (`check_games`, 1 core)",
+            ),
+            {
+                let (text, doc, opts) = (source.text.as_str(), &doc, &opts);
+                Box::new(move || {
+                    let start = Instant::now();
+                    let v = rules_one_core(text, doc, opts, None);
+                    let d = start.elapsed();
+                    drop(v);
+                    Ok(d)
+                })
+            },
+        ));
+        ms.push((
+            stage(
+                "s.rules-export",
+                "per-game rules, export rules on (`check_games`, 1 core)",
+            ),
+            {
+                let (text, doc, opts) = (source.text.as_str(), &doc, &opts);
+                Box::new(move || {
+                    let start = Instant::now();
+                    let v = rules_one_core(text, doc, opts, export_from);
+                    let d = start.elapsed();
+                    drop(v);
+                    Ok(d)
+                })
+            },
+        ));
+        ms.push((
+            stage(
+                "s.document",
+                "all rules (`check_document`: file rules, then per-game rules on every core)",
+            ),
+            {
+                let (source, tree, doc, opts) = (&source, &tree, &doc, &opts);
+                Box::new(move || {
+                    let start = Instant::now();
+                    let v = pbn::rules::check_document(source, tree, doc, opts);
+                    let d = start.elapsed();
+                    drop(v);
+                    Ok(d)
+                })
+            },
+        ));
         ms.push((stage("s.drop", "dropping tree and model"), {
             let text = source.text.as_str();
             Box::new(move || {
@@ -390,7 +495,15 @@ pub fn run(args: &Args) -> Result<String, String> {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    Ok(render(args, &machine, &sizes_out, &specs_seen, &history, &endplay, budget))
+    Ok(render(
+        args,
+        &machine,
+        &sizes_out,
+        &specs_seen,
+        &history,
+        &endplay,
+        budget,
+    ))
 }
 
 /// Per-game rules on one core: `check_games` runs games sequentially when
@@ -415,17 +528,29 @@ fn rules_one_core(
 /// Runs `cmd` with stdout to /dev/null; wall-clock from spawn to exit.
 fn spawn_timed(cmd: &mut Command, ok: &[i32]) -> Result<Duration, String> {
     let start = Instant::now();
-    let out = cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).output();
+    let out = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
     let d = start.elapsed();
     let out = out.map_err(|e| format!("{cmd:?}: {e}"))?;
     match out.status.code() {
         Some(c) if ok.contains(&c) => Ok(d),
-        _ => Err(format!("{cmd:?}: {}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())),
+        _ => Err(format!(
+            "{cmd:?}: {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
     }
 }
 
 /// One `endplay_load.py` run: (load time, boards, boards with play).
-fn endplay_once(python: &Path, script: &Path, file: &Path) -> Result<(Duration, usize, usize), String> {
+fn endplay_once(
+    python: &Path,
+    script: &Path,
+    file: &Path,
+) -> Result<(Duration, usize, usize), String> {
     let out = Command::new(python)
         .arg(script)
         .arg(file)
@@ -433,14 +558,25 @@ fn endplay_once(python: &Path, script: &Path, file: &Path) -> Result<(Duration, 
         .output()
         .map_err(|e| format!("{}: {e}", python.display()))?;
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!("endplay_load.py: {e}: {}", String::from_utf8_lossy(&out.stderr).trim())
+        format!(
+            "endplay_load.py: {e}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )
     })?;
     if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
         return Err(e.to_string());
     }
-    let secs = v["seconds"].as_array().and_then(|a| a.first()).and_then(|s| s.as_f64()).ok_or("no seconds")?;
+    let secs = v["seconds"]
+        .as_array()
+        .and_then(|a| a.first())
+        .and_then(|s| s.as_f64())
+        .ok_or("no seconds")?;
     let count = |k: &str| v[k].as_u64().map(|n| n as usize).ok_or(format!("no {k}"));
-    Ok((Duration::from_secs_f64(secs), count("boards")?, count("played")?))
+    Ok((
+        Duration::from_secs_f64(secs),
+        count("boards")?,
+        count("played")?,
+    ))
 }
 
 /// Estimated seconds of one run at `games` from earlier sizes (power law
@@ -482,7 +618,10 @@ fn measure_round_robin(
     for (i, (spec, run)) in ms.iter_mut().enumerate() {
         match estimate(history.get(spec.id), games) {
             Some((secs, exponent)) if secs > budget => {
-                eprintln!("    {:<24} skipped: estimated {secs:.1} s per run (n^{exponent:.2})", spec.id);
+                eprintln!(
+                    "    {:<24} skipped: estimated {secs:.1} s per run (n^{exponent:.2})",
+                    spec.id
+                );
                 stopped[i] = Some(Outcome::Estimated { secs, exponent });
             }
             Some((secs, _)) if secs >= WARMUP_BELOW_S => planned[i] = plan(secs),
@@ -556,8 +695,16 @@ pub(super) fn endplay_copy(text: &str) -> String {
 /// this binary's target directory, built (or brought up to date) with
 /// `cargo build --release -p pbn` first.
 pub(super) fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
-    if let Some(p) = args.pbn_bin.clone().or_else(|| std::env::var_os("PBN_BIN").map(PathBuf::from)) {
-        return if p.is_file() { Ok(p) } else { Err(format!("pbn binary {} does not exist", p.display())) };
+    if let Some(p) = args
+        .pbn_bin
+        .clone()
+        .or_else(|| std::env::var_os("PBN_BIN").map(PathBuf::from))
+    {
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("pbn binary {} does not exist", p.display()))
+        };
     }
     let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
     // <target>/<profile>/pbn-bench
@@ -568,7 +715,10 @@ pub(super) fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
         .unwrap_or_else(|| repo_root().join("target"));
     let bin = target.join("release").join("pbn");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    eprintln!("  building the release CLI: cargo build --release -p pbn --target-dir {}", target.display());
+    eprintln!(
+        "  building the release CLI: cargo build --release -p pbn --target-dir {}",
+        target.display()
+    );
     let status = Command::new(&cargo)
         .args(["build", "--release", "-q", "-p", "pbn", "--target-dir"])
         .arg(&target)
@@ -577,10 +727,15 @@ pub(super) fn pbn_binary(args: &Args) -> Result<PathBuf, String> {
     match status {
         Ok(s) if s.success() => Ok(bin),
         other if bin.is_file() => {
-            eprintln!("  warning: cargo build failed ({other:?}); using the existing {}", bin.display());
+            eprintln!(
+                "  warning: cargo build failed ({other:?}); using the existing {}",
+                bin.display()
+            );
             Ok(bin)
         }
-        other => Err(format!("cannot build the pbn CLI ({other:?}); pass --pbn PATH or set PBN_BIN")),
+        other => Err(format!(
+            "cannot build the pbn CLI ({other:?}); pass --pbn PATH or set PBN_BIN"
+        )),
     }
 }
 
@@ -598,7 +753,10 @@ pub(super) fn endplay_setup(args: &Args) -> Endplay {
         .unwrap_or_else(|| repo_root().join(".venv/bin/python"));
     let import = |py: &Path| {
         Command::new(py)
-            .args(["-c", "import endplay; print(getattr(endplay, '__version__', '?'))"])
+            .args([
+                "-c",
+                "import endplay; print(getattr(endplay, '__version__', '?'))",
+            ])
             .stderr(Stdio::null())
             .output()
             .ok()
@@ -606,7 +764,11 @@ pub(super) fn endplay_setup(args: &Args) -> Endplay {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     if let Some(version) = import(&python) {
-        return Endplay::Ready { python, script, version };
+        return Endplay::Ready {
+            python,
+            script,
+            version,
+        };
     }
     if args.python.is_some() || std::env::var_os("PBN_BENCH_PYTHON").is_some() {
         return Endplay::Unavailable(format!("{} cannot import endplay", python.display()));
@@ -616,7 +778,10 @@ pub(super) fn endplay_setup(args: &Args) -> Endplay {
         eprintln!("  {cmd:?}");
         match cmd.stdout(Stdio::null()).output() {
             Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
+            Ok(o) => Err(format!(
+                "{cmd:?} failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            )),
             Err(e) => Err(format!("{cmd:?}: {e}")),
         }
     };
@@ -627,16 +792,27 @@ pub(super) fn endplay_setup(args: &Args) -> Endplay {
         sh(Command::new(venv.join("bin/pip")).args(["install", "-q", "endplay"]))
     })();
     match (setup, import(&python)) {
-        (_, Some(version)) => Endplay::Ready { python, script, version },
+        (_, Some(version)) => Endplay::Ready {
+            python,
+            script,
+            version,
+        },
         (Err(e), None) => Endplay::Unavailable(e),
-        (Ok(()), None) => Endplay::Unavailable(format!("endplay installed in {} but cannot be imported", venv.display())),
+        (Ok(()), None) => Endplay::Unavailable(format!(
+            "endplay installed in {} but cannot be imported",
+            venv.display()
+        )),
     }
 }
 
 /// The first CPU this process may run on (for `taskset`).
 fn first_allowed_cpu() -> Option<usize> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let list = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?.trim().to_string();
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?
+        .trim()
+        .to_string();
     list.split([',', '-']).next()?.trim().parse().ok()
 }
 
@@ -651,19 +827,37 @@ fn render(
 ) -> String {
     let big = sizes.last().expect("at least one size");
     let at = |id: &str, games: usize| -> Option<&Outcome> {
-        history.get(id)?.iter().find(|(g, _)| *g == games).map(|(_, o)| o)
+        history
+            .get(id)?
+            .iter()
+            .find(|(g, _)| *g == games)
+            .map(|(_, o)| o)
     };
     let secs = |id: &str| at(id, big.games).and_then(Outcome::secs);
     let est = |id: &str| at(id, big.games).is_some_and(Outcome::is_estimate);
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let fmt_s = |s: f64| if s >= 100.0 { format!("{s:.0}") } else if s >= 1.0 { format!("{s:.2}") } else { format!("{s:.3}") };
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let fmt_s = |s: f64| {
+        if s >= 100.0 {
+            format!("{s:.0}")
+        } else if s >= 1.0 {
+            format!("{s:.2}")
+        } else {
+            format!("{s:.3}")
+        }
+    };
     let games_s = thousands;
 
     let mut md = String::new();
     md += "## `pbn check` against the bare parse, endplay and `wc -l`\n\n";
     md += &format!("- Machine: {machine}\n");
     md += &format!("- Command: `{}`\n", report::command(&args.argv));
-    md += &format!("- Date: {}; commit {}\n", report::utc_now(), report::commit());
+    md += &format!(
+        "- Date: {}; commit {}\n",
+        report::utc_now(),
+        report::commit()
+    );
     md += &format!(
         "- Input: `pbn_tests::gen::generate({}, seed {}, default options)`: fully played export-format games \
          with notes, NAGs, comments and tables (LF), {} ({} bytes), {} lines, {} games with a play section. \
@@ -692,7 +886,11 @@ fn render(
     md += &match endplay {
         Endplay::Ready { version, .. } => match big.endplay_boards {
             Some((b, p)) => {
-                format!("- endplay {version} (PyPI) in `.venv`; it read {} boards, {} with play\n", thousands(b), thousands(p))
+                format!(
+                    "- endplay {version} (PyPI) in `.venv`; it read {} boards, {} with play\n",
+                    thousands(b),
+                    thousands(p)
+                )
             }
             None => format!("- endplay {version} (PyPI) in `.venv`\n"),
         },
@@ -713,9 +911,11 @@ fn render(
         sizes.iter().map(|s| games_s(s.games)).collect::<Vec<_>>().join(", "),
         if budget.is_finite() { format!("{budget} s") } else { "∞".into() }
     );
-    let load_end = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()));
+    let load_end = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        l.split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<f64>().ok())
+    });
     if let Some(l) = load_end {
         md.insert_str(
             md.len() - 1,
@@ -737,8 +937,16 @@ fn render(
     md += "| tool | input | reps | best s | median s | MB/s | µs/game | × bare parse |\n\
            |---|---|---:|---:|---:|---:|---:|---:|\n";
     for spec in specs.iter().filter(|s| s.group == Group::Tool) {
-        let bytes = if spec.input == Input::Endplay { big.endplay_bytes } else { big.bytes };
-        let input = if spec.input == Input::Endplay { "endplay copy" } else { "full file" };
+        let bytes = if spec.input == Input::Endplay {
+            big.endplay_bytes
+        } else {
+            big.bytes
+        };
+        let input = if spec.input == Input::Endplay {
+            "endplay copy"
+        } else {
+            "full file"
+        };
         let row = match at(spec.id, big.games) {
             Some(Outcome::Measured(s)) => {
                 let m = s.median.as_secs_f64();
@@ -777,7 +985,15 @@ fn render(
         md += &"---:|".repeat(sizes.len() + 1);
         md += "\n";
         for spec in specs {
-            md += &format!("| {}{} |", if spec.group == Group::Stage { "stage: " } else { "" }, spec.label);
+            md += &format!(
+                "| {}{} |",
+                if spec.group == Group::Stage {
+                    "stage: "
+                } else {
+                    ""
+                },
+                spec.label
+            );
             let mut pts = Vec::new();
             for s in sizes {
                 match at(spec.id, s.games) {
@@ -786,7 +1002,9 @@ fn render(
                         pts.push((s.games as f64, v));
                         md += &format!(" {} |", fmt_s(v));
                     }
-                    Some(Outcome::Estimated { secs, .. }) => md += &format!(" *~{}* |", fmt_s(*secs)),
+                    Some(Outcome::Estimated { secs, .. }) => {
+                        md += &format!(" *~{}* |", fmt_s(*secs))
+                    }
                     _ => md += " — |",
                 }
             }
@@ -898,7 +1116,8 @@ fn render(
                         if *e { "~" } else { "" },
                         fmt_s(*v),
                         match k {
-                            Some(k) if *k > 1.3 => format!(" (grows as games^{k:.1}: super-linear)"),
+                            Some(k) if *k > 1.3 =>
+                                format!(" (grows as games^{k:.1}: super-linear)"),
                             Some(k) => format!(" (games^{k:.1})"),
                             None => String::new(),
                         }
@@ -961,21 +1180,43 @@ mod tests {
 
     fn measured(secs: f64) -> Outcome {
         let d = Duration::from_secs_f64(secs);
-        Outcome::Measured(Summary { best: d, median: d, reps: 1 })
+        Outcome::Measured(Summary {
+            best: d,
+            median: d,
+            reps: 1,
+        })
     }
 
     #[test]
     fn estimates_follow_the_measured_growth() {
         let quadratic = vec![(1_000, measured(1.0)), (2_000, measured(4.0))];
         let (secs, k) = estimate(Some(&quadratic), 20_000).unwrap();
-        assert!((k - 2.0).abs() < 1e-9 && (secs - 400.0).abs() < 1e-6, "{secs} {k}");
+        assert!(
+            (k - 2.0).abs() < 1e-9 && (secs - 400.0).abs() < 1e-6,
+            "{secs} {k}"
+        );
         // One point: assume linear. Faster than linear (noise): still linear.
         let one = vec![(1_000, measured(0.5))];
-        assert_eq!(estimate(Some(&one), 4_000).map(|(s, k)| (s.round(), k)), Some((2.0, 1.0)));
+        assert_eq!(
+            estimate(Some(&one), 4_000).map(|(s, k)| (s.round(), k)),
+            Some((2.0, 1.0))
+        );
         let flat = vec![(1_000, measured(1.0)), (2_000, measured(1.0))];
-        assert_eq!(estimate(Some(&flat), 4_000).map(|(s, k)| (s.round(), k)), Some((2.0, 1.0)));
+        assert_eq!(
+            estimate(Some(&flat), 4_000).map(|(s, k)| (s.round(), k)),
+            Some((2.0, 1.0))
+        );
         // Estimates and failures are not measurements.
-        let none = vec![(1_000, Outcome::Unavailable("x".into())), (2_000, Outcome::Estimated { secs: 9.0, exponent: 1.0 })];
+        let none = vec![
+            (1_000, Outcome::Unavailable("x".into())),
+            (
+                2_000,
+                Outcome::Estimated {
+                    secs: 9.0,
+                    exponent: 1.0,
+                },
+            ),
+        ];
         assert!(estimate(Some(&none), 4_000).is_none());
         assert!(estimate(None, 4_000).is_none());
     }
@@ -994,8 +1235,17 @@ mod tests {
         assert!(text.contains(" $") && text.contains('{') && text.contains(" ; "));
         let copy = endplay_copy(&text);
         assert!(!copy.contains('$') && !copy.contains('{') && !copy.contains(" ; "));
-        let tags = |t: &str| t.lines().filter(|l| l.starts_with('[')).map(str::to_string).collect::<Vec<_>>();
-        assert_eq!(tags(&copy), tags(&text), "every tag (deals, notes, tables) kept");
+        let tags = |t: &str| {
+            t.lines()
+                .filter(|l| l.starts_with('['))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            tags(&copy),
+            tags(&text),
+            "every tag (deals, notes, tables) kept"
+        );
         let tree = pbn::syntax::parse(&copy);
         assert!(!tree.root_node().has_error());
     }

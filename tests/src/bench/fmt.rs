@@ -12,7 +12,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 pub fn run(args: &Args) -> Result<String, String> {
-    let games = if args.quick { 200 } else { args.games.unwrap_or(20_000) };
+    let games = if args.quick {
+        200
+    } else {
+        args.games.unwrap_or(20_000)
+    };
     let reps = if args.quick { 1 } else { 3 };
     let text = generate(games, 1, &GenOptions::default());
     let dir = std::env::temp_dir().join(format!("pbn-bench-fmt-{}", std::process::id()));
@@ -26,7 +30,10 @@ pub fn run(args: &Args) -> Result<String, String> {
     let mut inproc = Vec::new();
     for _ in 0..reps {
         let t = Instant::now();
-        let out = pbn::format::format(&pbn::text::decode(text.as_bytes()), &pbn::format::FormatOptions::default());
+        let out = pbn::format::format(
+            &pbn::text::decode(text.as_bytes()),
+            &pbn::format::FormatOptions::default(),
+        );
         inproc.push(t.elapsed().as_secs_f64());
         assert!(out.text.len() > text.len() / 2);
     }
@@ -52,8 +59,15 @@ pub fn run(args: &Args) -> Result<String, String> {
     let mut s = String::new();
     s += "## `pbn fmt` against endplay (load + write)\n\n";
     s += &format!("- Machine: {}\n", report::machine());
-    s += &format!("- Command: `{}`\n", report::command(&std::env::args().skip(1).collect::<Vec<_>>()));
-    s += &format!("- Date: {}; commit {}\n", report::utc_now(), report::commit());
+    s += &format!(
+        "- Command: `{}`\n",
+        report::command(&std::env::args().skip(1).collect::<Vec<_>>())
+    );
+    s += &format!(
+        "- Date: {}; commit {}\n",
+        report::utc_now(),
+        report::commit()
+    );
     s += &format!(
         "- Input: `pbn_tests::gen::generate({games}, seed 1, default options)`, {} ({} bytes); endplay reads and writes the same games without NAGs and comments (its reader cannot read them)\n",
         report::size(text.len()),
@@ -61,11 +75,23 @@ pub fn run(args: &Args) -> Result<String, String> {
     );
     s += &format!("- Method: wall clock, median of {reps}; the CLI time includes process start, reading and writing to /dev/null; the endplay time is `load(f)` + `dump(boards, StringIO)` (`tests/bench/endplay_roundtrip.py`)\n\n");
     s += "| tool | median s | MB/s |\n|---|---:|---:|\n";
-    s += &format!("| `pbn fmt` in-process (decode + format) | {inproc:.2} | {:.1} |\n", mb / inproc);
-    s += &format!("| `pbn fmt --stdout FILE > /dev/null` | {cli:.2} | {:.1} |\n", mb / cli);
-    let endplay = if args.quick { None } else { Some(endplay_setup(args)) };
+    s += &format!(
+        "| `pbn fmt` in-process (decode + format) | {inproc:.2} | {:.1} |\n",
+        mb / inproc
+    );
+    s += &format!(
+        "| `pbn fmt --stdout FILE > /dev/null` | {cli:.2} | {:.1} |\n",
+        mb / cli
+    );
+    let endplay = if args.quick {
+        None
+    } else {
+        Some(endplay_setup(args))
+    };
     match endplay {
-        Some(Endplay::Ready { python, version, .. }) => {
+        Some(Endplay::Ready {
+            python, version, ..
+        }) => {
             let script = report_root().join("tests/bench/endplay_roundtrip.py");
             let out = Command::new(&python)
                 .arg(&script)
@@ -73,13 +99,20 @@ pub fn run(args: &Args) -> Result<String, String> {
                 .args(["--reps", &reps.to_string()])
                 .output()
                 .map_err(|e| e.to_string())?;
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("endplay output: {e}"))?;
-            let secs: Vec<f64> = v["seconds"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            let v: serde_json::Value =
+                serde_json::from_slice(&out.stdout).map_err(|e| format!("endplay output: {e}"))?;
+            let secs: Vec<f64> = v["seconds"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+                .unwrap_or_default();
             if secs.is_empty() {
                 s += &format!("\nendplay {version}: not measured ({})\n", v["error"]);
             } else {
                 let e = median(secs);
-                s += &format!("| endplay {version} `load` + `dump` (Python) | {e:.2} | {:.1} |\n", mb / e);
+                s += &format!(
+                    "| endplay {version} `load` + `dump` (Python) | {e:.2} | {:.1} |\n",
+                    mb / e
+                );
                 let ratio = e / cli;
                 s += &format!(
                     "\nTarget: endplay / pbn fmt ≥ 10× (CLI end to end): **{}**: {ratio:.2}× ({e:.2} s / {cli:.2} s); in-process {:.2}×. What limits it is what limits `pbn check` (see above): the parse (in pieces, on every core) and the lowering, which already take most of the budget, plus printing.\n",

@@ -48,20 +48,34 @@ fn peak_mb(bin: &Path, input: &Path) -> Result<Option<f64>, String> {
         .output()
         .map_err(|e| format!("run {}: {e}", bin.display()))?;
     if !matches!(out.status.code(), Some(0 | 1)) {
-        return Err(format!("pbn check {} ended with {:?}", input.display(), out.status));
+        return Err(format!(
+            "pbn check {} ended with {:?}",
+            input.display(),
+            out.status
+        ));
     }
     let kb = pbn_tests::hostile::stats_peak_kb(&String::from_utf8_lossy(&out.stderr));
     Ok(kb.map(|kb| kb as f64 * 1024.0 / 1e6))
 }
 
-fn measure_point(shape: &Hostile, n: usize, reps: usize, bin: &Path, dir: &Path) -> Result<Point, String> {
+fn measure_point(
+    shape: &Hostile,
+    n: usize,
+    reps: usize,
+    bin: &Path,
+    dir: &Path,
+) -> Result<Point, String> {
     let bytes = (shape.make)(n);
     let path = dir.join(format!("{}-{n}.pbn", shape.name));
     std::fs::write(&path, &bytes).map_err(|e| format!("write {}: {e}", path.display()))?;
     let peak = peak_mb(bin, &path);
     let _ = std::fs::remove_file(&path);
     let ms = check_ms(&bytes, reps, MIN_TOTAL, MAX_REPS);
-    Ok(Point { bytes: bytes.len(), ms, peak_mb: peak? })
+    Ok(Point {
+        bytes: bytes.len(),
+        ms,
+        peak_mb: peak?,
+    })
 }
 
 /// k of time ∝ bytes^k between two points.
@@ -100,7 +114,10 @@ pub fn run(args: &Args) -> Result<String, String> {
             let size = (n * num / den).max(1);
             points.push(measure_point(shape, size, reps, &bin, &dir)?);
         }
-        let times: Vec<String> = points.iter().map(|p| format!("{} ({})", ms(p.ms), report::size(p.bytes))).collect();
+        let times: Vec<String> = points
+            .iter()
+            .map(|p| format!("{} ({})", ms(p.ms), report::size(p.bytes)))
+            .collect();
         let ks: Vec<String> = points
             .windows(2)
             .map(|w| match exponent(&w[0], &w[1]) {
@@ -112,9 +129,14 @@ pub fn run(args: &Args) -> Result<String, String> {
                 None => "–".into(),
             })
             .collect();
-        let peaks: Vec<String> = points.iter().map(|p| p.peak_mb.map_or("?".into(), |m| format!("{m:.0}"))).collect();
+        let peaks: Vec<String> = points
+            .iter()
+            .map(|p| p.peak_mb.map_or("?".into(), |m| format!("{m:.0}")))
+            .collect();
         let last = points.last().expect("at least one size");
-        let per_mb = last.peak_mb.map_or("?".into(), |m| format!("{:.0}", (m - base_mb).max(0.0) / (last.bytes as f64 / 1e6)));
+        let per_mb = last.peak_mb.map_or("?".into(), |m| {
+            format!("{:.0}", (m - base_mb).max(0.0) / (last.bytes as f64 / 1e6))
+        });
         rows.push(format!(
             "| `{}` | {} | {} | {} | {} | {} |",
             shape.name,
@@ -126,7 +148,16 @@ pub fn run(args: &Args) -> Result<String, String> {
         ));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let sizes: Vec<String> = factors.iter().map(|&(a, b)| if b == 1 { format!("×{a}") } else { format!("×{a}/{b}") }).collect();
+    let sizes: Vec<String> = factors
+        .iter()
+        .map(|&(a, b)| {
+            if b == 1 {
+                format!("×{a}")
+            } else {
+                format!("×{a}/{b}")
+            }
+        })
+        .collect();
     let mut out = String::new();
     out += "## Hostile inputs: growth of `pbn check`\n\n";
     out += &report::provenance(&args.argv);
@@ -159,7 +190,11 @@ mod tests {
 
     #[test]
     fn exponent_of_linear_and_quadratic() {
-        let p = |bytes, ms| Point { bytes, ms, peak_mb: None };
+        let p = |bytes, ms| Point {
+            bytes,
+            ms,
+            peak_mb: None,
+        };
         assert!((exponent(&p(1000, 1.0), &p(4000, 4.0)).unwrap() - 1.0).abs() < 1e-9);
         assert!((exponent(&p(1000, 1.0), &p(4000, 16.0)).unwrap() - 2.0).abs() < 1e-9);
         assert!(exponent(&p(1000, 0.0), &p(4000, 1.0)).is_none());

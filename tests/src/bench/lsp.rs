@@ -87,7 +87,11 @@ fn median(mut v: Vec<f64>) -> Val {
     }
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    let m = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    let m = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
     Val::M(m, n)
 }
 
@@ -166,12 +170,22 @@ fn run_with(args: &Args, clean: bool) -> Result<String, String> {
     let sizes: Vec<usize> = if args.quick {
         vec![100, 300]
     } else {
-        let mut v: Vec<usize> = [1_000, 20_000].into_iter().filter(|&g| g < largest).collect();
+        let mut v: Vec<usize> = [1_000, 20_000]
+            .into_iter()
+            .filter(|&g| g < largest)
+            .collect();
         v.push(largest);
         v
     };
-    let budget = if args.budget > 0.0 { args.budget } else { f64::INFINITY };
-    eprintln!("pbn-bench lsp: sizes {sizes:?} games, seed {}, budget {budget} s per run", args.seed);
+    let budget = if args.budget > 0.0 {
+        args.budget
+    } else {
+        f64::INFINITY
+    };
+    eprintln!(
+        "pbn-bench lsp: sizes {sizes:?} games, seed {}, budget {budget} s per run",
+        args.seed
+    );
     let machine = report::machine();
     let pbn = pbn_binary(args)?;
     eprintln!("  pbn binary: {}", pbn.display());
@@ -188,14 +202,31 @@ fn run_with(args: &Args, clean: bool) -> Result<String, String> {
             runs.push(estimated(&runs, games, why));
             continue;
         }
-        let text = generate(games, args.seed, &if clean { GenOptions::clean() } else { GenOptions::default() });
+        let text = generate(
+            games,
+            args.seed,
+            &if clean {
+                GenOptions::clean()
+            } else {
+                GenOptions::default()
+            },
+        );
         let path = dir.join(format!("lsp-{games}.pbn"));
         std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!("  {games} games: {} ({})", report::size(text.len()), path.display());
-        let mut run = SizeRun { games, bytes: text.len(), ..SizeRun::default() };
+        eprintln!(
+            "  {games} games: {} ({})",
+            report::size(text.len()),
+            path.display()
+        );
+        let mut run = SizeRun {
+            games,
+            bytes: text.len(),
+            ..SizeRun::default()
+        };
         // A failure at a size is reported with what was measured before it
         // (a smoke run fails at once).
-        let result = server_session(args, &pbn, &path, &text, &mut run).and_then(|()| in_process(args, &text, &mut run));
+        let result = server_session(args, &pbn, &path, &text, &mut run)
+            .and_then(|()| in_process(args, &text, &mut run));
         if let Err(e) = result {
             if args.quick || runs.is_empty() {
                 return Err(format!("{games} games: {e}"));
@@ -240,7 +271,9 @@ fn measured_points(runs: &[SizeRun], id: &str) -> Vec<(usize, f64)> {
 fn skip_reason(runs: &[SizeRun], games: usize, budget: f64) -> Option<String> {
     if let Some((est, k)) = extrapolate(&measured_points(runs, "open"), games) {
         if est > budget {
-            return Some(format!("one open is estimated at {est:.0} s (games^{k:.2}), above the {budget} s budget"));
+            return Some(format!(
+                "one open is estimated at {est:.0} s (games^{k:.2}), above the {budget} s budget"
+            ));
         }
     }
     // Memory: linear in the file size from the largest measured size.
@@ -260,9 +293,21 @@ fn skip_reason(runs: &[SizeRun], games: usize, budget: f64) -> Option<String> {
 
 /// A size that was not run: every row extrapolated from the smaller sizes.
 fn estimated(runs: &[SizeRun], games: usize, why: String) -> SizeRun {
-    let bytes = runs.last().map(|r| (r.bytes as f64 * games as f64 / r.games as f64) as usize).unwrap_or(0);
-    let mut run = SizeRun { games, bytes, skipped: Some(why), ..SizeRun::default() };
-    let ids: Vec<&'static str> = LATENCY_ROWS.iter().chain(MEMORY_ROWS).map(|(id, _)| *id).collect();
+    let bytes = runs
+        .last()
+        .map(|r| (r.bytes as f64 * games as f64 / r.games as f64) as usize)
+        .unwrap_or(0);
+    let mut run = SizeRun {
+        games,
+        bytes,
+        skipped: Some(why),
+        ..SizeRun::default()
+    };
+    let ids: Vec<&'static str> = LATENCY_ROWS
+        .iter()
+        .chain(MEMORY_ROWS)
+        .map(|(id, _)| *id)
+        .collect();
     for id in ids {
         if let Some((v, _)) = extrapolate(&measured_points(runs, id), games) {
             run.rows.insert(id, Val::E(v));
@@ -272,12 +317,16 @@ fn estimated(runs: &[SizeRun], games: usize, why: String) -> SizeRun {
         for (id, label, _) in &last.steps {
             let pts: Vec<(usize, f64)> = runs
                 .iter()
-                .filter_map(|r| r.steps.iter().find(|s| s.0 == *id).and_then(|s| match s.2 {
-                    Val::M(v, _) => Some((r.games, v)),
-                    _ => None,
-                }))
+                .filter_map(|r| {
+                    r.steps.iter().find(|s| s.0 == *id).and_then(|s| match s.2 {
+                        Val::M(v, _) => Some((r.games, v)),
+                        _ => None,
+                    })
+                })
                 .collect();
-            let v = extrapolate(&pts, games).map(|(v, _)| Val::E(v)).unwrap_or(Val::None);
+            let v = extrapolate(&pts, games)
+                .map(|(v, _)| Val::E(v))
+                .unwrap_or(Val::None);
             run.steps.push((id, label.clone(), v));
         }
     }
@@ -371,7 +420,10 @@ fn spawn_server(pbn: &Path, timeout: Duration) -> LspClient {
     let mut c = LspClient::spawn_with(pbn);
     c.timeout = timeout;
     // No `positionEncodings`: the default client, UTF-16.
-    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
     c.notify("initialized", json!({}));
     c
 }
@@ -383,10 +435,18 @@ fn timed_diagnostics(c: &mut LspClient, f: &[u8], version: i64) -> (f64, Vec<Val
     let start = Instant::now();
     c.send_raw(f);
     let m = c.wait_for(|m| {
-        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI && m["params"]["version"] == version
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == URI
+            && m["params"]["version"] == version
     });
     let t = secs(c.last_arrival.unwrap_or_else(Instant::now) - start);
-    (t, m["params"]["diagnostics"].as_array().cloned().unwrap_or_default())
+    (
+        t,
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+    )
 }
 
 /// A request's wall-clock time (to the arrival of its response) and result.
@@ -408,14 +468,20 @@ fn did_open(text: &str) -> Vec<u8> {
 /// A `didChange` replacing the byte at `at` (an ASCII digit) with `new`.
 fn digit_change(text: &str, places: &Places, at: usize, new: char, version: i64) -> Vec<u8> {
     let (s, e) = (places.position(text, at), places.position(text, at + 1));
-    frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+    frame(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": URI, "version": version},
-        "contentChanges": [{"range": {"start": s, "end": e}, "text": new.to_string()}]}}))
+        "contentChanges": [{"range": {"start": s, "end": e}, "text": new.to_string()}]}}),
+    )
 }
 
 /// The next digit for an edit: `9` goes back to `8`.
 fn bump(d: u8) -> char {
-    if d == b'9' { '8' } else { (d + 1) as char }
+    if d == b'9' {
+        '8'
+    } else {
+        (d + 1) as char
+    }
 }
 
 /// Times `pbn check --format json FILE > /dev/null`.
@@ -432,15 +498,39 @@ fn cli_check(pbn: &Path, path: &Path) -> Result<f64, String> {
     let d = start.elapsed();
     match out.status.code() {
         Some(0 | 1) => Ok(secs(d)),
-        _ => Err(format!("pbn check: {}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())),
+        _ => Err(format!(
+            "pbn check: {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
     }
 }
 
-fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut SizeRun) -> Result<(), String> {
+fn server_session(
+    args: &Args,
+    pbn: &Path,
+    path: &Path,
+    text: &str,
+    run: &mut SizeRun,
+) -> Result<(), String> {
     let games = run.games;
     let big = games > 50_000;
-    let open_reps = args.reps.unwrap_or(if args.quick { 2 } else if big { 1 } else if games > 5_000 { 3 } else { 5 });
-    let edit_reps = args.reps.unwrap_or(if args.quick { 3 } else if big { 3 } else { 15 });
+    let open_reps = args.reps.unwrap_or(if args.quick {
+        2
+    } else if big {
+        1
+    } else if games > 5_000 {
+        3
+    } else {
+        5
+    });
+    let edit_reps = args.reps.unwrap_or(if args.quick {
+        3
+    } else if big {
+        3
+    } else {
+        15
+    });
     let req_reps = if args.quick { 3 } else { 9 };
     let fmt_reps = if args.quick || big { 1 } else { 3 };
     // A generous timeout: the first diagnostics of 100,000 games take a while.
@@ -448,7 +538,10 @@ fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut Si
 
     let places = Places::new(text);
     if places.games.len() != games {
-        return Err(format!("found {} games in the {games}-game file", places.games.len()));
+        return Err(format!(
+            "found {} games in the {games}-game file",
+            places.games.len()
+        ));
     }
     let open_frame = did_open(text);
     let (mut checks, mut opens, mut exits) = (Vec::new(), Vec::new(), Vec::new());
@@ -476,7 +569,9 @@ fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut Si
             run.diagnostics = diags.len();
             run.diagnostics_json = serde_json::to_vec(&diags).map(|v| v.len()).unwrap_or(0);
             drop(diags);
-            session_requests(args, &mut c, text, &places, run, edit_reps, req_reps, fmt_reps)?;
+            session_requests(
+                args, &mut c, text, &places, run, edit_reps, req_reps, fmt_reps,
+            )?;
         }
         // Shutdown, then `exit`: the server frees everything it holds.
         let r = c.request("shutdown", json!(null));
@@ -495,8 +590,14 @@ fn server_session(args: &Args, pbn: &Path, path: &Path, text: &str, run: &mut Si
     run.rows.insert("check", median(checks));
     run.rows.insert("open", median(opens));
     run.rows.insert("rss_init", median(mem_init));
-    run.rows.insert("rss_open", median(mem_open.iter().map(|m| m.0 as f64).collect()));
-    run.rows.insert("hwm_open", median(mem_open.iter().map(|m| m.1 as f64).collect()));
+    run.rows.insert(
+        "rss_open",
+        median(mem_open.iter().map(|m| m.0 as f64).collect()),
+    );
+    run.rows.insert(
+        "hwm_open",
+        median(mem_open.iter().map(|m| m.1 as f64).collect()),
+    );
     Ok(())
 }
 
@@ -525,13 +626,19 @@ fn session_requests(
     for k in 0..edit_reps {
         std::thread::sleep(pause);
         let g = n / 2 + k;
-        let at = places.board_digit(&text, g).ok_or("no Board tag in a middle game")?;
+        let at = places
+            .board_digit(&text, g)
+            .ok_or("no Board tag in a middle game")?;
         let new = bump(text.as_bytes()[at]);
         version += 1;
         let f = digit_change(&text, places, at, new, version);
         text.replace_range(at..at + 1, &new.to_string());
         let (t, d) = timed_diagnostics(c, &f, version);
-        eprintln!("    edit middle game {g}: {:.1} ms ({} diagnostics)", t * 1e3, d.len());
+        eprintln!(
+            "    edit middle game {g}: {:.1} ms ({} diagnostics)",
+            t * 1e3,
+            d.len()
+        );
         mid.push(t);
     }
     // Typing: a digit inserted after the Board value's last digit, then
@@ -539,28 +646,44 @@ fn session_requests(
     let mut typing = Vec::new();
     for k in 0..edit_reps {
         let g = n / 2 + k;
-        let at = places.board_digit(&text, g).ok_or("no Board tag in a middle game")? + 1;
+        let at = places
+            .board_digit(&text, g)
+            .ok_or("no Board tag in a middle game")?
+            + 1;
         for (end, new) in [(at, "7"), (at + 1, "")] {
             std::thread::sleep(pause);
             version += 1;
-            let f = frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            let f = frame(
+                &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                 "textDocument": {"uri": URI, "version": version},
-                "contentChanges": [{"range": {"start": places.position(&text, at), "end": places.position(&text, end)}, "text": new}]}}));
+                "contentChanges": [{"range": {"start": places.position(&text, at), "end": places.position(&text, end)}, "text": new}]}}),
+            );
             text.replace_range(at..end, new);
             let (t, d) = timed_diagnostics(c, &f, version);
-            eprintln!("    typing in game {g} ({}): {:.1} ms ({} diagnostics)", if new.is_empty() { "delete" } else { "insert" }, t * 1e3, d.len());
+            eprintln!(
+                "    typing in game {g} ({}): {:.1} ms ({} diagnostics)",
+                if new.is_empty() { "delete" } else { "insert" },
+                t * 1e3,
+                d.len()
+            );
             typing.push(t);
         }
     }
     for _ in 0..edit_reps {
         std::thread::sleep(pause);
-        let at = places.board_digit(&text, n - 1).ok_or("no Board tag in the last game")?;
+        let at = places
+            .board_digit(&text, n - 1)
+            .ok_or("no Board tag in the last game")?;
         let new = bump(text.as_bytes()[at]);
         version += 1;
         let f = digit_change(&text, places, at, new, version);
         text.replace_range(at..at + 1, &new.to_string());
         let (t, d) = timed_diagnostics(c, &f, version);
-        eprintln!("    edit last game: {:.1} ms ({} diagnostics)", t * 1e3, d.len());
+        eprintln!(
+            "    edit last game: {:.1} ms ({} diagnostics)",
+            t * 1e3,
+            d.len()
+        );
         last.push(t);
     }
     // Bursts: five keystrokes 20 ms apart, timed from the last one.
@@ -573,7 +696,9 @@ fn session_requests(
             if j > 0 {
                 std::thread::sleep(Duration::from_millis(20));
             }
-            let at = places.board_digit(&text, g).ok_or("no Board tag in a middle game")?;
+            let at = places
+                .board_digit(&text, g)
+                .ok_or("no Board tag in a middle game")?;
             let new = bump(text.as_bytes()[at]);
             version += 1;
             let f = digit_change(&text, places, at, new, version);
@@ -585,7 +710,11 @@ fn session_requests(
             }
         }
         let (t, d) = timed_diagnostics(c, &last_frame, version);
-        eprintln!("    burst in game {g}: {:.1} ms after the last keystroke ({} diagnostics)", t * 1e3, d.len());
+        eprintln!(
+            "    burst in game {g}: {:.1} ms after the last keystroke ({} diagnostics)",
+            t * 1e3,
+            d.len()
+        );
         burst.push(t);
     }
     if let Some(p) = perf {
@@ -602,13 +731,20 @@ fn session_requests(
     // Hovers and completion on the settled version.
     let doc = json!({"uri": URI});
     let nag = places.find_from(&text, n / 2, " $", 1).ok_or("no NAG")?;
-    let card = places.find_from(&text, n / 2, "[Play \"", 0).and_then(|i| text[i..].find('\n').map(|j| i + j + 1)).ok_or("no play")?;
+    let card = places
+        .find_from(&text, n / 2, "[Play \"", 0)
+        .and_then(|i| text[i..].find('\n').map(|j| i + j + 1))
+        .ok_or("no play")?;
     let call = places
         .find_from(&text, n / 2, "[Auction \"", 0)
         .and_then(|i| text[i..].find('\n').map(|j| i + j + 1))
         .and_then(|i| text[i..].find([' ', '\n']).map(|j| i + j))
         .ok_or("no auction")?;
-    let mut timed = |method: &str, params: Value, reps: usize, check: &dyn Fn(&Value) -> bool| -> Result<Val, String> {
+    let mut timed = |method: &str,
+                     params: Value,
+                     reps: usize,
+                     check: &dyn Fn(&Value) -> bool|
+     -> Result<Val, String> {
         let mut ts = Vec::new();
         for _ in 0..reps {
             let (t, r) = timed_request(c, method, params.clone())?;
@@ -619,14 +755,44 @@ fn session_requests(
         }
         Ok(median(ts))
     };
-    let hover_ok = |r: &Value| r["contents"]["value"].as_str().is_some_and(|s| !s.is_empty());
+    let hover_ok = |r: &Value| {
+        r["contents"]["value"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    };
     let pos = |o| places.position(&text, o);
-    run.rows.insert("hover_nag", timed("textDocument/hover", json!({"textDocument": doc, "position": pos(nag)}), req_reps, &hover_ok)?);
-    run.rows.insert("hover_card", timed("textDocument/hover", json!({"textDocument": doc, "position": pos(card)}), req_reps, &hover_ok)?);
-    let items = |r: &Value| r.as_array().or_else(|| r["items"].as_array()).map(|a| a.len()).unwrap_or(0);
+    run.rows.insert(
+        "hover_nag",
+        timed(
+            "textDocument/hover",
+            json!({"textDocument": doc, "position": pos(nag)}),
+            req_reps,
+            &hover_ok,
+        )?,
+    );
+    run.rows.insert(
+        "hover_card",
+        timed(
+            "textDocument/hover",
+            json!({"textDocument": doc, "position": pos(card)}),
+            req_reps,
+            &hover_ok,
+        )?,
+    );
+    let items = |r: &Value| {
+        r.as_array()
+            .or_else(|| r["items"].as_array())
+            .map(|a| a.len())
+            .unwrap_or(0)
+    };
     run.rows.insert(
         "completion",
-        timed("textDocument/completion", json!({"textDocument": doc, "position": pos(call)}), req_reps, &|r| items(r) > 0)?,
+        timed(
+            "textDocument/completion",
+            json!({"textDocument": doc, "position": pos(call)}),
+            req_reps,
+            &|r| items(r) > 0,
+        )?,
     );
     drop(timed);
 
@@ -641,12 +807,18 @@ fn session_requests(
         let f = digit_change(&text, places, at, new, version);
         text.replace_range(at..at + 1, &new.to_string());
         c.send_raw(&f);
-        let (t, r) = timed_request(c, "textDocument/hover", json!({"textDocument": doc, "position": places.position(&text, card)}))?;
+        let (t, r) = timed_request(
+            c,
+            "textDocument/hover",
+            json!({"textDocument": doc, "position": places.position(&text, card)}),
+        )?;
         if !hover_ok(&r) {
             return Err(format!("hover after an edit: {}", truncate(&r)));
         }
         cold.push(t);
-        let _ = c.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version);
+        let _ = c.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
+        });
     }
     run.rows.insert("hover_cold", median(cold));
 
@@ -662,13 +834,21 @@ fn session_requests(
             json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
         )?;
         let edits = r.as_array().ok_or("formatting: no edit list")?;
-        fmt_len = edits.iter().filter_map(|e| e["newText"].as_str()).map(str::len).sum();
+        fmt_len = edits
+            .iter()
+            .filter_map(|e| e["newText"].as_str())
+            .map(str::len)
+            .sum();
         fmt.push(t);
     }
     run.notes.push(format!(
         "formatting answered {} bytes of new text ({})",
         thousands(fmt_len),
-        if fmt_len == 0 { "no edit: the file is already formatted" } else { "one whole-document edit" }
+        if fmt_len == 0 {
+            "no edit: the file is already formatted"
+        } else {
+            "one whole-document edit"
+        }
     ));
     run.rows.insert("format", median(fmt));
     let (_, hwm) = proc_memory(c.pid()).ok_or("cannot read /proc/PID/status")?;
@@ -680,19 +860,33 @@ fn session_requests(
     let whole_reps = if games > 50_000 { 1 } else { fmt_reps };
     let mut sym = Vec::new();
     for _ in 0..whole_reps {
-        let (t, r) = timed_request(c, "textDocument/documentSymbol", json!({"textDocument": doc}))?;
+        let (t, r) = timed_request(
+            c,
+            "textDocument/documentSymbol",
+            json!({"textDocument": doc}),
+        )?;
         if r.as_array().map_or(0, |a| a.len()) != n {
-            return Err(format!("documentSymbol: not one symbol per game: {}", truncate(&r)));
+            return Err(format!(
+                "documentSymbol: not one symbol per game: {}",
+                truncate(&r)
+            ));
         }
         sym.push(t);
     }
     run.rows.insert("symbols", median(sym));
-    let mid = places.position(&text, places.board_digit(&text, n / 2).ok_or("no Board tag")?);
+    let mid = places.position(
+        &text,
+        places.board_digit(&text, n / 2).ok_or("no Board tag")?,
+    );
     let line = mid["line"].as_u64().unwrap_or(0);
     let mut sem = Vec::new();
     for _ in 0..req_reps {
         let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}});
-        let (t, r) = timed_request(c, "textDocument/semanticTokens/range", json!({"textDocument": doc, "range": range}))?;
+        let (t, r) = timed_request(
+            c,
+            "textDocument/semanticTokens/range",
+            json!({"textDocument": doc, "range": range}),
+        )?;
         if r["data"].as_array().is_none_or(|a| a.is_empty()) {
             return Err(format!("semanticTokens/range: no tokens: {}", truncate(&r)));
         }
@@ -702,7 +896,11 @@ fn session_requests(
     if games <= 20_000 {
         let mut full = Vec::new();
         for _ in 0..whole_reps {
-            let (t, r) = timed_request(c, "textDocument/semanticTokens/full", json!({"textDocument": doc}))?;
+            let (t, r) = timed_request(
+                c,
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": doc}),
+            )?;
             if r["data"].as_array().is_none_or(|a| a.is_empty()) {
                 return Err(format!("semanticTokens/full: no tokens: {}", truncate(&r)));
             }
@@ -731,7 +929,16 @@ fn start_perf(args: &Args, pid: u32, games: usize) -> Option<std::process::Child
     let out = dir.join(format!("lsp-edits-{games}.perf.data"));
     eprintln!("    perf record -p {pid} → {}", out.display());
     let child = Command::new("perf")
-        .args(["record", "-F", "250", "--call-graph", "dwarf,16384", "-p", &pid.to_string(), "-o"])
+        .args([
+            "record",
+            "-F",
+            "250",
+            "--call-graph",
+            "dwarf,16384",
+            "-p",
+            &pid.to_string(),
+            "-o",
+        ])
         .arg(&out)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -742,7 +949,9 @@ fn start_perf(args: &Args, pid: u32, games: usize) -> Option<std::process::Child
 }
 
 fn stop_perf(mut p: std::process::Child) {
-    let _ = Command::new("kill").args(["-INT", &p.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-INT", &p.id().to_string()])
+        .status();
     let _ = p.wait();
 }
 
@@ -765,7 +974,9 @@ fn trim() {}
 /// This process's resident memory after giving free memory back.
 fn rss_now() -> f64 {
     trim();
-    proc_memory(std::process::id()).map(|m| m.0 as f64).unwrap_or(f64::NAN)
+    proc_memory(std::process::id())
+        .map(|m| m.0 as f64)
+        .unwrap_or(f64::NAN)
 }
 
 /// The steps of an edit, in order: (id, short name, description).
@@ -791,7 +1002,13 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     use pbn::lsp::state::Settings;
     use pbn::text::{LineIndex, PositionEncoding};
 
-    let reps = args.reps.unwrap_or(if args.quick { 3 } else if run.games > 50_000 { 3 } else { 5 });
+    let reps = args.reps.unwrap_or(if args.quick {
+        3
+    } else if run.games > 50_000 {
+        3
+    } else {
+        5
+    });
     let settings = Settings::default();
     let enc = PositionEncoding::Utf16;
     let places = Places::new(text);
@@ -801,7 +1018,12 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     // measured in an order where no step can reuse memory that an earlier
     // measured step freed: each structure stays alive until all are taken.
     let base = rss_now();
-    let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, text.to_string(), settings);
+    let mut doc = Document::open(
+        URI.parse().map_err(|_| "uri")?,
+        1,
+        text.to_string(),
+        settings,
+    );
     let after_open = rss_now();
     let snap = doc.snapshot.clone();
     let before_check = rss_now();
@@ -823,7 +1045,13 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let open_b = after_open - base;
     // RSS moves in whole pages and the allocator keeps some freed memory:
     // a difference under 2% of the text is below the noise.
-    let mem = |v: f64| if v < 0.02 * text.len() as f64 { Val::None } else { Val::M(v, 1) };
+    let mem = |v: f64| {
+        if v < 0.02 * text.len() as f64 {
+            Val::None
+        } else {
+            Val::M(v, 1)
+        }
+    };
     run.memory = vec![
         ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
         ("the rope (`Document::rope`) and the pieces (`Forest`): what `Document::open` takes beyond the text and the line index".into(), mem(open_b - index_b - text.len() as f64)),
@@ -842,14 +1070,21 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let mut push = |id: &'static str, t: f64| samples.entry(id).or_default().push(t);
     // The publication at open fills the JSON cache, as in the server.
     let mut cache = pbn::lsp::notifications::diagnostics::JsonCache::default();
-    drop(pbn::lsp::notifications::diagnostics::publish_json(&doc.snapshot, &mut cache));
+    drop(pbn::lsp::notifications::diagnostics::publish_json(
+        &doc.snapshot,
+        &mut cache,
+    ));
     for k in 0..reps {
         let g = n / 2 + k;
-        let at = places.board_digit(&doc.snapshot.source.text, g).ok_or("no Board tag")?;
+        let at = places
+            .board_digit(&doc.snapshot.source.text, g)
+            .ok_or("no Board tag")?;
         let new = bump(doc.snapshot.source.text.as_bytes()[at]);
         let (s, e) = (places.position(text, at), places.position(text, at + 1));
-        let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
-            .map_err(|e| format!("change: {e}"))?;
+        let changes = serde_json::from_value(
+            json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]),
+        )
+        .map_err(|e| format!("change: {e}"))?;
         // Copies for the replay (untimed); the server holds no other
         // reference to the previous snapshot, so `apply` edits its text in
         // place.
@@ -872,12 +1107,15 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         let _ = snap.checked();
         push("check", secs(t.elapsed()));
         let t = Instant::now();
-        let bytes = pbn::lsp::notifications::diagnostics::publish_json(&snap, &mut cache).into_bytes();
+        let bytes =
+            pbn::lsp::notifications::diagnostics::publish_json(&snap, &mut cache).into_bytes();
         push("json", secs(t.elapsed()));
         let t = Instant::now();
         let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
-        let uncached = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
-            "params": {"uri": URI, "version": 2 + k, "diagnostics": lsp}}))
+        let uncached = serde_json::to_vec(
+            &json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+            "params": {"uri": URI, "version": 2 + k, "diagnostics": lsp}}),
+        )
         .map_err(|e| e.to_string())?;
         push("to_lsp", secs(t.elapsed()));
         drop(uncached);
@@ -904,11 +1142,18 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let mut doc = Document::open(URI.parse().map_err(|_| "uri")?, 1, import.clone(), settings);
     let _ = doc.snapshot.checked();
     for k in 0..reps {
-        let at = import_places.board_digit(&doc.snapshot.source.text, n / 2 + k).ok_or("no Board tag")?;
+        let at = import_places
+            .board_digit(&doc.snapshot.source.text, n / 2 + k)
+            .ok_or("no Board tag")?;
         let new = bump(doc.snapshot.source.text.as_bytes()[at]);
-        let (s, e) = (import_places.position(&import, at), import_places.position(&import, at + 1));
-        let changes = serde_json::from_value(json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]))
-            .map_err(|e| format!("change: {e}"))?;
+        let (s, e) = (
+            import_places.position(&import, at),
+            import_places.position(&import, at + 1),
+        );
+        let changes = serde_json::from_value(
+            json!([{"range": {"start": s, "end": e}, "text": new.to_string()}]),
+        )
+        .map_err(|e| format!("change: {e}"))?;
         let t = Instant::now();
         doc.apply(2 + k as i32, changes, enc, settings);
         let _ = doc.snapshot.checked();
@@ -918,9 +1163,18 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     drop(push);
     run.steps = STEPS
         .iter()
-        .map(|(id, short, _)| (*id, short.to_string(), samples.remove(id).map(median).unwrap_or(Val::None)))
+        .map(|(id, short, _)| {
+            (
+                *id,
+                short.to_string(),
+                samples.remove(id).map(median).unwrap_or(Val::None),
+            )
+        })
         .collect();
-    run.notes.push(format!("in process: {} bytes of `publishDiagnostics` JSON", thousands(json_len)));
+    run.notes.push(format!(
+        "in process: {} bytes of `publishDiagnostics` JSON",
+        thousands(json_len)
+    ));
     Ok(())
 }
 
@@ -957,8 +1211,17 @@ fn games_s(g: usize) -> String {
     thousands(g)
 }
 
-fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64, clean: bool) -> String {
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+fn render(
+    args: &Args,
+    machine: &str,
+    pbn: &Path,
+    runs: &[SizeRun],
+    budget: f64,
+    clean: bool,
+) -> String {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let mut md = String::new();
     if clean {
         md += "## Language server on files without diagnostics: does an edit's cost grow with the file?\n\n\
@@ -973,7 +1236,12 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
     }
     md += &format!("- Machine: {machine}\n");
     md += &format!("- Command: `{}`\n", report::command(&args.argv));
-    md += &format!("- Date: {}; commit {}; server `{}`\n", report::utc_now(), report::commit(), pbn.display());
+    md += &format!(
+        "- Date: {}; commit {}; server `{}`\n",
+        report::utc_now(),
+        report::commit(),
+        pbn.display()
+    );
     md += &format!(
         "- Input: `pbn_tests::gen::generate(N, seed {}, {})`: fully played export-format games with notes, \
          NAGs, comments and tables ({}): {}\n",
@@ -997,10 +1265,18 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
         DEBOUNCE_MS as u64 + 30,
         if budget.is_finite() { format!("{budget} s") } else { "∞".into() }
     );
-    if let Some(l) = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().and_then(|v| v.parse::<f64>().ok())) {
+    if let Some(l) = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        l.split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<f64>().ok())
+    }) {
         md += &format!(
             "- Load average at the end: {l:.2}{}\n",
-            if l > cores as f64 { " (above the core count: other processes competed for the cores; times are inflated)" } else { "" }
+            if l > cores as f64 {
+                " (above the core count: other processes competed for the cores; times are inflated)"
+            } else {
+                ""
+            }
         );
     }
     for r in runs {
@@ -1027,8 +1303,13 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
         h + "\n"
     };
     let row_k = |get: &dyn Fn(&SizeRun) -> Val| {
-        let pts: Vec<(usize, f64)> = runs.iter().filter_map(|r| get(r).get().map(|v| (r.games, v))).collect();
-        exponent(&pts).map(|k| format!("{k:.2}")).unwrap_or_default()
+        let pts: Vec<(usize, f64)> = runs
+            .iter()
+            .filter_map(|r| get(r).get().map(|v| (r.games, v)))
+            .collect();
+        exponent(&pts)
+            .map(|k| format!("{k:.2}"))
+            .unwrap_or_default()
     };
     let val = |r: &SizeRun, id: &str| r.rows.get(id).cloned().unwrap_or(Val::None);
 
@@ -1043,20 +1324,37 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
     }
     let ratio = |r: &SizeRun, a: &str, b: &str| match (val(r, a), val(r, b)) {
         (Val::M(x, n), Val::M(y, _)) => Val::M(x / y, n),
-        (x, y) if x.get().is_some() && y.get().is_some() => Val::E(x.get().unwrap() / y.get().unwrap()),
+        (x, y) if x.get().is_some() && y.get().is_some() => {
+            Val::E(x.get().unwrap() / y.get().unwrap())
+        }
         _ => Val::None,
     };
     md += "| open / `pbn check` |";
     for r in runs {
-        md += &format!(" {} |", cell(&ratio(r, "open", "check"), |x| format!("{x:.2}×")));
+        md += &format!(
+            " {} |",
+            cell(&ratio(r, "open", "check"), |x| format!("{x:.2}×"))
+        );
     }
     md += " |\n| edit (middle game) / open |";
     for r in runs {
-        md += &format!(" {} |", cell(&ratio(r, "edit_mid", "open"), |x| format!("{:.1}%", x * 100.0)));
+        md += &format!(
+            " {} |",
+            cell(&ratio(r, "edit_mid", "open"), |x| format!(
+                "{:.1}%",
+                x * 100.0
+            ))
+        );
     }
     md += " |\n| typing / open |";
     for r in runs {
-        md += &format!(" {} |", cell(&ratio(r, "edit_type", "open"), |x| format!("{:.1}%", x * 100.0)));
+        md += &format!(
+            " {} |",
+            cell(&ratio(r, "edit_type", "open"), |x| format!(
+                "{:.1}%",
+                x * 100.0
+            ))
+        );
     }
     md += " |\n";
 
@@ -1066,7 +1364,10 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
         md += &format!("| {label} |");
         for r in runs {
             let b = r.bytes as f64;
-            md += &format!(" {} |", cell(&val(r, id), |x| format!("{:.0} ({:.1}×)", x / 1e6, x / b)));
+            md += &format!(
+                " {} |",
+                cell(&val(r, id), |x| format!("{:.0} ({:.1}×)", x / 1e6, x / b))
+            );
         }
         md += &format!(" {} |\n", row_k(&|r| val(r, id)));
     }
@@ -1079,7 +1380,13 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
         md += &header("step");
         for (i, (id, _, label)) in STEPS.iter().enumerate() {
             md += &format!("| {label} |");
-            let get = |r: &SizeRun| r.steps.get(i).filter(|s| s.0 == *id).map(|s| s.2.clone()).unwrap_or(Val::None);
+            let get = |r: &SizeRun| {
+                r.steps
+                    .get(i)
+                    .filter(|s| s.0 == *id)
+                    .map(|s| s.2.clone())
+                    .unwrap_or(Val::None)
+            };
             for r in runs {
                 md += &format!(" {} |", cell(&get(r), fmt_ms));
             }
@@ -1108,9 +1415,21 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
                 md += &format!(" {} |", cell(&r.memory[i].1, |x| format!("{:.1}", x / 1e6)));
             }
             let last = measured.last().unwrap();
-            md += &format!(" {} |\n", cell(&last.memory[i].1, |x| format!("{:.1}×", x / last.bytes as f64)));
+            md += &format!(
+                " {} |\n",
+                cell(&last.memory[i].1, |x| format!(
+                    "{:.1}×",
+                    x / last.bytes as f64
+                ))
+            );
         }
-        let kept = |r: &SizeRun| r.memory.iter().take(4).filter_map(|m| m.1.get()).sum::<f64>();
+        let kept = |r: &SizeRun| {
+            r.memory
+                .iter()
+                .take(4)
+                .filter_map(|m| m.1.get())
+                .sum::<f64>()
+        };
         md += "| kept after open (sum of the first four rows) |";
         for r in &measured {
             md += &format!(" {:.1} |", kept(r) / 1e6);
@@ -1131,7 +1450,8 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
     let mark = |v: &Val| if v.is_est() { " (estimated)" } else { "" };
     let mut limits = Vec::new();
     // Open vs check, at every size.
-    let mut open_line = format!("- `didOpen` → diagnostics ≤ {OPEN_RATIO_TARGET} × `pbn check` of the same file: ");
+    let mut open_line =
+        format!("- `didOpen` → diagnostics ≤ {OPEN_RATIO_TARGET} × `pbn check` of the same file: ");
     let parts: Vec<String> = runs
         .iter()
         .filter_map(|r| {
@@ -1141,7 +1461,11 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
             Some(format!(
                 "{} games **{}**{} {x:.2}× ({} ms / {} ms{})",
                 games_s(r.games),
-                if x <= OPEN_RATIO_TARGET { "met" } else { "missed" },
+                if x <= OPEN_RATIO_TARGET {
+                    "met"
+                } else {
+                    "missed"
+                },
                 mark(&v),
                 fmt_ms(o),
                 fmt_ms(c),
@@ -1153,8 +1477,13 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
     md += &open_line;
     md += "\n";
     let mut edit_missed = false;
-    for (id, what) in [("edit_mid", "one-character edit"), ("edit_type", "typing (a character inserted or deleted)")] {
-        let Some(r) = at(EDIT_TARGET_GAMES) else { break };
+    for (id, what) in [
+        ("edit_mid", "one-character edit"),
+        ("edit_type", "typing (a character inserted or deleted)"),
+    ] {
+        let Some(r) = at(EDIT_TARGET_GAMES) else {
+            break;
+        };
         let v = ratio(r, id, "open");
         if let (Some(x), Some(e), Some(o)) = (v.get(), val(r, id).get(), val(r, "open").get()) {
             let met = x <= EDIT_SHARE_TARGET;
@@ -1189,7 +1518,13 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
             Some(format!(
                 "{} games {}{} {x:.1}× ({:.0} MB for {})",
                 games_s(r.games),
-                if !judged { "(for information)" } else if x <= MEMORY_TARGET { "**met**" } else { "**missed**" },
+                if !judged {
+                    "(for information)"
+                } else if x <= MEMORY_TARGET {
+                    "**met**"
+                } else {
+                    "**missed**"
+                },
                 mark(&v),
                 v.get()? / 1e6,
                 report::size(r.bytes)
@@ -1203,8 +1538,16 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
         mem_parts.join("; ")
     );
     if let Some(r) = at(EDIT_TARGET_GAMES) {
-        if val(r, "hwm_end").get().is_some_and(|h| h / r.bytes as f64 > MEMORY_TARGET) && !r.memory.is_empty() {
-            let mut m: Vec<(String, f64)> = r.memory.iter().filter_map(|(l, v)| Some((l.clone(), v.get()?))).collect();
+        if val(r, "hwm_end")
+            .get()
+            .is_some_and(|h| h / r.bytes as f64 > MEMORY_TARGET)
+            && !r.memory.is_empty()
+        {
+            let mut m: Vec<(String, f64)> = r
+                .memory
+                .iter()
+                .filter_map(|(l, v)| Some((l.clone(), v.get()?)))
+                .collect();
             m.sort_by(|a, b| b.1.total_cmp(&a.1));
             limits.push(format!(
                 "Memory at {} games: the largest structures are {}.",
@@ -1229,7 +1572,9 @@ fn render(args: &Args, machine: &str, pbn: &Path, runs: &[SizeRun], budget: f64,
 /// the file: the latency rows of an edit and the server's steps.
 fn edit_growth(runs: &[SizeRun]) -> String {
     let measured: Vec<&SizeRun> = runs.iter().filter(|r| r.skipped.is_none()).collect();
-    let (Some(first), Some(last)) = (measured.first(), measured.last()) else { return String::new() };
+    let (Some(first), Some(last)) = (measured.first(), measured.last()) else {
+        return String::new();
+    };
     if first.games == last.games {
         return String::new();
     }
@@ -1245,14 +1590,32 @@ fn edit_growth(runs: &[SizeRun]) -> String {
     );
     let mut rows: Vec<(String, Option<f64>, Option<f64>, Option<f64>)> = Vec::new();
     for id in ["edit_mid", "edit_last", "edit_type"] {
-        let label = LATENCY_ROWS.iter().find(|r| r.0 == id).map(|r| r.1).unwrap_or(id);
+        let label = LATENCY_ROWS
+            .iter()
+            .find(|r| r.0 == id)
+            .map(|r| r.1)
+            .unwrap_or(id);
         let get = |r: &SizeRun| r.rows.get(id).and_then(|v| v.get());
-        let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, get(r)?))).collect();
+        let pts: Vec<(usize, f64)> = measured
+            .iter()
+            .filter_map(|r| Some((r.games, get(r)?)))
+            .collect();
         rows.push((label.to_string(), get(first), get(last), exponent(&pts)));
     }
-    for (id, label, _) in STEPS.iter().filter(|(id, _, _)| ["apply", "check", "json", "import"].contains(id)) {
-        let pts: Vec<(usize, f64)> = measured.iter().filter_map(|r| Some((r.games, step(r, id)?))).collect();
-        rows.push((format!("in process: {label}"), step(first, id), step(last, id), exponent(&pts)));
+    for (id, label, _) in STEPS
+        .iter()
+        .filter(|(id, _, _)| ["apply", "check", "json", "import"].contains(id))
+    {
+        let pts: Vec<(usize, f64)> = measured
+            .iter()
+            .filter_map(|r| Some((r.games, step(r, id)?)))
+            .collect();
+        rows.push((
+            format!("in process: {label}"),
+            step(first, id),
+            step(last, id),
+            exponent(&pts),
+        ));
     }
     for (label, a, b, k) in &rows {
         let growth = match (a, b) {
@@ -1313,7 +1676,10 @@ fn edit_limits(r: &SizeRun) -> String {
     format!(
         "An edit at {} games re-runs whole-file work; its steps, largest first: {}.",
         games_s(r.games),
-        st.iter().map(|(l, v)| format!("{l} {} ms", fmt_ms(*v))).collect::<Vec<_>>().join("; ")
+        st.iter()
+            .map(|(l, v)| format!("{l} {} ms", fmt_ms(*v)))
+            .collect::<Vec<_>>()
+            .join("; ")
     )
 }
 
@@ -1323,7 +1689,10 @@ mod tests {
 
     #[test]
     fn import_copy_drops_only_the_export_line() {
-        assert_eq!(without_export_line("% PBN 2.1\r\n% EXPORT\r\n[A \"x\"]\r\n").as_deref(), Some("% PBN 2.1\r\n[A \"x\"]\r\n"));
+        assert_eq!(
+            without_export_line("% PBN 2.1\r\n% EXPORT\r\n[A \"x\"]\r\n").as_deref(),
+            Some("% PBN 2.1\r\n[A \"x\"]\r\n")
+        );
         assert_eq!(without_export_line("% PBN 2.1\n[A \"x\"]\n"), None);
     }
 
@@ -1351,7 +1720,10 @@ mod tests {
     #[test]
     fn extrapolation_is_a_clamped_power_law() {
         let (v, k) = extrapolate(&[(1_000, 1.0), (20_000, 20.0)], 100_000).unwrap();
-        assert!((k - 1.0).abs() < 1e-9 && (v - 100.0).abs() < 1e-6, "{v} {k}");
+        assert!(
+            (k - 1.0).abs() < 1e-9 && (v - 100.0).abs() < 1e-6,
+            "{v} {k}"
+        );
         let (v, k) = extrapolate(&[(1_000, 1.0), (2_000, 8.0)], 4_000).unwrap();
         assert_eq!((v.round(), k), (64.0, 3.0), "clamped to 3");
         assert_eq!(extrapolate(&[(10, 2.0)], 20).map(|(v, _)| v), Some(4.0));

@@ -38,28 +38,55 @@ fn time(bytes: &[u8], reps: usize) -> f64 {
     timing::check_ms(bytes, reps, Duration::from_millis(100), 100)
 }
 
-fn case(file: &str, input: &[u8], joiner: &'static str, copies: (usize, usize), reps: usize) -> Case {
+fn case(
+    file: &str,
+    input: &[u8],
+    joiner: &'static str,
+    copies: (usize, usize),
+    reps: usize,
+) -> Case {
     let small = repeated(input, joiner, copies.0);
     let large = repeated(input, joiner, copies.1);
     let (ms_small, ms_large) = (time(&small, reps), time(&large, reps));
     let k = timing::exponent((small.len(), ms_small), (large.len(), ms_large)).unwrap_or(0.0);
-    Case { file: file.to_string(), joiner, k, ms_large, bytes_large: large.len() }
+    Case {
+        file: file.to_string(),
+        joiner,
+        k,
+        ms_large,
+        bytes_large: large.len(),
+    }
 }
 
 fn joiner_name(j: &str) -> &'static str {
-    if j == "\n\n" { "blank line (more games)" } else { "line end (longer games)" }
+    if j == "\n\n" {
+        "blank line (more games)"
+    } else {
+        "line end (longer games)"
+    }
 }
 
 pub fn run(args: &Args) -> Result<String, String> {
-    let dir = args.corpus.clone().unwrap_or_else(|| repo_root().join("fuzz/corpus/parse_check"));
+    let dir = args
+        .corpus
+        .clone()
+        .unwrap_or_else(|| repo_root().join("fuzz/corpus/parse_check"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e} (fuzz/run.sh parse_check makes this corpus; --corpus DIR names another)", dir.display()))?
+        .map_err(|e| {
+            format!(
+                "{}: {e} (fuzz/run.sh parse_check makes this corpus; --corpus DIR names another)",
+                dir.display()
+            )
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();
     files.sort();
     let total = files.len();
-    let want = args.sample.unwrap_or(if args.quick { 50 } else { 2_000 }).max(1);
+    let want = args
+        .sample
+        .unwrap_or(if args.quick { 50 } else { 2_000 })
+        .max(1);
     let step = total.div_ceil(want).max(1);
     let sample: Vec<&PathBuf> = files.iter().step_by(step).collect();
     let reps = args.reps.unwrap_or(3);
@@ -72,7 +99,10 @@ pub fn run(args: &Args) -> Result<String, String> {
         if input.len() < 16 {
             continue;
         }
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         for joiner in ["\n\n", "\n"] {
             cases.push(case(&name, &input, joiner, (4, 64), reps));
         }
@@ -129,7 +159,10 @@ pub fn run(args: &Args) -> Result<String, String> {
     if confirmed.is_empty() {
         out += &format!("None grows faster than size^{SUPER_LINEAR} when measured again.\n");
     } else {
-        let names: Vec<String> = confirmed.iter().map(|(a, b)| format!("`{}` ({}, k = {:.2})", a.file, joiner_name(a.joiner), b.k)).collect();
+        let names: Vec<String> = confirmed
+            .iter()
+            .map(|(a, b)| format!("`{}` ({}, k = {:.2})", a.file, joiner_name(a.joiner), b.k))
+            .collect();
         out += &format!("Super-linear when measured again: {}.\n", names.join(", "));
     }
     Ok(out)

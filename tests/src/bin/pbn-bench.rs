@@ -32,23 +32,51 @@ type Subcommand = fn(&Args) -> Result<String, String>;
 
 /// `(name, summary, run)`. `name` is also the BENCHMARKS.md section name.
 const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
-    ("parse", "tree-sitter-pbn parse throughput on one core (MB/s)", parse::run),
-    ("check", "pbn check (in-process and CLI) against the bare parse, endplay and wc -l", check::run),
-    ("fmt", "pbn fmt (in-process and CLI) against endplay load + write", fmt::run),
-    ("lsp", "pbn lsp over stdio: open, edits, hover, completion, formatting, memory", lsp::run),
-    ("lsp-clean", "the same on files without diagnostics: does an edit's cost grow with the file?", lsp::run_clean),
-    ("hostile", "pbn check on the hostile inputs at growing sizes: time exponent, peak memory", hostile::run),
-    ("scaling", "pbn check on fuzz corpus inputs repeated 4 and 64 times: does it stay linear?", scaling::run),
+    (
+        "parse",
+        "tree-sitter-pbn parse throughput on one core (MB/s)",
+        parse::run,
+    ),
+    (
+        "check",
+        "pbn check (in-process and CLI) against the bare parse, endplay and wc -l",
+        check::run,
+    ),
+    (
+        "fmt",
+        "pbn fmt (in-process and CLI) against endplay load + write",
+        fmt::run,
+    ),
+    (
+        "lsp",
+        "pbn lsp over stdio: open, edits, hover, completion, formatting, memory",
+        lsp::run,
+    ),
+    (
+        "lsp-clean",
+        "the same on files without diagnostics: does an edit's cost grow with the file?",
+        lsp::run_clean,
+    ),
+    (
+        "hostile",
+        "pbn check on the hostile inputs at growing sizes: time exponent, peak memory",
+        hostile::run,
+    ),
+    (
+        "scaling",
+        "pbn check on fuzz corpus inputs repeated 4 and 64 times: does it stay linear?",
+        scaling::run,
+    ),
 ];
 
 #[path = "../bench/check.rs"]
 mod check;
 #[path = "../bench/fmt.rs"]
 mod fmt;
-#[path = "../bench/lsp.rs"]
-mod lsp;
 #[path = "../bench/hostile.rs"]
 mod hostile;
+#[path = "../bench/lsp.rs"]
+mod lsp;
 #[path = "../bench/scaling.rs"]
 mod scaling;
 
@@ -162,16 +190,22 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             }
             "--seed" => {
                 let v = value("--seed")?;
-                args.seed = v.parse().map_err(|_| format!("--seed: not an integer: {v}"))?;
+                args.seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed: not an integer: {v}"))?;
             }
             "--games" => {
                 let v = value("--games")?;
-                let n: usize = v.parse().map_err(|_| format!("--games: not a count: {v}"))?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("--games: not a count: {v}"))?;
                 args.games = Some(n.max(1));
             }
             "--budget" => {
                 let v = value("--budget")?;
-                let b: f64 = v.parse().map_err(|_| format!("--budget: not a number of seconds: {v}"))?;
+                let b: f64 = v
+                    .parse()
+                    .map_err(|_| format!("--budget: not a number of seconds: {v}"))?;
                 args.budget = b.max(0.0);
             }
             "--pbn" => args.pbn_bin = Some(PathBuf::from(value("--pbn")?)),
@@ -182,10 +216,14 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             "--corpus" => args.corpus = Some(PathBuf::from(value("--corpus")?)),
             "--sample" => {
                 let v = value("--sample")?;
-                let n: usize = v.parse().map_err(|_| format!("--sample: not a count: {v}"))?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("--sample: not a count: {v}"))?;
                 args.sample = Some(n.max(1));
             }
-            s if !s.starts_with('-') && args.subcommand.is_empty() => args.subcommand = s.to_string(),
+            s if !s.starts_with('-') && args.subcommand.is_empty() => {
+                args.subcommand = s.to_string()
+            }
             other => return Err(format!("unknown argument: {other}")),
         }
     }
@@ -215,7 +253,11 @@ fn main() -> ExitCode {
         }
     };
     let Some(&(name, _, run)) = SUBCOMMANDS.iter().find(|(n, _, _)| *n == args.subcommand) else {
-        eprintln!("pbn-bench: unknown subcommand {}\n\n{}", args.subcommand, help());
+        eprintln!(
+            "pbn-bench: unknown subcommand {}\n\n{}",
+            args.subcommand,
+            help()
+        );
         return ExitCode::from(2);
     };
     if cfg!(debug_assertions) {
@@ -229,7 +271,10 @@ fn main() -> ExitCode {
                     eprintln!("pbn-bench: cannot update {}: {e}", args.out.display());
                     return ExitCode::FAILURE;
                 }
-                eprintln!("pbn-bench: updated section `{name}` of {}", args.out.display());
+                eprintln!(
+                    "pbn-bench: updated section `{name}` of {}",
+                    args.out.display()
+                );
             }
             ExitCode::SUCCESS
         }
@@ -258,8 +303,16 @@ mod timing {
         let mut ds: Vec<Duration> = (0..reps.max(1)).map(|_| f()).collect();
         ds.sort();
         let n = ds.len();
-        let median = if n % 2 == 1 { ds[n / 2] } else { (ds[n / 2 - 1] + ds[n / 2]) / 2 };
-        Summary { best: ds[0], median, reps: n }
+        let median = if n % 2 == 1 {
+            ds[n / 2]
+        } else {
+            (ds[n / 2 - 1] + ds[n / 2]) / 2
+        };
+        Summary {
+            best: ds[0],
+            median,
+            reps: n,
+        }
     }
 
     /// Median milliseconds of `check_text` on `bytes` (decode included,
@@ -276,14 +329,17 @@ mod timing {
             d
         };
         let first = once();
-        let reps = reps.max((min_total.as_secs_f64() / first.as_secs_f64().max(1e-6)).ceil() as usize).min(max_reps);
+        let reps = reps
+            .max((min_total.as_secs_f64() / first.as_secs_f64().max(1e-6)).ceil() as usize)
+            .min(max_reps);
         measure(reps, once).median.as_secs_f64() * 1e3
     }
 
     /// k of time ∝ size^k between (bytes, ms) points `a` and `b`; `None`
     /// when a time is zero or `b` is not larger.
     pub fn exponent(a: (usize, f64), b: (usize, f64)) -> Option<f64> {
-        (a.1 > 0.0 && b.1 > 0.0 && b.0 > a.0).then(|| (b.1 / a.1).ln() / (b.0 as f64 / a.0 as f64).ln())
+        (a.1 > 0.0 && b.1 > 0.0 && b.0 > a.0)
+            .then(|| (b.1 / a.1).ln() / (b.0 as f64 / a.0 as f64).ln())
     }
 
     /// Megabytes (10^6 bytes) per second.
@@ -356,7 +412,9 @@ mod report {
             })
             .unwrap_or_else(|| "unknown CPU".into());
         let logical = info.lines().filter(|l| l.starts_with("processor")).count();
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(logical);
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(logical);
         let load = std::fs::read_to_string("/proc/loadavg")
             .ok()
             .and_then(|l| l.split_whitespace().next().map(str::to_string))
@@ -377,8 +435,13 @@ mod report {
         };
         match git(&["rev-parse", "--short", "HEAD"]) {
             Some(h) => {
-                let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-                if dirty { format!("{h}+dirty") } else { h }
+                let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                    .is_some_and(|s| !s.is_empty());
+                if dirty {
+                    format!("{h}+dirty")
+                } else {
+                    h
+                }
             }
             None => "unknown".into(),
         }
@@ -392,7 +455,11 @@ mod report {
             .unwrap_or(0);
         let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
         let (y, m, d) = civil_from_days(days);
-        format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+        format!(
+            "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+            rem / 3600,
+            rem % 3600 / 60
+        )
     }
 
     /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian
@@ -413,7 +480,13 @@ mod report {
     /// When, on which commit and machine, and with which command a section
     /// was measured: its first paragraphs.
     pub fn provenance(argv: &[String]) -> String {
-        format!("{}; commit {}; {}.\n\nCommand: `{}`\n\n", utc_now(), commit(), machine(), command(argv))
+        format!(
+            "{}; commit {}; {}.\n\nCommand: `{}`\n\n",
+            utc_now(),
+            commit(),
+            machine(),
+            command(argv)
+        )
     }
 
     /// The command that reproduces a run.
@@ -452,7 +525,8 @@ mod parse {
 
     fn parser() -> tree_sitter::Parser {
         let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_pbn::LANGUAGE.into()).expect("tree-sitter-pbn ABI");
+        p.set_language(&tree_sitter_pbn::LANGUAGE.into())
+            .expect("tree-sitter-pbn ABI");
         p
     }
 
@@ -489,8 +563,22 @@ mod parse {
                 let nodes = count_nodes(&tree);
                 let has_error = tree.root_node().has_error();
                 drop(tree);
-                let t = Summary { best: Duration::ZERO, median: Duration::ZERO, reps: 0 };
-                (Row { label: label.clone(), games: *games, bytes: text.len(), nodes, has_error, t }, Vec::new())
+                let t = Summary {
+                    best: Duration::ZERO,
+                    median: Duration::ZERO,
+                    reps: 0,
+                };
+                (
+                    Row {
+                        label: label.clone(),
+                        games: *games,
+                        bytes: text.len(),
+                        nodes,
+                        has_error,
+                        t,
+                    },
+                    Vec::new(),
+                )
             })
             .collect();
         for _ in 0..reps.max(1) {
@@ -551,7 +639,10 @@ mod parse {
         } else {
             vec![1_000, 20_000]
         };
-        let reps = |g| args.reps.unwrap_or(if args.quick { 2 } else { default_reps(g) });
+        let reps = |g| {
+            args.reps
+                .unwrap_or(if args.quick { 2 } else { default_reps(g) })
+        };
         let opts = GenOptions::default();
         eprintln!("pbn-bench parse: sizes {sizes:?} games, seed {}", args.seed);
         let mut rows = Vec::new();
@@ -585,7 +676,9 @@ mod parse {
             ablation = bench(&inputs, reps(g));
         }
         if rows.iter().chain(&ablation).any(|r| r.has_error) {
-            return Err("a generated file parsed with errors; the numbers would be meaningless".into());
+            return Err(
+                "a generated file parsed with errors; the numbers would be meaningless".into(),
+            );
         }
 
         // The verdict uses the median of the largest file.
@@ -597,7 +690,11 @@ mod parse {
         md += "## Parse throughput (tree-sitter-pbn)\n\n";
         md += &format!("- Machine: {}\n", report::machine());
         md += &format!("- Command: `{}`\n", report::command(&args.argv));
-        md += &format!("- Date: {}; commit {}\n", report::utc_now(), report::commit());
+        md += &format!(
+            "- Date: {}; commit {}\n",
+            report::utc_now(),
+            report::commit()
+        );
         md += &format!(
             "- Input: `pbn_tests::gen::generate(N, seed {}, default options)`: realistic export-format \
              games with auction, play, notes, NAGs, comments and tables (LF)\n",
@@ -717,7 +814,11 @@ mod strip {
 
     /// Removes `[Note ...]` lines and `=n=` note references.
     pub fn notes(text: &str) -> String {
-        filter_tokens(text, |l| l.starts_with("[Note "), |w| w.len() > 2 && w.starts_with('=') && w.ends_with('='))
+        filter_tokens(
+            text,
+            |l| l.starts_with("[Note "),
+            |w| w.len() > 2 && w.starts_with('=') && w.ends_with('='),
+        )
     }
 
     /// Removes `$n` NAGs.
@@ -725,7 +826,11 @@ mod strip {
         filter_tokens(text, |_| false, |w| w.starts_with('$'))
     }
 
-    fn filter_tokens(text: &str, drop_line: impl Fn(&str) -> bool, drop_word: impl Fn(&str) -> bool) -> String {
+    fn filter_tokens(
+        text: &str,
+        drop_line: impl Fn(&str) -> bool,
+        drop_word: impl Fn(&str) -> bool,
+    ) -> String {
         let mut out = String::with_capacity(text.len());
         for line in text.split_inclusive('\n') {
             let (content, eol) = split_eol(line);
@@ -791,7 +896,10 @@ mod tests {
 
     #[test]
     fn append_missing_section() {
-        assert_eq!(replace_section("", "lsp", "x"), "<!-- bench:lsp:start -->\nx\n<!-- bench:lsp:end -->\n");
+        assert_eq!(
+            replace_section("", "lsp", "x"),
+            "<!-- bench:lsp:start -->\nx\n<!-- bench:lsp:end -->\n"
+        );
         assert_eq!(
             replace_section("# B\nintro", "lsp", "x"),
             "# B\nintro\n\n<!-- bench:lsp:start -->\nx\n<!-- bench:lsp:end -->\n"
@@ -810,9 +918,15 @@ mod tests {
     fn stripping() {
         let t = "[Note \"1:x\"]\n{\nmulti\n}\n1C =1= $2 {hi} Pass ; c\n[ScoreTable \"A;B\"]\n";
         let b = strip::brace_comments(t);
-        assert_eq!(b, "[Note \"1:x\"]\n1C =1= $2 Pass ; c\n[ScoreTable \"A;B\"]\n");
+        assert_eq!(
+            b,
+            "[Note \"1:x\"]\n1C =1= $2 Pass ; c\n[ScoreTable \"A;B\"]\n"
+        );
         let s = strip::semicolon_comments(&b);
         assert_eq!(s, "[Note \"1:x\"]\n1C =1= $2 Pass\n[ScoreTable \"A;B\"]\n");
-        assert_eq!(strip::nags(&strip::notes(&s)), "1C Pass\n[ScoreTable \"A;B\"]\n");
+        assert_eq!(
+            strip::nags(&strip::notes(&s)),
+            "1C Pass\n[ScoreTable \"A;B\"]\n"
+        );
     }
 }

@@ -49,7 +49,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
             _ => (arg.clone(), None),
         };
         let mut value = |name: &str| -> Result<String, String> {
-            inline.clone().or_else(|| it.next()).ok_or_else(|| format!("{name} needs a value"))
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("{name} needs a value"))
         };
         match flag.as_str() {
             "-h" | "--help" => {
@@ -58,11 +61,16 @@ fn run(args: Vec<String>) -> Result<(), String> {
             }
             "-n" | "--games" => {
                 let v = value("--games")?;
-                games = Some(v.parse().map_err(|_| format!("--games: not a count: {v}"))?);
+                games = Some(
+                    v.parse()
+                        .map_err(|_| format!("--games: not a count: {v}"))?,
+                );
             }
             "-s" | "--seed" => {
                 let v = value("--seed")?;
-                seed = v.parse().map_err(|_| format!("--seed: not an unsigned integer: {v}"))?;
+                seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed: not an unsigned integer: {v}"))?;
             }
             "--no-nags" => opts.nags = false,
             "--no-comments" => opts.comments = false,
@@ -88,14 +96,16 @@ fn run(args: Vec<String>) -> Result<(), String> {
         }
         _ => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|_| out.flush()).or_else(|e| {
-                // A closed pipe (`pbn-gen ... | head`) is not an error.
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    Ok(())
-                } else {
-                    Err(format!("cannot write to standard output: {e}"))
-                }
-            })
+            out.write_all(text.as_bytes())
+                .and_then(|_| out.flush())
+                .or_else(|e| {
+                    // A closed pipe (`pbn-gen ... | head`) is not an error.
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        Ok(())
+                    } else {
+                        Err(format!("cannot write to standard output: {e}"))
+                    }
+                })
         }
     }
 }

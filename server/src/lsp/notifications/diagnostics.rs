@@ -10,38 +10,46 @@ use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location, NumberOrString,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
+    NumberOrString,
 };
 
 pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
     let conv = snap.converter();
-    snap.check().diagnostics.iter().map(|d| one(snap, &conv, d)).collect()
+    snap.check()
+        .diagnostics
+        .iter()
+        .map(|d| one(snap, &conv, d))
+        .collect()
 }
 
 fn one(snap: &Snapshot, conv: &Converter<'_>, d: &crate::diagnostic::Diagnostic) -> Diagnostic {
     Diagnostic {
-            range: conv.range(d.range.clone()),
-            severity: Some(match d.severity {
-                Severity::Error => DiagnosticSeverity::ERROR,
-                Severity::Warning => DiagnosticSeverity::WARNING,
-                Severity::Info => DiagnosticSeverity::INFORMATION,
-                Severity::Hint => DiagnosticSeverity::HINT,
-            }),
-            code: Some(NumberOrString::String(d.code.code.to_owned())),
-            code_description: None,
-            source: Some("pbn".into()),
-            message: format!("{} [{}]", d.message, d.code.name),
-            related_information: (!d.related.is_empty()).then(|| {
-                d.related
-                    .iter()
-                    .map(|r| DiagnosticRelatedInformation {
-                        location: Location { uri: snap.uri.clone(), range: conv.range(r.range.clone()) },
-                        message: r.message.to_string(),
-                    })
-                    .collect()
-            }),
-            tags: d.unnecessary.then(|| vec![DiagnosticTag::UNNECESSARY]),
-            data: None,
+        range: conv.range(d.range.clone()),
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+            Severity::Hint => DiagnosticSeverity::HINT,
+        }),
+        code: Some(NumberOrString::String(d.code.code.to_owned())),
+        code_description: None,
+        source: Some("pbn".into()),
+        message: format!("{} [{}]", d.message, d.code.name),
+        related_information: (!d.related.is_empty()).then(|| {
+            d.related
+                .iter()
+                .map(|r| DiagnosticRelatedInformation {
+                    location: Location {
+                        uri: snap.uri.clone(),
+                        range: conv.range(r.range.clone()),
+                    },
+                    message: r.message.to_string(),
+                })
+                .collect()
+        }),
+        tags: d.unnecessary.then(|| vec![DiagnosticTag::UNNECESSARY]),
+        data: None,
     }
 }
 
@@ -107,7 +115,12 @@ impl Template {
             lines.push((start, len, value));
             at = start + len;
         }
-        Template { _diags: seg.diags.clone(), json, lines, last: None }
+        Template {
+            _diags: seg.diags.clone(),
+            json,
+            lines,
+            last: None,
+        }
     }
 
     /// The JSON with line numbers counted from `base`.
@@ -134,8 +147,15 @@ impl Template {
 /// Whether a segment's positions depend only on its own text: it starts at
 /// a line start and every range (related ones too) lies inside it.
 fn self_contained(text: &str, seg: &Segment) -> bool {
-    let at_line_start = seg.shift == 0 || matches!(text.as_bytes().get(seg.shift - 1), Some(b'\n' | b'\r'));
-    let end = seg.diags.iter().flat_map(|d| std::iter::once(&d.range).chain(d.related.iter().map(|r| &r.range))).map(|r| r.end).max().unwrap_or(0);
+    let at_line_start =
+        seg.shift == 0 || matches!(text.as_bytes().get(seg.shift - 1), Some(b'\n' | b'\r'));
+    let end = seg
+        .diags
+        .iter()
+        .flat_map(|d| std::iter::once(&d.range).chain(d.related.iter().map(|r| &r.range)))
+        .map(|r| r.end)
+        .max()
+        .unwrap_or(0);
     at_line_start && end <= seg.len
 }
 
@@ -174,7 +194,10 @@ impl Message {
 
     /// The length in bytes.
     fn len(&self) -> usize {
-        self.head.len() + self.parts.iter().map(|p| p.len()).sum::<usize>() + self.parts.len().saturating_sub(1) + Self::TAIL.len()
+        self.head.len()
+            + self.parts.iter().map(|p| p.len()).sum::<usize>()
+            + self.parts.len().saturating_sub(1)
+            + Self::TAIL.len()
     }
 
     fn write(&self, out: &mut Vec<u8>) {
@@ -193,7 +216,8 @@ impl Message {
         let checked = snap.checked();
         let text = snap.source.text.as_str();
         let enc = snap.settings.encoding;
-        let mut pieces = HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
+        let mut pieces =
+            HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
         let mut map = std::collections::HashMap::new();
         let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
         let mut hint = 0;
@@ -204,7 +228,10 @@ impl Message {
             if seg.lasting && self_contained(text, seg) {
                 let key = (Arc::as_ptr(&seg.diags) as usize, enc as u8);
                 let base = conv.position(seg.shift).line;
-                let mut t = cache.pieces.remove(&key).unwrap_or_else(|| Template::new(snap, &conv, seg, base));
+                let mut t = cache
+                    .pieces
+                    .remove(&key)
+                    .unwrap_or_else(|| Template::new(snap, &conv, seg, base));
                 parts.push(t.at(base));
                 pieces.insert(key, t);
                 continue;
@@ -212,17 +239,44 @@ impl Message {
             for d in seg.diags.iter() {
                 let d = seg.absolute(d);
                 let range = conv.range_near(d.range.clone(), &mut hint);
-                let related: Vec<_> = d.related.iter().map(|r| (conv.range(r.range.clone()), &*r.message)).collect();
+                let related: Vec<_> = d
+                    .related
+                    .iter()
+                    .map(|r| (conv.range(r.range.clone()), &*r.message))
+                    .collect();
                 let mut h = std::hash::DefaultHasher::new();
-                (range.start.line, range.start.character, range.end.line, range.end.character).hash(&mut h);
-                (d.severity as u8, d.code.code, d.code.name, &*d.message, d.unnecessary).hash(&mut h);
+                (
+                    range.start.line,
+                    range.start.character,
+                    range.end.line,
+                    range.end.character,
+                )
+                    .hash(&mut h);
+                (
+                    d.severity as u8,
+                    d.code.code,
+                    d.code.name,
+                    &*d.message,
+                    d.unnecessary,
+                )
+                    .hash(&mut h);
                 for (r, m) in &related {
-                    (r.start.line, r.start.character, r.end.line, r.end.character, m).hash(&mut h);
+                    (
+                        r.start.line,
+                        r.start.character,
+                        r.end.line,
+                        r.end.character,
+                        m,
+                    )
+                        .hash(&mut h);
                 }
                 let key = h.finish();
                 let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
                     Some(j) => Arc::clone(j),
-                    None => Arc::from(serde_json::to_string(&one(snap, &conv, &d)).expect("a diagnostic serialises")),
+                    None => Arc::from(
+                        serde_json::to_string(&one(snap, &conv, &d))
+                            .expect("a diagnostic serialises"),
+                    ),
                 };
                 map.insert(key, json.clone());
                 parts.push(json);
@@ -231,7 +285,10 @@ impl Message {
         cache.pieces = pieces;
         cache.map = map;
         let uri = serde_json::to_string(&snap.uri).expect("a URI serialises");
-        let head = format!(r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri},"version":{},"diagnostics":["#, snap.version);
+        let head = format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{uri},"version":{},"diagnostics":["#,
+            snap.version
+        );
         Message { head, parts }
     }
 }
@@ -246,12 +303,28 @@ mod tests {
         let text = "[Room \"Open\"]\n[Room \"Closed\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n[Note \"1:unused\"]\n";
         let snap = snapshot(text);
         let diags = to_lsp(&snap);
-        let dup = diags.iter().find(|d| d.code == Some(NumberOrString::String("PBN0202".into()))).unwrap();
+        let dup = diags
+            .iter()
+            .find(|d| d.code == Some(NumberOrString::String("PBN0202".into())))
+            .unwrap();
         assert_eq!(dup.severity, Some(DiagnosticSeverity::ERROR));
-        assert_eq!(dup.related_information.as_ref().unwrap()[0].location.range.start.line, 0);
-        let unused = diags.iter().find(|d| d.code == Some(NumberOrString::String("PBN0710".into()))).unwrap();
+        assert_eq!(
+            dup.related_information.as_ref().unwrap()[0]
+                .location
+                .range
+                .start
+                .line,
+            0
+        );
+        let unused = diags
+            .iter()
+            .find(|d| d.code == Some(NumberOrString::String("PBN0710".into())))
+            .unwrap();
         assert_eq!(unused.tags, Some(vec![DiagnosticTag::UNNECESSARY]));
-        insta::assert_debug_snapshot!(diags.iter().map(|d| (d.range, d.code.clone(), d.message.clone())).collect::<Vec<_>>());
+        insta::assert_debug_snapshot!(diags
+            .iter()
+            .map(|d| (d.range, d.code.clone(), d.message.clone()))
+            .collect::<Vec<_>>());
     }
 
     /// The JSON built from cached pieces is the notification serde would
@@ -268,14 +341,21 @@ mod tests {
             assert_eq!(built, typed(&snap));
             // The frame: its header gives the body's exact length.
             let frame = publish_frame(&snap, &mut JsonCache::default());
-            assert_eq!(frame, format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes());
+            assert_eq!(
+                frame,
+                format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+            );
             assert!(!cache.map.is_empty() || !cache.pieces.is_empty());
         }
     }
 
     fn typed(snap: &Snapshot) -> serde_json::Value {
         use tower_lsp_server::ls_types::PublishDiagnosticsParams;
-        let params = PublishDiagnosticsParams { uri: snap.uri.clone(), diagnostics: to_lsp(snap), version: Some(snap.version) };
+        let params = PublishDiagnosticsParams {
+            uri: snap.uri.clone(),
+            diagnostics: to_lsp(snap),
+            version: Some(snap.version),
+        };
         serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
     }
 
@@ -293,15 +373,22 @@ mod tests {
         use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
         // A character outside the BMP in a few games (each is reported, and
         // more than 50 would be capped, which makes one list).
-        let game = |b: usize| format!("[Event \"É{}\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n[Evnet \"x\"]\n{{ a comment }}\n", if b % 50 == 0 { " 😀" } else { "" }, b % 9 + 1);
+        let game = |b: usize| {
+            format!("[Event \"É{}\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n[Evnet \"x\"]\n{{ a comment }}\n", if b % 50 == 0 { " 😀" } else { "" }, b % 9 + 1)
+        };
         let text = "% EXPORT\n".to_owned() + &(1..=1000).map(game).collect::<Vec<_>>().join("\n");
         for encoding in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
-            let settings = Settings { encoding, ..Settings::default() };
-            let mut doc = Document::open("file:///t.pbn".parse().unwrap(), 1, text.clone(), settings);
+            let settings = Settings {
+                encoding,
+                ..Settings::default()
+            };
+            let mut doc =
+                Document::open("file:///t.pbn".parse().unwrap(), 1, text.clone(), settings);
             assert!(doc.forest.ranges().len() >= 3, "several pieces");
             let mut cache = JsonCache::default();
             let check = |snap: &Snapshot, cache: &mut JsonCache, what: &str| {
-                let built: serde_json::Value = serde_json::from_str(&publish_json(snap, cache)).unwrap();
+                let built: serde_json::Value =
+                    serde_json::from_str(&publish_json(snap, cache)).unwrap();
                 assert_eq!(built, typed(snap), "{encoding:?}: {what}");
                 assert!(!cache.pieces.is_empty(), "{what}: pieces are cached");
             };
@@ -318,11 +405,22 @@ mod tests {
             for (v, (find, lines, new)) in edits.into_iter().enumerate() {
                 let now = doc.snapshot.source.text.clone();
                 let at = now.find(find).unwrap_or_else(|| panic!("{find}"));
-                let end = if lines == 0 { at + find.len() } else { at + find.len() + now[at + find.len()..].find('\n').unwrap() + 1 };
+                let end = if lines == 0 {
+                    at + find.len()
+                } else {
+                    at + find.len() + now[at + find.len()..].find('\n').unwrap() + 1
+                };
                 let conv = doc.snapshot.converter();
                 let pos = |o: usize| -> Position { conv.position(o) };
-                let range = Range { start: pos(at), end: pos(end) };
-                let change = TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.to_owned() };
+                let range = Range {
+                    start: pos(at),
+                    end: pos(end),
+                };
+                let change = TextDocumentContentChangeEvent {
+                    range: Some(range),
+                    range_length: None,
+                    text: new.to_owned(),
+                };
                 doc.apply(v as i32 + 2, vec![change], encoding, settings);
                 check(&doc.snapshot, &mut cache, find);
             }

@@ -41,7 +41,9 @@ use crate::diagnostic::Diagnostic as Diag;
 use crate::format::{format, EolOption, FormatOptions};
 use crate::lsp::snapshot::Snapshot;
 use crate::model::values::{self, ContractValue};
-use crate::model::{typed, Annotation, AnnotationKind, CallToken, CardToken, Game, Inherit, Tag, TagRole};
+use crate::model::{
+    typed, Annotation, AnnotationKind, CallToken, CardToken, Game, Inherit, Tag, TagRole,
+};
 use crate::rules::tags::{MANDATORY, MISC_AND_TABLES, SECTION_TAGS, SUPPLEMENTAL};
 use crate::text::{LineEnding, SourceText};
 use std::collections::HashMap;
@@ -51,7 +53,8 @@ use tower_lsp_server::ls_types::*;
 /// Replace the whole file with its export-format form.
 pub const CONVERT_TO_EXPORT: CodeActionKind = CodeActionKind::new("source.convertToExport");
 /// Replace one game with its export-format form.
-pub const CONVERT_GAME_TO_EXPORT: CodeActionKind = CodeActionKind::new("source.convertGameToExport");
+pub const CONVERT_GAME_TO_EXPORT: CodeActionKind =
+    CodeActionKind::new("source.convertGameToExport");
 
 pub fn register(caps: &mut ServerCapabilities) {
     caps.code_action_provider = Some(CodeActionProviderCapability::Options(CodeActionOptions {
@@ -77,7 +80,11 @@ struct Fix {
 
 impl Fix {
     fn new(title: impl Into<String>, edits: Vec<(Range<usize>, String)>, preferred: bool) -> Fix {
-        Fix { title: title.into(), edits, preferred }
+        Fix {
+            title: title.into(),
+            edits,
+            preferred,
+        }
     }
 }
 
@@ -88,15 +95,23 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
         only.is_none_or(|list| {
             list.iter().any(|o| {
                 let (k, o) = (kind.as_str(), o.as_str());
-                o.is_empty() || k == o || (k.starts_with(o) && k.as_bytes().get(o.len()) == Some(&b'.'))
+                o.is_empty()
+                    || k == o
+                    || (k.starts_with(o) && k.as_bytes().get(o.len()) == Some(&b'.'))
             })
         })
     };
     let mut out: Vec<CodeActionOrCommand> = Vec::new();
     if wants(&CodeActionKind::QUICKFIX) {
-        out.extend(quick_fixes(snap, &params.context.diagnostics, range.clone()));
+        out.extend(quick_fixes(
+            snap,
+            &params.context.diagnostics,
+            range.clone(),
+        ));
     }
-    let game = snap.game_at(range.start).or_else(|| snap.games_overlapping(range.clone()).next());
+    let game = snap
+        .game_at(range.start)
+        .or_else(|| snap.games_overlapping(range.clone()).next());
     if wants(&CodeActionKind::REFACTOR_REWRITE) {
         if let Some(fix) = game.and_then(|g| fill_from_auction(snap, g)) {
             out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
@@ -105,7 +120,9 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
     if !(automatic && only.is_none()) {
         if wants(&CONVERT_GAME_TO_EXPORT) {
-            if let Some(fix) = game.and_then(|g| convert_game(snap, g, "Convert this game to PBN export format")) {
+            if let Some(fix) =
+                game.and_then(|g| convert_game(snap, g, "Convert this game to PBN export format"))
+            {
                 out.push(action(snap, fix, CONVERT_GAME_TO_EXPORT, None));
             }
         }
@@ -118,14 +135,29 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     Some(out)
 }
 
-fn action(snap: &Snapshot, fix: Fix, kind: CodeActionKind, diagnostics: Option<Vec<Diagnostic>>) -> CodeActionOrCommand {
+fn action(
+    snap: &Snapshot,
+    fix: Fix,
+    kind: CodeActionKind,
+    diagnostics: Option<Vec<Diagnostic>>,
+) -> CodeActionOrCommand {
     let conv = snap.converter();
-    let edits = fix.edits.into_iter().map(|(r, new_text)| TextEdit { range: conv.range(r), new_text }).collect();
+    let edits = fix
+        .edits
+        .into_iter()
+        .map(|(r, new_text)| TextEdit {
+            range: conv.range(r),
+            new_text,
+        })
+        .collect();
     CodeActionOrCommand::CodeAction(CodeAction {
         title: fix.title,
         kind: Some(kind),
         diagnostics,
-        edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(snap.uri.clone(), edits)])), ..Default::default() }),
+        edit: Some(WorkspaceEdit {
+            changes: Some(HashMap::from([(snap.uri.clone(), edits)])),
+            ..Default::default()
+        }),
         is_preferred: fix.preferred.then_some(true),
         ..Default::default()
     })
@@ -139,7 +171,11 @@ fn code_of(d: &Diagnostic) -> Option<&str> {
 }
 
 /// The quick fixes of the diagnostics in `range` (or named by the client).
-fn quick_fixes(snap: &Snapshot, client: &[Diagnostic], range: Range<usize>) -> Vec<CodeActionOrCommand> {
+fn quick_fixes(
+    snap: &Snapshot,
+    client: &[Diagnostic],
+    range: Range<usize>,
+) -> Vec<CodeActionOrCommand> {
     let conv = snap.converter();
     let diags = &snap.check().diagnostics;
     let mut published: Option<Vec<Diagnostic>> = None;
@@ -149,13 +185,18 @@ fn quick_fixes(snap: &Snapshot, client: &[Diagnostic], range: Range<usize>) -> V
     // a range inside one game (a whole-file request would format every game
     // for nothing: the source action does that once).
     let mut formatted: HashMap<usize, Option<Fix>> = HashMap::new();
-    let single_game = snap.game_at(range.start).is_some_and(|g| range.end <= g.range.end);
+    let single_game = snap
+        .game_at(range.start)
+        .is_some_and(|g| range.end <= g.range.end);
     for (i, d) in diags.iter().enumerate() {
         let touches = d.range.start <= range.end && range.start <= d.range.end;
         let mut matching = None;
         if client.iter().any(|c| code_of(c) == Some(d.code.code)) {
             let r = conv.range(d.range.clone());
-            matching = client.iter().find(|c| code_of(c) == Some(d.code.code) && c.range == r).cloned();
+            matching = client
+                .iter()
+                .find(|c| code_of(c) == Some(d.code.code) && c.range == r)
+                .cloned();
         }
         if !touches && matching.is_none() {
             continue;
@@ -166,7 +207,9 @@ fn quick_fixes(snap: &Snapshot, client: &[Diagnostic], range: Range<usize>) -> V
         }
         let lsp = match matching {
             Some(c) => c,
-            None => published.get_or_insert_with(|| crate::lsp::notifications::diagnostics::to_lsp(snap))[i].clone(),
+            None => published
+                .get_or_insert_with(|| crate::lsp::notifications::diagnostics::to_lsp(snap))[i]
+                .clone(),
         };
         for fix in fixes {
             // Two diagnostics with the same fix (PBN0202 and PBN1015, the
@@ -183,12 +226,24 @@ fn quick_fixes(snap: &Snapshot, client: &[Diagnostic], range: Range<usize>) -> V
             }
         }
     }
-    found.into_iter().map(|(fix, ds)| action(snap, fix, CodeActionKind::QUICKFIX, Some(ds))).collect()
+    found
+        .into_iter()
+        .map(|(fix, ds)| action(snap, fix, CodeActionKind::QUICKFIX, Some(ds)))
+        .collect()
 }
 
 /// The fixes of one diagnostic, the preferred one first.
-fn fixes_for(snap: &Snapshot, d: &Diag, formatted: &mut HashMap<usize, Option<Fix>>, layout: bool) -> Vec<Fix> {
-    let Some(g) = d.game.and_then(|i| snap.game(i)).or_else(|| snap.game_at(d.range.start)) else {
+fn fixes_for(
+    snap: &Snapshot,
+    d: &Diag,
+    formatted: &mut HashMap<usize, Option<Fix>>,
+    layout: bool,
+) -> Vec<Fix> {
+    let Some(g) = d
+        .game
+        .and_then(|i| snap.game(i))
+        .or_else(|| snap.game_at(d.range.start))
+    else {
         return Vec::new();
     };
     let text = snap.source.text.as_str();
@@ -200,7 +255,11 @@ fn fixes_for(snap: &Snapshot, d: &Diag, formatted: &mut HashMap<usize, Option<Fi
         "PBN0202" | "PBN1015" => remove_duplicate(text, g, &r),
         "PBN0205" => one(add_play_tags(snap, g)),
         "PBN0302" => one(values::parse_date(&text[r.clone()]).value.map(|date| {
-            Fix::new(format!("Write the date as `{}`", date.canonical), vec![(r.clone(), date.canonical)], true)
+            Fix::new(
+                format!("Write the date as `{}`", date.canonical),
+                vec![(r.clone(), date.canonical)],
+                true,
+            )
         })),
         "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
         "PBN0520" => one(nonstandard_call(text, g, &r)),
@@ -210,20 +269,18 @@ fn fixes_for(snap: &Snapshot, d: &Diag, formatted: &mut HashMap<usize, Option<Fi
         "PBN0902" => one(fix_contract(snap, g)),
         "PBN0903" => fix_result(snap, g),
         "PBN0904" => one(remove_result_caret(g)),
-        "PBN0908" => one(tag_of(g, "Result").and_then(|t| set_value(t, "")).map(|e| {
-            Fix::new("Empty the Result: all players passed", vec![e], true)
-        })),
+        "PBN0908" => one(tag_of(g, "Result")
+            .and_then(|t| set_value(t, ""))
+            .map(|e| Fix::new("Empty the Result: all players passed", vec![e], true))),
         "PBN1001" => one(add_mandatory(snap, g)),
         "PBN1006" => one(upper_case(text, g, &r)),
         "PBN1007" | "PBN1008" => one(annotation_order(text, g, &r, d.code.code == "PBN1007")),
         "PBN1012" => one(deal_export_form(g, &r)),
         "PBN1013" => one(value_export_form(g, &r)),
-        "PBN1002" | "PBN1003" | "PBN1009" | "PBN1010" | "PBN1011" if layout => one(
-            formatted
-                .entry(g.index)
-                .or_insert_with(|| convert_game(snap, g, "Convert this game to PBN export format"))
-                .clone(),
-        ),
+        "PBN1002" | "PBN1003" | "PBN1009" | "PBN1010" | "PBN1011" if layout => one(formatted
+            .entry(g.index)
+            .or_insert_with(|| convert_game(snap, g, "Convert this game to PBN export format"))
+            .clone()),
         _ => Vec::new(),
     }
 }
@@ -242,7 +299,9 @@ fn eol(text: &str) -> &'static str {
 
 /// Offset of the line break ending the line of `offset` (or the text end).
 fn line_end(text: &str, offset: usize) -> usize {
-    text[offset..].find(['\n', '\r']).map_or(text.len(), |i| offset + i)
+    text[offset..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| offset + i)
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
@@ -278,7 +337,11 @@ fn after_point(text: &str, g: &Game, end: usize) -> usize {
         if p >= le {
             return le;
         }
-        match g.comments.iter().find(|c| c.range.start == p && c.range.end <= le) {
+        match g
+            .comments
+            .iter()
+            .find(|c| c.range.start == p && c.range.end <= le)
+        {
             Some(c) => p = c.range.end,
             None => return end,
         }
@@ -299,16 +362,26 @@ fn tag_of<'g>(g: &'g Game, name: &str) -> Option<&'g Tag> {
 
 /// The tag whose value contains `r`.
 fn tag_at_value<'g>(g: &'g Game, r: &Range<usize>) -> Option<&'g Tag> {
-    g.tags.iter().find(|t| t.value.as_ref().is_some_and(|v| v.range.start <= r.start && r.end <= v.range.end))
+    g.tags.iter().find(|t| {
+        t.value
+            .as_ref()
+            .is_some_and(|v| v.range.start <= r.start && r.end <= v.range.end)
+    })
 }
 
 /// The edit that makes `new` the value of `tag`.
 fn set_value(tag: &Tag, new: &str) -> Option<(Range<usize>, String)> {
     match &tag.value {
         Some(v) if v.quoted && v.terminated => Some((v.range.clone(), crate::model::escape(new))),
-        Some(v) if !v.quoted => Some((v.range.clone(), format!("\"{}\"", crate::model::escape(new)))),
+        Some(v) if !v.quoted => Some((
+            v.range.clone(),
+            format!("\"{}\"", crate::model::escape(new)),
+        )),
         Some(_) => None,
-        None => Some((tag.name_range.end..tag.name_range.end, format!(" \"{}\"", crate::model::escape(new)))),
+        None => Some((
+            tag.name_range.end..tag.name_range.end,
+            format!(" \"{}\"", crate::model::escape(new)),
+        )),
     }
 }
 
@@ -323,7 +396,11 @@ fn set_value_fix(tag: &Tag, new: &str, title: String, preferred: bool) -> Option
 fn quote_value(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r)?;
     let v = tag.value.as_ref().filter(|v| !v.quoted)?;
-    Some(Fix::new(format!("Quote the value: \"{}\"", v.raw), vec![set_value(tag, &v.raw)?], true))
+    Some(Fix::new(
+        format!("Quote the value: \"{}\"", v.raw),
+        vec![set_value(tag, &v.raw)?],
+        true,
+    ))
 }
 
 fn tag_name_case(g: &Game, r: &Range<usize>) -> Option<Fix> {
@@ -334,7 +411,11 @@ fn tag_name_case(g: &Game, r: &Range<usize>) -> Option<Fix> {
         .chain(&SUPPLEMENTAL)
         .chain(&MISC_AND_TABLES)
         .find(|k| k.eq_ignore_ascii_case(&tag.name))?;
-    Some(Fix::new(format!("Rename the tag to `{known}`"), vec![(r.clone(), (*known).to_owned())], true))
+    Some(Fix::new(
+        format!("Rename the tag to `{known}`"),
+        vec![(r.clone(), (*known).to_owned())],
+        true,
+    ))
 }
 
 /// The edit that deletes a tag pair: its whole line when it is alone on
@@ -347,7 +428,11 @@ fn delete_tag(text: &str, tag: &Tag) -> (Range<usize>, String) {
     if before_blank && after_blank {
         return (ls..next_line_start(text, tag.range.end), String::new());
     }
-    let start = tag.range.start - (text[ls..tag.range.start].len() - text[ls..tag.range.start].trim_end_matches([' ', '\t']).len());
+    let start = tag.range.start
+        - (text[ls..tag.range.start].len()
+            - text[ls..tag.range.start]
+                .trim_end_matches([' ', '\t'])
+                .len());
     if after_blank {
         (start..le, String::new())
     } else {
@@ -358,24 +443,40 @@ fn delete_tag(text: &str, tag: &Tag) -> (Range<usize>, String) {
 }
 
 fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
-    let Some(i) = g.tags.iter().position(|t| t.range == *r) else { return Vec::new() };
+    let Some(i) = g.tags.iter().position(|t| t.range == *r) else {
+        return Vec::new();
+    };
     let tag = &g.tags[i];
     if tag.role != TagRole::Plain {
         return Vec::new(); // a second section: which one to keep is not clear
     }
-    let Some(first) = g.tags[..i].iter().find(|t| t.name == tag.name) else { return Vec::new() };
+    let Some(first) = g.tags[..i].iter().find(|t| t.name == tag.name) else {
+        return Vec::new();
+    };
     let value = |t: &Tag| t.value.as_ref().map(|v| v.text.clone()).unwrap_or_default();
     if value(first) == value(tag) {
-        return vec![Fix::new(format!("Remove the repeated `{}` tag", tag.name), vec![delete_tag(text, tag)], true)];
+        return vec![Fix::new(
+            format!("Remove the repeated `{}` tag", tag.name),
+            vec![delete_tag(text, tag)],
+            true,
+        )];
     }
     let mut out = vec![Fix::new(
-        format!("Remove the repeated `{}` tag (keep {:?})", tag.name, value(first)),
+        format!(
+            "Remove the repeated `{}` tag (keep {:?})",
+            tag.name,
+            value(first)
+        ),
         vec![delete_tag(text, tag)],
         false,
     )];
     if first.role == TagRole::Plain {
         out.push(Fix::new(
-            format!("Keep {:?} (remove the first `{}` tag)", value(tag), tag.name),
+            format!(
+                "Keep {:?} (remove the first `{}` tag)",
+                value(tag),
+                tag.name
+            ),
             vec![delete_tag(text, first)],
             false,
         ));
@@ -391,14 +492,25 @@ fn standard_value(g: &Game, r: &Range<usize>) -> Option<Fix> {
         return None;
     }
     let new = match tag.name.as_str() {
-        "Dealer" => values::parse_dealer(&v.raw).value.map(|s| s.seat.letter().to_string()),
-        "Auction" => values::parse_auction_seat(&v.raw).value.map(|s| s.seat.letter().to_string()),
-        "Play" => values::parse_play_seat(&v.raw).value.map(|s| s.seat.letter().to_string()),
-        "Declarer" => values::parse_declarer(&v.raw)
+        "Dealer" => values::parse_dealer(&v.raw)
             .value
-            .and_then(|d| d.seat.map(|s| format!("{}{}", if d.swapped { "^" } else { "" }, s.letter()))),
-        "Vulnerable" => values::parse_vulnerable(&v.raw).value.map(|x| x.canonical_export().to_owned()),
-        "Contract" => values::parse_contract(&v.raw).value.map(|c| c.export_form()),
+            .map(|s| s.seat.letter().to_string()),
+        "Auction" => values::parse_auction_seat(&v.raw)
+            .value
+            .map(|s| s.seat.letter().to_string()),
+        "Play" => values::parse_play_seat(&v.raw)
+            .value
+            .map(|s| s.seat.letter().to_string()),
+        "Declarer" => values::parse_declarer(&v.raw).value.and_then(|d| {
+            d.seat
+                .map(|s| format!("{}{}", if d.swapped { "^" } else { "" }, s.letter()))
+        }),
+        "Vulnerable" => values::parse_vulnerable(&v.raw)
+            .value
+            .map(|x| x.canonical_export().to_owned()),
+        "Contract" => values::parse_contract(&v.raw)
+            .value
+            .map(|c| c.export_form()),
         _ => None,
     }?;
     set_value_fix(tag, &new, format!("Write `{}` as \"{new}\"", v.raw), true)
@@ -411,14 +523,22 @@ fn nonstandard_call(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let e = g.auction.as_ref()?.entries.iter().find(|e| e.range == *r)?;
     let t = &text[e.range.clone()];
     let (_, as_text) = typed::interpret_call(t)?;
-    Some(Fix::new(format!("Replace `{t}` with `{as_text}`"), vec![(r.clone(), as_text)], true))
+    Some(Fix::new(
+        format!("Replace `{t}` with `{as_text}`"),
+        vec![(r.clone(), as_text)],
+        true,
+    ))
 }
 
 fn nonstandard_card(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let e = g.play.as_ref()?.entries.iter().find(|e| e.range == *r)?;
     let t = &text[e.range.clone()];
     let (_, as_text) = typed::interpret_card(t)?;
-    Some(Fix::new(format!("Replace `{t}` with `{as_text}`"), vec![(r.clone(), as_text)], true))
+    Some(Fix::new(
+        format!("Replace `{t}` with `{as_text}`"),
+        vec![(r.clone(), as_text)],
+        true,
+    ))
 }
 
 /// PBN1006: a tag value, call or card in upper case.
@@ -431,7 +551,11 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
             raw.to_ascii_uppercase()
         };
         return set_value_fix(tag, &new, format!("Write \"{new}\" in upper case"), true);
-    } else if let Some(e) = g.auction.as_ref().and_then(|a| a.entries.iter().find(|e| e.range == *r)) {
+    } else if let Some(e) = g
+        .auction
+        .as_ref()
+        .and_then(|a| a.entries.iter().find(|e| e.range == *r))
+    {
         let t = &text[r.clone()];
         let new = match e.token {
             CallToken::Bid(_) => t.to_ascii_uppercase(),
@@ -442,7 +566,11 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
             _ => return None,
         };
         (t, new)
-    } else if let Some(e) = g.play.as_ref().and_then(|p| p.entries.iter().find(|e| e.range == *r)) {
+    } else if let Some(e) = g
+        .play
+        .as_ref()
+        .and_then(|p| p.entries.iter().find(|e| e.range == *r))
+    {
         if !matches!(e.token, CardToken::Card(_)) {
             return None;
         }
@@ -451,17 +579,30 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     } else {
         return None;
     };
-    (old != new).then(|| Fix::new(format!("Replace `{old}` with `{new}`"), vec![(r.clone(), new)], true))
+    (old != new).then(|| {
+        Fix::new(
+            format!("Replace `{old}` with `{new}`"),
+            vec![(r.clone(), new)],
+            true,
+        )
+    })
 }
 
 /// The annotations after a call or card that holds the annotation `r`:
 /// whether it is in the play section, and the annotations.
 fn annotations_at<'g>(g: &'g Game, r: &Range<usize>) -> Option<(bool, &'g [Annotation])> {
     let has = |post: &[Annotation]| post.iter().any(|a| a.range == *r);
-    if let Some(e) = g.auction.as_ref().and_then(|a| a.entries.iter().find(|e| has(&e.post()))) {
+    if let Some(e) = g
+        .auction
+        .as_ref()
+        .and_then(|a| a.entries.iter().find(|e| has(&e.post())))
+    {
         return Some((false, &e.post()));
     }
-    g.play.as_ref().and_then(|p| p.entries.iter().find(|e| has(&e.post()))).map(|e| (true, e.post()))
+    g.play
+        .as_ref()
+        .and_then(|p| p.entries.iter().find(|e| has(&e.post())))
+        .map(|e| (true, e.post()))
 }
 
 /// PBN1007/PBN1008: the note reference, then the NAGs in increasing order,
@@ -471,17 +612,27 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
     let nag_of = |s: u8| s as u32 + if play { 6 } else { 0 };
     let title = if suffix {
         let a = post.iter().find(|a| a.range == *r)?;
-        let AnnotationKind::Suffix(s) = a.kind else { return None };
+        let AnnotationKind::Suffix(s) = a.kind else {
+            return None;
+        };
         format!("Replace `{}` with `${}`", &text[r.clone()], nag_of(s))
     } else {
         "Put the note reference first and the NAGs in increasing order".to_owned()
     };
-    let contiguous = post.windows(2).all(|w| is_blank(&text[w[0].range.end..w[1].range.start]));
+    let contiguous = post
+        .windows(2)
+        .all(|w| is_blank(&text[w[0].range.end..w[1].range.start]));
     if !contiguous {
         // Comments between the annotations: only the suffix can be replaced.
         let a = post.iter().find(|a| a.range == *r)?;
-        let AnnotationKind::Suffix(s) = a.kind else { return None };
-        return Some(Fix::new(title, vec![(r.clone(), format!("${}", nag_of(s)))], true));
+        let AnnotationKind::Suffix(s) = a.kind else {
+            return None;
+        };
+        return Some(Fix::new(
+            title,
+            vec![(r.clone(), format!("${}", nag_of(s)))],
+            true,
+        ));
     }
     let (mut refs, mut nags, mut rest) = (Vec::new(), Vec::new(), Vec::new());
     for a in post {
@@ -494,7 +645,11 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
     }
     nags.sort_unstable();
     nags.dedup();
-    let parts: Vec<String> = refs.into_iter().chain(nags.iter().map(|n| format!("${n}"))).chain(rest).collect();
+    let parts: Vec<String> = refs
+        .into_iter()
+        .chain(nags.iter().map(|n| format!("${n}")))
+        .chain(rest)
+        .collect();
     let span = post.first()?.range.start..post.last()?.range.end;
     Some(Fix::new(title, vec![(span, parts.join(" "))], true))
 }
@@ -503,7 +658,9 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
 fn add_note(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let (play, post) = annotations_at(g, r)?;
     let a = post.iter().find(|a| a.range == *r)?;
-    let AnnotationKind::NoteRef(Some(n)) = a.kind else { return None };
+    let AnnotationKind::NoteRef(Some(n)) = a.kind else {
+        return None;
+    };
     let (notes, end) = if play {
         let p = g.play.as_ref()?;
         (&p.notes, p.range.end)
@@ -511,10 +668,21 @@ fn add_note(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         let a = g.auction.as_ref()?;
         (&a.notes, a.range.end)
     };
-    let end = notes.last().map(|&i| g.tags[i].range.end).unwrap_or(end).max(end);
+    let end = notes
+        .last()
+        .map(|&i| g.tags[i].range.end)
+        .unwrap_or(end)
+        .max(end);
     let at = after_point(text, g, end);
     let line = format!("{}[Note \"{n}:\"]", eol(text));
-    Some(Fix::new(format!("Add `[Note \"{n}:\"]` at the end of the {} section", if play { "play" } else { "auction" }), vec![(at..at, line)], false))
+    Some(Fix::new(
+        format!(
+            "Add `[Note \"{n}:\"]` at the end of the {} section",
+            if play { "play" } else { "auction" }
+        ),
+        vec![(at..at, line)],
+        false,
+    ))
 }
 
 // ---------------------------------------------------------------------------
@@ -547,9 +715,19 @@ fn play_tricks(text: &str, g: &Game, strain: Option<Strain>, declarer: Seat) -> 
     let p = g.play.as_ref()?;
     let tag = g.tags.get(p.tag).filter(|t| t.inherit == Inherit::None)?;
     let first = seat_of(tag.effective(), values::parse_play_seat)?;
-    let hands = g.value("Deal").and_then(|v| values::parse_deal(v).value).map(|d| d.hands).unwrap_or([None; 4]);
+    let hands = g
+        .value("Deal")
+        .and_then(|v| values::parse_deal(v).value)
+        .map(|d| d.hands)
+        .unwrap_or([None; 4]);
     let (items, _) = typed::play_items(text, p);
-    let a = bridge::analyze_play(&hands, strain.and_then(Strain::suit), Some(declarer), first, &items);
+    let a = bridge::analyze_play(
+        &hands,
+        strain.and_then(Strain::suit),
+        Some(declarer),
+        first,
+        &items,
+    );
     if !a.complete || a.end_position {
         return None;
     }
@@ -559,8 +737,13 @@ fn play_tricks(text: &str, g: &Game, strain: Option<Strain>, declarer: Seat) -> 
 
 fn facts(text: &str, g: &Game) -> Facts {
     let outcome = auction_outcome(text, g);
-    let tag_contract = g.value("Contract").and_then(|v| values::parse_contract(v).value).map(|c| c.value);
-    let tag_declarer = g.value("Declarer").and_then(|v| values::parse_declarer(v).value);
+    let tag_contract = g
+        .value("Contract")
+        .and_then(|v| values::parse_contract(v).value)
+        .map(|c| c.value);
+    let tag_declarer = g
+        .value("Declarer")
+        .and_then(|v| values::parse_declarer(v).value);
     let passed = matches!(outcome, Some(FinalContract::PassedOut))
         || (outcome.is_none() && matches!(tag_contract, Some(ContractValue::Pass)));
     let result = if passed {
@@ -569,7 +752,9 @@ fn facts(text: &str, g: &Game) -> Facts {
         let (strain, declarer) = match outcome {
             Some(FinalContract::Contract { contract, declarer }) => {
                 // The Declarer tag may name the irregular declarer (`^`).
-                let playing = tag_declarer.and_then(|d| d.seat).filter(|s| bridge::same_side(*s, declarer));
+                let playing = tag_declarer
+                    .and_then(|d| d.seat)
+                    .filter(|s| bridge::same_side(*s, declarer));
                 (Some(contract.bid.strain), Some(playing.unwrap_or(declarer)))
             }
             _ => {
@@ -602,7 +787,10 @@ fn declarer_value(outcome: FinalContract, g: &Game) -> String {
     match outcome {
         FinalContract::PassedOut => String::new(),
         FinalContract::Contract { declarer, .. } => {
-            let swapped = g.value("Declarer").and_then(|v| values::parse_declarer(v).value).is_some_and(|d| d.swapped);
+            let swapped = g
+                .value("Declarer")
+                .and_then(|v| values::parse_declarer(v).value)
+                .is_some_and(|d| d.swapped);
             if swapped {
                 format!("^{}", declarer.partner().letter())
             } else {
@@ -617,8 +805,14 @@ fn declarer_value(outcome: FinalContract, g: &Game) -> String {
 /// agrees with the play, and the auction may be what is wrong.
 fn play_supports_tag(g: &Game, new: Option<Seat>) -> bool {
     let Some(p) = &g.play else { return false };
-    let leader = g.tags.get(p.tag).and_then(|t| seat_of(t.effective(), values::parse_play_seat));
-    let current = g.value("Declarer").and_then(|v| values::parse_declarer(v).value).and_then(|d| d.seat);
+    let leader = g
+        .tags
+        .get(p.tag)
+        .and_then(|t| seat_of(t.effective(), values::parse_play_seat));
+    let current = g
+        .value("Declarer")
+        .and_then(|v| values::parse_declarer(v).value)
+        .and_then(|d| d.seat);
     match (leader, current) {
         (Some(l), Some(c)) => l == c.lho() && new.is_none_or(|n| l != n.lho()),
         _ => false,
@@ -631,7 +825,12 @@ fn fix_declarer(snap: &Snapshot, g: &Game) -> Option<Fix> {
     let new = declarer_value(outcome, g);
     let new_seat = values::parse_declarer(&new).value.and_then(|d| d.seat);
     let preferred = !play_supports_tag(g, new_seat);
-    set_value_fix(tag, &new, format!("Set Declarer to \"{new}\" (from the auction)"), preferred)
+    set_value_fix(
+        tag,
+        &new,
+        format!("Set Declarer to \"{new}\" (from the auction)"),
+        preferred,
+    )
 }
 
 fn fix_contract(snap: &Snapshot, g: &Game) -> Option<Fix> {
@@ -640,38 +839,64 @@ fn fix_contract(snap: &Snapshot, g: &Game) -> Option<Fix> {
     let new = contract_value(outcome);
     // With a play section and a Result, another denomination changes who
     // won the tricks: the Contract tag may be right and the auction wrong.
-    let strain = |v: Option<&str>| match v.and_then(|v| values::parse_contract(v).value).map(|c| c.value) {
+    let strain = |v: Option<&str>| match v
+        .and_then(|v| values::parse_contract(v).value)
+        .map(|c| c.value)
+    {
         Some(ContractValue::Contract(c)) => Some(c.bid.strain),
         _ => None,
     };
-    let has_result = g.value("Result").and_then(|v| values::parse_result(v).value).is_some_and(|r| r.tricks.is_some());
-    let preferred = g.play.is_none() || !has_result || strain(g.value("Contract")) == strain(Some(&new));
-    let mut fix = set_value_fix(tag, &new, format!("Set Contract to \"{new}\" (from the auction)"), preferred)?;
+    let has_result = g
+        .value("Result")
+        .and_then(|v| values::parse_result(v).value)
+        .is_some_and(|r| r.tricks.is_some());
+    let preferred =
+        g.play.is_none() || !has_result || strain(g.value("Contract")) == strain(Some(&new));
+    let mut fix = set_value_fix(
+        tag,
+        &new,
+        format!("Set Contract to \"{new}\" (from the auction)"),
+        preferred,
+    )?;
     // The Declarer goes with the contract (a Contract "Pass" hides its
     // mismatch).
     if let Some(d) = tag_of(g, "Declarer").filter(|t| t.inherit == Inherit::None) {
         let dv = declarer_value(outcome, g);
-        if d.value.as_ref().map(|v| v.raw.as_str()) != Some(dv.as_str()) && d.effective().map(str::trim) != Some("?") {
+        if d.value.as_ref().map(|v| v.raw.as_str()) != Some(dv.as_str())
+            && d.effective().map(str::trim) != Some("?")
+        {
             fix.edits.push(set_value(d, &dv)?);
             let dv_seat = values::parse_declarer(&dv).value.and_then(|x| x.seat);
             fix.preferred &= !play_supports_tag(g, dv_seat);
-            fix.title = format!("Set Contract to \"{new}\" and Declarer to \"{dv}\" (from the auction)");
+            fix.title =
+                format!("Set Contract to \"{new}\" and Declarer to \"{dv}\" (from the auction)");
         }
     }
     Some(fix)
 }
 
 fn fix_result(snap: &Snapshot, g: &Game) -> Vec<Fix> {
-    let Some(tag) = tag_of(g, "Result") else { return Vec::new() };
+    let Some(tag) = tag_of(g, "Result") else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     if let Some(n) = facts(&snap.source.text, g).result.filter(|n| !n.is_empty()) {
-        out.extend(set_value_fix(tag, &n, format!("Set Result to \"{n}\" (tricks won by declarer in the play)"), true));
+        out.extend(set_value_fix(
+            tag,
+            &n,
+            format!("Set Result to \"{n}\" (tricks won by declarer in the play)"),
+            true,
+        ));
     }
     if let Some(v) = tag.value.as_ref().filter(|v| v.quoted && v.terminated) {
         let lead = v.raw.len() - v.raw.trim_start().len();
         if !v.raw.trim_start().starts_with('^') {
             let at = v.range.start + lead;
-            out.push(Fix::new("Mark the Result with `^` (the players agreed on a different number)", vec![(at..at, "^".into())], false));
+            out.push(Fix::new(
+                "Mark the Result with `^` (the players agreed on a different number)",
+                vec![(at..at, "^".into())],
+                false,
+            ));
         }
     }
     out
@@ -681,7 +906,11 @@ fn remove_result_caret(g: &Game) -> Option<Fix> {
     let v = tag_of(g, "Result")?.value.as_ref()?;
     let i = v.raw.find('^')?;
     let at = v.range.start + i;
-    Some(Fix::new("Remove the `^`: the Result equals the tricks won", vec![(at..at + 1, String::new())], true))
+    Some(Fix::new(
+        "Remove the `^`: the Result equals the tricks won",
+        vec![(at..at + 1, String::new())],
+        true,
+    ))
 }
 
 /// Insertions of new tag lines at their export-order place (§3.4): after
@@ -689,8 +918,19 @@ fn remove_result_caret(g: &Game) -> Option<Fix> {
 /// sections, else before the first tag of the game.
 fn insert_tags(text: &str, g: &Game, new: &[(&str, String)]) -> Vec<(Range<usize>, String)> {
     let nl = eol(text);
-    let limit = g.tags.iter().filter(|t| t.role != TagRole::Plain).map(|t| t.range.start).min().unwrap_or(usize::MAX);
-    let order = |name: &str| MANDATORY.iter().position(|m| *m == name).unwrap_or(MANDATORY.len());
+    let limit = g
+        .tags
+        .iter()
+        .filter(|t| t.role != TagRole::Plain)
+        .map(|t| t.range.start)
+        .min()
+        .unwrap_or(usize::MAX);
+    let order = |name: &str| {
+        MANDATORY
+            .iter()
+            .position(|m| *m == name)
+            .unwrap_or(MANDATORY.len())
+    };
     // (offset, after an existing tag) → (export position, line)
     type Lines = Vec<(usize, String)>;
     let mut at: Vec<((usize, bool), Lines)> = Vec::new();
@@ -734,7 +974,8 @@ fn insert_tags(text: &str, g: &Game, new: &[(&str, String)]) -> Vec<(Range<usize
 
 /// The value to write for a mandatory tag that is missing.
 fn missing_value(name: &str, f: &Facts, g: &Game) -> (String, bool) {
-    let passed = matches!(f.outcome, Some(FinalContract::PassedOut)) || crate::model::contract_is_pass(g);
+    let passed =
+        matches!(f.outcome, Some(FinalContract::PassedOut)) || crate::model::contract_is_pass(g);
     let known = match (name, f.outcome) {
         ("Contract", Some(o)) => Some(contract_value(o)),
         ("Declarer", Some(o)) => Some(declarer_value(o, g)),
@@ -749,14 +990,27 @@ fn missing_value(name: &str, f: &Facts, g: &Game) -> (String, bool) {
 }
 
 fn add_mandatory(snap: &Snapshot, g: &Game) -> Option<Fix> {
-    let missing: Vec<&str> = MANDATORY.iter().copied().filter(|n| g.tag(n).is_none() && g.value(n).is_none()).collect();
+    let missing: Vec<&str> = MANDATORY
+        .iter()
+        .copied()
+        .filter(|n| g.tag(n).is_none() && g.value(n).is_none())
+        .collect();
     if missing.is_empty() {
         return None;
     }
     let f = facts(&snap.source.text, g);
-    let new: Vec<(&str, String)> = missing.iter().map(|n| (*n, missing_value(n, &f, g).0)).collect();
+    let new: Vec<(&str, String)> = missing
+        .iter()
+        .map(|n| (*n, missing_value(n, &f, g).0))
+        .collect();
     let edits = insert_tags(&snap.source.text, g, &new);
-    (!edits.is_empty()).then(|| Fix::new(format!("Add the missing mandatory tags ({})", missing.join(", ")), edits, true))
+    (!edits.is_empty()).then(|| {
+        Fix::new(
+            format!("Add the missing mandatory tags ({})", missing.join(", ")),
+            edits,
+            true,
+        )
+    })
 }
 
 /// PBN0205: Deal, Declarer and Contract before the play section.
@@ -783,7 +1037,13 @@ fn add_play_tags(snap: &Snapshot, g: &Game) -> Option<Fix> {
         }
     }
     edits.extend(insert_tags(&snap.source.text, g, &inserts));
-    (!edits.is_empty()).then(|| Fix::new(format!("Add {} before the play section", names.join(", ")), edits, all_known))
+    (!edits.is_empty()).then(|| {
+        Fix::new(
+            format!("Add {} before the play section", names.join(", ")),
+            edits,
+            all_known,
+        )
+    })
 }
 
 /// The refactoring: Declarer, Contract and Result that are missing or `?`
@@ -802,7 +1062,10 @@ fn fill_from_auction(snap: &Snapshot, g: &Game) -> Option<Fix> {
         };
         let Some(value) = value else { continue };
         match g.tag(name) {
-            Some(t) if t.inherit == Inherit::None && t.value.as_ref().is_some_and(|v| v.raw.trim() == "?") => {
+            Some(t)
+                if t.inherit == Inherit::None
+                    && t.value.as_ref().is_some_and(|v| v.raw.trim() == "?") =>
+            {
                 edits.push(set_value(t, &value)?);
             }
             None if g.value(name).is_none() => inserts.push((name, value.clone())),
@@ -811,7 +1074,13 @@ fn fill_from_auction(snap: &Snapshot, g: &Game) -> Option<Fix> {
         names.push(name);
     }
     edits.extend(insert_tags(&snap.source.text, g, &inserts));
-    (!edits.is_empty()).then(|| Fix::new(format!("Fill {} from the auction and play", names.join(", ")), edits, false))
+    (!edits.is_empty()).then(|| {
+        Fix::new(
+            format!("Fill {} from the auction and play", names.join(", ")),
+            edits,
+            false,
+        )
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -827,7 +1096,12 @@ fn deal_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let deal = p.value?;
     let dealer = seat_of(g.value("Dealer"), values::parse_dealer).unwrap_or(deal.first);
     let new = deal.export_form(dealer)?;
-    set_value_fix(tag, &new, "Write the Deal from the dealer with the ranks in descending order".into(), true)
+    set_value_fix(
+        tag,
+        &new,
+        "Write the Deal from the dealer with the ranks in descending order".into(),
+        true,
+    )
 }
 
 fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
@@ -846,10 +1120,20 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
         }
         "Result" => {
             let result = values::parse_result(raw).value?;
-            let declarer = g.value("Declarer").and_then(|v| values::parse_declarer(v).value)?.seat?;
-            let n = result.tricks?.for_declarer(bridge::is_north_south(declarer))?;
+            let declarer = g
+                .value("Declarer")
+                .and_then(|v| values::parse_declarer(v).value)?
+                .seat?;
+            let n = result
+                .tricks?
+                .for_declarer(bridge::is_north_south(declarer))?;
             let new = format!("{}{n}", if result.differs_from_actual { "^" } else { "" });
-            set_value_fix(tag, &new, format!("Write the Result as declarer's tricks: \"{new}\""), true)
+            set_value_fix(
+                tag,
+                &new,
+                format!("Write the Result as declarer's tricks: \"{new}\""),
+                true,
+            )
         }
         _ => None,
     }
@@ -859,12 +1143,22 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
 // Source actions.
 
 fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
-    FormatOptions { add_missing_tags: snap.settings.add_missing_tags, eol, ..FormatOptions::default() }
+    FormatOptions {
+        add_missing_tags: snap.settings.add_missing_tags,
+        eol,
+        ..FormatOptions::default()
+    }
 }
 
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
     let out = snap.format(&format_options(snap, EolOption::Keep))?.text;
-    (out != snap.source.text).then(|| Fix::new("Convert file to PBN export format", vec![(0..snap.source.text.len(), out)], false))
+    (out != snap.source.text).then(|| {
+        Fix::new(
+            "Convert file to PBN export format",
+            vec![(0..snap.source.text.len(), out)],
+            false,
+        )
+    })
 }
 
 /// The export form of one game. A game that uses `#`/`##` values of
@@ -884,7 +1178,10 @@ fn convert_game(snap: &Snapshot, g: &Game, title: &str) -> Option<Fix> {
     let mut out = if inherits {
         let before = format(&SourceText::from_text(text[..span.start].to_owned()), &opts).text;
         let through = format(&SourceText::from_text(text[..span.end].to_owned()), &opts).text;
-        through.strip_prefix(before.as_str())?.trim_start_matches(['\r', '\n']).to_owned()
+        through
+            .strip_prefix(before.as_str())?
+            .trim_start_matches(['\r', '\n'])
+            .to_owned()
     } else {
         format(&SourceText::from_text(piece.to_owned()), &opts).text
     };
@@ -902,11 +1199,23 @@ mod tests {
     use std::collections::HashSet;
 
     fn snapshot(text: &str, export: bool) -> Snapshot {
-        let settings = Settings { export, ..Settings::default() };
-        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), settings)
+        let settings = Settings {
+            export,
+            ..Settings::default()
+        };
+        Snapshot::new(
+            "file:///t.pbn".parse::<Uri>().unwrap(),
+            1,
+            text.to_string(),
+            settings,
+        )
     }
 
-    fn request(snap: &Snapshot, range: Range<usize>, only: Option<Vec<CodeActionKind>>) -> Vec<CodeAction> {
+    fn request(
+        snap: &Snapshot,
+        range: Range<usize>,
+        only: Option<Vec<CodeActionKind>>,
+    ) -> Vec<CodeAction> {
         let conv = snap.converter();
         let lsp_range = conv.range(range.clone());
         let diagnostics = crate::lsp::notifications::diagnostics::to_lsp(snap)
@@ -914,9 +1223,15 @@ mod tests {
             .filter(|d| d.range.start <= lsp_range.end && lsp_range.start <= d.range.end)
             .collect();
         let params = CodeActionParams {
-            text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
+            text_document: TextDocumentIdentifier {
+                uri: snap.uri.clone(),
+            },
             range: lsp_range,
-            context: CodeActionContext { diagnostics, only, trigger_kind: None },
+            context: CodeActionContext {
+                diagnostics,
+                only,
+                trigger_kind: None,
+            },
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -934,7 +1249,10 @@ mod tests {
     fn apply(snap: &Snapshot, action: &CodeAction) -> String {
         let edits = &action.edit.as_ref().unwrap().changes.as_ref().unwrap()[&snap.uri];
         let conv = snap.converter();
-        let mut edits: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (conv.byte_range(e.range), e.new_text.as_str())).collect();
+        let mut edits: Vec<(Range<usize>, &str)> = edits
+            .iter()
+            .map(|e| (conv.byte_range(e.range), e.new_text.as_str()))
+            .collect();
         edits.sort_by_key(|(r, _)| std::cmp::Reverse((r.start, r.end)));
         for w in edits.windows(2) {
             assert!(w[1].0.end <= w[0].0.start, "overlapping edits {:?}", edits);
@@ -947,7 +1265,11 @@ mod tests {
     }
 
     fn codes_of(a: &CodeAction) -> Vec<String> {
-        a.diagnostics.iter().flatten().filter_map(|d| code_of(d).map(str::to_owned)).collect()
+        a.diagnostics
+            .iter()
+            .flatten()
+            .filter_map(|d| code_of(d).map(str::to_owned))
+            .collect()
     }
 
     fn listing(actions: &[CodeAction]) -> String {
@@ -958,7 +1280,11 @@ mod tests {
                     "- {} [{}{}] {}\n",
                     a.title,
                     a.kind.as_ref().map(|k| k.as_str()).unwrap_or(""),
-                    if a.is_preferred == Some(true) { ", preferred" } else { "" },
+                    if a.is_preferred == Some(true) {
+                        ", preferred"
+                    } else {
+                        ""
+                    },
                     codes_of(a).join(" ")
                 )
             })
@@ -966,7 +1292,11 @@ mod tests {
     }
 
     fn count(snap: &Snapshot, code: &str) -> usize {
-        snap.check().diagnostics.iter().filter(|d| d.code.code == code).count()
+        snap.check()
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.code == code)
+            .count()
     }
 
     fn shown(text: &str) -> String {
@@ -983,16 +1313,39 @@ mod tests {
     /// the edited text.
     fn fix_with(text: &str, export: bool, code: &str, pick: usize) -> String {
         let snap = snapshot(text, export);
-        let d = snap.check().diagnostics.iter().find(|d| d.code.code == code).unwrap_or_else(|| {
-            panic!("no {code} in {:#?}", snap.check().diagnostics.iter().map(|d| (d.code.code, &d.message)).collect::<Vec<_>>())
-        });
+        let d = snap
+            .check()
+            .diagnostics
+            .iter()
+            .find(|d| d.code.code == code)
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {code} in {:#?}",
+                    snap.check()
+                        .diagnostics
+                        .iter()
+                        .map(|d| (d.code.code, &d.message))
+                        .collect::<Vec<_>>()
+                )
+            });
         let actions = request(&snap, d.range.clone(), Some(vec![CodeActionKind::QUICKFIX]));
-        let for_code: Vec<&CodeAction> = actions.iter().filter(|a| codes_of(a).iter().any(|c| c == code)).collect();
-        assert!(!for_code.is_empty(), "no fix for {code}:\n{}", listing(&actions));
+        let for_code: Vec<&CodeAction> = actions
+            .iter()
+            .filter(|a| codes_of(a).iter().any(|c| c == code))
+            .collect();
+        assert!(
+            !for_code.is_empty(),
+            "no fix for {code}:\n{}",
+            listing(&actions)
+        );
         let chosen = if pick > 0 {
             for_code[pick]
         } else {
-            for_code.iter().find(|a| a.is_preferred == Some(true)).copied().unwrap_or(for_code[0])
+            for_code
+                .iter()
+                .find(|a| a.is_preferred == Some(true))
+                .copied()
+                .unwrap_or(for_code[0])
         };
         let edited = apply(&snap, chosen);
         let after = snapshot(&edited, export);
@@ -1000,18 +1353,39 @@ mod tests {
             count(&after, code) < count(&snap, code),
             "{code} still reported after `{}`:\n{edited}\n{:#?}",
             chosen.title,
-            after.check().diagnostics.iter().map(|d| (d.code.code, &d.message)).collect::<Vec<_>>()
+            after
+                .check()
+                .diagnostics
+                .iter()
+                .map(|d| (d.code.code, &d.message))
+                .collect::<Vec<_>>()
         );
-        let before: HashSet<&str> = snap.check().diagnostics.iter().map(|d| d.code.code).collect();
+        let before: HashSet<&str> = snap
+            .check()
+            .diagnostics
+            .iter()
+            .map(|d| d.code.code)
+            .collect();
         let new_errors: Vec<_> = after
             .check()
             .diagnostics
             .iter()
-            .filter(|d| d.severity == crate::diagnostic::Severity::Error && !before.contains(d.code.code))
+            .filter(|d| {
+                d.severity == crate::diagnostic::Severity::Error && !before.contains(d.code.code)
+            })
             .map(|d| (d.code.code, d.message.clone()))
             .collect();
-        assert!(new_errors.is_empty(), "`{}` introduced errors {new_errors:#?}:\n{edited}", chosen.title);
-        format!("{}--- after `{}` ---\n{}", listing(&actions), chosen.title, shown(&edited))
+        assert!(
+            new_errors.is_empty(),
+            "`{}` introduced errors {new_errors:#?}:\n{edited}",
+            chosen.title
+        );
+        format!(
+            "{}--- after `{}` ---\n{}",
+            listing(&actions),
+            chosen.title,
+            shown(&edited)
+        )
     }
 
     fn fix(text: &str, export: bool, code: &str) -> String {
@@ -1044,20 +1418,31 @@ mod tests {
         let mut s = String::from("[Play \"E\"]\n");
         for k in 0..13 {
             let c = |suit: char, order: &str| format!("{suit}{}", &order[k..k + 1]);
-            s.push_str(&format!("{} {} {} {}\n", c('H', DOWN), c('D', UP), c('C', UP), c('S', UP)));
+            s.push_str(&format!(
+                "{} {} {} {}\n",
+                c('H', DOWN),
+                c('D', UP),
+                c('C', UP),
+                c('S', UP)
+            ));
         }
         s
     }
 
     fn seven_spades(tags: &str) -> String {
-        format!("[Dealer \"N\"]\n[Deal \"{DEAL}\"]\n{tags}[Auction \"N\"]\n7S Pass Pass Pass\n{}", full_play())
+        format!(
+            "[Dealer \"N\"]\n[Deal \"{DEAL}\"]\n{tags}[Auction \"N\"]\n7S Pass Pass Pass\n{}",
+            full_play()
+        )
     }
 
     #[test]
     fn registers_kinds() {
         let mut caps = ServerCapabilities::default();
         register(&mut caps);
-        let Some(CodeActionProviderCapability::Options(o)) = caps.code_action_provider else { panic!() };
+        let Some(CodeActionProviderCapability::Options(o)) = caps.code_action_provider else {
+            panic!()
+        };
         let kinds = o.code_action_kinds.unwrap();
         assert!(kinds.contains(&CodeActionKind::QUICKFIX) && kinds.contains(&CONVERT_TO_EXPORT));
     }
@@ -1074,7 +1459,11 @@ mod tests {
 
     #[test]
     fn fix_0202_duplicate_tag() {
-        insta::assert_snapshot!(fix("[Event \"x\"]\n[Room \"Open\"]\n[Room \"Open\"]\n[Board \"1\"]\n", false, "PBN0202"));
+        insta::assert_snapshot!(fix(
+            "[Event \"x\"]\n[Room \"Open\"]\n[Room \"Open\"]\n[Board \"1\"]\n",
+            false,
+            "PBN0202"
+        ));
     }
 
     #[test]
@@ -1133,18 +1522,34 @@ mod tests {
         // opponent) led: the auction may be the mistake.
         let text = "[Dealer \"N\"]\n[Declarer \"W\"]\n[Contract \"7S\"]\n[Auction \"N\"]\n7S Pass Pass Pass\n[Play \"N\"]\n*\n";
         let snap = snapshot(text, false);
-        let d = snap.check().diagnostics.iter().find(|d| d.code.code == "PBN0901").expect("PBN0901");
+        let d = snap
+            .check()
+            .diagnostics
+            .iter()
+            .find(|d| d.code.code == "PBN0901")
+            .expect("PBN0901");
         let actions = request(&snap, d.range.clone(), Some(vec![CodeActionKind::QUICKFIX]));
-        assert_eq!(listing(&actions), "- Set Declarer to \"N\" (from the auction) [quickfix] PBN0901\n");
+        assert_eq!(
+            listing(&actions),
+            "- Set Declarer to \"N\" (from the auction) [quickfix] PBN0901\n"
+        );
     }
 
     #[test]
     fn fix_0902_not_preferred_when_the_play_and_result_use_the_tag() {
         let text = seven_spades("[Declarer \"N\"]\n[Contract \"7H\"]\n[Result \"0\"]\n");
         let snap = snapshot(&text, false);
-        let d = snap.check().diagnostics.iter().find(|d| d.code.code == "PBN0902").expect("PBN0902");
+        let d = snap
+            .check()
+            .diagnostics
+            .iter()
+            .find(|d| d.code.code == "PBN0902")
+            .expect("PBN0902");
         let actions = request(&snap, d.range.clone(), Some(vec![CodeActionKind::QUICKFIX]));
-        assert_eq!(listing(&actions), "- Set Contract to \"7S\" (from the auction) [quickfix] PBN0902\n");
+        assert_eq!(
+            listing(&actions),
+            "- Set Contract to \"7S\" (from the auction) [quickfix] PBN0902\n"
+        );
     }
 
     #[test]
@@ -1184,21 +1589,33 @@ mod tests {
     fn fix_1006_upper_case() {
         let value = export_doc(&[("Dealer", Some("n"))], "");
         insta::assert_snapshot!("fix_1006_value", fix(&value, true, "PBN1006"));
-        let call = export_doc(&[("Dealer", Some("N"))], "[Auction \"N\"]\n1c Pass Pass Pass\n");
+        let call = export_doc(
+            &[("Dealer", Some("N"))],
+            "[Auction \"N\"]\n1c Pass Pass Pass\n",
+        );
         insta::assert_snapshot!("fix_1006_bid", fix(&call, true, "PBN1006"));
-        let pass = export_doc(&[("Dealer", Some("N"))], "[Auction \"N\"]\n1C pass Pass Pass\n");
+        let pass = export_doc(
+            &[("Dealer", Some("N"))],
+            "[Auction \"N\"]\n1C pass Pass Pass\n",
+        );
         insta::assert_snapshot!("fix_1006_pass", fix(&pass, true, "PBN1006"));
     }
 
     #[test]
     fn fix_1007_suffix_to_nag() {
-        let text = export_doc(&[("Dealer", Some("N"))], "[Auction \"N\"]\n1S !! =1= $25 Pass Pass Pass\n[Note \"1:x\"]\n");
+        let text = export_doc(
+            &[("Dealer", Some("N"))],
+            "[Auction \"N\"]\n1S !! =1= $25 Pass Pass Pass\n[Note \"1:x\"]\n",
+        );
         insta::assert_snapshot!(fix(&text, true, "PBN1007"));
     }
 
     #[test]
     fn fix_1008_annotation_order() {
-        let text = export_doc(&[("Dealer", Some("N"))], "[Auction \"N\"]\n1S $25 =1= $3 Pass Pass Pass\n[Note \"1:x\"]\n");
+        let text = export_doc(
+            &[("Dealer", Some("N"))],
+            "[Auction \"N\"]\n1S $25 =1= $3 Pass Pass Pass\n[Note \"1:x\"]\n",
+        );
         insta::assert_snapshot!(fix(&text, true, "PBN1008"));
     }
 
@@ -1213,7 +1630,10 @@ mod tests {
     fn fix_1013_value_forms() {
         let vul = export_doc(&[("Vulnerable", Some("Both"))], "");
         insta::assert_snapshot!("fix_1013_vulnerable", fix(&vul, true, "PBN1013"));
-        let result = export_doc(&[("Declarer", Some("E")), ("Result", Some("NS 4 EW 9"))], "");
+        let result = export_doc(
+            &[("Declarer", Some("E")), ("Result", Some("NS 4 EW 9"))],
+            "",
+        );
         insta::assert_snapshot!("fix_1013_result", fix(&result, true, "PBN1013"));
     }
 
@@ -1254,13 +1674,25 @@ mod tests {
     fn source_action_converts_file_to_export() {
         let snap = snapshot(IMPORT, false);
         let actions = request(&snap, 0..0, Some(vec![CodeActionKind::SOURCE]));
-        let file = actions.iter().find(|a| a.kind == Some(CONVERT_TO_EXPORT)).expect("file action");
+        let file = actions
+            .iter()
+            .find(|a| a.kind == Some(CONVERT_TO_EXPORT))
+            .expect("file action");
         let edited = apply(&snap, file);
         // The result is what `pbn fmt` writes, and it passes the export checks
         // (but for its LF line ends).
         let after = snapshot(&edited, true);
-        let left: Vec<_> = after.check().diagnostics.iter().map(|d| d.code.code).filter(|c| *c != "PBN1004").collect();
-        assert!(!left.iter().any(|c| c.starts_with("PBN10")), "{left:?}\n{edited}");
+        let left: Vec<_> = after
+            .check()
+            .diagnostics
+            .iter()
+            .map(|d| d.code.code)
+            .filter(|c| *c != "PBN1004")
+            .collect();
+        assert!(
+            !left.iter().any(|c| c.starts_with("PBN10")),
+            "{left:?}\n{edited}"
+        );
         insta::assert_snapshot!(format!("{}---\n{edited}", listing(&actions)));
     }
 
@@ -1281,12 +1713,20 @@ mod tests {
     fn only_and_automatic_trigger_filter_actions() {
         let snap = snapshot(IMPORT, true);
         let quick = request(&snap, 0..IMPORT.len(), Some(vec![CodeActionKind::QUICKFIX]));
-        assert!(quick.iter().all(|a| a.kind == Some(CodeActionKind::QUICKFIX)));
+        assert!(quick
+            .iter()
+            .all(|a| a.kind == Some(CodeActionKind::QUICKFIX)));
         assert!(!quick.is_empty());
         let mut params = CodeActionParams {
-            text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
+            text_document: TextDocumentIdentifier {
+                uri: snap.uri.clone(),
+            },
             range: tower_lsp_server::ls_types::Range::default(),
-            context: CodeActionContext { diagnostics: Vec::new(), only: None, trigger_kind: Some(CodeActionTriggerKind::AUTOMATIC) },
+            context: CodeActionContext {
+                diagnostics: Vec::new(),
+                only: None,
+                trigger_kind: Some(CodeActionTriggerKind::AUTOMATIC),
+            },
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
@@ -1297,4 +1737,3 @@ mod tests {
         assert!(invoked.len() > auto.len());
     }
 }
-

@@ -35,7 +35,10 @@ pub fn register(caps: &mut ServerCapabilities) {
 }
 
 pub fn completion(snap: &Snapshot, params: CompletionParams) -> Option<CompletionResponse> {
-    let offset = snap.converter().offset(params.text_document_position.position).min(snap.source.text.len());
+    let offset = snap
+        .converter()
+        .offset(params.text_document_position.position)
+        .min(snap.source.text.len());
     if !snap.source.text.is_char_boundary(offset) || in_comment(snap, offset) {
         return None;
     }
@@ -68,10 +71,14 @@ pub fn completion(snap: &Snapshot, params: CompletionParams) -> Option<Completio
 /// reach the end of their line, so their end counts as inside).
 fn in_comment(snap: &Snapshot, offset: usize) -> bool {
     // The token holding the byte before the cursor (comments are tokens).
-    let Some(before) = offset.checked_sub(1) else { return false };
+    let Some(before) = offset.checked_sub(1) else {
+        return false;
+    };
     let trees = snap.piece_trees_at(before);
     let root = crate::syntax::root_at(&trees, before);
-    let Some(node) = root.descendant_for_byte_range(before, before) else { return false };
+    let Some(node) = root.descendant_for_byte_range(before, before) else {
+        return false;
+    };
     let r = node.byte_range();
     let to_eol = match node.kind() {
         "comment" => snap.source.text.as_bytes()[r.start] == b';',
@@ -94,14 +101,19 @@ fn game_for(snap: &Snapshot, offset: usize) -> Option<&Game> {
 
 fn has_blank_line(s: &str) -> bool {
     let lines: Vec<&str> = s.split('\n').collect();
-    lines.len() > 2 && lines[1..lines.len() - 1].iter().any(|l| l.trim().is_empty())
+    lines.len() > 2
+        && lines[1..lines.len() - 1]
+            .iter()
+            .any(|l| l.trim().is_empty())
 }
 
 /// The tag whose quoted value holds the cursor (between the quotes).
 fn value_at(snap: &Snapshot, offset: usize) -> Option<(&Game, usize)> {
     let g = snap.game_before(offset)?;
     let i = g.tags.iter().position(|t| {
-        t.value.as_ref().is_some_and(|v| v.quoted && v.range.start <= offset && offset <= v.range.end)
+        t.value
+            .as_ref()
+            .is_some_and(|v| v.quoted && v.range.start <= offset && offset <= v.range.end)
     })?;
     Some((g, i))
 }
@@ -147,17 +159,34 @@ struct Zone {
 
 fn zone(g: &Game, tag: usize) -> Option<Zone> {
     let start = g.tags.get(tag)?.range.end;
-    let mut after: Vec<(usize, &model::Tag)> = g.tags.iter().enumerate().filter(|(_, t)| t.range.start >= start).collect();
+    let mut after: Vec<(usize, &model::Tag)> = g
+        .tags
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.range.start >= start)
+        .collect();
     after.sort_by_key(|(_, t)| t.range.start);
     let end = after.first().map_or(usize::MAX, |(_, t)| t.range.start);
-    let notes = after.iter().take_while(|(_, t)| t.name == "Note").map(|(i, _)| *i).collect();
-    Some(Zone { range: start..end, notes })
+    let notes = after
+        .iter()
+        .take_while(|(_, t)| t.name == "Note")
+        .map(|(i, _)| *i)
+        .collect();
+    Some(Zone {
+        range: start..end,
+        notes,
+    })
 }
 
 fn section_at(g: &Game, offset: usize) -> Option<(Section, Zone)> {
-    let sections = [(Section::Auction, g.auction.as_ref().map(|a| a.tag)), (Section::Play, g.play.as_ref().map(|p| p.tag))];
+    let sections = [
+        (Section::Auction, g.auction.as_ref().map(|a| a.tag)),
+        (Section::Play, g.play.as_ref().map(|p| p.tag)),
+    ];
     for (section, tag) in sections {
-        let Some(z) = tag.and_then(|t| zone(g, t)) else { continue };
+        let Some(z) = tag.and_then(|t| zone(g, t)) else {
+            continue;
+        };
         if z.range.start < offset && offset <= z.range.end {
             return Some((section, z));
         }
@@ -184,12 +213,30 @@ fn note_ref_at(text: &str, g: &Game, section: Section, offset: usize) -> NoteRef
         return NoteRefContext::No;
     }
     let annotations: Vec<&model::Annotation> = match section {
-        Section::Auction => g.auction.iter().flat_map(|a| a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter()))).collect(),
-        Section::Play => g.play.iter().flat_map(|p| p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter()))).collect(),
+        Section::Auction => g
+            .auction
+            .iter()
+            .flat_map(|a| {
+                a.stray
+                    .iter()
+                    .chain(a.entries.iter().flat_map(|e| e.post().iter()))
+            })
+            .collect(),
+        Section::Play => g
+            .play
+            .iter()
+            .flat_map(|p| {
+                p.stray
+                    .iter()
+                    .chain(p.entries.iter().flat_map(|e| e.post().iter()))
+            })
+            .collect(),
     };
-    let closing = annotations
-        .iter()
-        .any(|a| matches!(a.kind, AnnotationKind::NoteRef(_)) && a.range.end == start && a.range.start < start - 1);
+    let closing = annotations.iter().any(|a| {
+        matches!(a.kind, AnnotationKind::NoteRef(_))
+            && a.range.end == start
+            && a.range.start < start - 1
+    });
     if closing {
         return NoteRefContext::Closing;
     }
@@ -221,19 +268,32 @@ fn word_at(text: &str, offset: usize) -> Option<Range<usize>> {
 
 // ---- items ------------------------------------------------------------------
 
-fn item(snap: &Snapshot, label: &str, kind: CompletionItemKind, replace: &Range<usize>, new_text: String, order: usize) -> CompletionItem {
+fn item(
+    snap: &Snapshot,
+    label: &str,
+    kind: CompletionItemKind,
+    replace: &Range<usize>,
+    new_text: String,
+    order: usize,
+) -> CompletionItem {
     CompletionItem {
         label: label.to_string(),
         kind: Some(kind),
         sort_text: Some(format!("{order:04}")),
-        text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: snap.converter().range(replace.clone()), new_text })),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+            range: snap.converter().range(replace.clone()),
+            new_text,
+        })),
         insert_text_format: Some(InsertTextFormat::PLAIN_TEXT),
         ..Default::default()
     }
 }
 
 fn markdown(value: String) -> Documentation {
-    Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value })
+    Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    })
 }
 
 fn tag_name_items(snap: &Snapshot, replace: Range<usize>) -> Option<Vec<CompletionItem>> {
@@ -243,7 +303,14 @@ fn tag_name_items(snap: &Snapshot, replace: Range<usize>) -> Option<Vec<Completi
         .map(|(i, (name, section, description))| CompletionItem {
             detail: Some(format!("PBN tag ({section})")),
             documentation: Some(markdown(format!("**{name}** ({section})\n\n{description}"))),
-            ..item(snap, name, CompletionItemKind::PROPERTY, &replace, name.to_string(), i)
+            ..item(
+                snap,
+                name,
+                CompletionItemKind::PROPERTY,
+                &replace,
+                name.to_string(),
+                i,
+            )
         })
         .collect();
     Some(items)
@@ -253,9 +320,16 @@ fn tag_name_items(snap: &Snapshot, replace: Range<usize>) -> Option<Vec<Completi
 /// `;`-separated fields (Scoring).
 fn enumerated_values(name: &str) -> Option<(Vec<(String, String)>, bool)> {
     let seats = || {
-        [Seat::West, Seat::North, Seat::East, Seat::South].iter().map(|&s| (s.letter().to_string(), bridge::seat_name(s).to_string())).collect::<Vec<_>>()
+        [Seat::West, Seat::North, Seat::East, Seat::South]
+            .iter()
+            .map(|&s| (s.letter().to_string(), bridge::seat_name(s).to_string()))
+            .collect::<Vec<_>>()
     };
-    let pairs = |list: &[(&str, &str)]| list.iter().map(|(v, d)| (v.to_string(), d.to_string())).collect::<Vec<_>>();
+    let pairs = |list: &[(&str, &str)]| {
+        list.iter()
+            .map(|(v, d)| (v.to_string(), d.to_string()))
+            .collect::<Vec<_>>()
+    };
     let values = match name {
         "Dealer" | "Declarer" | "Auction" | "Play" => seats(),
         "Vulnerable" => pairs(&[
@@ -265,17 +339,30 @@ fn enumerated_values(name: &str) -> Option<(Vec<(String, String)>, bool)> {
             ("All", "both sides vulnerable (also Both)"),
         ]),
         "Room" => pairs(&[("Open", "the open room"), ("Closed", "the closed room")]),
-        "FrenchMP" => pairs(&[("Yes", "French MatchPoint scoring"), ("No", "no French MatchPoint scoring (the default)")]),
+        "FrenchMP" => pairs(&[
+            ("Yes", "French MatchPoint scoring"),
+            ("No", "no French MatchPoint scoring (the default)"),
+        ]),
         "Scoring" => {
-            let mut v: Vec<(String, String)> = SCORING_BASICS.iter().map(|b| (b.to_string(), "basic scoring system".to_string())).collect();
-            v.extend(SCORING_MODIFIERS.iter().map(|m| (m.to_string(), "modifier".to_string())));
+            let mut v: Vec<(String, String)> = SCORING_BASICS
+                .iter()
+                .map(|b| (b.to_string(), "basic scoring system".to_string()))
+                .collect();
+            v.extend(
+                SCORING_MODIFIERS
+                    .iter()
+                    .map(|m| (m.to_string(), "modifier".to_string())),
+            );
             return Some((v, true));
         }
         "Contract" => {
             let mut v = vec![("Pass".to_string(), "all four players passed".to_string())];
             for level in 1..=7u8 {
                 for strain in Strain::ASC {
-                    let bid = bridge::bid_text(Bid { level: Level::new(level), strain });
+                    let bid = bridge::bid_text(Bid {
+                        level: Level::new(level),
+                        strain,
+                    });
                     v.push((bid.clone(), "undoubled".into()));
                     v.push((format!("{bid}X"), "doubled".into()));
                     v.push((format!("{bid}XX"), "redoubled".into()));
@@ -285,7 +372,10 @@ fn enumerated_values(name: &str) -> Option<(Vec<(String, String)>, bool)> {
         }
         _ => {
             let tag = OpenListTag::from_name(name)?;
-            tag.examples().iter().map(|e| (e.to_string(), "example value of the spec".to_string())).collect()
+            tag.examples()
+                .iter()
+                .map(|e| (e.to_string(), "example value of the spec".to_string()))
+                .collect()
         }
     };
     Some((values, false))
@@ -308,7 +398,9 @@ fn value_items(snap: &Snapshot, tag: &model::Tag, offset: usize) -> Option<Vec<C
     };
     if fields {
         let before = &text[replace.start..offset];
-        let mut start = before.rfind(';').map_or(replace.start, |i| replace.start + i + 1);
+        let mut start = before
+            .rfind(';')
+            .map_or(replace.start, |i| replace.start + i + 1);
         while start < offset && matches!(text.as_bytes()[start], b' ' | b'\t') {
             start += 1;
         }
@@ -325,23 +417,49 @@ fn value_items(snap: &Snapshot, tag: &model::Tag, offset: usize) -> Option<Vec<C
         .enumerate()
         .map(|(i, (value, description))| CompletionItem {
             detail: Some(description),
-            documentation: (!section.is_empty()).then(|| markdown(format!("{} value ({section})", tag.name))),
-            ..item(snap, &value, CompletionItemKind::ENUM_MEMBER, &replace, value.clone(), i)
+            documentation: (!section.is_empty())
+                .then(|| markdown(format!("{} value ({section})", tag.name))),
+            ..item(
+                snap,
+                &value,
+                CompletionItemKind::ENUM_MEMBER,
+                &replace,
+                value.clone(),
+                i,
+            )
         })
         .collect();
     Some(items)
 }
 
-fn note_items(snap: &Snapshot, g: &Game, section: Section, replace: Range<usize>, close: bool) -> Option<Vec<CompletionItem>> {
+fn note_items(
+    snap: &Snapshot,
+    g: &Game,
+    section: Section,
+    replace: Range<usize>,
+    close: bool,
+) -> Option<Vec<CompletionItem>> {
     let close = if close { "=" } else { "" };
     let (zone, annotations) = match section {
         Section::Auction => {
             let a = g.auction.as_ref()?;
-            (zone(g, a.tag)?, a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter())).collect::<Vec<_>>())
+            (
+                zone(g, a.tag)?,
+                a.stray
+                    .iter()
+                    .chain(a.entries.iter().flat_map(|e| e.post().iter()))
+                    .collect::<Vec<_>>(),
+            )
         }
         Section::Play => {
             let p = g.play.as_ref()?;
-            (zone(g, p.tag)?, p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter())).collect::<Vec<_>>())
+            (
+                zone(g, p.tag)?,
+                p.stray
+                    .iter()
+                    .chain(p.entries.iter().flat_map(|e| e.post().iter()))
+                    .collect::<Vec<_>>(),
+            )
         }
     };
     let mut notes: Vec<(u32, String)> = zone
@@ -354,7 +472,12 @@ fn note_items(snap: &Snapshot, g: &Game, section: Section, replace: Range<usize>
         .collect();
     notes.sort_by_key(|(n, _)| *n);
     notes.dedup_by_key(|(n, _)| *n);
-    let used = |k: u32| notes.iter().any(|(n, _)| *n == k) || annotations.iter().any(|a| a.kind == AnnotationKind::NoteRef(Some(k)));
+    let used = |k: u32| {
+        notes.iter().any(|(n, _)| *n == k)
+            || annotations
+                .iter()
+                .any(|a| a.kind == AnnotationKind::NoteRef(Some(k)))
+    };
     let mut items: Vec<CompletionItem> = notes
         .iter()
         .enumerate()
@@ -362,14 +485,32 @@ fn note_items(snap: &Snapshot, g: &Game, section: Section, replace: Range<usize>
             detail: Some(text.trim().to_string()),
             documentation: Some(markdown(format!("**Note {n}**: {}", text.trim()))),
             filter_text: Some(n.to_string()),
-            ..item(snap, &n.to_string(), CompletionItemKind::REFERENCE, &replace, format!("{n}{close}"), i)
+            ..item(
+                snap,
+                &n.to_string(),
+                CompletionItemKind::REFERENCE,
+                &replace,
+                format!("{n}{close}"),
+                i,
+            )
         })
         .collect();
     if let Some(free) = (1..=32).find(|&k| !used(k)) {
         items.push(CompletionItem {
-            detail: Some("a new note: add [Note \"".to_string() + &free.to_string() + ":…\"] after the section (§3.5.5, §3.6.5)"),
+            detail: Some(
+                "a new note: add [Note \"".to_string()
+                    + &free.to_string()
+                    + ":…\"] after the section (§3.5.5, §3.6.5)",
+            ),
             filter_text: Some(free.to_string()),
-            ..item(snap, &free.to_string(), CompletionItemKind::REFERENCE, &replace, format!("{free}{close}"), items.len())
+            ..item(
+                snap,
+                &free.to_string(),
+                CompletionItemKind::REFERENCE,
+                &replace,
+                format!("{free}{close}"),
+                items.len(),
+            )
         });
     }
     Some(items)
@@ -385,14 +526,28 @@ fn call_text(c: Call) -> String {
 }
 
 /// The legal next calls after the calls before the cursor.
-fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<Vec<CompletionItem>> {
+fn call_items(
+    snap: &Snapshot,
+    g: &Game,
+    zone: &Zone,
+    offset: usize,
+) -> Option<Vec<CompletionItem>> {
     let replace = word_at(&snap.source.text, offset)?;
     let a = g.auction.as_ref()?;
     if replace.start < zone.range.start {
         return None;
     }
-    let before = a.entries.iter().take_while(|e| e.range.end <= replace.start).count();
-    if a.entries[..before].iter().any(|e| matches!(e.token, model::CallToken::Continuation | model::CallToken::Terminator)) {
+    let before = a
+        .entries
+        .iter()
+        .take_while(|e| e.range.end <= replace.start)
+        .count();
+    if a.entries[..before].iter().any(|e| {
+        matches!(
+            e.token,
+            model::CallToken::Continuation | model::CallToken::Terminator
+        )
+    }) {
         return None;
     }
     let mut g2 = g.clone();
@@ -407,20 +562,39 @@ fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
     let seat = analysis.next_seat?;
     let who = bridge::seat_name(seat);
     let mut items = Vec::new();
-    let only_dashes = a.entries[..before].iter().all(|e| e.token == model::CallToken::Dash);
+    let only_dashes = a.entries[..before]
+        .iter()
+        .all(|e| e.token == model::CallToken::Dash);
     let dealer = typed.dealer;
     if analysis.legal_next_calls.is_empty() {
         if only_dashes && dealer.is_some_and(|d| d != seat) {
             items.push(CompletionItem {
                 detail: Some(format!("{who}: not yet on turn, before the dealer (§3.5)")),
-                ..item(snap, "-", CompletionItemKind::VALUE, &replace, "-".into(), 0)
+                ..item(
+                    snap,
+                    "-",
+                    CompletionItemKind::VALUE,
+                    &replace,
+                    "-".into(),
+                    0,
+                )
             });
         }
         return Some(items);
     }
     for (i, c) in analysis.legal_next_calls.iter().enumerate() {
         let label = call_text(*c);
-        items.push(CompletionItem { detail: Some(who.to_string()), ..item(snap, &label, CompletionItemKind::VALUE, &replace, label.clone(), i) });
+        items.push(CompletionItem {
+            detail: Some(who.to_string()),
+            ..item(
+                snap,
+                &label,
+                CompletionItemKind::VALUE,
+                &replace,
+                label.clone(),
+                i,
+            )
+        });
     }
     // `AP`, `*` and `+` end the section: only after the last call.
     if a.entries.iter().any(|e| e.range.start >= replace.end) {
@@ -429,24 +603,54 @@ fn call_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
     let n = items.len();
     let extra = [
         ("AP", format!("{who}: all remaining players pass (§3.5.1)")),
-        ("*", "no further calls will or can be given (§3.5)".to_string()),
-        ("+", format!("{who} to call next: the auction is to be continued (§3.5)")),
+        (
+            "*",
+            "no further calls will or can be given (§3.5)".to_string(),
+        ),
+        (
+            "+",
+            format!("{who} to call next: the auction is to be continued (§3.5)"),
+        ),
     ];
     for (i, (label, detail)) in extra.into_iter().enumerate() {
-        items.push(CompletionItem { detail: Some(detail), ..item(snap, label, CompletionItemKind::KEYWORD, &replace, label.to_string(), n + i) });
+        items.push(CompletionItem {
+            detail: Some(detail),
+            ..item(
+                snap,
+                label,
+                CompletionItemKind::KEYWORD,
+                &replace,
+                label.to_string(),
+                n + i,
+            )
+        });
     }
     Some(items)
 }
 
 /// The legal next cards after the cards before the cursor.
-fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<Vec<CompletionItem>> {
+fn card_items(
+    snap: &Snapshot,
+    g: &Game,
+    zone: &Zone,
+    offset: usize,
+) -> Option<Vec<CompletionItem>> {
     let replace = word_at(&snap.source.text, offset)?;
     let p = g.play.as_ref()?;
     if replace.start < zone.range.start {
         return None;
     }
-    let before = p.entries.iter().take_while(|e| e.range.end <= replace.start).count();
-    if p.entries[..before].iter().any(|e| matches!(e.token, model::CardToken::Continuation | model::CardToken::Terminator)) {
+    let before = p
+        .entries
+        .iter()
+        .take_while(|e| e.range.end <= replace.start)
+        .count();
+    if p.entries[..before].iter().any(|e| {
+        matches!(
+            e.token,
+            model::CardToken::Continuation | model::CardToken::Terminator
+        )
+    }) {
         return None;
     }
     let mut g2 = g.clone();
@@ -465,7 +669,17 @@ fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
         .enumerate()
         .map(|(i, c)| {
             let label = bridge::card_text(*c);
-            CompletionItem { detail: Some(who.to_string()), ..item(snap, &label, CompletionItemKind::VALUE, &replace, label.clone(), i) }
+            CompletionItem {
+                detail: Some(who.to_string()),
+                ..item(
+                    snap,
+                    &label,
+                    CompletionItemKind::VALUE,
+                    &replace,
+                    label.clone(),
+                    i,
+                )
+            }
         })
         .collect();
     Some(items)
@@ -474,8 +688,8 @@ fn card_items(snap: &Snapshot, g: &Game, zone: &Zone, offset: usize) -> Option<V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::snapshot::Snapshot;
     use crate::lsp::requests::tests_common::snapshot as snap;
+    use crate::lsp::snapshot::Snapshot;
 
     /// Completion at the `|` of `marked` (removed from the text).
     fn complete(marked: &str) -> (Snapshot, Option<CompletionResponse>) {
@@ -484,7 +698,10 @@ mod tests {
         let s = snap(&text);
         let position = s.converter().position(offset);
         let params = CompletionParams {
-            text_document_position: TextDocumentPositionParams { text_document: TextDocumentIdentifier { uri: s.uri.clone() }, position },
+            text_document_position: TextDocumentPositionParams {
+                text_document: TextDocumentIdentifier { uri: s.uri.clone() },
+                position,
+            },
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
             context: None,
@@ -502,7 +719,10 @@ mod tests {
     }
 
     fn labels(marked: &str) -> Vec<String> {
-        items(&complete(marked).1).into_iter().map(|i| i.label).collect()
+        items(&complete(marked).1)
+            .into_iter()
+            .map(|i| i.label)
+            .collect()
     }
 
     /// One line per item: label, detail and the text it replaces.
@@ -512,10 +732,18 @@ mod tests {
             .into_iter()
             .map(|i| {
                 let (range, new_text) = match i.text_edit {
-                    Some(CompletionTextEdit::Edit(e)) => (s.converter().byte_range(e.range), e.new_text),
+                    Some(CompletionTextEdit::Edit(e)) => {
+                        (s.converter().byte_range(e.range), e.new_text)
+                    }
                     _ => (0..0, String::new()),
                 };
-                format!("{:<6} {:?} replaces {:?} with {:?}", i.label, i.detail.unwrap_or_default(), &s.source.text[range], new_text)
+                format!(
+                    "{:<6} {:?} replaces {:?} with {:?}",
+                    i.label,
+                    i.detail.unwrap_or_default(),
+                    &s.source.text[range],
+                    new_text
+                )
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -531,7 +759,11 @@ mod tests {
         let l = labels(&text);
         assert_eq!(l[..2], ["Pass", "X"]);
         assert!(!l.contains(&"XX".to_string()));
-        assert!(!l.iter().any(|c| ["1C", "1D", "1H", "1S", "1NT"].contains(&c.as_str())), "{l:?}");
+        assert!(
+            !l.iter()
+                .any(|c| ["1C", "1D", "1H", "1S", "1NT"].contains(&c.as_str())),
+            "{l:?}"
+        );
         assert_eq!(l[2], "2C");
         assert!(l.contains(&"7NT".to_string()));
         assert_eq!(l[l.len() - 3..], ["AP", "*", "+"]);
@@ -570,7 +802,10 @@ mod tests {
     #[test]
     fn auction_before_the_dealer_offers_a_dash() {
         insta::assert_snapshot!(summary(&format!("{HEAD}[Auction \"W\"]\n|\n")), @r#"-      "West: not yet on turn, before the dealer (§3.5)" replaces "" with "-""#);
-        assert_eq!(labels(&format!("{HEAD}[Auction \"W\"]\n- |\n"))[..3], ["Pass", "1C", "1D"]);
+        assert_eq!(
+            labels(&format!("{HEAD}[Auction \"W\"]\n- |\n"))[..3],
+            ["Pass", "1C", "1D"]
+        );
     }
 
     #[test]
@@ -626,8 +861,14 @@ mod tests {
         assert_eq!(contract.last().unwrap(), "7NTXX");
         // Scoring: the field at the cursor.
         let s = summary("[Scoring \"IMP; Cr|oss\"]\n");
-        assert!(s.contains(r#"Butler "modifier" replaces "Cross" with "Butler""#), "{s}");
-        assert!(s.starts_with(r#"MP     "basic scoring system" replaces "Cross" with "MP""#), "{s}");
+        assert!(
+            s.contains(r#"Butler "modifier" replaces "Cross" with "Butler""#),
+            "{s}"
+        );
+        assert!(
+            s.starts_with(r#"MP     "basic scoring system" replaces "Cross" with "MP""#),
+            "{s}"
+        );
         // Open lists and free text.
         assert_eq!(labels("[Mode \"|\"]"), ["EM", "IBS", "OKB", "TABLE", "TC"]);
         assert!(labels("[Event \"|\"]").is_empty());
@@ -644,9 +885,15 @@ mod tests {
         "#);
         // With the closing `=` already there, only the number is written.
         let text = format!("{HEAD}[Auction \"N\"]\n1NT =1= 2C =|=\n[Note \"1:15-17\"]\n");
-        assert_eq!(summary(&text).lines().next().unwrap(), r#"1      "15-17" replaces "" with "1""#);
+        assert_eq!(
+            summary(&text).lines().next().unwrap(),
+            r#"1      "15-17" replaces "" with "1""#
+        );
         // Right after a complete reference: nothing.
-        assert!(labels(&format!("{HEAD}[Auction \"N\"]\n1NT =1=|\n[Note \"1:15-17\"]\n")).is_empty());
+        assert!(labels(&format!(
+            "{HEAD}[Auction \"N\"]\n1NT =1=|\n[Note \"1:15-17\"]\n"
+        ))
+        .is_empty());
         // In the play section: the play's notes.
         let text = format!("{HEAD}[Auction \"N\"]\n1NT AP\n[Note \"1:15-17\"]\n[Play \"E\"]\nS2 =|\n[Note \"1:fourth best\"]\n");
         assert_eq!(labels(&text), ["1", "2"]);

@@ -26,24 +26,24 @@ pub fn folding_range(snap: &Snapshot, _params: FoldingRangeParams) -> Option<Vec
         }
     };
     let done = snap.for_each_piece(|games, loose| {
-    for g in games {
-        add(g.range.clone(), Some(FoldingRangeKind::Region));
-        if let Some(a) = &g.auction {
-            add(a.range.clone(), None);
+        for g in games {
+            add(g.range.clone(), Some(FoldingRangeKind::Region));
+            if let Some(a) = &g.auction {
+                add(a.range.clone(), None);
+            }
+            if let Some(p) = &g.play {
+                add(p.range.clone(), None);
+            }
+            for s in &g.sections {
+                add(s.range.clone(), None);
+            }
+            for c in &g.comments {
+                add(c.range.clone(), Some(FoldingRangeKind::Comment));
+            }
         }
-        if let Some(p) = &g.play {
-            add(p.range.clone(), None);
-        }
-        for s in &g.sections {
-            add(s.range.clone(), None);
-        }
-        for c in &g.comments {
+        for c in loose {
             add(c.range.clone(), Some(FoldingRangeKind::Comment));
         }
-    }
-    for c in loose {
-        add(c.range.clone(), Some(FoldingRangeKind::Comment));
-    }
     });
     done.then_some(out)
 }
@@ -58,12 +58,17 @@ mod tests {
         let text = "[Event \"a\"]\n{ a\n comment }\n[Auction \"N\"]\n1C Pass\nPass Pass\n[Play \"E\"]\nSA - - -\n- - - -\n\n[Event \"one line\"]\n";
         let snap = snapshot(text);
         let params = FoldingRangeParams {
-            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            text_document: TextDocumentIdentifier {
+                uri: "file:///t.pbn".parse().unwrap(),
+            },
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         };
-        let folds: Vec<(u32, u32, Option<FoldingRangeKind>)> =
-            folding_range(&snap, params).unwrap().into_iter().map(|f| (f.start_line, f.end_line, f.kind)).collect();
+        let folds: Vec<(u32, u32, Option<FoldingRangeKind>)> = folding_range(&snap, params)
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.start_line, f.end_line, f.kind))
+            .collect();
         insta::assert_debug_snapshot!(folds);
     }
 }

@@ -12,7 +12,10 @@ pub fn register(caps: &mut ServerCapabilities) {
 }
 
 fn options(snap: &Snapshot) -> FormatOptions {
-    FormatOptions { add_missing_tags: snap.settings.add_missing_tags, ..FormatOptions::default() }
+    FormatOptions {
+        add_missing_tags: snap.settings.add_missing_tags,
+        ..FormatOptions::default()
+    }
 }
 
 /// One edit replacing the whole document, or none when nothing changes.
@@ -23,7 +26,10 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
         return Some(Vec::new());
     }
     let conv = snap.converter();
-    Some(vec![TextEdit { range: conv.range(0..snap.source.text.len()), new_text: out.text }])
+    Some(vec![TextEdit {
+        range: conv.range(0..snap.source.text.len()),
+        new_text: out.text,
+    }])
 }
 
 /// Formats the whole games that the range touches.
@@ -43,7 +49,11 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     // The piece may have no line end of its own: use the document's.
     let crlf = snap.source.text.matches("\r\n").count();
     let lf = snap.source.text.matches('\n').count() - crlf;
-    opts.eol = if crlf >= lf && crlf > 0 { crate::format::EolOption::Crlf } else { crate::format::EolOption::Lf };
+    opts.eol = if crlf >= lf && crlf > 0 {
+        crate::format::EolOption::Crlf
+    } else {
+        crate::format::EolOption::Lf
+    };
     let mut out = format(&SourceText::from_text(piece.to_owned()), &opts).text;
     // The piece ends without its line break in the document.
     while out.ends_with(['\n', '\r']) {
@@ -52,7 +62,10 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     if out == piece {
         return Some(Vec::new());
     }
-    Some(vec![TextEdit { range: conv.range(span), new_text: out }])
+    Some(vec![TextEdit {
+        range: conv.range(span),
+        new_text: out,
+    }])
 }
 
 #[cfg(test)]
@@ -64,8 +77,14 @@ mod tests {
 
     fn doc_params() -> DocumentFormattingParams {
         DocumentFormattingParams {
-            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
-            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            text_document: TextDocumentIdentifier {
+                uri: "file:///t.pbn".parse().unwrap(),
+            },
+            options: FormattingOptions {
+                tab_size: 4,
+                insert_spaces: true,
+                ..Default::default()
+            },
             work_done_progress_params: Default::default(),
         }
     }
@@ -85,9 +104,24 @@ mod tests {
         let text = "[Event \"##Club\"]\n[Board \"1\"]\n\n[Board \"2\"] [Dealer \"n\"]\n";
         let snap = snapshot(text);
         let params = DocumentRangeFormattingParams {
-            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
-            range: Range { start: Position { line: 3, character: 0 }, end: Position { line: 3, character: 1 } },
-            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            text_document: TextDocumentIdentifier {
+                uri: "file:///t.pbn".parse().unwrap(),
+            },
+            range: Range {
+                start: Position {
+                    line: 3,
+                    character: 0,
+                },
+                end: Position {
+                    line: 3,
+                    character: 1,
+                },
+            },
+            options: FormattingOptions {
+                tab_size: 4,
+                insert_spaces: true,
+                ..Default::default()
+            },
             work_done_progress_params: Default::default(),
         };
         let edits = range(&snap, params).unwrap();
@@ -98,14 +132,35 @@ mod tests {
     fn range_formatting_formats_whole_touched_games_only() {
         let snap = snapshot(TEXT);
         let params = DocumentRangeFormattingParams {
-            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
-            range: Range { start: Position { line: 5, character: 2 }, end: Position { line: 5, character: 3 } },
-            options: FormattingOptions { tab_size: 4, insert_spaces: true, ..Default::default() },
+            text_document: TextDocumentIdentifier {
+                uri: "file:///t.pbn".parse().unwrap(),
+            },
+            range: Range {
+                start: Position {
+                    line: 5,
+                    character: 2,
+                },
+                end: Position {
+                    line: 5,
+                    character: 3,
+                },
+            },
+            options: FormattingOptions {
+                tab_size: 4,
+                insert_spaces: true,
+                ..Default::default()
+            },
             work_done_progress_params: Default::default(),
         };
         let edits = range(&snap, params).unwrap();
         assert_eq!(edits.len(), 1);
-        assert_eq!(edits[0].range.start, Position { line: 5, character: 0 });
+        assert_eq!(
+            edits[0].range.start,
+            Position {
+                line: 5,
+                character: 0
+            }
+        );
         insta::assert_snapshot!(edits[0].new_text);
     }
 }

@@ -38,14 +38,19 @@ pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
     // end of a token).
     let mut tried = None;
     for at in [Some(offset), offset.checked_sub(1)].into_iter().flatten() {
-        let Some(node) = root.descendant_for_byte_range(at, at) else { continue };
+        let Some(node) = root.descendant_for_byte_range(at, at) else {
+            continue;
+        };
         if tried == Some(node.id()) {
             continue;
         }
         tried = Some(node.id());
         if let Some((value, range)) = hover_node(snap, node, offset) {
             return Some(Hover {
-                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value,
+                }),
                 range: Some(conv.range(range)),
             });
         }
@@ -75,7 +80,11 @@ fn section_of(node: Node<'_>) -> Section {
 }
 
 /// The hover of `node`, the token at or just before the cursor `offset`.
-fn hover_node(snap: &Snapshot, node: Node<'_>, offset: usize) -> Option<(String, ByteRange<usize>)> {
+fn hover_node(
+    snap: &Snapshot,
+    node: Node<'_>,
+    offset: usize,
+) -> Option<(String, ByteRange<usize>)> {
     let mut range = node.byte_range();
     if node.is_missing() || range.is_empty() {
         return None;
@@ -83,8 +92,13 @@ fn hover_node(snap: &Snapshot, node: Node<'_>, offset: usize) -> Option<(String,
     if node.kind() == "cards" {
         // A run of card tokens (§3.6.1): the one under the cursor, else the
         // one that ends at it.
-        let cells: Vec<_> = crate::syntax::section_cells(&snap.source.text, range.clone()).collect();
-        range = cells.iter().find(|c| c.contains(&offset)).or_else(|| cells.iter().find(|c| c.end == offset)).cloned()?;
+        let cells: Vec<_> =
+            crate::syntax::section_cells(&snap.source.text, range.clone()).collect();
+        range = cells
+            .iter()
+            .find(|c| c.contains(&offset))
+            .or_else(|| cells.iter().find(|c| c.end == offset))
+            .cloned()?;
     }
     let text = &snap.source.text[range.clone()];
     let game = snap.game_at(range.start);
@@ -93,15 +107,19 @@ fn hover_node(snap: &Snapshot, node: Node<'_>, offset: usize) -> Option<(String,
         "suffix" => suffix_hover(text, section_of(node)),
         "note_ref" => note_hover(snap, game?, text, section_of(node)),
         "irregularity" => match section_of(node) {
-            Section::Auction if text[1..].eq_ignore_ascii_case("S") => call_hover(snap, game?, range.start),
+            Section::Auction if text[1..].eq_ignore_ascii_case("S") => {
+                call_hover(snap, game?, range.start)
+            }
             _ => irregularity_hover(text),
         },
         "tag_name" => tag_name_hover(snap, game?, range.start, text),
-        "string" | "unquoted_value" | "unterminated_string" if node.parent().is_some_and(|p| p.kind() == "tag_pair") => {
+        "string" | "unquoted_value" | "unterminated_string"
+            if node.parent().is_some_and(|p| p.kind() == "tag_pair") =>
+        {
             value_hover(snap, game?, range.start)
         }
-        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "cards" | "continuation"
-        | "terminator" => match section_of(node) {
+        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "cards"
+        | "continuation" | "terminator" => match section_of(node) {
             Section::Auction => call_hover(snap, game?, range.start),
             Section::Play => card_hover(snap, game?, range.start),
             Section::Other => None,
@@ -115,12 +133,19 @@ fn hover_node(snap: &Snapshot, node: Node<'_>, offset: usize) -> Option<(String,
 
 fn nag_hover(text: &str, section: Section) -> Option<String> {
     let digits = &text[1..];
-    let n = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse::<u32>().ok()).flatten();
+    let n = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse::<u32>().ok())
+        .flatten();
     let Some(n) = n else {
-        return Some(format!("**`{text}`**: not a NAG — a NAG is `$` followed by a number 0..255 (§3.7)"));
+        return Some(format!(
+            "**`{text}`**: not a NAG — a NAG is `$` followed by a number 0..255 (§3.7)"
+        ));
     };
     let mut md = format!("**NAG ${n}**: {} (§3.7)", docs::nag_meaning(n));
-    if let Some(warn) = (section != Section::Other).then(|| docs::nag_misplaced(n, section == Section::Play)).flatten() {
+    if let Some(warn) = (section != Section::Other)
+        .then(|| docs::nag_misplaced(n, section == Section::Play))
+        .flatten()
+    {
         md.push_str(&format!("\n\n⚠ {warn}"));
     }
     Some(md)
@@ -128,7 +153,13 @@ fn nag_hover(text: &str, section: Section) -> Option<String> {
 
 fn suffix_hover(text: &str, section: Section) -> Option<String> {
     let line = |play: bool| {
-        docs::suffix_nag(text, play).map(|n| format!("**`{text}`** = **${n}**: {} (§{}, §3.7)", docs::nag_meaning(n), if play { "3.6.3" } else { "3.5.3" }))
+        docs::suffix_nag(text, play).map(|n| {
+            format!(
+                "**`{text}`** = **${n}**: {} (§{}, §3.7)",
+                docs::nag_meaning(n),
+                if play { "3.6.3" } else { "3.5.3" }
+            )
+        })
     };
     match section {
         Section::Auction => line(false),
@@ -139,20 +170,37 @@ fn suffix_hover(text: &str, section: Section) -> Option<String> {
 
 fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Option<String> {
     let inside = &text[1..text.len() - 1];
-    let n = inside.parse::<u32>().ok().filter(|n| (1..=32).contains(n) && inside.bytes().all(|b| b.is_ascii_digit()));
+    let n = inside
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=32).contains(n) && inside.bytes().all(|b| b.is_ascii_digit()));
     let Some(n) = n else {
-        return Some(format!("**`{text}`**: not a note reference — it is `=n=` with n 1..32 (§3.5.4, §3.6.4)"));
+        return Some(format!(
+            "**`{text}`**: not a note reference — it is `=n=` with n 1..32 (§3.5.4, §3.6.4)"
+        ));
     };
     let (notes, what, sec) = match section {
-        Section::Auction => (game.auction.as_ref().map(|a| a.notes.as_slice()), "auction", "§3.5.5"),
-        Section::Play => (game.play.as_ref().map(|p| p.notes.as_slice()), "play", "§3.6.5"),
+        Section::Auction => (
+            game.auction.as_ref().map(|a| a.notes.as_slice()),
+            "auction",
+            "§3.5.5",
+        ),
+        Section::Play => (
+            game.play.as_ref().map(|p| p.notes.as_slice()),
+            "play",
+            "§3.6.5",
+        ),
         Section::Other => return None,
     };
-    let found = notes.unwrap_or(&[]).iter().filter_map(|&i| game.tags.get(i)).find_map(|t| {
-        let v = t.value.as_ref()?;
-        let note = values::parse_note(&v.raw).value?;
-        (note.index as u32 == n).then_some((note, t.range.start))
-    });
+    let found = notes
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|&i| game.tags.get(i))
+        .find_map(|t| {
+            let v = t.value.as_ref()?;
+            let note = values::parse_note(&v.raw).value?;
+            (note.index as u32 == n).then_some((note, t.range.start))
+        });
     Some(match found {
         Some((note, at)) => {
             let line = snap.converter().position(at).line + 1;
@@ -166,7 +214,9 @@ fn irregularity_hover(text: &str) -> Option<String> {
     let letter = text[1..].chars().next()?;
     Some(match docs::irregularity_doc(letter) {
         Some(doc) => format!("**`^{}`**: {doc} (§3.9)", letter.to_ascii_uppercase()),
-        None => format!("**`{text}`**: not an irregularity — PBN has `^I`, `^S`, `^R` and `^L` (§3.9)"),
+        None => {
+            format!("**`{text}`**: not an irregularity — PBN has `^I`, `^S`, `^R` and `^L` (§3.9)")
+        }
     })
 }
 
@@ -176,7 +226,9 @@ fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option
     let tag = game.tags.iter().find(|t| t.name_range.start == at);
     let mut md = match docs::tag_doc(name) {
         Some((sec, desc)) => format!("**{name}** ({sec})\n\n{desc}"),
-        None => format!("**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"),
+        None => format!(
+            "**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"
+        ),
     };
     if let Some(tag) = tag {
         match tag.role {
@@ -205,9 +257,20 @@ fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
                 let g = snap.game(src.game)?;
                 let t = g.tags.get(src.tag)?;
                 let line = snap.converter().position(t.range.start).line + 1;
-                let board = g.value("Board").filter(|b| !b.is_empty() && *b != "?").map(|b| format!(", Board {b}")).unwrap_or_default();
-                let how = if matches!(t.inherit, Inherit::Header) { " (a `##` value)" } else { "" };
-                format!("`#`: inherits {value:?} from game {}{board}, line {line}{how} (§4.8)", src.game + 1)
+                let board = g
+                    .value("Board")
+                    .filter(|b| !b.is_empty() && *b != "?")
+                    .map(|b| format!(", Board {b}"))
+                    .unwrap_or_default();
+                let how = if matches!(t.inherit, Inherit::Header) {
+                    " (a `##` value)"
+                } else {
+                    ""
+                };
+                format!(
+                    "`#`: inherits {value:?} from game {}{board}, line {line}{how} (§4.8)",
+                    src.game + 1
+                )
             }
             _ => "`#`: no previous game has this tag, so the value is \"\" (§4.8)".to_owned(),
         }),
@@ -215,11 +278,18 @@ fn inheritance(snap: &Snapshot, tag: &Tag) -> Option<String> {
 }
 
 fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
-    let tag = game.tags.iter().find(|t| t.value.as_ref().is_some_and(|v| v.range.start <= at + 1 && at <= v.range.end))?;
+    let tag = game.tags.iter().find(|t| {
+        t.value
+            .as_ref()
+            .is_some_and(|v| v.range.start <= at + 1 && at <= v.range.end)
+    })?;
     // Only the first tag of a name counts (§3.4); Notes are all distinct.
     let first = game.tag(&tag.name).is_some_and(|f| std::ptr::eq(f, tag));
     let mut md = match tag.name.as_str() {
-        "Deal" => tag.effective().and_then(|v| values::parse_deal(v).value).map(|d| deal_diagram(&d)),
+        "Deal" => tag
+            .effective()
+            .and_then(|v| values::parse_deal(v).value)
+            .map(|d| deal_diagram(&d)),
         "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
         _ => None,
     };
@@ -246,14 +316,20 @@ fn suit_symbol(s: Suit) -> char {
 
 /// High card points (4-3-2-1).
 pub(crate) fn hcp(hand: Hand) -> u32 {
-    Suit::ASC.into_iter().map(|s| contract_bridge::eval::hcp::<u32>(hand[s])).sum()
+    Suit::ASC
+        .into_iter()
+        .map(|s| contract_bridge::eval::hcp::<u32>(hand[s]))
+        .sum()
 }
 
 /// The shape, longest suit first: "5-3-3-2".
 fn shape(hand: Hand) -> String {
     let mut lens: Vec<usize> = Suit::ASC.into_iter().map(|s| hand[s].len()).collect();
     lens.sort_unstable_by(|a, b| b.cmp(a));
-    lens.iter().map(usize::to_string).collect::<Vec<_>>().join("-")
+    lens.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// The lines of one hand: a header with HCP and shape, then one line per
@@ -267,8 +343,19 @@ fn hand_block(seat: Seat, hand: Hand, spots: usize) -> Vec<String> {
     }
     let mut lines = vec![header];
     for s in Suit::DESC {
-        let ranks: String = hand[s].iter().map(|r: Rank| values::deal::rank_char(r)).collect();
-        lines.push(format!("{} {}", suit_symbol(s), if ranks.is_empty() { "—" } else { &ranks }).trim_end().to_owned());
+        let ranks: String = hand[s]
+            .iter()
+            .map(|r: Rank| values::deal::rank_char(r))
+            .collect();
+        lines.push(
+            format!(
+                "{} {}",
+                suit_symbol(s),
+                if ranks.is_empty() { "—" } else { &ranks }
+            )
+            .trim_end()
+            .to_owned(),
+        );
     }
     lines
 }
@@ -280,9 +367,19 @@ fn width(s: &str) -> usize {
 /// The deal as a diagram: North on top, West left, East right, South at the
 /// bottom, around a compass; hands not given are left out.
 fn deal_diagram(deal: &values::Deal) -> String {
-    let block = |seat: Seat| deal.hand(seat).map(|h| hand_block(seat, h, deal.spot_cards[seat as usize]));
+    let block = |seat: Seat| {
+        deal.hand(seat)
+            .map(|h| hand_block(seat, h, deal.spot_cards[seat as usize]))
+    };
     let blocks: [Option<Vec<String>>; 4] = Seat::ALL.map(block);
-    let col = blocks.iter().flatten().flatten().map(|l| width(l)).max().unwrap_or(0).max(8);
+    let col = blocks
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|l| width(l))
+        .max()
+        .unwrap_or(0)
+        .max(8);
     const COMPASS: [&str; 5] = ["", "┌──N──┐", "W     E", "└──S──┘", ""];
     let indent = " ".repeat(col + 2);
     let mut out = Vec::new();
@@ -306,7 +403,11 @@ fn deal_diagram(deal: &values::Deal) -> String {
         md.push_str(&format!("\n\nEnd position: {n} cards per hand (§3.10)."));
     }
     if deal.given_hands() < 4 {
-        let missing: Vec<&str> = Seat::ALL.into_iter().filter(|s| deal.hand(*s).is_none()).map(seat_name).collect();
+        let missing: Vec<&str> = Seat::ALL
+            .into_iter()
+            .filter(|s| deal.hand(*s).is_none())
+            .map(seat_name)
+            .collect();
         md.push_str(&format!("\n\nNot given: {}.", missing.join(", ")));
     }
     md
@@ -348,34 +449,51 @@ fn side_score(ns: i32) -> String {
 fn score_hover(t: &TypedGame) -> Option<String> {
     let contract = t.contract.as_ref()?;
     let c = match contract.value {
-        ContractValue::Pass => return Some("**Pass**: all four players passed; no score (§3.4.14)".into()),
+        ContractValue::Pass => {
+            return Some("**Pass**: all four players passed; no score (§3.4.14)".into())
+        }
         ContractValue::Empty => return None,
         ContractValue::EndPosition(s) => {
-            return Some(format!("**End position** (§3.10): {} {}", strain_word(s), if s == Strain::Notrump { "(no trump)" } else { "are trumps" }))
+            return Some(format!(
+                "**End position** (§3.10): {} {}",
+                strain_word(s),
+                if s == Strain::Notrump {
+                    "(no trump)"
+                } else {
+                    "are trumps"
+                }
+            ))
         }
         ContractValue::Contract(c) => c,
     };
     let form = contract.export_form();
-    let declarer = t
-        .declarer
-        .and_then(|d| d.seat)
-        .or_else(|| match t.auction.as_ref()?.contract? {
-            bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
-            bridge::FinalContract::PassedOut => None,
-        });
+    let declarer =
+        t.declarer
+            .and_then(|d| d.seat)
+            .or_else(|| match t.auction.as_ref()?.contract? {
+                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
+                bridge::FinalContract::PassedOut => None,
+            });
     let Some(declarer) = declarer else {
         return Some(format!("**{form}**: declarer unknown, so no score"));
     };
     let ns = bridge::is_north_south(declarer);
     let mut tricks_from = "";
-    let tricks = t.result.and_then(|r| r.tricks).and_then(|r| r.for_declarer(ns)).or_else(|| {
-        let p = t.play.as_ref()?;
-        tricks_from = " (from the play)";
-        p.complete.then_some(p.declarer_tricks).flatten()
-    });
+    let tricks = t
+        .result
+        .and_then(|r| r.tricks)
+        .and_then(|r| r.for_declarer(ns))
+        .or_else(|| {
+            let p = t.play.as_ref()?;
+            tricks_from = " (from the play)";
+            p.complete.then_some(p.declarer_tricks).flatten()
+        });
     let (vul, vul_from) = match (t.vulnerable, t.board) {
         (Some(v), _) => (Some(v.vulnerability), String::new()),
-        (None, Some(b)) => (Some(bridge::board_vulnerability(b)), format!(" (from Board {b})")),
+        (None, Some(b)) => (
+            Some(bridge::board_vulnerability(b)),
+            format!(" (from Board {b})"),
+        ),
         (None, None) => (None, String::new()),
     };
     let head = format!("**{form} by {}**", declarer.letter());
@@ -384,7 +502,11 @@ fn score_hover(t: &TypedGame) -> Option<String> {
     };
     let vul_text = format!(
         "{}vulnerable{vul_from}",
-        if bridge::is_vulnerable(vul, declarer) { "" } else { "not " },
+        if bridge::is_vulnerable(vul, declarer) {
+            ""
+        } else {
+            "not "
+        },
     );
     let needed = c.bid.level.get() + 6;
     let mut md = match tricks {
@@ -396,11 +518,17 @@ fn score_hover(t: &TypedGame) -> Option<String> {
                 d => format!("down {}", -d),
             };
             let score = bridge::duplicate_score(c, declarer, n, vul);
-            format!("{head} making {n} tricks{tricks_from} ({how}), {vul_text}: **{}**", side_score(score))
+            format!(
+                "{head} making {n} tricks{tricks_from} ({how}), {vul_text}: **{}**",
+                side_score(score)
+            )
         }
         None => {
             let score = bridge::duplicate_score(c, declarer, needed, vul);
-            format!("{head}, {vul_text}; tricks unknown (made exactly: {})", side_score(score))
+            format!(
+                "{head}, {vul_text}; tricks unknown (made exactly: {})",
+                side_score(score)
+            )
         }
     };
     md.push_str(&format!("\n\nVulnerable: {}", vulnerability_name(vul)));
@@ -412,7 +540,10 @@ fn score_hover(t: &TypedGame) -> Option<String> {
         values::SideScores::Sides { ns, ew, .. } => ns.or(ew.map(|v| -v)),
     });
     if let Some(s) = score_tag {
-        md.push_str(&format!(" · Score tag: {}", side_score(s.clamp(i32::MIN as i64, i32::MAX as i64) as i32)));
+        md.push_str(&format!(
+            " · Score tag: {}",
+            side_score(s.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        ));
     }
     Some(md)
 }
@@ -420,7 +551,10 @@ fn score_hover(t: &TypedGame) -> Option<String> {
 // ---- calls and cards ----------------------------------------------------
 
 fn level_word(l: u8) -> &'static str {
-    ["", "one", "two", "three", "four", "five", "six", "seven"].get(l as usize).copied().unwrap_or("?")
+    ["", "one", "two", "three", "four", "five", "six", "seven"]
+        .get(l as usize)
+        .copied()
+        .unwrap_or("?")
 }
 
 fn rank_word(r: Rank) -> &'static str {
@@ -459,10 +593,25 @@ fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
     let who = seat_or_unknown(seat);
     let text = &snap.source.text[e.range.clone()];
     let is_call = |tok: &CallToken| {
-        matches!(tok, CallToken::Bid(_) | CallToken::Pass | CallToken::Double | CallToken::Redouble | CallToken::AllPass | CallToken::Invalid)
+        matches!(
+            tok,
+            CallToken::Bid(_)
+                | CallToken::Pass
+                | CallToken::Double
+                | CallToken::Redouble
+                | CallToken::AllPass
+                | CallToken::Invalid
+        )
     };
-    let number = a.entries[..k].iter().filter(|e| is_call(&e.token) && e.token != CallToken::AllPass).count() + 1;
-    let place = format!("call {number} of the auction (round {})", (number - 1) / 4 + 1);
+    let number = a.entries[..k]
+        .iter()
+        .filter(|e| is_call(&e.token) && e.token != CallToken::AllPass)
+        .count()
+        + 1;
+    let place = format!(
+        "call {number} of the auction (round {})",
+        (number - 1) / 4 + 1
+    );
     let mut md = match e.token {
         CallToken::Bid(b) => {
             let level = b.level.get();
@@ -501,9 +650,15 @@ fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
         if x.end_index == Some(k) {
             match x.contract {
                 Some(bridge::FinalContract::Contract { contract, declarer }) => {
-                    md.push_str(&format!("\n\nEnds the auction: **{} by {}**", bridge::contract_text(contract), declarer.letter()))
+                    md.push_str(&format!(
+                        "\n\nEnds the auction: **{} by {}**",
+                        bridge::contract_text(contract),
+                        declarer.letter()
+                    ))
                 }
-                Some(bridge::FinalContract::PassedOut) => md.push_str("\n\nEnds the auction: passed out"),
+                Some(bridge::FinalContract::PassedOut) => {
+                    md.push_str("\n\nEnds the auction: passed out")
+                }
                 None => {}
             }
         }
@@ -520,14 +675,29 @@ fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
     let seat = an.and_then(|x| x.seats.get(k).copied().flatten());
     let who = seat_or_unknown(seat);
     let text = &snap.source.text[e.range.clone()];
-    let trick = an.and_then(|x| x.tricks.iter().enumerate().find(|(_, tr)| tr.cards.contains(&Some(k))));
+    let trick = an.and_then(|x| {
+        x.tricks
+            .iter()
+            .enumerate()
+            .find(|(_, tr)| tr.cards.contains(&Some(k)))
+    });
     let mut md = match e.token {
-        CardToken::Card(c) => format!("**{}{}** ({} of {}), played by {who}", suit_symbol(c.suit), values::deal::rank_char(c.rank), rank_word(c.rank), strain_word(c.suit.into())),
+        CardToken::Card(c) => format!(
+            "**{}{}** ({} of {}), played by {who}",
+            suit_symbol(c.suit),
+            values::deal::rank_char(c.rank),
+            rank_word(c.rank),
+            strain_word(c.suit.into())
+        ),
         CardToken::Dash => format!("**`-`**: {who}'s card, unknown or not played yet (§3.6)"),
-        CardToken::Continuation => format!("**`+`**: the next card, still to be played by {who} (§3.6)"),
+        CardToken::Continuation => {
+            format!("**`+`**: the next card, still to be played by {who} (§3.6)")
+        }
         CardToken::Terminator => "**`*`**: no further cards will or can be given (§3.6)".to_owned(),
         CardToken::Invalid => match reading(&t.card_readings, k) {
-            Some(TokenReading::Nonstandard { as_text }) => format!("**{text}**: read as `{as_text}`, played by {who} — not a PBN card token (§3.6.1)"),
+            Some(TokenReading::Nonstandard { as_text }) => format!(
+                "**{text}**: read as `{as_text}`, played by {who} — not a PBN card token (§3.6.1)"
+            ),
             _ => format!("**{text}**: not a card (§3.6.1); {who}'s card"),
         },
     };
@@ -588,7 +758,9 @@ S8 S4 S3 SA
     fn params(line: u32, character: u32) -> HoverParams {
         HoverParams {
             text_document_position_params: TextDocumentPositionParams {
-                text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+                text_document: TextDocumentIdentifier {
+                    uri: "file:///t.pbn".parse().unwrap(),
+                },
                 position: Position { line, character },
             },
             work_done_progress_params: Default::default(),
@@ -599,19 +771,31 @@ S8 S4 S3 SA
     /// ASCII lines only), at its `k`-th character.
     fn at(s: &Snapshot, line: u32, needle: &str, k: u32) -> String {
         let l = s.source.text.lines().nth(line as usize).unwrap();
-        let col = l.find(needle).unwrap_or_else(|| panic!("{needle} not on line {line}")) as u32;
+        let col = l
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} not on line {line}")) as u32;
         render(s, hover(s, params(line, col + k)))
     }
 
     fn render(s: &Snapshot, h: Option<Hover>) -> String {
         let Some(h) = h else { return "(none)".into() };
-        let HoverContents::Markup(m) = h.contents else { panic!("not markup") };
+        let HoverContents::Markup(m) = h.contents else {
+            panic!("not markup")
+        };
         assert_eq!(m.kind, MarkupKind::Markdown);
         let r = h.range.unwrap();
         // The range covers exactly the hovered token.
         let conv = s.converter();
         let b = conv.byte_range(r);
-        format!("[{}:{}-{}:{}] `{}`\n{}", r.start.line, r.start.character, r.end.line, r.end.character, &s.source.text[b], m.value)
+        format!(
+            "[{}:{}-{}:{}] `{}`\n{}",
+            r.start.line,
+            r.start.character,
+            r.end.line,
+            r.end.character,
+            &s.source.text[b],
+            m.value
+        )
     }
 
     #[test]
@@ -676,12 +860,36 @@ S8 S4 S3 SA
         let one_nt = utf16_col("1NT");
         assert_eq!(one_nt, 12);
         let h = hover(&s, params(line as u32, one_nt + 1)).unwrap();
-        assert_eq!(h.range.unwrap(), tower_lsp_server::ls_types::Range { start: Position { line: 29, character: 12 }, end: Position { line: 29, character: 15 } });
+        assert_eq!(
+            h.range.unwrap(),
+            tower_lsp_server::ls_types::Range {
+                start: Position {
+                    line: 29,
+                    character: 12
+                },
+                end: Position {
+                    line: 29,
+                    character: 15
+                }
+            }
+        );
         insta::assert_snapshot!("utf16_call", render(&s, Some(h)));
-        insta::assert_snapshot!("utf16_suffix", render(&s, hover(&s, params(line as u32, utf16_col("?!")))));
-        insta::assert_snapshot!("utf16_nag", render(&s, hover(&s, params(line as u32, utf16_col("$255") + 2))));
-        insta::assert_snapshot!("utf16_missing_note", render(&s, hover(&s, params(line as u32, utf16_col("=3=")))));
-        insta::assert_snapshot!("utf16_double", render(&s, hover(&s, params(line as u32, utf16_col(" X ") + 1))));
+        insta::assert_snapshot!(
+            "utf16_suffix",
+            render(&s, hover(&s, params(line as u32, utf16_col("?!"))))
+        );
+        insta::assert_snapshot!(
+            "utf16_nag",
+            render(&s, hover(&s, params(line as u32, utf16_col("$255") + 2)))
+        );
+        insta::assert_snapshot!(
+            "utf16_missing_note",
+            render(&s, hover(&s, params(line as u32, utf16_col("=3="))))
+        );
+        insta::assert_snapshot!(
+            "utf16_double",
+            render(&s, hover(&s, params(line as u32, utf16_col(" X ") + 1)))
+        );
     }
 
     #[test]
@@ -701,6 +909,9 @@ S8 S4 S3 SA
     fn capability() {
         let mut caps = ServerCapabilities::default();
         register(&mut caps);
-        assert_eq!(caps.hover_provider, Some(HoverProviderCapability::Simple(true)));
+        assert_eq!(
+            caps.hover_provider,
+            Some(HoverProviderCapability::Simple(true))
+        );
     }
 }

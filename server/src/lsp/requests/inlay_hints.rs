@@ -25,7 +25,11 @@ pub fn register(caps: &mut ServerCapabilities) {
 pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayHint>> {
     let conv = snap.converter();
     let range = conv.byte_range(params.range);
-    let mut hints = Hints { conv, range: range.clone(), out: Vec::new() };
+    let mut hints = Hints {
+        conv,
+        range: range.clone(),
+        out: Vec::new(),
+    };
     for g in snap.games_overlapping(range.clone()) {
         deal_hints(&mut hints, g);
         let touches = |r: &ByteRange<usize>| r.start <= range.end && range.start <= r.end;
@@ -55,9 +59,23 @@ pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayH
                 }
             }
             for (i, trick) in an.tricks.iter().enumerate() {
-                let (Some(winner), true) = (trick.winner, trick.complete) else { continue };
-                let Some(last) = trick.cards.iter().flatten().max().and_then(|&k| p.entries.get(k)) else { continue };
-                let end = last.post().iter().map(|a| a.range.end).fold(last.range.end, usize::max);
+                let (Some(winner), true) = (trick.winner, trick.complete) else {
+                    continue;
+                };
+                let Some(last) = trick
+                    .cards
+                    .iter()
+                    .flatten()
+                    .max()
+                    .and_then(|&k| p.entries.get(k))
+                else {
+                    continue;
+                };
+                let end = last
+                    .post()
+                    .iter()
+                    .map(|a| a.range.end)
+                    .fold(last.range.end, usize::max);
                 hints.push(
                     end,
                     format!("→ {}", winner.letter()),
@@ -81,7 +99,15 @@ struct Hints<'a> {
 }
 
 impl Hints<'_> {
-    fn push(&mut self, offset: usize, label: String, tooltip: String, kind: InlayHintKind, left: bool, right: bool) {
+    fn push(
+        &mut self,
+        offset: usize,
+        label: String,
+        tooltip: String,
+        kind: InlayHintKind,
+        left: bool,
+        right: bool,
+    ) {
         if offset < self.range.start || offset > self.range.end {
             return;
         }
@@ -99,28 +125,52 @@ impl Hints<'_> {
 
     /// `N:` before a call or card (before its irregularity mark, if any).
     fn seat<T>(&mut self, e: &Entry<T>, seat: Seat) {
-        let at = e.pre().iter().map(|a| a.range.start).fold(e.range.start, usize::min);
-        self.push(at, format!("{}:", seat.letter()), seat_name(seat).to_owned(), InlayHintKind::PARAMETER, false, false);
+        let at = e
+            .pre()
+            .iter()
+            .map(|a| a.range.start)
+            .fold(e.range.start, usize::min);
+        self.push(
+            at,
+            format!("{}:", seat.letter()),
+            seat_name(seat).to_owned(),
+            InlayHintKind::PARAMETER,
+            false,
+            false,
+        );
     }
 }
 
 /// `17 HCP` after each given hand of the game's Deal tag.
 fn deal_hints(hints: &mut Hints<'_>, g: &Game) {
-    let Some(tag) = g.tag("Deal").filter(|t| t.inherit == Inherit::None) else { return };
+    let Some(tag) = g.tag("Deal").filter(|t| t.inherit == Inherit::None) else {
+        return;
+    };
     let Some(value) = &tag.value else { return };
     if value.range.start > hints.range.end || value.range.end < hints.range.start {
         return;
     }
-    let Some(deal) = values::parse_deal(&value.raw).value else { return };
+    let Some(deal) = values::parse_deal(&value.raw).value else {
+        return;
+    };
     for seat in Seat::ALL {
-        let Some(hand) = deal.hand(seat) else { continue };
+        let Some(hand) = deal.hand(seat) else {
+            continue;
+        };
         let points = hcp(hand);
-        let lens: Vec<String> = Suit::DESC.into_iter().map(|s| hand[s].len().to_string()).collect();
+        let lens: Vec<String> = Suit::DESC
+            .into_iter()
+            .map(|s| hand[s].len().to_string())
+            .collect();
         let end = value.range.start + deal.hand_ranges[seat as usize].end;
         hints.push(
             end,
             format!("{points} HCP"),
-            format!("{}: {points} HCP, {} (♠-♥-♦-♣)", seat_name(seat), lens.join("-")),
+            format!(
+                "{}: {points} HCP, {} (♠-♥-♦-♣)",
+                seat_name(seat),
+                lens.join("-")
+            ),
             InlayHintKind::TYPE,
             true,
             false,
@@ -160,7 +210,9 @@ HA   H8   H4   H2
 
     fn request(s: &Snapshot, range: tower_lsp_server::ls_types::Range) -> Vec<InlayHint> {
         let params = InlayHintParams {
-            text_document: TextDocumentIdentifier { uri: "file:///t.pbn".parse().unwrap() },
+            text_document: TextDocumentIdentifier {
+                uri: "file:///t.pbn".parse().unwrap(),
+            },
             range,
             work_done_progress_params: Default::default(),
         };
@@ -177,9 +229,14 @@ HA   H8   H4   H2
         let mut at: Vec<(usize, String)> = hints
             .iter()
             .map(|h| {
-                let InlayHintLabel::String(l) = &h.label else { panic!("label parts") };
+                let InlayHintLabel::String(l) = &h.label else {
+                    panic!("label parts")
+                };
                 let pad = |p: Option<bool>| if p == Some(true) { " " } else { "" };
-                (conv.offset(h.position), format!("{}⟨{l}⟩{}", pad(h.padding_left), pad(h.padding_right)))
+                (
+                    conv.offset(h.position),
+                    format!("{}⟨{l}⟩{}", pad(h.padding_left), pad(h.padding_right)),
+                )
             })
             .collect();
         at.sort_by_key(|(o, _)| *o);
@@ -208,9 +265,18 @@ HA   H8   H4   H2
         let lines: Vec<String> = hints
             .iter()
             .map(|h| {
-                let InlayHintLabel::String(l) = &h.label else { panic!() };
-                let Some(InlayHintTooltip::String(t)) = &h.tooltip else { panic!() };
-                format!("{}:{} {l:?} {:?} {t}", h.position.line, h.position.character, h.kind.unwrap())
+                let InlayHintLabel::String(l) = &h.label else {
+                    panic!()
+                };
+                let Some(InlayHintTooltip::String(t)) = &h.tooltip else {
+                    panic!()
+                };
+                format!(
+                    "{}:{} {l:?} {:?} {t}",
+                    h.position.line,
+                    h.position.character,
+                    h.kind.unwrap()
+                )
             })
             .collect();
         insta::assert_snapshot!("tooltips", lines.join("\n"));
@@ -220,7 +286,16 @@ HA   H8   H4   H2
     fn only_the_requested_range() {
         let s = snap(DOC);
         // Line 15 (the second trick) only.
-        let r = tower_lsp_server::ls_types::Range { start: Position { line: 15, character: 0 }, end: Position { line: 15, character: 17 } };
+        let r = tower_lsp_server::ls_types::Range {
+            start: Position {
+                line: 15,
+                character: 0,
+            },
+            end: Position {
+                line: 15,
+                character: 17,
+            },
+        };
         let hints = request(&s, r);
         assert!(hints.iter().all(|h| h.position.line == 15), "{hints:?}");
         insta::assert_debug_snapshot!("range_line_15", hints);
@@ -236,11 +311,20 @@ HA   H8   H4   H2
             .iter()
             .filter(|h| h.position.line == line)
             .map(|h| {
-                let InlayHintLabel::String(l) = &h.label else { panic!() };
+                let InlayHintLabel::String(l) = &h.label else {
+                    panic!()
+                };
                 (h.position.character, l.clone())
             })
             .collect();
-        assert_eq!(on_line, vec![(7, "N:".to_owned()), (10, "E:".to_owned()), (15, "S:".to_owned())]);
+        assert_eq!(
+            on_line,
+            vec![
+                (7, "N:".to_owned()),
+                (10, "E:".to_owned()),
+                (15, "S:".to_owned())
+            ]
+        );
     }
 
     #[test]

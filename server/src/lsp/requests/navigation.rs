@@ -76,11 +76,23 @@ fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[
     let (annotations, notes): (Vec<&Annotation>, &[usize]) = match section {
         NoteSection::Auction => {
             let a = g.auction.as_ref()?;
-            (a.stray.iter().chain(a.entries.iter().flat_map(|e| e.post().iter())).collect(), &a.notes)
+            (
+                a.stray
+                    .iter()
+                    .chain(a.entries.iter().flat_map(|e| e.post().iter()))
+                    .collect(),
+                &a.notes,
+            )
         }
         NoteSection::Play => {
             let p = g.play.as_ref()?;
-            (p.stray.iter().chain(p.entries.iter().flat_map(|e| e.post().iter())).collect(), &p.notes)
+            (
+                p.stray
+                    .iter()
+                    .chain(p.entries.iter().flat_map(|e| e.post().iter()))
+                    .collect(),
+                &p.notes,
+            )
         }
     };
     Some((annotations, notes))
@@ -88,11 +100,16 @@ fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[
 
 /// The note references of a section, in document order.
 pub fn section_refs(g: &Game, section: NoteSection) -> Vec<NoteRef> {
-    let Some((annotations, _)) = section_parts(g, section) else { return Vec::new() };
+    let Some((annotations, _)) = section_parts(g, section) else {
+        return Vec::new();
+    };
     let mut refs: Vec<NoteRef> = annotations
         .into_iter()
         .filter_map(|a| match a.kind {
-            AnnotationKind::NoteRef(n) => Some(NoteRef { number: n, range: a.range.clone() }),
+            AnnotationKind::NoteRef(n) => Some(NoteRef {
+                number: n,
+                range: a.range.clone(),
+            }),
             _ => None,
         })
         .collect();
@@ -102,7 +119,9 @@ pub fn section_refs(g: &Game, section: NoteSection) -> Vec<NoteRef> {
 
 /// The Note tags of a section with a readable index, in document order.
 pub fn section_notes(g: &Game, section: NoteSection) -> Vec<NoteDecl> {
-    let Some((_, notes)) = section_parts(g, section) else { return Vec::new() };
+    let Some((_, notes)) = section_parts(g, section) else {
+        return Vec::new();
+    };
     notes
         .iter()
         .filter_map(|&i| {
@@ -124,12 +143,25 @@ pub fn section_notes(g: &Game, section: NoteSection) -> Vec<NoteDecl> {
 /// What the cursor is on.
 enum Target<'a> {
     /// A note reference with a number.
-    Ref { game: &'a Game, section: NoteSection, number: u32, range: Range<usize> },
+    Ref {
+        game: &'a Game,
+        section: NoteSection,
+        number: u32,
+        range: Range<usize>,
+    },
     /// A Note tag of a section.
-    Note { game: &'a Game, section: NoteSection, decl: NoteDecl },
+    Note {
+        game: &'a Game,
+        section: NoteSection,
+        decl: NoteDecl,
+    },
     /// A tag value that takes part in `#` inheritance: the `#` itself
     /// (`is_hash`) or a real value some `#` tag resolves to.
-    Inheritance { game: &'a Game, tag: usize, is_hash: bool },
+    Inheritance {
+        game: &'a Game,
+        tag: usize,
+        is_hash: bool,
+    },
 }
 
 fn contains(r: &Range<usize>, offset: usize) -> bool {
@@ -141,27 +173,51 @@ fn target_at(snap: &Snapshot, offset: usize) -> Option<Target<'_>> {
     for section in [NoteSection::Auction, NoteSection::Play] {
         for r in section_refs(game, section) {
             if contains(&r.range, offset) {
-                return Some(Target::Ref { game, section, number: r.number?, range: r.range });
+                return Some(Target::Ref {
+                    game,
+                    section,
+                    number: r.number?,
+                    range: r.range,
+                });
             }
         }
         for decl in section_notes(game, section) {
             if contains(&decl.tag_range, offset) {
-                return Some(Target::Note { game, section, decl });
+                return Some(Target::Note {
+                    game,
+                    section,
+                    decl,
+                });
             }
         }
     }
-    let (t, tag) = game.tags.iter().enumerate().find(|(_, t)| contains(&t.range, offset))?;
+    let (t, tag) = game
+        .tags
+        .iter()
+        .enumerate()
+        .find(|(_, t)| contains(&t.range, offset))?;
     if matches!(tag.role, TagRole::AuctionNote | TagRole::PlayNote) {
         return None;
     }
     if tag.inherit == Inherit::Previous {
-        return Some(Target::Inheritance { game, tag: t, is_hash: true });
+        return Some(Target::Inheritance {
+            game,
+            tag: t,
+            is_hash: true,
+        });
     }
-    Some(Target::Inheritance { game, tag: t, is_hash: false })
+    Some(Target::Inheritance {
+        game,
+        tag: t,
+        is_hash: false,
+    })
 }
 
 fn location(snap: &Snapshot, r: Range<usize>) -> Location {
-    Location { uri: snap.uri.clone(), range: snap.converter().range(r) }
+    Location {
+        uri: snap.uri.clone(),
+        range: snap.converter().range(r),
+    }
 }
 
 /// The tag a `#` value inherits from (§4.8).
@@ -176,14 +232,29 @@ fn inherit_source(game: &Game, tag: usize) -> Option<Source> {
 /// For an inheritance target: the source tag and every `#` tag resolving
 /// to it (as (game, tag) pairs). `None` when the tag takes no part in any
 /// inheritance.
-fn inheritance_group(snap: &Snapshot, game: &Game, tag: usize, is_hash: bool) -> Option<(Source, Vec<Source>)> {
-    let source = if is_hash { inherit_source(game, tag)? } else { Source { game: game.index, tag } };
+fn inheritance_group(
+    snap: &Snapshot,
+    game: &Game,
+    tag: usize,
+    is_hash: bool,
+) -> Option<(Source, Vec<Source>)> {
+    let source = if is_hash {
+        inherit_source(game, tag)?
+    } else {
+        Source {
+            game: game.index,
+            tag,
+        }
+    };
     let mut users = Vec::new();
     let done = snap.for_each_piece(|games, _| {
         for g in games {
             for t in 0..g.tags.len() {
                 if inherit_source(g, t).as_ref() == Some(&source) {
-                    users.push(Source { game: g.index, tag: t });
+                    users.push(Source {
+                        game: g.index,
+                        tag: t,
+                    });
                 }
             }
         }
@@ -200,20 +271,46 @@ fn tag_range(snap: &Snapshot, src: &Source) -> Option<Range<usize>> {
 
 fn tag_value_range(snap: &Snapshot, src: &Source) -> Option<Range<usize>> {
     let t = snap.game(src.game)?.tags.get(src.tag)?;
-    Some(t.value.as_ref().map_or(t.range.clone(), |v| v.range.clone()))
+    Some(
+        t.value
+            .as_ref()
+            .map_or(t.range.clone(), |v| v.range.clone()),
+    )
 }
 
 pub fn definition(snap: &Snapshot, params: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
-    let offset = snap.converter().offset(params.text_document_position_params.position);
+    let offset = snap
+        .converter()
+        .offset(params.text_document_position_params.position);
     match target_at(snap, offset)? {
-        Target::Ref { game, section, number, .. } => {
-            let decl = section_notes(game, section).into_iter().find(|d| d.number == number)?;
-            Some(GotoDefinitionResponse::Scalar(location(snap, decl.tag_range)))
+        Target::Ref {
+            game,
+            section,
+            number,
+            ..
+        } => {
+            let decl = section_notes(game, section)
+                .into_iter()
+                .find(|d| d.number == number)?;
+            Some(GotoDefinitionResponse::Scalar(location(
+                snap,
+                decl.tag_range,
+            )))
         }
-        Target::Note { decl, .. } => Some(GotoDefinitionResponse::Scalar(location(snap, decl.tag_range))),
-        Target::Inheritance { game, tag, is_hash: true } => {
+        Target::Note { decl, .. } => Some(GotoDefinitionResponse::Scalar(location(
+            snap,
+            decl.tag_range,
+        ))),
+        Target::Inheritance {
+            game,
+            tag,
+            is_hash: true,
+        } => {
             let src = inherit_source(game, tag)?;
-            Some(GotoDefinitionResponse::Scalar(location(snap, tag_range(snap, &src)?)))
+            Some(GotoDefinitionResponse::Scalar(location(
+                snap,
+                tag_range(snap, &src)?,
+            )))
         }
         Target::Inheritance { is_hash: false, .. } => None,
     }
@@ -222,29 +319,48 @@ pub fn definition(snap: &Snapshot, params: GotoDefinitionParams) -> Option<GotoD
 /// The section, number and game of a note target.
 fn note_of<'a>(target: &Target<'a>) -> Option<(&'a Game, NoteSection, u32)> {
     match target {
-        Target::Ref { game, section, number, .. } => Some((game, *section, *number)),
-        Target::Note { game, section, decl } => Some((game, *section, decl.number)),
+        Target::Ref {
+            game,
+            section,
+            number,
+            ..
+        } => Some((game, *section, *number)),
+        Target::Note {
+            game,
+            section,
+            decl,
+        } => Some((game, *section, decl.number)),
         Target::Inheritance { .. } => None,
     }
 }
 
 pub fn references(snap: &Snapshot, params: ReferenceParams) -> Option<Vec<Location>> {
-    let offset = snap.converter().offset(params.text_document_position.position);
+    let offset = snap
+        .converter()
+        .offset(params.text_document_position.position);
     let include_declaration = params.context.include_declaration;
     let target = target_at(snap, offset)?;
     let mut out = Vec::new();
     if let Some((game, section, number)) = note_of(&target) {
         if include_declaration {
-            for d in section_notes(game, section).into_iter().filter(|d| d.number == number) {
+            for d in section_notes(game, section)
+                .into_iter()
+                .filter(|d| d.number == number)
+            {
                 out.push(location(snap, d.tag_range));
             }
         }
-        for r in section_refs(game, section).into_iter().filter(|r| r.number == Some(number)) {
+        for r in section_refs(game, section)
+            .into_iter()
+            .filter(|r| r.number == Some(number))
+        {
             out.push(location(snap, r.range));
         }
         return Some(out);
     }
-    let Target::Inheritance { game, tag, is_hash } = target else { return None };
+    let Target::Inheritance { game, tag, is_hash } = target else {
+        return None;
+    };
     let (source, users) = inheritance_group(snap, game, tag, is_hash)?;
     if include_declaration {
         out.push(location(snap, tag_range(snap, &source)?));
@@ -255,24 +371,43 @@ pub fn references(snap: &Snapshot, params: ReferenceParams) -> Option<Vec<Locati
     Some(out)
 }
 
-pub fn highlight(snap: &Snapshot, params: DocumentHighlightParams) -> Option<Vec<DocumentHighlight>> {
+pub fn highlight(
+    snap: &Snapshot,
+    params: DocumentHighlightParams,
+) -> Option<Vec<DocumentHighlight>> {
     let conv = snap.converter();
     let offset = conv.offset(params.text_document_position_params.position);
     let target = target_at(snap, offset)?;
     let mut out = Vec::new();
-    let mut push = |r: Range<usize>, kind| out.push(DocumentHighlight { range: conv.range(r), kind: Some(kind) });
+    let mut push = |r: Range<usize>, kind| {
+        out.push(DocumentHighlight {
+            range: conv.range(r),
+            kind: Some(kind),
+        })
+    };
     if let Some((game, section, number)) = note_of(&target) {
-        for d in section_notes(game, section).into_iter().filter(|d| d.number == number) {
+        for d in section_notes(game, section)
+            .into_iter()
+            .filter(|d| d.number == number)
+        {
             push(d.value_range, DocumentHighlightKind::WRITE);
         }
-        for r in section_refs(game, section).into_iter().filter(|r| r.number == Some(number)) {
+        for r in section_refs(game, section)
+            .into_iter()
+            .filter(|r| r.number == Some(number))
+        {
             push(r.range, DocumentHighlightKind::READ);
         }
         return Some(out);
     }
-    let Target::Inheritance { game, tag, is_hash } = target else { return None };
+    let Target::Inheritance { game, tag, is_hash } = target else {
+        return None;
+    };
     let (source, users) = inheritance_group(snap, game, tag, is_hash)?;
-    push(tag_value_range(snap, &source)?, DocumentHighlightKind::WRITE);
+    push(
+        tag_value_range(snap, &source)?,
+        DocumentHighlightKind::WRITE,
+    );
     for u in &users {
         if let Some(r) = tag_value_range(snap, u) {
             push(r, DocumentHighlightKind::READ);
@@ -286,18 +421,33 @@ pub fn highlight(snap: &Snapshot, params: DocumentHighlightParams) -> Option<Vec
 /// byte range of the digits under the cursor.
 fn rename_site(snap: &Snapshot, offset: usize) -> Option<(&Game, NoteSection, u32, Range<usize>)> {
     match target_at(snap, offset)? {
-        Target::Ref { game, section, number, range } => {
-            let r = NoteRef { number: Some(number), range };
+        Target::Ref {
+            game,
+            section,
+            number,
+            range,
+        } => {
+            let r = NoteRef {
+                number: Some(number),
+                range,
+            };
             Some((game, section, number, r.inner()))
         }
-        Target::Note { game, section, decl } if contains(&decl.number_range, offset) => {
+        Target::Note {
+            game,
+            section,
+            decl,
+        } if contains(&decl.number_range, offset) => {
             Some((game, section, decl.number, decl.number_range))
         }
         _ => None,
     }
 }
 
-pub fn prepare_rename(snap: &Snapshot, params: TextDocumentPositionParams) -> Option<PrepareRenameResponse> {
+pub fn prepare_rename(
+    snap: &Snapshot,
+    params: TextDocumentPositionParams,
+) -> Option<PrepareRenameResponse> {
     let conv = snap.converter();
     let (_, _, _, range) = rename_site(snap, conv.offset(params.position))?;
     Some(PrepareRenameResponse::Range(conv.range(range)))
@@ -325,7 +475,11 @@ pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<WorkspaceEdit> {
     let notes = section_notes(game, section);
     let refs = section_refs(game, section);
     if new != old {
-        let taken = notes.iter().map(|d| d.number).chain(refs.iter().filter_map(|r| r.number)).any(|n| n == new);
+        let taken = notes
+            .iter()
+            .map(|d| d.number)
+            .chain(refs.iter().filter_map(|r| r.number))
+            .any(|n| n == new);
         if taken {
             return None;
         }
@@ -333,32 +487,61 @@ pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<WorkspaceEdit> {
     let text = new.to_string();
     let mut edits: Vec<(Range<usize>, TextEdit)> = Vec::new();
     for d in notes.iter().filter(|d| d.number == old) {
-        edits.push((d.number_range.clone(), TextEdit { range: conv.range(d.number_range.clone()), new_text: text.clone() }));
+        edits.push((
+            d.number_range.clone(),
+            TextEdit {
+                range: conv.range(d.number_range.clone()),
+                new_text: text.clone(),
+            },
+        ));
     }
     for r in refs.iter().filter(|r| r.number == Some(old)) {
-        edits.push((r.inner(), TextEdit { range: conv.range(r.inner()), new_text: text.clone() }));
+        edits.push((
+            r.inner(),
+            TextEdit {
+                range: conv.range(r.inner()),
+                new_text: text.clone(),
+            },
+        ));
     }
     edits.sort_by_key(|(r, _)| r.start);
     let mut changes = HashMap::new();
-    changes.insert(snap.uri.clone(), edits.into_iter().map(|(_, e)| e).collect());
-    Some(WorkspaceEdit { changes: Some(changes), document_changes: None, change_annotations: None })
+    changes.insert(
+        snap.uri.clone(),
+        edits.into_iter().map(|(_, e)| e).collect(),
+    );
+    Some(WorkspaceEdit {
+        changes: Some(changes),
+        document_changes: None,
+        change_annotations: None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::snapshot::Snapshot;
     use crate::lsp::requests::tests_common::snapshot as snap;
+    use crate::lsp::snapshot::Snapshot;
 
     /// The position of the `nth` (0-based) occurrence of `needle`, plus
     /// `delta` bytes.
     fn pos(s: &Snapshot, needle: &str, nth: usize, delta: usize) -> Position {
-        let off = s.source.text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("{needle:?} #{nth}")).0 + delta;
+        let off = s
+            .source
+            .text
+            .match_indices(needle)
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{needle:?} #{nth}"))
+            .0
+            + delta;
         s.converter().position(off)
     }
 
     fn tdp(s: &Snapshot, p: Position) -> TextDocumentPositionParams {
-        TextDocumentPositionParams { text_document: TextDocumentIdentifier { uri: s.uri.clone() }, position: p }
+        TextDocumentPositionParams {
+            text_document: TextDocumentIdentifier { uri: s.uri.clone() },
+            position: p,
+        }
     }
 
     /// The text a range covers, for readable snapshots.
@@ -387,12 +570,24 @@ S2 =1= SA S3 S4
 ";
 
     fn def(s: &Snapshot, p: Position) -> Option<GotoDefinitionResponse> {
-        definition(s, GotoDefinitionParams { text_document_position_params: tdp(s, p), work_done_progress_params: Default::default(), partial_result_params: Default::default() })
+        definition(
+            s,
+            GotoDefinitionParams {
+                text_document_position_params: tdp(s, p),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            },
+        )
     }
 
     fn def_text(s: &Snapshot, p: Position) -> Option<String> {
         match def(s, p)? {
-            GotoDefinitionResponse::Scalar(l) => Some(format!("{}:{} {}", l.range.start.line, l.range.start.character, text_of(s, l.range))),
+            GotoDefinitionResponse::Scalar(l) => Some(format!(
+                "{}:{} {}",
+                l.range.start.line,
+                l.range.start.character,
+                text_of(s, l.range)
+            )),
             other => Some(format!("{other:?}")),
         }
     }
@@ -401,14 +596,29 @@ S2 =1= SA S3 S4
     fn definition_from_note_ref_lands_on_its_note() {
         let s = snap(DOC);
         // =1= after 1NT (auction) → the auction's Note 1.
-        assert_eq!(def_text(&s, pos(&s, "=1=", 0, 1)).as_deref(), Some("6:0 [Note \"1:transfer or relay\"]"));
+        assert_eq!(
+            def_text(&s, pos(&s, "=1=", 0, 1)).as_deref(),
+            Some("6:0 [Note \"1:transfer or relay\"]")
+        );
         // At either edge of the token too.
-        assert_eq!(def_text(&s, pos(&s, "=1=", 1, 0)).as_deref(), Some("6:0 [Note \"1:transfer or relay\"]"));
-        assert_eq!(def_text(&s, pos(&s, "=2=", 0, 3)).as_deref(), Some("7:0 [Note \"2:Stayman\"]"));
+        assert_eq!(
+            def_text(&s, pos(&s, "=1=", 1, 0)).as_deref(),
+            Some("6:0 [Note \"1:transfer or relay\"]")
+        );
+        assert_eq!(
+            def_text(&s, pos(&s, "=2=", 0, 3)).as_deref(),
+            Some("7:0 [Note \"2:Stayman\"]")
+        );
         // =1= in the play → the play's Note 1, not the auction's.
-        assert_eq!(def_text(&s, pos(&s, "=1=", 2, 1)).as_deref(), Some("10:0 [Note \"1:fourth best\"]"));
+        assert_eq!(
+            def_text(&s, pos(&s, "=1=", 2, 1)).as_deref(),
+            Some("10:0 [Note \"1:fourth best\"]")
+        );
         // Second game: its own note.
-        assert_eq!(def_text(&s, pos(&s, "=1=", 3, 1)).as_deref(), Some("16:0 [Note \"1:five cards\"]"));
+        assert_eq!(
+            def_text(&s, pos(&s, "=1=", 3, 1)).as_deref(),
+            Some("16:0 [Note \"1:five cards\"]")
+        );
         // Nothing on a call.
         assert_eq!(def(&s, pos(&s, "Pass", 0, 1)), None);
         insta::assert_json_snapshot!(def(&s, pos(&s, "=1=", 0, 1)));
@@ -417,7 +627,10 @@ S2 =1= SA S3 S4
     #[test]
     fn definition_of_hash_goes_to_the_inherited_tag() {
         let s = snap(DOC);
-        assert_eq!(def_text(&s, pos(&s, "\"#\"", 0, 1)).as_deref(), Some("0:0 [Event \"Club\"]"));
+        assert_eq!(
+            def_text(&s, pos(&s, "\"#\"", 0, 1)).as_deref(),
+            Some("0:0 [Event \"Club\"]")
+        );
         // Nothing on an ordinary value.
         assert_eq!(def(&s, pos(&s, "Club", 0, 1)), None);
         // A `#` with nothing to inherit.
@@ -438,10 +651,23 @@ S2 =1= SA S3 S4
                 text_document_position: tdp(s, p),
                 work_done_progress_params: Default::default(),
                 partial_result_params: Default::default(),
-                context: ReferenceContext { include_declaration },
+                context: ReferenceContext {
+                    include_declaration,
+                },
             },
         )?;
-        Some(r.into_iter().map(|l| format!("{}:{} {}", l.range.start.line, l.range.start.character, text_of(s, l.range))).collect())
+        Some(
+            r.into_iter()
+                .map(|l| {
+                    format!(
+                        "{}:{} {}",
+                        l.range.start.line,
+                        l.range.start.character,
+                        text_of(s, l.range)
+                    )
+                })
+                .collect(),
+        )
     }
 
     #[test]
@@ -475,17 +701,42 @@ S2 =1= SA S3 S4
     #[test]
     fn references_of_an_inherited_tag() {
         let s = snap(DOC);
-        let expected = Some(vec!["0:0 [Event \"Club\"]".to_string(), "12:0 [Event \"#\"]".to_string()]);
+        let expected = Some(vec![
+            "0:0 [Event \"Club\"]".to_string(),
+            "12:0 [Event \"#\"]".to_string(),
+        ]);
         assert_eq!(refs(&s, pos(&s, "Club", 0, 0), true), expected);
         assert_eq!(refs(&s, pos(&s, "\"#\"", 0, 1), true), expected);
-        assert_eq!(refs(&s, pos(&s, "\"#\"", 0, 1), false), Some(vec!["12:0 [Event \"#\"]".to_string()]));
+        assert_eq!(
+            refs(&s, pos(&s, "\"#\"", 0, 1), false),
+            Some(vec!["12:0 [Event \"#\"]".to_string()])
+        );
         // Board 1 is not inherited by anything.
         assert_eq!(refs(&s, pos(&s, "\"1\"", 0, 1), true), None);
     }
 
     fn hl(s: &Snapshot, p: Position) -> Option<Vec<String>> {
-        let r = highlight(s, DocumentHighlightParams { text_document_position_params: tdp(s, p), work_done_progress_params: Default::default(), partial_result_params: Default::default() })?;
-        Some(r.into_iter().map(|h| format!("{:?} {}:{} {}", h.kind.unwrap(), h.range.start.line, h.range.start.character, text_of(s, h.range))).collect())
+        let r = highlight(
+            s,
+            DocumentHighlightParams {
+                text_document_position_params: tdp(s, p),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            },
+        )?;
+        Some(
+            r.into_iter()
+                .map(|h| {
+                    format!(
+                        "{:?} {}:{} {}",
+                        h.kind.unwrap(),
+                        h.range.start.line,
+                        h.range.start.character,
+                        text_of(s, h.range)
+                    )
+                })
+                .collect(),
+        )
     }
 
     #[test]
@@ -515,10 +766,12 @@ S2 =1= SA S3 S4
     #[test]
     fn prepare_rename_only_on_numbers() {
         let s = snap(DOC);
-        let pr = |p| prepare_rename(&s, tdp(&s, p)).map(|r| match r {
-            PrepareRenameResponse::Range(r) => text_of(&s, r),
-            other => format!("{other:?}"),
-        });
+        let pr = |p| {
+            prepare_rename(&s, tdp(&s, p)).map(|r| match r {
+                PrepareRenameResponse::Range(r) => text_of(&s, r),
+                other => format!("{other:?}"),
+            })
+        };
         assert_eq!(pr(pos(&s, "=1=", 0, 1)).as_deref(), Some("1"));
         assert_eq!(pr(pos(&s, "=1=", 0, 0)).as_deref(), Some("1"));
         assert_eq!(pr(pos(&s, "\"1:transfer", 0, 1)).as_deref(), Some("1"));
@@ -532,12 +785,22 @@ S2 =1= SA S3 S4
     }
 
     fn ren(s: &Snapshot, p: Position, new_name: &str) -> Option<WorkspaceEdit> {
-        rename(s, RenameParams { text_document_position: tdp(s, p), new_name: new_name.into(), work_done_progress_params: Default::default() })
+        rename(
+            s,
+            RenameParams {
+                text_document_position: tdp(s, p),
+                new_name: new_name.into(),
+                work_done_progress_params: Default::default(),
+            },
+        )
     }
 
     /// Applies a workspace edit to the snapshot's text.
     fn apply(s: &Snapshot, e: &WorkspaceEdit) -> String {
-        let mut edits: Vec<_> = e.changes.as_ref().unwrap()[&s.uri].iter().map(|t| (s.converter().byte_range(t.range), t.new_text.clone())).collect();
+        let mut edits: Vec<_> = e.changes.as_ref().unwrap()[&s.uri]
+            .iter()
+            .map(|t| (s.converter().byte_range(t.range), t.new_text.clone()))
+            .collect();
         edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
         let mut out = s.source.text.clone();
         for (r, t) in edits {
@@ -557,7 +820,12 @@ S2 =1= SA S3 S4
         // The play note.
         let e = ren(&s, pos(&s, "\"1:fourth", 0, 2), " 7 ").unwrap();
         let after = apply(&s, &e);
-        assert!(after.contains("S2 =7= SA") && after.contains("[Note \"7:fourth best\"]") && after.contains("1NT =1="), "{after}");
+        assert!(
+            after.contains("S2 =7= SA")
+                && after.contains("[Note \"7:fourth best\"]")
+                && after.contains("1NT =1="),
+            "{after}"
+        );
     }
 
     #[test]
@@ -569,7 +837,11 @@ S2 =1= SA S3 S4
         assert_eq!(ren(&s, p, "33"), None);
         assert_eq!(ren(&s, p, "x"), None);
         assert_eq!(ren(&s, p, "-3"), None);
-        assert_eq!(ren(&s, pos(&s, "transfer", 0, 1), "5"), None, "not on the number");
+        assert_eq!(
+            ren(&s, pos(&s, "transfer", 0, 1), "5"),
+            None,
+            "not on the number"
+        );
         // A number used only by a dangling reference is taken too.
         let s = snap("[Auction \"N\"]\n1C =1= 1D =4= AP\n[Note \"1:x\"]\n");
         assert_eq!(ren(&s, pos(&s, "=1=", 0, 1), "4"), None);
@@ -582,7 +854,10 @@ S2 =1= SA S3 S4
     fn rename_in_utf16_positions_after_non_ascii() {
         let s = snap("[Event \"Zürich ♠\"]\n[Auction \"N\"]\n1C =1= { é } AP\n[Note \"1:è\"]\n");
         let e = ren(&s, pos(&s, "=1=", 0, 1), "3").unwrap();
-        assert_eq!(apply(&s, &e), "[Event \"Zürich ♠\"]\n[Auction \"N\"]\n1C =3= { é } AP\n[Note \"3:è\"]\n");
+        assert_eq!(
+            apply(&s, &e),
+            "[Event \"Zürich ♠\"]\n[Auction \"N\"]\n1C =3= { é } AP\n[Note \"3:è\"]\n"
+        );
     }
 
     #[test]

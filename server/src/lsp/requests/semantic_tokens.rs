@@ -65,16 +65,21 @@ pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 1] = [SemanticTokenModifier::
 const DEFAULT_LIBRARY: u32 = 1;
 
 pub fn legend() -> SemanticTokensLegend {
-    SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: TOKEN_MODIFIERS.to_vec() }
+    SemanticTokensLegend {
+        token_types: TOKEN_TYPES.to_vec(),
+        token_modifiers: TOKEN_MODIFIERS.to_vec(),
+    }
 }
 
 pub fn register(caps: &mut ServerCapabilities) {
-    caps.semantic_tokens_provider = Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
-        work_done_progress_options: WorkDoneProgressOptions::default(),
-        legend: legend(),
-        range: Some(true),
-        full: Some(SemanticTokensFullOptions::Bool(true)),
-    }));
+    caps.semantic_tokens_provider = Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+        SemanticTokensOptions {
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            legend: legend(),
+            range: Some(true),
+            full: Some(SemanticTokensFullOptions::Bool(true)),
+        },
+    ));
 }
 
 /// The legend index and modifier bits of a capture name; `None` for
@@ -104,8 +109,11 @@ fn token_of(capture: &str) -> Option<(u32, u32)> {
 fn query() -> &'static Query {
     static QUERY: OnceLock<Query> = OnceLock::new();
     QUERY.get_or_init(|| {
-        Query::new(&crate::syntax::language(), tree_sitter_pbn::HIGHLIGHTS_QUERY)
-            .expect("tree-sitter-pbn's highlights query compiles")
+        Query::new(
+            &crate::syntax::language(),
+            tree_sitter_pbn::HIGHLIGHTS_QUERY,
+        )
+        .expect("tree-sitter-pbn's highlights query compiles")
     })
 }
 
@@ -125,7 +133,11 @@ struct Span {
 /// breaks outside comments), given to `f` a few pieces at a time so that
 /// the ranges of the whole document are never held at once; `false` when
 /// the snapshot became stale.
-fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, mut f: impl FnMut(Vec<Span>)) -> bool {
+fn for_each_span_batch(
+    snap: &Snapshot,
+    range: Option<std::ops::Range<usize>>,
+    mut f: impl FnMut(Vec<Span>),
+) -> bool {
     let q = query();
     let names = q.capture_names();
     let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
@@ -145,12 +157,18 @@ fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, m
         let per_piece = crate::par::map(batch, |&p| {
             let mut cursor = QueryCursor::new();
             let mut all = Vec::new();
-            let trees = if range.is_some() { snap.forest.piece_trees(p, text) } else { snap.forest.piece_trees_uncached(p, text) };
+            let trees = if range.is_some() {
+                snap.forest.piece_trees(p, text)
+            } else {
+                snap.forest.piece_trees_uncached(p, text)
+            };
             for tree in trees.iter() {
                 let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
                 while let Some(m) = matches.next() {
                     for c in m.captures() {
-                        let Some((ty, mods)) = token_of(names[c.index as usize]) else { continue };
+                        let Some((ty, mods)) = token_of(names[c.index as usize]) else {
+                            continue;
+                        };
                         let r = c.node.byte_range();
                         if r.start >= r.end || r.end > text.len() {
                             continue;
@@ -163,7 +181,13 @@ fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, m
                                     crate::syntax::CardCell::Invalid => None,
                                 };
                                 if let Some((ty, mods)) = t {
-                                    all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                                    all.push(Span {
+                                        start: r.start,
+                                        end: r.end,
+                                        pattern: m.pattern_index,
+                                        ty,
+                                        mods,
+                                    });
                                 }
                             }
                         } else if c.node.kind_id() == section_token {
@@ -171,17 +195,35 @@ fn for_each_span_batch(snap: &Snapshot, range: Option<std::ops::Range<usize>>, m
                             // row, §5): one semantic token per §3.2 token, not
                             // over the spaces between them.
                             for r in crate::syntax::section_cells(text, r) {
-                                all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                                all.push(Span {
+                                    start: r.start,
+                                    end: r.end,
+                                    pattern: m.pattern_index,
+                                    ty,
+                                    mods,
+                                });
                             }
                         } else {
-                            all.push(Span { start: r.start, end: r.end, pattern: m.pattern_index, ty, mods });
+                            all.push(Span {
+                                start: r.start,
+                                end: r.end,
+                                pattern: m.pattern_index,
+                                ty,
+                                mods,
+                            });
                         }
                     }
                 }
             }
             // The last pattern wins on the same node; nested or overlapping
             // captures (none in the current query) keep the earlier, outer one.
-            all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), std::cmp::Reverse(s.pattern)));
+            all.sort_by_key(|s| {
+                (
+                    s.start,
+                    std::cmp::Reverse(s.end),
+                    std::cmp::Reverse(s.pattern),
+                )
+            });
             let mut out: Vec<Span> = Vec::with_capacity(all.len());
             for s in all {
                 if out.last().is_some_and(|p| s.start < p.end) {
@@ -208,7 +250,9 @@ fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<V
     let conv = snap.converter();
     let mut data = Vec::new();
     let (mut prev_line, mut prev_col) = (0u32, 0u32);
-    let lines = range.as_ref().map(|r| snap.index.line_of(r.start)..=snap.index.line_of(r.end));
+    let lines = range
+        .as_ref()
+        .map(|r| snap.index.line_of(r.start)..=snap.index.line_of(r.end));
     let done = for_each_span_batch(snap, range.clone(), |spans| {
         for s in spans {
             let first = snap.index.line_of(s.start);
@@ -222,11 +266,18 @@ fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<V
                 }
                 let a = conv.position(start);
                 let b = conv.position(end);
-                if b.line != a.line || b.character <= a.character || lines.as_ref().is_some_and(|l| !l.contains(&line)) {
+                if b.line != a.line
+                    || b.character <= a.character
+                    || lines.as_ref().is_some_and(|l| !l.contains(&line))
+                {
                     continue;
                 }
                 let delta_line = a.line - prev_line;
-                let delta_start = if delta_line == 0 { a.character - prev_col } else { a.character };
+                let delta_start = if delta_line == 0 {
+                    a.character - prev_col
+                } else {
+                    a.character
+                };
                 data.push(SemanticToken {
                     delta_line,
                     delta_start,
@@ -243,14 +294,23 @@ fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<V
 }
 
 pub fn full(snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
-    Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: tokens_in(snap, None)? }))
+    Some(SemanticTokensResult::Tokens(SemanticTokens {
+        result_id: None,
+        data: tokens_in(snap, None)?,
+    }))
 }
 
 /// The tokens of the lines the range touches: a client asks for the
 /// visible part of a large document so.
-pub fn range(snap: &Snapshot, params: SemanticTokensRangeParams) -> Option<SemanticTokensRangeResult> {
+pub fn range(
+    snap: &Snapshot,
+    params: SemanticTokensRangeParams,
+) -> Option<SemanticTokensRangeResult> {
     let r = snap.converter().byte_range(params.range);
-    Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data: tokens_in(snap, Some(r))? }))
+    Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+        result_id: None,
+        data: tokens_in(snap, Some(r))?,
+    }))
 }
 
 #[cfg(test)]
@@ -261,8 +321,16 @@ mod tests {
     use crate::text::PositionEncoding;
 
     fn snapshot(text: &str, encoding: PositionEncoding) -> Snapshot {
-        let settings = Settings { encoding, ..Settings::default() };
-        Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 1, text.to_string(), settings)
+        let settings = Settings {
+            encoding,
+            ..Settings::default()
+        };
+        Snapshot::new(
+            "file:///t.pbn".parse::<Uri>().unwrap(),
+            1,
+            text.to_string(),
+            settings,
+        )
     }
 
     /// Decodes the tokens into `line:col len type[+mods] "text"` lines.
@@ -277,11 +345,25 @@ mod tests {
             } else {
                 col += t.delta_start;
             }
-            let start = conv.offset(Position { line, character: col });
-            let end = conv.offset(Position { line, character: col + t.length });
+            let start = conv.offset(Position {
+                line,
+                character: col,
+            });
+            let end = conv.offset(Position {
+                line,
+                character: col + t.length,
+            });
             let ty = TOKEN_TYPES[t.token_type as usize].as_str().to_owned();
-            let mods = if t.token_modifiers_bitset & DEFAULT_LIBRARY != 0 { "+defaultLibrary" } else { "" };
-            out.push_str(&format!("{line}:{col} {} {ty}{mods} {:?}\n", t.length, &snap.source.text[start..end]));
+            let mods = if t.token_modifiers_bitset & DEFAULT_LIBRARY != 0 {
+                "+defaultLibrary"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "{line}:{col} {} {ty}{mods} {:?}\n",
+                t.length,
+                &snap.source.text[start..end]
+            ));
         }
         out
     }
@@ -290,11 +372,16 @@ mod tests {
 
     fn run(encoding: PositionEncoding) -> String {
         let snap = snapshot(DOC, encoding);
-        let Some(SemanticTokensResult::Tokens(t)) = full(&snap, SemanticTokensParams {
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-            text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
-        }) else {
+        let Some(SemanticTokensResult::Tokens(t)) = full(
+            &snap,
+            SemanticTokensParams {
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                text_document: TextDocumentIdentifier {
+                    uri: snap.uri.clone(),
+                },
+            },
+        ) else {
             panic!("tokens")
         };
         decode(&snap, &t.data)
@@ -341,9 +428,25 @@ mod tests {
     fn one_token_per_cell_of_a_table_row() {
         // A row of cells is one `section_token` node (§5); its semantic
         // tokens are the cells, not the spaces between them.
-        let snap = snapshot("[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n", PositionEncoding::Utf16);
-        let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
-        assert_eq!(rows, ["1:1 1 string \"1\"", "1:4 5 string \"\\\"A B\\\"\"", "1:10 2 string \"12\"", "1:13 2 string \"-3\"", "1:16 3 comment \"; c\""]);
+        let snap = snapshot(
+            "[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n",
+            PositionEncoding::Utf16,
+        );
+        let rows: Vec<String> = decode(&snap, &tokens(&snap))
+            .lines()
+            .skip(4)
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "1:1 1 string \"1\"",
+                "1:4 5 string \"\\\"A B\\\"\"",
+                "1:10 2 string \"12\"",
+                "1:13 2 string \"-3\"",
+                "1:16 3 comment \"; c\""
+            ]
+        );
     }
 
     #[test]
@@ -351,9 +454,25 @@ mod tests {
         // The cards of a line are one `cards` node (§3.6.1): a card is an
         // enumMember, `-` an operator, a token that is not a card gets none
         // (its diagnostic marks it), as with one leaf per card.
-        let snap = snapshot("[Play \"W\"]\nSA  s2\t- SKX =1= D3\n", PositionEncoding::Utf16);
-        let rows: Vec<String> = decode(&snap, &tokens(&snap)).lines().skip(4).map(str::to_owned).collect();
-        assert_eq!(rows, ["1:0 2 enumMember \"SA\"", "1:4 2 enumMember \"s2\"", "1:7 1 operator \"-\"", "1:13 3 decorator \"=1=\"", "1:17 2 enumMember \"D3\""]);
+        let snap = snapshot(
+            "[Play \"W\"]\nSA  s2\t- SKX =1= D3\n",
+            PositionEncoding::Utf16,
+        );
+        let rows: Vec<String> = decode(&snap, &tokens(&snap))
+            .lines()
+            .skip(4)
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "1:0 2 enumMember \"SA\"",
+                "1:4 2 enumMember \"s2\"",
+                "1:7 1 operator \"-\"",
+                "1:13 3 decorator \"=1=\"",
+                "1:17 2 enumMember \"D3\""
+            ]
+        );
     }
 
     fn range_tokens(snap: &Snapshot, lines: std::ops::Range<u32>) -> String {
@@ -362,8 +481,19 @@ mod tests {
             SemanticTokensRangeParams {
                 work_done_progress_params: Default::default(),
                 partial_result_params: Default::default(),
-                text_document: TextDocumentIdentifier { uri: snap.uri.clone() },
-                range: Range { start: Position { line: lines.start, character: 0 }, end: Position { line: lines.end, character: 0 } },
+                text_document: TextDocumentIdentifier {
+                    uri: snap.uri.clone(),
+                },
+                range: Range {
+                    start: Position {
+                        line: lines.start,
+                        character: 0,
+                    },
+                    end: Position {
+                        line: lines.end,
+                        character: 0,
+                    },
+                },
             },
         ) else {
             panic!("tokens")
@@ -376,13 +506,31 @@ mod tests {
     /// several pieces too, across a piece boundary.
     #[test]
     fn range_tokens_are_the_full_tokens_of_its_lines() {
-        let many: String = (0..600).map(|i| format!("[Board \"{i}\"]\n{}\n", &DOC[10..])).collect();
+        let many: String = (0..600)
+            .map(|i| format!("[Board \"{i}\"]\n{}\n", &DOC[10..]))
+            .collect();
         for text in [DOC, many.as_str()] {
             let snap = snapshot(text, PositionEncoding::Utf16);
             let all = decode(&snap, &tokens(&snap));
             let lines = snap.index.line_count() as u32;
-            for r in [0..1, 2..5, 4..9, lines / 2 - 7..lines / 2 + 20, lines - 3..lines] {
-                let want: String = all.lines().filter(|l| l.split(':').next().unwrap().parse::<u32>().is_ok_and(|n| r.contains(&n) || n == r.end)).map(|l| format!("{l}\n")).collect();
+            for r in [
+                0..1,
+                2..5,
+                4..9,
+                lines / 2 - 7..lines / 2 + 20,
+                lines - 3..lines,
+            ] {
+                let want: String = all
+                    .lines()
+                    .filter(|l| {
+                        l.split(':')
+                            .next()
+                            .unwrap()
+                            .parse::<u32>()
+                            .is_ok_and(|n| r.contains(&n) || n == r.end)
+                    })
+                    .map(|l| format!("{l}\n"))
+                    .collect();
                 assert_eq!(range_tokens(&snap, r.clone()), want, "lines {r:?}");
             }
             if text.len() > 100_000 {
@@ -390,5 +538,4 @@ mod tests {
             }
         }
     }
-
 }

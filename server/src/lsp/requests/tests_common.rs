@@ -4,5 +4,10 @@ use crate::lsp::snapshot::Snapshot;
 use crate::lsp::state::Settings;
 
 pub fn snapshot(text: &str) -> Snapshot {
-    Snapshot::new("file:///t.pbn".parse().unwrap(), 1, text.to_owned(), Settings::default())
+    Snapshot::new(
+        "file:///t.pbn".parse().unwrap(),
+        1,
+        text.to_owned(),
+        Settings::default(),
+    )
 }

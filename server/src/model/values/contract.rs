@@ -64,7 +64,11 @@ const RULE: &str = "Contract must be \"Pass\" or <k><denomination><risk>: k 1..7
 
 /// A denomination at the start of `s` (offset `off` in the raw value):
 /// the strain, its length, whether lowercase, and warnings.
-fn strain_prefix(s: &str, off: usize, warnings: &mut Vec<ValueIssue>) -> Option<(Strain, usize, bool)> {
+fn strain_prefix(
+    s: &str,
+    off: usize,
+    warnings: &mut Vec<ValueIssue>,
+) -> Option<(Strain, usize, bool)> {
     let b = s.as_bytes();
     let first = *b.first()?;
     let lower = first.is_ascii_lowercase();
@@ -79,7 +83,10 @@ fn strain_prefix(s: &str, off: usize, warnings: &mut Vec<ValueIssue>) -> Option<
                     warnings.push(issue(
                         &codes::VALUE_CASE,
                         off..off + 2,
-                        format!("notrump is written \"NT\" or \"nt\" (§3.11), not \"{}\"", &s[..2]),
+                        format!(
+                            "notrump is written \"NT\" or \"nt\" (§3.11), not \"{}\"",
+                            &s[..2]
+                        ),
                     ));
                 }
                 return Some((Strain::Notrump, 2, lower));
@@ -104,7 +111,10 @@ fn strain_prefix(s: &str, off: usize, warnings: &mut Vec<ValueIssue>) -> Option<
 /// does not match is [`codes::CONTRACT_FORMAT`].
 pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
     if raw.is_empty() {
-        return Parsed::ok(ContractTag { value: ContractValue::Empty, was_lowercase: false });
+        return Parsed::ok(ContractTag {
+            value: ContractValue::Empty,
+            was_lowercase: false,
+        });
     }
     if is_unknown(raw) {
         return Parsed::none();
@@ -114,8 +124,9 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
     if s.is_empty() {
         return Parsed::new(None, issues);
     }
-    let error =
-        |range: Range<usize>, what: String| issue(&codes::CONTRACT_FORMAT, range, format!("{RULE}; {what}"));
+    let error = |range: Range<usize>, what: String| {
+        issue(&codes::CONTRACT_FORMAT, range, format!("{RULE}; {what}"))
+    };
 
     if s.eq_ignore_ascii_case("pass") {
         let was_lowercase = s == "pass";
@@ -126,7 +137,13 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
                 format!("pass is written \"Pass\" or \"pass\" (§3.11), not \"{s}\""),
             ));
         }
-        return Parsed::new(Some(ContractTag { value: ContractValue::Pass, was_lowercase }), issues);
+        return Parsed::new(
+            Some(ContractTag {
+                value: ContractValue::Pass,
+                was_lowercase,
+            }),
+            issues,
+        );
     }
 
     let mut warnings = Vec::new();
@@ -136,7 +153,10 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
             Ok(l) if !b.get(1).is_some_and(u8::is_ascii_digit) => (Some(l), 1),
             _ => {
                 let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-                issues.push(error(off..off + digits, format!("the level `{}` is not 1..7", &s[..digits])));
+                issues.push(error(
+                    off..off + digits,
+                    format!("the level `{}` is not 1..7", &s[..digits]),
+                ));
                 return Parsed::new(None, issues);
             }
         },
@@ -149,7 +169,10 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
             "the denomination is missing".into()
         };
         let end = if pos < s.len() { s.len() } else { pos };
-        issues.push(error(off + pos.min(s.len().saturating_sub(1))..off + end.max(1), what));
+        issues.push(error(
+            off + pos.min(s.len().saturating_sub(1))..off + end.max(1),
+            what,
+        ));
         return Parsed::new(None, issues);
     };
     let mut was_lowercase = lower;
@@ -165,7 +188,10 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
         }
         issues.extend(warnings);
         return Parsed::new(
-            Some(ContractTag { value: ContractValue::EndPosition(strain), was_lowercase }),
+            Some(ContractTag {
+                value: ContractValue::EndPosition(strain),
+                was_lowercase,
+            }),
             issues,
         );
     };
@@ -197,8 +223,17 @@ pub fn parse_contract(raw: &str) -> Parsed<ContractTag> {
     };
     was_lowercase |= rest.bytes().any(|c| c.is_ascii_lowercase());
     issues.extend(warnings);
-    let contract = Contract { bid: Bid { level, strain }, penalty };
-    Parsed::new(Some(ContractTag { value: ContractValue::Contract(contract), was_lowercase }), issues)
+    let contract = Contract {
+        bid: Bid { level, strain },
+        penalty,
+    };
+    Parsed::new(
+        Some(ContractTag {
+            value: ContractValue::Contract(contract),
+            was_lowercase,
+        }),
+        issues,
+    )
 }
 
 /// Parses a denomination alone (S, H, D, C, NT; lowercase allowed), as in
@@ -244,14 +279,23 @@ mod tests {
             ContractValue::Contract(Contract::new(5, Strain::Hearts, Penalty::Doubled))
         );
         let c = contract("3NTx");
-        assert_eq!(c.value, ContractValue::Contract(Contract::new(3, Strain::Notrump, Penalty::Doubled)));
+        assert_eq!(
+            c.value,
+            ContractValue::Contract(Contract::new(3, Strain::Notrump, Penalty::Doubled))
+        );
         assert!(c.was_lowercase);
         assert_eq!(c.export_form(), "3NTX");
         assert_eq!(contract("7ntxx").export_form(), "7NTXX");
         assert_eq!(contract("1C").export_form(), "1C");
         assert!(!contract("1C").was_lowercase);
-        assert_eq!(contract("NT").value, ContractValue::EndPosition(Strain::Notrump));
-        assert_eq!(contract("h").value, ContractValue::EndPosition(Strain::Hearts));
+        assert_eq!(
+            contract("NT").value,
+            ContractValue::EndPosition(Strain::Notrump)
+        );
+        assert_eq!(
+            contract("h").value,
+            ContractValue::EndPosition(Strain::Hearts)
+        );
         assert!(parse_contract("?").value.is_none() && parse_contract("?").issues.is_empty());
     }
 
@@ -303,7 +347,10 @@ mod tests {
     fn denominations() {
         assert_eq!(parse_denomination("NT").value, Some(Strain::Notrump));
         assert_eq!(parse_denomination("c").value, Some(Strain::Clubs));
-        expect(&parse_denomination("N").issues, &codes::NONSTANDARD_CONTRACT);
+        expect(
+            &parse_denomination("N").issues,
+            &codes::NONSTANDARD_CONTRACT,
+        );
         expect(&parse_denomination("1S").issues, &codes::CONTRACT_FORMAT);
         expect(&parse_denomination("").issues, &codes::CONTRACT_FORMAT);
     }

@@ -93,7 +93,10 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         issues.push(issue(
             &codes::DATE_FORMAT,
             off + yp..off + yp + year.len(),
-            format!("{DATE_RULE}; the year must have four digits, not {}", year.len()),
+            format!(
+                "{DATE_RULE}; the year must have four digits, not {}",
+                year.len()
+            ),
         ));
         return Parsed::new(None, issues);
     }
@@ -103,7 +106,11 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         match text.len() {
             2 => fields[k] = text.to_string(),
             1 => {
-                fields[k] = if text == "?" { "??".into() } else { format!("0{text}") };
+                fields[k] = if text == "?" {
+                    "??".into()
+                } else {
+                    format!("0{text}")
+                };
                 if !nonstandard.contains(&"has a one-character month or day") {
                     nonstandard.push("has a one-character month or day");
                 }
@@ -126,7 +133,10 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         issues.push(issue(
             &codes::NONSTANDARD_DATE,
             whole.clone(),
-            format!("date `{s}` {}; read as `{canonical}`: {DATE_RULE}", nonstandard.join(" and ")),
+            format!(
+                "date `{s}` {}; read as `{canonical}`: {DATE_RULE}",
+                nonstandard.join(" and ")
+            ),
         ));
     }
     let known = |t: &str| t.parse::<u16>().ok().filter(|_| !t.contains('?'));
@@ -168,7 +178,12 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
             ));
         }
     }
-    let value = value_ok.then_some(Date { year: y, month: m, day: d, canonical });
+    let value = value_ok.then_some(Date {
+        year: y,
+        month: m,
+        day: d,
+        canonical,
+    });
     Parsed::new(value, issues)
 }
 
@@ -197,16 +212,31 @@ pub fn parse_time(raw: &str) -> Parsed<Time> {
     const RULE: &str = "a time must be HH:MM:SS with colons (§4.5.1)";
     let parts: Vec<&str> = s.split(':').collect();
     let well_formed = parts.len() == 3
-        && parts.iter().all(|p| p.len() == 2 && p.chars().all(|c| c.is_ascii_digit() || c == '?'));
+        && parts
+            .iter()
+            .all(|p| p.len() == 2 && p.chars().all(|c| c.is_ascii_digit() || c == '?'));
     if !well_formed {
-        issues.push(issue(&codes::TIME_FORMAT, whole, format!("{RULE}; `{s}` is not")));
+        issues.push(issue(
+            &codes::TIME_FORMAT,
+            whole,
+            format!("{RULE}; `{s}` is not"),
+        ));
         return Parsed::new(None, issues);
     }
     let known = |t: &str| t.parse::<u8>().ok().filter(|_| !t.contains('?'));
-    let t = Time { hour: known(parts[0]), minute: known(parts[1]), second: known(parts[2]) };
+    let t = Time {
+        hour: known(parts[0]),
+        minute: known(parts[1]),
+        second: known(parts[2]),
+    };
     let mut ok = true;
-    for (k, (v, max, what)) in
-        [(t.hour, 23, "hour"), (t.minute, 59, "minute"), (t.second, 59, "second")].into_iter().enumerate()
+    for (k, (v, max, what)) in [
+        (t.hour, 23, "hour"),
+        (t.minute, 59, "minute"),
+        (t.second, 59, "second"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         if let Some(v) = v {
             if v > max {
@@ -247,8 +277,14 @@ pub fn parse_time_control(raw: &str) -> Parsed<TimeControl> {
     if s.is_empty() {
         return Parsed::new(None, issues);
     }
-    let positive = |t: &str| parse_uint(t).and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0);
-    let value = s.split_once('/').and_then(|(g, m)| Some((positive(g)?, positive(m)?)));
+    let positive = |t: &str| {
+        parse_uint(t)
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|&v| v > 0)
+    };
+    let value = s
+        .split_once('/')
+        .and_then(|(g, m)| Some((positive(g)?, positive(m)?)));
     match value {
         Some((games, minutes)) => Parsed::new(Some(TimeControl::Limit { games, minutes }), issues),
         None => {
@@ -359,7 +395,10 @@ mod tests {
         expect(&parse_date("2001.04.31").issues, &codes::IMPOSSIBLE_DATE);
         expect(&parse_date("2001.00.01").issues, &codes::IMPOSSIBLE_DATE);
         expect(&parse_date("2001.01.00").issues, &codes::IMPOSSIBLE_DATE);
-        assert_clean(&parse_date("2001.1?.31").issues, "partial month not checked");
+        assert_clean(
+            &parse_date("2001.1?.31").issues,
+            "partial month not checked",
+        );
     }
 
     #[test]
@@ -386,19 +425,40 @@ mod tests {
         assert_clean(&p.issues, "time");
         assert_eq!(p.value.unwrap().hour, Some(23));
         assert_clean(&parse_time("20:??:??").issues, "unknown");
-        assert_eq!(expect(&parse_time("24:00:00").issues, &codes::TIME_FORMAT).range, 0..2);
-        assert_eq!(expect(&parse_time("12:60:00").issues, &codes::TIME_FORMAT).range, 3..5);
+        assert_eq!(
+            expect(&parse_time("24:00:00").issues, &codes::TIME_FORMAT).range,
+            0..2
+        );
+        assert_eq!(
+            expect(&parse_time("12:60:00").issues, &codes::TIME_FORMAT).range,
+            3..5
+        );
         expect(&parse_time("12.30.00").issues, &codes::TIME_FORMAT);
         expect(&parse_time("9:30").issues, &codes::TIME_FORMAT);
     }
 
     #[test]
     fn time_control_and_seconds() {
-        assert_eq!(parse_time_control("4/30").value, Some(TimeControl::Limit { games: 4, minutes: 30 }));
+        assert_eq!(
+            parse_time_control("4/30").value,
+            Some(TimeControl::Limit {
+                games: 4,
+                minutes: 30
+            })
+        );
         assert_eq!(parse_time_control("").value, Some(TimeControl::Unlimited));
-        expect(&parse_time_control("4/").issues, &codes::TIME_CONTROL_FORMAT);
-        expect(&parse_time_control("0/30").issues, &codes::TIME_CONTROL_FORMAT);
-        expect(&parse_time_control("30 minutes").issues, &codes::TIME_CONTROL_FORMAT);
+        expect(
+            &parse_time_control("4/").issues,
+            &codes::TIME_CONTROL_FORMAT,
+        );
+        expect(
+            &parse_time_control("0/30").issues,
+            &codes::TIME_CONTROL_FORMAT,
+        );
+        expect(
+            &parse_time_control("30 minutes").issues,
+            &codes::TIME_CONTROL_FORMAT,
+        );
         assert_eq!(parse_seconds("10").value, Some(10));
         assert_clean(&parse_seconds("0").issues, "zero seconds");
         expect(&parse_seconds("-1").issues, &codes::SECONDS_FORMAT);

@@ -292,7 +292,13 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
             ));
             structure_ok = false;
         }
-        let mut scan = HandScan { hand: Hand::EMPTY, count: 0, spots: 0, sorted: true, lowercase: false };
+        let mut scan = HandScan {
+            hand: Hand::EMPTY,
+            count: 0,
+            spots: 0,
+            sorted: true,
+            lowercase: false,
+        };
         for (si, &(soff, stext)) in suits.iter().enumerate() {
             let suit = Suit::DESC.get(si).copied();
             let mut prev: Option<Rank> = None;
@@ -341,7 +347,10 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
                             rank_char(rank)
                         ),
                     );
-                    i.related = Some(Related { range: first_at.clone(), message: "first occurrence".into() });
+                    i.related = Some(Related {
+                        range: first_at.clone(),
+                        message: "first occurrence".into(),
+                    });
                     issues.push(i);
                 } else {
                     seen[idx] = Some(crange);
@@ -364,7 +373,10 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
             issues.push(issue(
                 &codes::DEAL_TOO_MANY_CARDS,
                 range.clone(),
-                format!("{who} has {} cards; a hand has at most 13 ({SECTION})", scan.count),
+                format!(
+                    "{who} has {} cards; a hand has at most 13 ({SECTION})",
+                    scan.count
+                ),
             ));
         }
         ranks_sorted &= scan.sorted;
@@ -391,13 +403,18 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
         issues.push(issue(
             &codes::DEAL_NO_CARDS,
             hands[0].start..hands[3].end,
-            format!("the Deal gives no card; use \"?\" when the cards are unknown ({SECTION}, §3.4)"),
+            format!(
+                "the Deal gives no card; use \"?\" when the cards are unknown ({SECTION}, §3.4)"
+            ),
         ));
     }
 
     // Equal hand sizes (§3.10).
-    let counts: Vec<(usize, usize)> =
-        scans.iter().enumerate().filter_map(|(k, s)| s.as_ref().map(|s| (k, s.count))).collect();
+    let counts: Vec<(usize, usize)> = scans
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| s.as_ref().map(|s| (k, s.count)))
+        .collect();
     let reference = {
         // The most frequent count; ties go to the larger one.
         let mut best = (0, 0);
@@ -482,9 +499,18 @@ mod tests {
         assert!(!d.lowercase_used);
         let west = d.hand(Seat::West).unwrap();
         assert_eq!(west.len(), 13);
-        assert!(west.contains(Card { suit: Suit::Spades, rank: Rank::K }));
-        assert_eq!(&FULL[d.hand_ranges[Seat::West as usize].clone()], "KQT2.AT.J6542.85");
-        assert_eq!(&FULL[d.hand_ranges[Seat::North as usize].clone()], ".63.AKQ987.A9732");
+        assert!(west.contains(Card {
+            suit: Suit::Spades,
+            rank: Rank::K
+        }));
+        assert_eq!(
+            &FULL[d.hand_ranges[Seat::West as usize].clone()],
+            "KQT2.AT.J6542.85"
+        );
+        assert_eq!(
+            &FULL[d.hand_ranges[Seat::North as usize].clone()],
+            ".63.AKQ987.A9732"
+        );
         assert_eq!(
             d.export_form(Seat::North).unwrap(),
             "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
@@ -499,7 +525,10 @@ mod tests {
         assert!(!d.ranks_sorted);
         assert!(d.lowercase_used);
         assert_eq!(d.first, Seat::North);
-        assert_eq!(d.export_form(Seat::West).unwrap(), "W:- KQT2.AT.J6542.85 - -");
+        assert_eq!(
+            d.export_form(Seat::West).unwrap(),
+            "W:- KQT2.AT.J6542.85 - -"
+        );
         let p = parse_deal("W:- .63.AKQ987.A9732 - J973.J98742.3.K4");
         assert_clean(&p.issues, "partial");
         assert_eq!(p.value.unwrap().given_hands(), 2);
@@ -596,7 +625,10 @@ mod tests {
     #[test]
     fn spot_cards_and_empty_hands() {
         let p = parse_deal("W:xxxxx.xx.xx.xxxx ... xxx.xxx.xx.xxxxx ...");
-        assert_eq!(codes_of(&p.issues), vec!["PBN0410", "PBN0410", "PBN0411", "PBN0411"]);
+        assert_eq!(
+            codes_of(&p.issues),
+            vec!["PBN0410", "PBN0410", "PBN0411", "PBN0411"]
+        );
         let d = p.value.unwrap();
         assert_eq!(d.card_counts[Seat::West as usize], 13);
         assert_eq!(d.spot_cards[Seat::West as usize], 13);

@@ -20,7 +20,10 @@ pub fn parse_board(raw: &str) -> Parsed<u32> {
     if s.is_empty() {
         return Parsed::new(None, issues);
     }
-    match parse_uint(s).and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0) {
+    match parse_uint(s)
+        .and_then(|v| u32::try_from(v).ok())
+        .filter(|&v| v > 0)
+    {
         Some(v) => Parsed::new(Some(v), issues),
         None => {
             issues.push(issue(
@@ -53,7 +56,10 @@ pub fn parse_table(raw: &str) -> Parsed<TableId> {
     if s.is_empty() {
         return Parsed::new(None, issues);
     }
-    match parse_uint(s).and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0) {
+    match parse_uint(s)
+        .and_then(|v| u32::try_from(v).ok())
+        .filter(|&v| v > 0)
+    {
         Some(v) => Parsed::new(Some(TableId::Number(v)), issues),
         None => {
             issues.push(issue(
@@ -146,7 +152,11 @@ fn keyword(raw: &str, tag: &str, section: &str, allowed: &[&'static str]) -> Par
         return Parsed::new(None, issues);
     }
     let range = off..off + s.len();
-    let list = allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(" or ");
+    let list = allowed
+        .iter()
+        .map(|a| format!("\"{a}\""))
+        .collect::<Vec<_>>()
+        .join(" or ");
     if let Some(&k) = allowed.iter().find(|&&a| a == s) {
         return Parsed::new(Some(k), issues);
     }
@@ -158,7 +168,11 @@ fn keyword(raw: &str, tag: &str, section: &str, allowed: &[&'static str]) -> Par
         ));
         return Parsed::new(Some(k), issues);
     }
-    issues.push(issue(&codes::VALUE_NOT_ALLOWED, range, format!("{tag} must be {list} ({section})")));
+    issues.push(issue(
+        &codes::VALUE_NOT_ALLOWED,
+        range,
+        format!("{tag} must be {list} ({section})"),
+    ));
     Parsed::new(None, issues)
 }
 
@@ -209,7 +223,9 @@ impl Hidden {
 /// [`codes::VALUE_CASE`] (§3.11 does not list Hidden).
 pub fn parse_hidden(raw: &str) -> Parsed<Hidden> {
     if raw.is_empty() {
-        return Parsed::ok(Hidden { seats: SeatFlags::EMPTY });
+        return Parsed::ok(Hidden {
+            seats: SeatFlags::EMPTY,
+        });
     }
     if is_unknown(raw) {
         return Parsed::none();
@@ -232,7 +248,10 @@ pub fn parse_hidden(raw: &str) -> Parsed<Hidden> {
                     issues.push(issue(
                         &codes::HIDDEN_DUPLICATE,
                         r,
-                        format!("{} is listed twice; Hidden is a set of directions (§4.1.6)", seat.letter()),
+                        format!(
+                            "{} is listed twice; Hidden is a set of directions (§4.1.6)",
+                            seat.letter()
+                        ),
                     ));
                 }
                 seats |= flag;
@@ -242,7 +261,9 @@ pub fn parse_hidden(raw: &str) -> Parsed<Hidden> {
                 issues.push(issue(
                     &codes::HIDDEN_FORMAT,
                     r,
-                    format!("`{c}` is not a direction; Hidden is a sequence of W, N, E and S (§4.1.6)"),
+                    format!(
+                        "`{c}` is not a direction; Hidden is a sequence of W, N, E and S (§4.1.6)"
+                    ),
                 ));
             }
         }
@@ -290,7 +311,14 @@ impl OpenListTag {
     /// The example values of the spec.
     pub fn examples(self) -> &'static [&'static str] {
         match self {
-            OpenListTag::Competition => &["Cavendish", "Chicago", "Individuals", "Pairs", "Rubber", "Teams"],
+            OpenListTag::Competition => &[
+                "Cavendish",
+                "Chicago",
+                "Individuals",
+                "Pairs",
+                "Rubber",
+                "Teams",
+            ],
             OpenListTag::Termination => &[
                 "abandoned",
                 "adjudication",
@@ -338,18 +366,33 @@ pub fn parse_open_list(tag: OpenListTag, raw: &str) -> Parsed<OpenValue> {
     }
     let s = raw.trim_matches(super::is_ws);
     let start = raw.len() - raw.trim_start_matches(super::is_ws).len();
-    let known = tag.examples().iter().copied().find(|e| e.eq_ignore_ascii_case(s));
+    let known = tag
+        .examples()
+        .iter()
+        .copied()
+        .find(|e| e.eq_ignore_ascii_case(s));
     let mut issues = Vec::new();
     if known.is_none() {
         let (name, section) = tag.name_and_section();
-        let list = tag.examples().iter().map(|e| format!("\"{e}\"")).collect::<Vec<_>>().join(", ");
+        let list = tag
+            .examples()
+            .iter()
+            .map(|e| format!("\"{e}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
         issues.push(issue(
             &codes::UNLISTED_VALUE,
             start..start + s.len(),
             format!("\"{s}\" is not one of the example {name} values {list} ({section}); programs may not recognize it"),
         ));
     }
-    Parsed::new(Some(OpenValue { text: s.to_string(), known }), issues)
+    Parsed::new(
+        Some(OpenValue {
+            text: s.to_string(),
+            known,
+        }),
+        issues,
+    )
 }
 
 // ---- Scoring --------------------------------------------------------------------
@@ -391,13 +434,24 @@ impl Scoring {
 
     /// The basic scoring systems given.
     pub fn basics(&self) -> impl Iterator<Item = &str> {
-        self.fields.iter().filter(|f| f.kind == ScoringFieldKind::Basic).filter_map(|f| f.known)
+        self.fields
+            .iter()
+            .filter(|f| f.kind == ScoringFieldKind::Basic)
+            .filter_map(|f| f.known)
     }
 }
 
 /// Basic scoring systems listed in §3.4.12.
-pub const SCORING_BASICS: &[&str] =
-    &["MP", "MatchPoints", "IMP", "Cavendish", "Chicago", "Rubber", "BAM", "Instant"];
+pub const SCORING_BASICS: &[&str] = &[
+    "MP",
+    "MatchPoints",
+    "IMP",
+    "Cavendish",
+    "Chicago",
+    "Rubber",
+    "BAM",
+    "Instant",
+];
 
 /// Modifiers listed in §3.4.12.
 pub const SCORING_MODIFIERS: &[&str] = &[
@@ -449,7 +503,13 @@ pub fn parse_scoring(raw: &str) -> Parsed<Scoring> {
             continue;
         }
         let find = |list: &[&'static str], exact: bool| {
-            list.iter().copied().find(|k| if exact { *k == text } else { k.eq_ignore_ascii_case(text) })
+            list.iter().copied().find(|k| {
+                if exact {
+                    *k == text
+                } else {
+                    k.eq_ignore_ascii_case(text)
+                }
+            })
         };
         let (kind, known) = if let Some(k) = find(SCORING_BASICS, true) {
             (ScoringFieldKind::Basic, Some(k))
@@ -484,7 +544,12 @@ pub fn parse_scoring(raw: &str) -> Parsed<Scoring> {
                 ));
             }
         }
-        fields.push(ScoringField { text: text.to_string(), range, kind, known });
+        fields.push(ScoringField {
+            text: text.to_string(),
+            range,
+            kind,
+            known,
+        });
     }
     Parsed::new(Some(Scoring { fields }), issues)
 }
@@ -594,8 +659,17 @@ mod tests {
         assert_eq!(s.fields[1].range, 4..12);
         assert!(s.has("Butler-2"));
         assert_eq!(s.basics().collect::<Vec<_>>(), vec!["IMP"]);
-        for raw in ["MP", "MatchPoints", "Rubber", "Chicago", "BAM", "EMP", "OldMP", "IMP_1948", "IMP; Cross"]
-        {
+        for raw in [
+            "MP",
+            "MatchPoints",
+            "Rubber",
+            "Chicago",
+            "BAM",
+            "EMP",
+            "OldMP",
+            "IMP_1948",
+            "IMP; Cross",
+        ] {
             assert_clean(&parse_scoring(raw).issues, raw);
         }
         let p = parse_scoring("Unknown tag");

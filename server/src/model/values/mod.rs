@@ -48,22 +48,24 @@ pub mod seat;
 pub mod table;
 
 pub use contract::{parse_contract, parse_denomination, ContractTag, ContractValue};
-pub use date_time::{parse_date, parse_seconds, parse_time, parse_time_control, Date, Time, TimeControl};
+pub use date_time::{
+    parse_date, parse_seconds, parse_time, parse_time_control, Date, Time, TimeControl,
+};
 pub use deal::{parse_deal, Deal};
 pub use misc::{
-    parse_board, parse_french_mp, parse_hidden, parse_open_list, parse_room, parse_round, parse_scoring,
-    parse_table, Hidden, OpenListTag, OpenValue, Room, Round, Scoring, ScoringField, ScoringFieldKind,
-    TableId,
+    parse_board, parse_french_mp, parse_hidden, parse_open_list, parse_room, parse_round,
+    parse_scoring, parse_table, Hidden, OpenListTag, OpenValue, Room, Round, Scoring, ScoringField,
+    ScoringFieldKind, TableId,
 };
 pub use note::{parse_note, Note};
 pub use result_score::{
-    parse_optimum_score, parse_result, parse_score, parse_score_imp, parse_score_mp, parse_score_percentage,
-    parse_score_rubber, parse_score_rubber_history, HistoryScore, ResultTag, ResultTricks, RubberHistory,
-    RubberScore, SideScores,
+    parse_optimum_score, parse_result, parse_score, parse_score_imp, parse_score_mp,
+    parse_score_percentage, parse_score_rubber, parse_score_rubber_history, HistoryScore,
+    ResultTag, ResultTricks, RubberHistory, RubberScore, SideScores,
 };
 pub use seat::{
-    parse_auction_seat, parse_dealer, parse_declarer, parse_play_seat, parse_vulnerable, Declarer, SeatTag,
-    Vulnerable,
+    parse_auction_seat, parse_dealer, parse_declarer, parse_play_seat, parse_vulnerable, Declarer,
+    SeatTag, Vulnerable,
 };
 pub use table::{
     check_cell, check_table_cell, is_table_tag, parse_columns, Align, Column, Order, TABLE_TAGS,
@@ -89,7 +91,12 @@ impl ValueIssue {
     pub fn new(code: &'static CodeInfo, range: Range<usize>, message: impl Into<String>) -> Self {
         let message = message.into();
         let message = crate::diagnostic::tidy(&message).unwrap_or(message);
-        ValueIssue { code, range, message, related: None }
+        ValueIssue {
+            code,
+            range,
+            message,
+            related: None,
+        }
     }
 
     /// The issue's severity (its code's default severity).
@@ -142,12 +149,18 @@ impl<T> Parsed<T> {
 
     /// A value without issues.
     pub fn ok(value: T) -> Self {
-        Parsed { value: Some(value), issues: Vec::new() }
+        Parsed {
+            value: Some(value),
+            issues: Vec::new(),
+        }
     }
 
     /// No value and no issue (`?`, or `""` where it means "not given").
     pub fn none() -> Self {
-        Parsed { value: None, issues: Vec::new() }
+        Parsed {
+            value: None,
+            issues: Vec::new(),
+        }
     }
 
     /// Whether an issue has error severity.
@@ -157,7 +170,10 @@ impl<T> Parsed<T> {
 
     /// Converts the value, keeping the issues.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Parsed<U> {
-        Parsed { value: self.value.map(f), issues: self.issues }
+        Parsed {
+            value: self.value.map(f),
+            issues: self.issues,
+        }
     }
 }
 
@@ -210,7 +226,11 @@ pub fn parse_for_tag(name: &str, raw: &str) -> Option<Vec<ValueIssue>> {
 // ---------------------------------------------------------------------------
 // Helpers shared by the parsers.
 
-pub(crate) fn issue(code: &'static CodeInfo, range: Range<usize>, message: impl Into<String>) -> ValueIssue {
+pub(crate) fn issue(
+    code: &'static CodeInfo,
+    range: Range<usize>,
+    message: impl Into<String>,
+) -> ValueIssue {
     ValueIssue::new(code, range, message)
 }
 
@@ -354,8 +374,9 @@ pub(crate) mod test_util {
             let mut rest = line;
             while let Some(open) = rest.find('[') {
                 let after = &rest[open + 1..];
-                let name_len =
-                    after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+                let name_len = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
                 let name = &after[..name_len];
                 let tail = after[name_len..].trim_start();
                 if name.is_empty() || !tail.starts_with('"') {
@@ -413,9 +434,13 @@ mod tests {
 
     #[test]
     fn white_space_only_values() {
-        for (tag, raw) in
-            [("Board", "  "), ("Date", " "), ("Vulnerable", " "), ("Contract", "  "), ("Hidden", " ")]
-        {
+        for (tag, raw) in [
+            ("Board", "  "),
+            ("Date", " "),
+            ("Vulnerable", " "),
+            ("Contract", "  "),
+            ("Hidden", " "),
+        ] {
             let issues = parse_for_tag(tag, raw).unwrap();
             assert_eq!(codes_of(&issues), vec!["PBN0331"], "{tag}");
             assert_eq!(issues[0].range, 0..raw.len());
@@ -426,7 +451,10 @@ mod tests {
 
     #[test]
     fn tokens_have_offsets() {
-        assert_eq!(tokens(" NS  9 EW 4 "), vec![(1, "NS"), (5, "9"), (7, "EW"), (10, "4")]);
+        assert_eq!(
+            tokens(" NS  9 EW 4 "),
+            vec![(1, "NS"), (5, "9"), (7, "EW"), (10, "4")]
+        );
     }
 
     #[test]
@@ -435,7 +463,9 @@ mod tests {
         assert!(parse_for_tag("West", "").is_none());
         assert!(parse_for_tag("MyTag", "x").is_none());
         assert!(parse_for_tag("Board", "1").unwrap().is_empty());
-        assert!(parse_for_tag("ScoreTable", "Rank\\2R;Score_NS").unwrap().is_empty());
+        assert!(parse_for_tag("ScoreTable", "Rank\\2R;Score_NS")
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -502,9 +532,15 @@ mod tests {
             Ok(bytes) => Some(bytes.iter().map(|&b| b as char).collect()),
             Err(_) => {
                 if std::env::var("PBN_REQUIRE_CORPUS").as_deref() == Ok("1") {
-                    panic!("corpus file {} is required (PBN_REQUIRE_CORPUS=1)", path.display());
+                    panic!(
+                        "corpus file {} is required (PBN_REQUIRE_CORPUS=1)",
+                        path.display()
+                    );
                 }
-                eprintln!("!!!!!!!! SKIPPED: corpus file {} not found !!!!!!!!", path.display());
+                eprintln!(
+                    "!!!!!!!! SKIPPED: corpus file {} not found !!!!!!!!",
+                    path.display()
+                );
                 None
             }
         }
@@ -521,7 +557,11 @@ mod tests {
             let l = line.trim_end_matches('\r');
             if has_headers {
                 if let Some(rest) = l.strip_prefix("% ==================== game ") {
-                    game = rest.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(game);
+                    game = rest
+                        .split_whitespace()
+                        .next()
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(game);
                 }
             } else {
                 let blank = l.trim().is_empty();
@@ -532,7 +572,10 @@ mod tests {
             }
             game_of_line.push(game);
         }
-        extract_tags(text).into_iter().map(|(ln, name, raw)| (game_of_line[ln - 1], ln, name, raw)).collect()
+        extract_tags(text)
+            .into_iter()
+            .map(|(ln, name, raw)| (game_of_line[ln - 1], ln, name, raw))
+            .collect()
     }
 
     /// Prints what the parsers report on every corpus file (run with
@@ -544,7 +587,9 @@ mod tests {
         let mut by_code: BTreeMap<&str, (usize, Vec<String>)> = BTreeMap::new();
         let mut stack = vec![std::path::PathBuf::from("/work/shared/corpus")];
         while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
             for e in entries.flatten() {
                 let p = e.path();
                 if p.is_dir() {
@@ -606,7 +651,11 @@ mod tests {
                         let e = by_code.entry(i.code.code).or_default();
                         e.0 += 1;
                         if e.1.len() < 12 {
-                            e.1.push(format!("{}:{ln} [{name} \"{raw}\"] {}", p.display(), i.message));
+                            e.1.push(format!(
+                                "{}:{ln} [{name} \"{raw}\"] {}",
+                                p.display(),
+                                i.message
+                            ));
                         }
                     }
                 }
@@ -622,7 +671,9 @@ mod tests {
 
     #[test]
     fn corpus_correct_10_has_no_value_errors() {
-        let Some(text) = read_latin1("correct_10.pbn") else { return };
+        let Some(text) = read_latin1("correct_10.pbn") else {
+            return;
+        };
         let mut checked = 0;
         let mut problems = Vec::new();
         for (_, ln, name, raw) in tags_by_game(&text) {
@@ -632,17 +683,26 @@ mod tests {
             if let Some(issues) = parse_for_tag(&name, &raw) {
                 checked += 1;
                 for i in issues.iter().filter(|i| i.severity() >= Severity::Warning) {
-                    problems.push(format!("line {ln}: [{name} \"{raw}\"]: {} {}", i.code.code, i.message));
+                    problems.push(format!(
+                        "line {ln}: [{name} \"{raw}\"]: {} {}",
+                        i.code.code, i.message
+                    ));
                 }
             }
         }
         assert!(checked > 100, "only {checked} values checked");
-        assert!(problems.is_empty(), "correct_10.pbn:\n{}", problems.join("\n"));
+        assert!(
+            problems.is_empty(),
+            "correct_10.pbn:\n{}",
+            problems.join("\n")
+        );
     }
 
     #[test]
     fn corpus_errors_10_value_errors_are_caught() {
-        let Some(text) = read_latin1("errors_10.pbn") else { return };
+        let Some(text) = read_latin1("errors_10.pbn") else {
+            return;
+        };
         let tags = tags_by_game(&text);
         let issues_of_game = |g: usize| -> Vec<(String, String, Vec<ValueIssue>)> {
             tags.iter()
@@ -654,7 +714,9 @@ mod tests {
         for g in (5..=22).chain([67]) {
             let found = issues_of_game(g);
             assert!(
-                found.iter().any(|(_, _, i)| i.iter().any(|i| i.severity() == Severity::Error)),
+                found
+                    .iter()
+                    .any(|(_, _, i)| i.iter().any(|i| i.severity() == Severity::Error)),
                 "game {g}: no error in {found:#?}"
             );
         }
@@ -671,10 +733,9 @@ mod tests {
         }
         // Game 59: "sum differs from 13".
         let found = issues_of_game(59);
-        assert!(found
-            .iter()
-            .any(|(n, _, i)| n == "Result"
-                && i.iter().any(|i| std::ptr::eq(i.code, &codes::RESULT_SUM_UNDER_13))));
+        assert!(found.iter().any(|(n, _, i)| n == "Result"
+            && i.iter()
+                .any(|i| std::ptr::eq(i.code, &codes::RESULT_SUM_UNDER_13))));
         // Game 56: note indexes 0 and 33.
         let bad_notes: Vec<_> = issues_of_game(56)
             .into_iter()
@@ -687,7 +748,10 @@ mod tests {
         let notes: Vec<_> = found.iter().filter(|(n, ..)| n == "Note").collect();
         assert_eq!(notes.len(), 5);
         for (_, r, i) in notes {
-            assert!(i.iter().any(|i| std::ptr::eq(i.code, &codes::NOTE_FORMAT)), "[Note \"{r}\"]: {i:#?}");
+            assert!(
+                i.iter().any(|i| std::ptr::eq(i.code, &codes::NOTE_FORMAT)),
+                "[Note \"{r}\"]: {i:#?}"
+            );
         }
         // Game 70: unknown values are reported (warning for Scoring, info otherwise).
         let found = issues_of_game(70);

@@ -23,7 +23,8 @@ pub struct Note {
 /// no colon — including `""`, `":"`, `"a:"`), [`codes::NOTE_INDEX_RANGE`]
 /// (0, 33…). White space before the index: [`codes::VALUE_PADDING`].
 pub fn parse_note(raw: &str) -> Parsed<Note> {
-    const RULE: &str = "a note is \"<note_index>:<note_text>\" with <note_index> 1..32 (§3.5.5, §3.6.5)";
+    const RULE: &str =
+        "a note is \"<note_index>:<note_text>\" with <note_index> 1..32 (§3.5.5, §3.6.5)";
     let mut issues = Vec::new();
     let lead = raw.len() - raw.trim_start_matches(super::is_ws).len();
     let s = &raw[lead..];
@@ -42,8 +43,16 @@ pub fn parse_note(raw: &str) -> Parsed<Note> {
     }
     if s.as_bytes().get(digits) != Some(&b':') {
         let at = lead + digits;
-        let range = if at < raw.len() { super::char_range(raw, at) } else { index_range.clone() };
-        issues.push(issue(&codes::NOTE_FORMAT, range, format!("{RULE}; a colon must follow the index")));
+        let range = if at < raw.len() {
+            super::char_range(raw, at)
+        } else {
+            index_range.clone()
+        };
+        issues.push(issue(
+            &codes::NOTE_FORMAT,
+            range,
+            format!("{RULE}; a colon must follow the index"),
+        ));
         return Parsed::new(None, issues);
     }
     if lead > 0 {
@@ -53,18 +62,32 @@ pub fn parse_note(raw: &str) -> Parsed<Note> {
             "white space before the note index is not part of the syntax (§3.5.5)",
         ));
     }
-    let index = s[..digits].parse::<u32>().ok().filter(|n| (1..=32).contains(n));
+    let index = s[..digits]
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=32).contains(n));
     let Some(index) = index else {
         issues.push(issue(
             &codes::NOTE_INDEX_RANGE,
             index_range,
-            format!("the note index {} is not between 1 and 32 (§3.5.4, §3.6.4)", &s[..digits]),
+            format!(
+                "the note index {} is not between 1 and 32 (§3.5.4, §3.6.4)",
+                &s[..digits]
+            ),
         ));
         return Parsed::new(None, issues);
     };
     let text_range = lead + digits + 1..raw.len();
     let text = unescape(&raw[text_range.clone()]);
-    Parsed::new(Some(Note { index: index as u8, index_range, text, text_range }), issues)
+    Parsed::new(
+        Some(Note {
+            index: index as u8,
+            index_range,
+            text,
+            text_range,
+        }),
+        issues,
+    )
 }
 
 #[cfg(test)]
@@ -90,7 +113,14 @@ mod tests {
 
     #[test]
     fn errors_10_game_72() {
-        for (raw, range) in [("", 0..0), (":", 0..1), (" ", 0..1), ("a", 0..1), ("a:", 0..1), ("?", 0..1)] {
+        for (raw, range) in [
+            ("", 0..0),
+            (":", 0..1),
+            (" ", 0..1),
+            ("a", 0..1),
+            ("a:", 0..1),
+            ("?", 0..1),
+        ] {
             let p = parse_note(raw);
             assert_eq!(codes_of(&p.issues), vec!["PBN0329"], "{raw:?}");
             assert_eq!(p.issues[0].range, range, "{raw:?}");
@@ -109,7 +139,10 @@ mod tests {
         assert_eq!(p.issues[0].range, 0..1);
         let p = parse_note("33: illegal note index");
         assert_eq!(p.issues[0].range, 0..2);
-        expect(&parse_note("99999999999999999999:x").issues, &codes::NOTE_INDEX_RANGE);
+        expect(
+            &parse_note("99999999999999999999:x").issues,
+            &codes::NOTE_INDEX_RANGE,
+        );
         let p = parse_note(" 3:x");
         assert_eq!(codes_of(&p.issues), vec!["PBN0331"]);
         assert_eq!(p.value.unwrap().index, 3);

@@ -17,7 +17,11 @@ pub enum SideScores<T> {
     /// number whose side is not given.
     Declarer(T),
     /// One or both sides. `ns_first` keeps the written order.
-    Sides { ns: Option<T>, ew: Option<T>, ns_first: bool },
+    Sides {
+        ns: Option<T>,
+        ew: Option<T>,
+        ns_first: bool,
+    },
 }
 
 impl<T: Copy> SideScores<T> {
@@ -139,12 +143,28 @@ fn parse_sides<T: Copy>(
     let value = match sides.as_slice() {
         [None] => SideScores::Declarer(values[0]),
         [Some(a), None] => match a {
-            Side::Ns => SideScores::Sides { ns: Some(values[0]), ew: None, ns_first: true },
-            Side::Ew => SideScores::Sides { ns: None, ew: Some(values[0]), ns_first: false },
+            Side::Ns => SideScores::Sides {
+                ns: Some(values[0]),
+                ew: None,
+                ns_first: true,
+            },
+            Side::Ew => SideScores::Sides {
+                ns: None,
+                ew: Some(values[0]),
+                ns_first: false,
+            },
         },
         [Some(a), _, _, _] => match a {
-            Side::Ns => SideScores::Sides { ns: Some(values[0]), ew: Some(values[1]), ns_first: true },
-            Side::Ew => SideScores::Sides { ns: Some(values[1]), ew: Some(values[0]), ns_first: false },
+            Side::Ns => SideScores::Sides {
+                ns: Some(values[0]),
+                ew: Some(values[1]),
+                ns_first: true,
+            },
+            Side::Ew => SideScores::Sides {
+                ns: Some(values[1]),
+                ew: Some(values[0]),
+                ns_first: false,
+            },
         },
         _ => unreachable!(),
     };
@@ -187,14 +207,20 @@ impl ResultTag {
 pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
     const SECTION: &str = "§3.4.15";
     if raw.is_empty() {
-        return Parsed::ok(ResultTag { tricks: None, differs_from_actual: false });
+        return Parsed::ok(ResultTag {
+            tricks: None,
+            differs_from_actual: false,
+        });
     }
     // The usual value, one or two digits up to 13 (every table cell of a
     // Result column), without the general parse below: it gives the same.
     if raw.len() <= 2 && raw.bytes().all(|b| b.is_ascii_digit()) {
         let n = raw.bytes().fold(0u8, |n, b| n * 10 + (b - b'0'));
         if n <= 13 {
-            return Parsed::ok(ResultTag { tricks: Some(SideScores::Declarer(n)), differs_from_actual: false });
+            return Parsed::ok(ResultTag {
+                tricks: Some(SideScores::Declarer(n)),
+                differs_from_actual: false,
+            });
         }
     }
     if super::is_unknown(raw) {
@@ -205,29 +231,49 @@ pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
     let body_off = if caret { lead + 1 } else { 0 };
     let body = &raw[body_off..];
     // The message is only built when an issue is reported.
-    let rule = || forms("Result", "<tricks>", " with <tricks> 0..13, optionally preceded by `^`", SECTION);
+    let rule = || {
+        forms(
+            "Result",
+            "<tricks>",
+            " with <tricks> 0..13, optionally preceded by `^`",
+            SECTION,
+        )
+    };
     if caret && body.trim_matches(super::is_ws).is_empty() {
-        return Parsed::new(None, vec![issue(&codes::RESULT_FORMAT, lead..raw.len(), rule())]);
+        return Parsed::new(
+            None,
+            vec![issue(&codes::RESULT_FORMAT, lead..raw.len(), rule())],
+        );
     }
-    let mut p = parse_sides(body, &codes::RESULT_FORMAT, &rule, false, |t, o, issues| {
-        match parse_uint(t).filter(|&n| n <= 13) {
-            Some(n) => Some(n as u8),
-            None => {
-                issues.push(issue(
-                    &codes::RESULT_FORMAT,
-                    o..o + t.len(),
-                    format!("a result is a number of tricks, 0..13 ({SECTION})"),
-                ));
-                None
-            }
-        }
-    });
+    let mut p =
+        parse_sides(
+            body,
+            &codes::RESULT_FORMAT,
+            &rule,
+            false,
+            |t, o, issues| match parse_uint(t).filter(|&n| n <= 13) {
+                Some(n) => Some(n as u8),
+                None => {
+                    issues.push(issue(
+                        &codes::RESULT_FORMAT,
+                        o..o + t.len(),
+                        format!("a result is a number of tricks, 0..13 ({SECTION})"),
+                    ));
+                    None
+                }
+            },
+        );
     p.issues = p.issues.into_iter().map(|i| i.shifted(body_off)).collect();
     if p.value.is_none() && p.issues.is_empty() {
         // Only white space (after `^`).
         return Parsed::none();
     }
-    if let Some(SideScores::Sides { ns: Some(ns), ew: Some(ew), .. }) = p.value {
+    if let Some(SideScores::Sides {
+        ns: Some(ns),
+        ew: Some(ew),
+        ..
+    }) = p.value
+    {
         let sum = ns + ew;
         let range = {
             let t = tokens(raw);
@@ -237,7 +283,9 @@ pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
             p.issues.push(issue(
                 &codes::RESULT_SUM_OVER_13,
                 range,
-                format!("NS {ns} and EW {ew} tricks add up to {sum}; a deal has 13 tricks ({SECTION})"),
+                format!(
+                    "NS {ns} and EW {ew} tricks add up to {sum}; a deal has 13 tricks ({SECTION})"
+                ),
             ));
             return Parsed::new(None, p.issues);
         } else if sum < 13 {
@@ -250,7 +298,10 @@ pub fn parse_result(raw: &str) -> Parsed<ResultTag> {
             ));
         }
     }
-    p.map(|tricks| ResultTag { tricks: Some(tricks), differs_from_actual: caret })
+    p.map(|tricks| ResultTag {
+        tricks: Some(tricks),
+        differs_from_actual: caret,
+    })
 }
 
 // ---- Scores -----------------------------------------------------------------
@@ -301,26 +352,50 @@ fn score_like<T: Copy>(
     if raw.is_empty() || super::is_unknown(raw) {
         return Parsed::none();
     }
-    parse_sides(raw, &codes::SCORE_FORMAT, &|| forms(tag, "<score>", "", section), merge, item)
+    parse_sides(
+        raw,
+        &codes::SCORE_FORMAT,
+        &|| forms(tag, "<score>", "", section),
+        merge,
+        item,
+    )
 }
 
 /// Parses a Score tag value (§4.2.1): an integer number of points in the
 /// five forms. Errors: [`codes::SCORE_FORMAT`]. `""`, `?`: no value.
 pub fn parse_score(raw: &str) -> Parsed<SideScores<i64>> {
-    score_like(raw, "Score", "§4.2.1", false, integer_item("Score", "§4.2.1"))
+    score_like(
+        raw,
+        "Score",
+        "§4.2.1",
+        false,
+        integer_item("Score", "§4.2.1"),
+    )
 }
 
 /// Parses a ScoreIMP tag value (§4.2.2): IMPs, an integer or a decimal
 /// number with a dot, in the five forms. Errors: [`codes::SCORE_FORMAT`].
 pub fn parse_score_imp(raw: &str) -> Parsed<SideScores<f64>> {
-    score_like(raw, "ScoreIMP", "§4.2.2", false, decimal_item("ScoreIMP", "§4.2.2"))
+    score_like(
+        raw,
+        "ScoreIMP",
+        "§4.2.2",
+        false,
+        decimal_item("ScoreIMP", "§4.2.2"),
+    )
 }
 
 /// Parses a ScoreMP tag value (§4.2.3): MatchPoints, an integer or a
 /// decimal number with a dot, in the five forms. Errors:
 /// [`codes::SCORE_FORMAT`].
 pub fn parse_score_mp(raw: &str) -> Parsed<SideScores<f64>> {
-    score_like(raw, "ScoreMP", "§4.2.3", false, decimal_item("ScoreMP", "§4.2.3"))
+    score_like(
+        raw,
+        "ScoreMP",
+        "§4.2.3",
+        false,
+        decimal_item("ScoreMP", "§4.2.3"),
+    )
 }
 
 /// Parses a ScorePercentage tag value (§4.2.4): a decimal value between 0
@@ -354,7 +429,10 @@ pub struct RubberScore {
 fn rubber_pair(t: &str) -> Option<RubberScore> {
     let (a, b) = t.split_once('/')?;
     let (a, b) = (a.trim_matches(super::is_ws), b.trim_matches(super::is_ws));
-    Some(RubberScore { above: parse_uint(a)?, below: parse_uint(b)? })
+    Some(RubberScore {
+        above: parse_uint(a)?,
+        below: parse_uint(b)?,
+    })
 }
 
 /// Parses a ScoreRubber tag value (§4.2.5): `<above>/<below>` with two
@@ -382,7 +460,13 @@ pub fn parse_score_rubber(raw: &str) -> Parsed<SideScores<RubberScore>> {
 /// (warning) and [`SideScores::Declarer`]; bad numbers
 /// [`codes::SCORE_FORMAT`].
 pub fn parse_optimum_score(raw: &str) -> Parsed<SideScores<i64>> {
-    let mut p = score_like(raw, "OptimumScore", "§4.2.7", false, integer_item("OptimumScore", "§4.2.7"));
+    let mut p = score_like(
+        raw,
+        "OptimumScore",
+        "§4.2.7",
+        false,
+        integer_item("OptimumScore", "§4.2.7"),
+    );
     if let Some(SideScores::Declarer(v)) = p.value {
         let t = tokens(raw);
         let (o, s) = t[0];
@@ -424,58 +508,83 @@ pub fn parse_score_rubber_history(raw: &str) -> Parsed<RubberHistory> {
                         non-negative integers (§4.2.6)";
     let items = merge_slashes(raw, tokens(raw));
     let mut issues = Vec::new();
-    let Some(&(start, _)) = items.first() else { return Parsed::none() };
+    let Some(&(start, _)) = items.first() else {
+        return Parsed::none();
+    };
     let whole = start..items.last().map_or(raw.len(), |&(o, t)| o + t.len());
     let mut local = Vec::new();
-    let side_at: Vec<usize> =
-        (0..items.len()).filter(|&k| side(items[k].1, items[k].0, &mut local).is_some()).collect();
-    if side_at.len() != 2 || side_at[0] != 0 || items[0].1.eq_ignore_ascii_case(items[side_at[1]].1) {
+    let side_at: Vec<usize> = (0..items.len())
+        .filter(|&k| side(items[k].1, items[k].0, &mut local).is_some())
+        .collect();
+    if side_at.len() != 2 || side_at[0] != 0 || items[0].1.eq_ignore_ascii_case(items[side_at[1]].1)
+    {
         issues.push(issue(&codes::RUBBER_HISTORY_FORMAT, whole, RULE));
         return Parsed::new(None, issues);
     }
     issues.extend(local);
-    let parse_history = |part: &[(usize, &str)], issues: &mut Vec<ValueIssue>| -> Option<HistoryScore> {
-        let range = match (part.first(), part.last()) {
-            (Some(&(a, _)), Some(&(b, t))) => a..b + t.len(),
-            _ => whole.clone(),
-        };
-        let bad = |issues: &mut Vec<ValueIssue>, r: std::ops::Range<usize>, what: String| {
-            issues.push(issue(&codes::RUBBER_HISTORY_FORMAT, r, format!("{RULE}; {what}")));
-            None
-        };
-        if !(2..=4).contains(&part.len()) {
-            return bad(issues, range, format!("{} score units instead of 3 to 5", part.len() + 1));
-        }
-        let Some(above_previous) = parse_uint(part[0].1) else {
-            return bad(
-                issues,
-                part[0].0..part[0].0 + part[0].1.len(),
-                format!("`{}` is not a non-negative integer", part[0].1),
-            );
-        };
-        let Some(pair) = rubber_pair(part[1].1) else {
-            return bad(
-                issues,
-                part[1].0..part[1].0 + part[1].1.len(),
-                format!("`{}` is not <above_current>/<below-1>", part[1].1),
-            );
-        };
-        let mut below = vec![pair.below];
-        for &(o, t) in &part[2..] {
-            match parse_uint(t) {
-                Some(v) => below.push(v),
-                None => return bad(issues, o..o + t.len(), format!("`{t}` is not a non-negative integer")),
+    let parse_history =
+        |part: &[(usize, &str)], issues: &mut Vec<ValueIssue>| -> Option<HistoryScore> {
+            let range = match (part.first(), part.last()) {
+                (Some(&(a, _)), Some(&(b, t))) => a..b + t.len(),
+                _ => whole.clone(),
+            };
+            let bad = |issues: &mut Vec<ValueIssue>, r: std::ops::Range<usize>, what: String| {
+                issues.push(issue(
+                    &codes::RUBBER_HISTORY_FORMAT,
+                    r,
+                    format!("{RULE}; {what}"),
+                ));
+                None
+            };
+            if !(2..=4).contains(&part.len()) {
+                return bad(
+                    issues,
+                    range,
+                    format!("{} score units instead of 3 to 5", part.len() + 1),
+                );
             }
-        }
-        Some(HistoryScore { above_previous, above_current: pair.above, below })
-    };
+            let Some(above_previous) = parse_uint(part[0].1) else {
+                return bad(
+                    issues,
+                    part[0].0..part[0].0 + part[0].1.len(),
+                    format!("`{}` is not a non-negative integer", part[0].1),
+                );
+            };
+            let Some(pair) = rubber_pair(part[1].1) else {
+                return bad(
+                    issues,
+                    part[1].0..part[1].0 + part[1].1.len(),
+                    format!("`{}` is not <above_current>/<below-1>", part[1].1),
+                );
+            };
+            let mut below = vec![pair.below];
+            for &(o, t) in &part[2..] {
+                match parse_uint(t) {
+                    Some(v) => below.push(v),
+                    None => {
+                        return bad(
+                            issues,
+                            o..o + t.len(),
+                            format!("`{t}` is not a non-negative integer"),
+                        )
+                    }
+                }
+            }
+            Some(HistoryScore {
+                above_previous,
+                above_current: pair.above,
+                below,
+            })
+        };
     let first = parse_history(&items[1..side_at[1]], &mut issues);
     let second = parse_history(&items[side_at[1] + 1..], &mut issues);
     let ns_first = items[0].1.eq_ignore_ascii_case("NS");
     let value = match (first, second) {
-        (Some(a), Some(b)) => {
-            Some(if ns_first { RubberHistory { ns: a, ew: b } } else { RubberHistory { ns: b, ew: a } })
-        }
+        (Some(a), Some(b)) => Some(if ns_first {
+            RubberHistory { ns: a, ew: b }
+        } else {
+            RubberHistory { ns: b, ew: a }
+        }),
         _ => None,
     };
     Parsed::new(value, issues)
@@ -545,13 +654,20 @@ mod tests {
         assert_eq!(parse_score("-300").value, Some(SideScores::Declarer(-300)));
         assert_eq!(
             parse_score("NS 450").value,
-            Some(SideScores::Sides { ns: Some(450), ew: None, ns_first: true })
+            Some(SideScores::Sides {
+                ns: Some(450),
+                ew: None,
+                ns_first: true
+            })
         );
         assert_clean(&parse_score("NS +620 EW -620").issues, "signs");
         for raw in ["a", "10.a", "10.-10", "10. 10", "10.5"] {
             expect(&parse_score(raw).issues, &codes::SCORE_FORMAT);
         }
-        assert_eq!(expect(&parse_score("NS 10.a").issues, &codes::SCORE_FORMAT).range, 3..7);
+        assert_eq!(
+            expect(&parse_score("NS 10.a").issues, &codes::SCORE_FORMAT).range,
+            3..7
+        );
     }
 
     #[test]
@@ -569,14 +685,27 @@ mod tests {
 
     #[test]
     fn percentages() {
-        for raw in ["0.", "100.", "100.0", "0.1000", "EW 50. NS 50.0", "NS 15.91"] {
+        for raw in [
+            "0.",
+            "100.",
+            "100.0",
+            "0.1000",
+            "EW 50. NS 50.0",
+            "NS 15.91",
+        ] {
             assert_clean(&parse_score_percentage(raw).issues, raw);
         }
         for raw in ["a", "10.a", "10.-10", "10. 10"] {
             expect(&parse_score_percentage(raw).issues, &codes::SCORE_FORMAT);
         }
-        expect(&parse_score_percentage("-10").issues, &codes::PERCENTAGE_RANGE);
-        expect(&parse_score_percentage("NS 100.5").issues, &codes::PERCENTAGE_RANGE);
+        expect(
+            &parse_score_percentage("-10").issues,
+            &codes::PERCENTAGE_RANGE,
+        );
+        expect(
+            &parse_score_percentage("NS 100.5").issues,
+            &codes::PERCENTAGE_RANGE,
+        );
     }
 
     #[test]
@@ -584,11 +713,31 @@ mod tests {
         let p = parse_score_rubber("EW 300/40 NS 50 / 70  ");
         assert_clean(&p.issues, "rubber");
         let v = p.value.unwrap();
-        assert_eq!(v.ns(), Some(RubberScore { above: 50, below: 70 }));
-        assert_eq!(v.ew(), Some(RubberScore { above: 300, below: 40 }));
+        assert_eq!(
+            v.ns(),
+            Some(RubberScore {
+                above: 50,
+                below: 70
+            })
+        );
+        assert_eq!(
+            v.ew(),
+            Some(RubberScore {
+                above: 300,
+                below: 40
+            })
+        );
         assert_clean(&parse_score_rubber("300/40").issues, "bare");
         assert_clean(&parse_score_rubber("EW 300/ 40").issues, "space after /");
-        for raw in ["a", "10.a", "10.-10", "10. 10", "-10/20", "10/", "NS 10/20/30"] {
+        for raw in [
+            "a",
+            "10.a",
+            "10.-10",
+            "10. 10",
+            "-10/20",
+            "10/",
+            "NS 10/20/30",
+        ] {
             expect(&parse_score_rubber(raw).issues, &codes::SCORE_FORMAT);
         }
     }
@@ -608,7 +757,14 @@ mod tests {
         let p = parse_score_rubber_history("NS 0 0/40 EW 100 50/0 70");
         assert_clean(&p.issues, "history");
         let h = p.value.unwrap();
-        assert_eq!(h.ns, HistoryScore { above_previous: 0, above_current: 0, below: vec![40] });
+        assert_eq!(
+            h.ns,
+            HistoryScore {
+                above_previous: 0,
+                above_current: 0,
+                below: vec![40]
+            }
+        );
         assert_eq!(h.ew.below, vec![0, 70]);
         let p = parse_score_rubber_history("EW 0 0 / 0 NS 0 30/60 0 20");
         assert_clean(&p.issues, "ew first, spaced slash");
@@ -621,7 +777,10 @@ mod tests {
             "NS 0 0/40 1 2 3 EW 0 0/0",
             "NS a 0/0 EW 0 0/0",
         ] {
-            expect(&parse_score_rubber_history(raw).issues, &codes::RUBBER_HISTORY_FORMAT);
+            expect(
+                &parse_score_rubber_history(raw).issues,
+                &codes::RUBBER_HISTORY_FORMAT,
+            );
         }
     }
 }

@@ -39,20 +39,35 @@ fn seat_word(s: &str) -> Option<Seat> {
 
 /// A single direction at `off` in the value; `None` (with an issue) if it is
 /// not one.
-fn direction(s: &str, off: usize, tag: &str, section: &str, issues: &mut Vec<ValueIssue>) -> Option<SeatTag> {
+fn direction(
+    s: &str,
+    off: usize,
+    tag: &str,
+    section: &str,
+    issues: &mut Vec<ValueIssue>,
+) -> Option<SeatTag> {
     let mut chars = s.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         if let Some((seat, was_lowercase)) = seat_letter(c) {
-            return Some(SeatTag { seat, was_lowercase });
+            return Some(SeatTag {
+                seat,
+                was_lowercase,
+            });
         }
     }
     if let Some(seat) = seat_word(s) {
         issues.push(issue(
             &codes::NONSTANDARD_SEAT,
             off..off + s.len(),
-            format!("{tag}: a direction is written with one letter, `{}` ({section}, §3.11)", seat.letter()),
+            format!(
+                "{tag}: a direction is written with one letter, `{}` ({section}, §3.11)",
+                seat.letter()
+            ),
         ));
-        return Some(SeatTag { seat, was_lowercase: false });
+        return Some(SeatTag {
+            seat,
+            was_lowercase: false,
+        });
     }
     issues.push(issue(
         &codes::SEAT_FORMAT,
@@ -128,7 +143,11 @@ impl Declarer {
 pub fn parse_declarer(raw: &str) -> Parsed<Declarer> {
     const SECTION: &str = "§3.4.13";
     if raw.is_empty() {
-        return Parsed::ok(Declarer { seat: None, swapped: false, was_lowercase: false });
+        return Parsed::ok(Declarer {
+            seat: None,
+            swapped: false,
+            was_lowercase: false,
+        });
     }
     if is_unknown(raw) {
         return Parsed::none();
@@ -220,7 +239,14 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
         if s == name || s == lower {
             let was_lowercase = s == lower && s != name;
             let is_export_form = s == export_name(v);
-            return Parsed::new(Some(Vulnerable { vulnerability: v, was_lowercase, is_export_form }), issues);
+            return Parsed::new(
+                Some(Vulnerable {
+                    vulnerability: v,
+                    was_lowercase,
+                    is_export_form,
+                }),
+                issues,
+            );
         }
         if s.eq_ignore_ascii_case(name) {
             issues.push(issue(
@@ -229,7 +255,11 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
                 format!("Vulnerable is written \"{name}\" or \"{lower}\" (§3.11), not \"{s}\""),
             ));
             return Parsed::new(
-                Some(Vulnerable { vulnerability: v, was_lowercase: false, is_export_form: false }),
+                Some(Vulnerable {
+                    vulnerability: v,
+                    was_lowercase: false,
+                    is_export_form: false,
+                }),
                 issues,
             );
         }
@@ -250,7 +280,11 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
             ),
         ));
         return Parsed::new(
-            Some(Vulnerable { vulnerability: v, was_lowercase: false, is_export_form: false }),
+            Some(Vulnerable {
+                vulnerability: v,
+                was_lowercase: false,
+                is_export_form: false,
+            }),
             issues,
         );
     }
@@ -271,10 +305,22 @@ mod tests {
     fn dealer() {
         let p = parse_dealer("N");
         assert_clean(&p.issues, "N");
-        assert_eq!(p.value, Some(SeatTag { seat: Seat::North, was_lowercase: false }));
+        assert_eq!(
+            p.value,
+            Some(SeatTag {
+                seat: Seat::North,
+                was_lowercase: false
+            })
+        );
         let p = parse_dealer("w");
         assert_clean(&p.issues, "w");
-        assert_eq!(p.value, Some(SeatTag { seat: Seat::West, was_lowercase: true }));
+        assert_eq!(
+            p.value,
+            Some(SeatTag {
+                seat: Seat::West,
+                was_lowercase: true
+            })
+        );
         assert_clean(&parse_dealer("").issues, "empty");
         assert_clean(&parse_dealer("?").issues, "unknown");
         let p = parse_dealer("Black");
@@ -301,7 +347,14 @@ mod tests {
     fn declarer() {
         let p = parse_declarer("^S");
         assert_clean(&p.issues, "^S");
-        assert_eq!(p.value, Some(Declarer { seat: Some(Seat::South), swapped: true, was_lowercase: false }));
+        assert_eq!(
+            p.value,
+            Some(Declarer {
+                seat: Some(Seat::South),
+                swapped: true,
+                was_lowercase: false
+            })
+        );
         let p = parse_declarer("");
         assert!(p.value.unwrap().is_all_pass());
         let p = parse_declarer("e");
@@ -310,8 +363,14 @@ mod tests {
         let p = parse_declarer("White");
         expect(&p.issues, &codes::SEAT_FORMAT);
         assert!(p.value.is_none());
-        assert_eq!(expect(&parse_declarer("^").issues, &codes::SEAT_FORMAT).range, 0..1);
-        assert_eq!(expect(&parse_declarer("^Q").issues, &codes::SEAT_FORMAT).range, 1..2);
+        assert_eq!(
+            expect(&parse_declarer("^").issues, &codes::SEAT_FORMAT).range,
+            0..1
+        );
+        assert_eq!(
+            expect(&parse_declarer("^Q").issues, &codes::SEAT_FORMAT).range,
+            1..2
+        );
     }
 
     #[test]
@@ -334,8 +393,14 @@ mod tests {
             assert_eq!(value.is_export_form, export, "{raw}");
         }
         assert!(parse_vulnerable("both").value.unwrap().was_lowercase);
-        assert_eq!(parse_vulnerable("Both").value.unwrap().canonical_export(), "All");
-        assert_eq!(parse_vulnerable("-").value.unwrap().canonical_export(), "None");
+        assert_eq!(
+            parse_vulnerable("Both").value.unwrap().canonical_export(),
+            "All"
+        );
+        assert_eq!(
+            parse_vulnerable("-").value.unwrap().canonical_export(),
+            "None"
+        );
         let p = parse_vulnerable("E");
         expect(&p.issues, &codes::VULNERABLE_FORMAT);
         assert!(p.value.is_none());

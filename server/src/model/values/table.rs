@@ -58,7 +58,8 @@ pub struct Column {
 /// column name, a `\` not followed by an integer, or characters after the
 /// width and alignment. The value keeps the readable columns.
 pub fn parse_columns(raw: &str) -> Parsed<Vec<Column>> {
-    const RULE: &str = "a column is [+|-]<name>[\\<width>[L|R]] and columns are separated by `;` (§5.2)";
+    const RULE: &str =
+        "a column is [+|-]<name>[\\<width>[L|R]] and columns are separated by `;` (§5.2)";
     let mut issues = Vec::new();
     let mut columns = Vec::new();
     let mut start = 0;
@@ -89,7 +90,11 @@ pub fn parse_columns(raw: &str) -> Parsed<Vec<Column>> {
             } else {
                 range.clone()
             };
-            issues.push(issue(&codes::COLUMN_SPEC, r, format!("empty column name: {RULE}")));
+            issues.push(issue(
+                &codes::COLUMN_SPEC,
+                r,
+                format!("empty column name: {RULE}"),
+            ));
             continue;
         }
         let mut min_width = None;
@@ -124,14 +129,24 @@ pub fn parse_columns(raw: &str) -> Parsed<Vec<Column>> {
                     issues.push(issue(
                         &codes::COLUMN_SPEC,
                         range.start + j..range.end,
-                        format!("`{}` after the width: only `L` or `R` may follow it: {RULE}", &piece[j..]),
+                        format!(
+                            "`{}` after the width: only `L` or `R` may follow it: {RULE}",
+                            &piece[j..]
+                        ),
                     ));
                     ok = false;
                 }
             }
         }
         if ok {
-            columns.push(Column { name: name.to_string(), name_range, order, min_width, align, range });
+            columns.push(Column {
+                name: name.to_string(),
+                name_range,
+                order,
+                min_width,
+                align,
+                range,
+            });
         }
     }
     Parsed::new(Some(columns), issues)
@@ -169,12 +184,18 @@ pub fn check_cell(column_name: &str, cell: &str) -> Option<ValueIssue> {
         Some(issue(
             &codes::TABLE_CELL_FORMAT,
             0..cell.len(),
-            format!("{} {column_name} element is {what}, `?` or `-`, not \"{cell}\" ({section})", article(column_name)),
+            format!(
+                "{} {column_name} element is {what}, `?` or `-`, not \"{cell}\" ({section})",
+                article(column_name)
+            ),
         ))
     };
     let first_of = |issues: Vec<ValueIssue>| -> Option<ValueIssue> {
         let worst = issues.iter().map(|i| i.severity()).max()?;
-        issues.into_iter().find(|i| i.severity() == worst).map(|i| i.shifted(off))
+        issues
+            .into_iter()
+            .find(|i| i.severity() == worst)
+            .map(|i| i.shifted(off))
     };
     let positive = |s: &str| parse_uint(s).is_some_and(|n| n > 0);
     let score = |s: &str| parse_int(s).is_some();
@@ -267,7 +288,18 @@ mod tests {
 
     #[test]
     fn articles_follow_how_a_column_name_is_read() {
-        for (name, a) in [("Rank", "a"), ("IMP_NS", "an"), ("MP_EW", "an"), ("MeanPercentage", "a"), ("S", "an"), ("H", "an"), ("D", "a"), ("C", "a"), ("Score_NS", "a"), ("Time", "a")] {
+        for (name, a) in [
+            ("Rank", "a"),
+            ("IMP_NS", "an"),
+            ("MP_EW", "an"),
+            ("MeanPercentage", "a"),
+            ("S", "an"),
+            ("H", "an"),
+            ("D", "a"),
+            ("C", "a"),
+            ("Score_NS", "a"),
+            ("Time", "a"),
+        ] {
             assert_eq!(article(name), a, "{name}");
         }
     }
@@ -374,9 +406,21 @@ mod tests {
         }
         assert_eq!(check_table_cell("OptimumPlayTable", "S", "AKQ"), None);
         assert_eq!(check_table_cell("OptimumPlayTable", "H", "-"), None);
-        assert_eq!(check_table_cell("OptimumPlayTable", "S", "AKV").unwrap().code.code, "PBN0333");
+        assert_eq!(
+            check_table_cell("OptimumPlayTable", "S", "AKV")
+                .unwrap()
+                .code
+                .code,
+            "PBN0333"
+        );
         assert_eq!(check_table_cell("AuctionTimeTable", "S", "17"), None);
-        assert_eq!(check_table_cell("ScoreTable", "Rank", "x").unwrap().code.code, "PBN0333");
+        assert_eq!(
+            check_table_cell("ScoreTable", "Rank", "x")
+                .unwrap()
+                .code
+                .code,
+            "PBN0333"
+        );
         // `^` shifts the ranges of sub-parsers.
         let i = check_cell("Contract", "^5Hearts").unwrap();
         assert_eq!(i.range, 3..8);
