@@ -3,23 +3,24 @@
 fn main() {
     let path = std::env::args().nth(1).expect("FILE");
     let bytes = std::fs::read(&path).unwrap();
-    let source = pbn::text::decode(&bytes);
-    let opts = pbn::format::FormatOptions {
-        eol: pbn::format::EolOption::Crlf,
+    let source = pbn_core::text::decode(&bytes);
+    let opts = pbn_core::format::FormatOptions {
+        eol: pbn_core::format::EolOption::Crlf,
         ..Default::default()
     };
-    let f = pbn::format::format(&source, &opts);
-    let before = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
-    let after = pbn::check::check_text(
-        &pbn::text::decode(f.text.as_bytes()),
-        &pbn::check::CheckOptions { export: true },
+    let f = pbn_core::format::format(&source, &opts);
+    let before =
+        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
+    let after = pbn_core::checker::check_text(
+        &pbn_core::text::decode(f.text.as_bytes()),
+        &pbn_core::checker::CheckOptions { export: true },
     );
     let errors_before = before
         .diagnostics
         .iter()
-        .filter(|d| d.severity == pbn::diagnostic::Severity::Error)
+        .filter(|d| d.severity == pbn_core::diagnostic::Severity::Error)
         .count();
-    let index = pbn::text::LineIndex::new(&f.text);
+    let index = pbn_core::text::LineIndex::new(&f.text);
     println!(
         "{path}: {} errors before; verbatim games {:?}",
         errors_before, f.verbatim_games
@@ -27,9 +28,13 @@ fn main() {
     for d in after
         .diagnostics
         .iter()
-        .filter(|d| d.code.category == pbn::codes::Category::Export)
+        .filter(|d| d.code.category == pbn_core::codes::Category::Export)
     {
-        let p = index.line_col(&f.text, d.range.start, pbn::text::PositionEncoding::Chars);
+        let p = index.line_col(
+            &f.text,
+            d.range.start,
+            pbn_core::text::PositionEncoding::Chars,
+        );
         println!(
             "  {}:{} {} {}",
             p.line + 1,

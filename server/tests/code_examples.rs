@@ -2,9 +2,9 @@
 //! that code, and its `good` example does not: each rule has a failing and a
 //! passing fixture, and the documentation cannot rot.
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::codes::{all, Category};
-use pbn::text::decode;
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::codes::{all, Category};
+use pbn_core::text::decode;
 
 fn codes_of(src: &str, export: bool) -> Vec<&'static str> {
     let source = decode(src.as_bytes());

@@ -49,15 +49,15 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every corpus file decoded ([`pbn::text::decode`]), with its path
+/// Every corpus file decoded ([`pbn_core::text::decode`]), with its path
 /// relative to the corpus as its name, in [`corpus_files`] order.
-pub fn corpus_sources(dir: &Path) -> Vec<(String, pbn::text::SourceText)> {
+pub fn corpus_sources(dir: &Path) -> Vec<(String, pbn_core::text::SourceText)> {
     corpus_files(dir)
         .into_iter()
         .map(|rel| {
             let bytes =
                 std::fs::read(dir.join(&rel)).unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
-            (rel.display().to_string(), pbn::text::decode(&bytes))
+            (rel.display().to_string(), pbn_core::text::decode(&bytes))
         })
         .collect()
 }
@@ -78,7 +78,7 @@ pub fn pbn_files(dir: &Path) -> Vec<PathBuf> {
 /// The project's own PBN files, decoded, with their paths as names: the
 /// `check` and `fmt` fixtures of `tests/fixtures` and the shipped
 /// `examples/`.
-pub fn own_sources() -> Vec<(String, pbn::text::SourceText)> {
+pub fn own_sources() -> Vec<(String, pbn_core::text::SourceText)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for dir in [
@@ -88,7 +88,7 @@ pub fn own_sources() -> Vec<(String, pbn::text::SourceText)> {
     ] {
         for p in pbn_files(&dir) {
             let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            out.push((p.display().to_string(), pbn::text::decode(&bytes)));
+            out.push((p.display().to_string(), pbn_core::text::decode(&bytes)));
         }
     }
     out

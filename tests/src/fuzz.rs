@@ -6,10 +6,10 @@
 //! kept in `tests/fixtures/fuzz/<target>/` through the same function, so a
 //! crash found once stays fixed in plain `cargo test`. See ROBUSTNESS.md.
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::diagnostic::Severity;
-use pbn::format::{format, EolOption, FormatOptions};
-use pbn::text::{decode, encode, Encoding, LineIndex, PositionEncoding};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::diagnostic::Severity;
+use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::text::{decode, encode, Encoding, LineIndex, PositionEncoding};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use tree_sitter::{InputEdit, Node, Point, Tree};
@@ -64,12 +64,12 @@ const VALUE_TAGS: &[&str] = &[
 
 /// First thing in every execution of a property: what an earlier input left
 /// in the process must not change what this one covers. In fuzz builds the
-/// piece ids start again from 1 (see `pbn::syntax::restart_ids_for_fuzzing`
+/// piece ids start again from 1 (see `pbn_core::syntax::restart_ids_for_fuzzing`
 /// and ROBUSTNESS.md, "Stable coverage"); in `cargo test`, where several
 /// tests run at once, nothing is reset.
 fn fresh_execution() {
     #[cfg(fuzzing)]
-    pbn::syntax::restart_ids_for_fuzzing();
+    pbn_core::syntax::restart_ids_for_fuzzing();
 }
 
 fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
@@ -91,7 +91,7 @@ fn assert_range(text: &str, r: &Range<usize>, what: &dyn Fn() -> String) {
 fn assert_message(message: &str, what: &dyn Fn() -> String) {
     let n = message.chars().count();
     assert!(
-        n <= pbn::diagnostic::MESSAGE_MAX,
+        n <= pbn_core::diagnostic::MESSAGE_MAX,
         "{}: message of {n} characters",
         what()
     );
@@ -104,7 +104,7 @@ fn assert_message(message: &str, what: &dyn Fn() -> String) {
 
 /// Decoding is lossless (`text/decode.rs`: "writing back gives the same
 /// bytes") whenever the encoding can hold every character.
-fn decode_roundtrip(data: &[u8]) -> pbn::text::SourceText {
+fn decode_roundtrip(data: &[u8]) -> pbn_core::text::SourceText {
     let source = decode(data);
     if matches!(source.encoding, Encoding::Latin1 | Encoding::Windows1252) {
         // A single-byte reading: one character a byte, never a UTF-16 one.
@@ -142,7 +142,7 @@ pub fn parse_check(data: &[u8]) {
         if rest.len() <= 200 {
             let raw = String::from_utf8_lossy(rest);
             let name = VALUE_TAGS[first as usize % VALUE_TAGS.len()];
-            for issue in pbn::model::values::parse_for_tag(name, &raw).unwrap_or_default() {
+            for issue in pbn_core::model::values::parse_for_tag(name, &raw).unwrap_or_default() {
                 assert_range(&raw, &issue.range, &|| {
                     format!("{name} value issue {}", issue.code.code)
                 });
@@ -197,9 +197,9 @@ pub fn parse_check(data: &[u8]) {
     }
 
     // The canonical parse (in pieces, as `check` and `format` parse).
-    let trees = pbn::syntax::parse_pieces(text);
-    let (chunks, _loose) = pbn::syntax::games(&trees);
-    let doc = pbn::model::lower(&trees, text);
+    let trees = pbn_core::syntax::parse_pieces(text);
+    let (chunks, _loose) = pbn_core::syntax::games(&trees);
+    let doc = pbn_core::model::lower(&trees, text);
     assert_eq!(
         doc.games.len(),
         chunks.len(),
@@ -209,7 +209,7 @@ pub fn parse_check(data: &[u8]) {
         let what = || format!("game {i}");
         assert_range(text, &g.range, &what);
         assert_eq!(
-            pbn::syntax::game_at(&chunks, g.range.start),
+            pbn_core::syntax::game_at(&chunks, g.range.start),
             Some(i),
             "game_at of game {i}'s start"
         );
@@ -218,7 +218,7 @@ pub fn parse_check(data: &[u8]) {
             assert_range(text, &t.name_range, &what);
             if let Some(v) = &t.value {
                 assert_range(text, &v.range, &what);
-                if let Some(issues) = pbn::model::values::parse_for_tag(&t.name, &v.raw) {
+                if let Some(issues) = pbn_core::model::values::parse_for_tag(&t.name, &v.raw) {
                     for issue in issues {
                         assert_range(&v.raw, &issue.range, &|| {
                             format!("game {i} {} value issue {}", t.name, issue.code.code)
@@ -230,9 +230,9 @@ pub fn parse_check(data: &[u8]) {
         for c in &g.comments {
             assert_range(text, &c.range, &what);
         }
-        let _ = pbn::model::typed::typed(text, g);
+        let _ = pbn_core::model::typed::typed(text, g);
     }
-    let dumped = pbn::model::dump::dump(&doc, text);
+    let dumped = pbn_core::model::dump::dump(&doc, text);
     let _ = serde_json::to_string(&dumped).expect("the dump serialises");
 }
 
@@ -241,10 +241,10 @@ pub fn parse_check(data: &[u8]) {
 /// `tests/tests/formatter.rs`, with line ends as `\n`: the `eol` option
 /// rewrites those inside brace comments too), from one parse.
 pub fn meaning(text: &str) -> (serde_json::Value, BTreeMap<String, usize>) {
-    let trees = pbn::syntax::parse_pieces(text);
-    let doc = pbn::model::lower(&trees, text);
+    let trees = pbn_core::syntax::parse_pieces(text);
+    let doc = pbn_core::model::lower(&trees, text);
     (
-        pbn::model::dump::dump(&doc, text)["games"].clone(),
+        pbn_core::model::dump::dump(&doc, text)["games"].clone(),
         comments_of(&trees, text),
     )
 }
@@ -302,8 +302,8 @@ pub fn fmt(data: &[u8]) {
     let source = decode(data);
     let text = source.text.as_str();
     let opts = fmt_options(data);
-    let trees = pbn::syntax::parse_pieces(text);
-    let doc = pbn::model::lower(&trees, text);
+    let trees = pbn_core::syntax::parse_pieces(text);
+    let doc = pbn_core::model::lower(&trees, text);
     let once = format(&source, &opts);
     // The language server formats piece by piece (`Snapshot::format`, pieces
     // of 64 B to 8 KiB here): the same output.
@@ -311,9 +311,9 @@ pub fn fmt(data: &[u8]) {
     let snap = pbn::lsp::snapshot::Snapshot::with_index(
         "file:///f.pbn".parse().expect("a URI"),
         1,
-        pbn::text::SourceText::from_text(text.to_owned()),
-        pbn::syntax::Forest::cut(text, piece),
-        pbn::text::LineIndex::new(text),
+        pbn_core::text::SourceText::from_text(text.to_owned()),
+        pbn_core::syntax::Forest::cut(text, piece),
+        pbn_core::text::LineIndex::new(text),
         pbn::lsp::state::Settings::default(),
     );
     let by_pieces = snap
@@ -357,7 +357,7 @@ pub fn fmt(data: &[u8]) {
     // joined by one blank line, or with their lone CRs made LFs, or without
     // the tabs before them, could be read as other games.
     let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
-    let before = pbn::model::dump::dump(&doc, text)["games"].clone();
+    let before = pbn_core::model::dump::dump(&doc, text)["games"].clone();
     let (after, mut got) = meaning(&once.text);
     let (b, a) = (
         before.as_array().expect("games"),
@@ -623,7 +623,7 @@ fn nodes_under(roots: &[Node<'_>], with_points: bool) -> Vec<NodeRow> {
     out
 }
 
-/// The piece size of the [`pbn::syntax::Forest`] an `incremental_reparse`
+/// The piece size of the [`pbn_core::syntax::Forest`] an `incremental_reparse`
 /// input is also applied to: bits 2–4 of the mode byte, 64 bytes to 8 KiB.
 pub fn forest_piece(data: &[u8]) -> usize {
     64 << ((data.first().copied().unwrap_or(0) >> 2) & 7)
@@ -637,7 +637,7 @@ pub fn forest_piece(data: &[u8]) -> usize {
 pub fn forest_cache_budget(data: &[u8]) -> usize {
     let piece = forest_piece(data);
     match (data.first().copied().unwrap_or(0) >> 5) & 3 {
-        0 => pbn::syntax::CACHE_BUDGET,
+        0 => pbn_core::syntax::CACHE_BUDGET,
         1 => 0,
         2 => piece,
         _ => 4 * piece,
@@ -650,36 +650,41 @@ pub fn forest_cache_budget(data: &[u8]) -> usize {
 /// server does for each `didChange`). The final incremental tree equals a
 /// fresh parse of the final text: the same S-expression, the same nodes with
 /// the same byte ranges (and points, with tree-sitter's row convention).
-/// The same edits go to a [`pbn::syntax::Forest`], the language server's
+/// The same edits go to a [`pbn_core::syntax::Forest`], the language server's
 /// piecewise parse (see [`forest_piece`]), which must end up with the nodes
 /// of a fresh `Forest` of the final text.
 pub fn incremental_reparse(data: &[u8]) {
     fresh_execution();
     let (mode, text, edits) = decode_incremental(data);
-    let mut parser = pbn::syntax::new_parser();
+    let mut parser = pbn_core::syntax::new_parser();
     let mut tree = parser.parse(&text, None).expect("parse");
     // The language server's piecewise parse (`syntax::Forest`, reparsed
     // once per `didChange`), with small pieces so that short inputs have
     // several.
     let piece = forest_piece(data);
-    let mut forest = pbn::syntax::Forest::cut_with_cache(&text, piece, forest_cache_budget(data));
+    let mut forest =
+        pbn_core::syntax::Forest::cut_with_cache(&text, piece, forest_cache_budget(data));
     // And the language server's re-check on that forest after each
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
     let opts = CheckOptions {
         export: data.len() % 2 == 0,
     };
-    let recheck = |source: &pbn::text::SourceText,
-                   forest: &pbn::syntax::Forest,
-                   state: &pbn::recheck::State| {
-        pbn::recheck::recheck_segments(source, forest, &opts, state)
+    let recheck = |source: &pbn_core::text::SourceText,
+                   forest: &pbn_core::syntax::Forest,
+                   state: &pbn_core::checker::engine::State| {
+        pbn_core::checker::engine::recheck_segments(source, forest, &opts, state)
     };
     // The language server's text and line index, edited in place on each
     // `didChange` (`SourceText::replace`, `LineIndex::replace`): at the
     // end, equal to those of the final text read afresh.
-    let mut source = pbn::text::SourceText::from_text(text.clone());
-    let mut index = pbn::text::LineIndex::new(&text);
-    let (_, mut state, _) = recheck(&source, &forest, &pbn::recheck::State::default());
+    let mut source = pbn_core::text::SourceText::from_text(text.clone());
+    let mut index = pbn_core::text::LineIndex::new(&text);
+    let (_, mut state, _) = recheck(
+        &source,
+        &forest,
+        &pbn_core::checker::engine::State::default(),
+    );
     let mut current = text;
     for e in &edits {
         let mut start = (e.start as usize) % (current.len() + 1);
@@ -729,7 +734,7 @@ pub fn incremental_reparse(data: &[u8]) {
             state = recheck(&source, &forest, &state).1;
         }
     }
-    let fresh_source = pbn::text::SourceText::from_text(current.clone());
+    let fresh_source = pbn_core::text::SourceText::from_text(current.clone());
     assert_eq!(source.text, current, "SourceText::replace");
     assert_eq!(
         (
@@ -748,11 +753,11 @@ pub fn incremental_reparse(data: &[u8]) {
     );
     assert_eq!(
         index,
-        pbn::text::LineIndex::new(&current),
+        pbn_core::text::LineIndex::new(&current),
         "LineIndex::replace differs from a fresh index of {current:?}"
     );
     let incremental = parser.parse(&current, Some(&tree)).expect("parse");
-    let fresh = pbn::syntax::new_parser()
+    let fresh = pbn_core::syntax::new_parser()
         .parse(&current, None)
         .expect("parse");
     // tree-sitter's error recovery depends on the parse's history: with
@@ -787,10 +792,10 @@ pub fn incremental_reparse(data: &[u8]) {
     // Every piece's trees as the server gets them (from the forest's cache,
     // or parsed again) against a fresh forest's.
     let edited_trees = forest.trees(&current);
-    let fresh_trees = pbn::syntax::Forest::cut(&current, piece).trees(&current);
+    let fresh_trees = pbn_core::syntax::Forest::cut(&current, piece).trees(&current);
     let (a, b) = (
-        nodes_under(&pbn::syntax::top_nodes(&edited_trees), with_points),
-        nodes_under(&pbn::syntax::top_nodes(&fresh_trees), with_points),
+        nodes_under(&pbn_core::syntax::top_nodes(&edited_trees), with_points),
+        nodes_under(&pbn_core::syntax::top_nodes(&fresh_trees), with_points),
     );
     if a != b {
         let i = a
@@ -805,12 +810,12 @@ pub fn incremental_reparse(data: &[u8]) {
         );
     }
     let (checked, _, _) = recheck(&source, &forest, &state);
-    let key = |v: &[pbn::diagnostic::Diagnostic]| {
+    let key = |v: &[pbn_core::diagnostic::Diagnostic]| {
         v.iter()
             .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
             .collect::<Vec<_>>()
     };
-    let want = pbn::check::check_whole(&fresh_source, &opts);
+    let want = pbn_core::checker::check_whole(&fresh_source, &opts);
     assert_eq!(
         key(&checked.flatten().diagnostics),
         key(&want.diagnostics),

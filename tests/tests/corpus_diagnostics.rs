@@ -2,8 +2,8 @@
 //! file). A change in what `pbn check` reports on real files shows up here
 //! for review (`cargo insta review`).
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::text::{decode, LineIndex, PositionEncoding};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 
 /// Diagnostics listed one by one per file (the counts cover all of them).

@@ -31,11 +31,11 @@ const MALFORMED: &[(&str, &str, &str)] = &[
 ];
 
 fn latin1_or_utf8(bytes: &[u8]) -> String {
-    pbn::text::decode(bytes).text
+    pbn_core::text::decode(bytes).text
 }
 
 fn error_snippets(text: &str) -> Vec<String> {
-    let tree = pbn::syntax::parse(text);
+    let tree = pbn_core::syntax::parse(text);
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
@@ -116,7 +116,7 @@ fn incremental_reparse_after_edits_equals_full_parse() {
     let inserts = [
         "\n", "\n\n", "{", "}", "\"", "[", "]", "%", ";", " ", "=1=", "$3", "Pass ", "SA ",
     ];
-    let mut parser = pbn::syntax::new_parser();
+    let mut parser = pbn_core::syntax::new_parser();
     let mut edits = 0;
     for rel in corpus_files(&dir) {
         let text = latin1_or_utf8(&std::fs::read(dir.join(&rel)).unwrap());

@@ -2,9 +2,9 @@
 //! → `pbn fmt` output, `tests/fixtures/check/*.pbn` (and the fmt fixtures)
 //! → `pbn check` diagnostics. New fixture files are picked up automatically.
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::format::{format, FormatOptions};
-use pbn::text::{decode, LineIndex, PositionEncoding};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

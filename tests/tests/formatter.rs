@@ -2,20 +2,20 @@
 //! idempotent, meaning-preserving (`pbn dump` equal), every comment printed,
 //! games with syntax errors printed verbatim.
 
-use pbn::format::{format, FormatOptions};
-use pbn::text::decode;
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::decode;
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 use std::collections::BTreeMap;
 
 fn dump(text: &str) -> serde_json::Value {
-    let tree = pbn::syntax::parse_pieces(text);
-    let doc = pbn::model::lower(&tree, text);
-    pbn::model::dump::dump(&doc, text)
+    let tree = pbn_core::syntax::parse_pieces(text);
+    let doc = pbn_core::model::lower(&tree, text);
+    pbn_core::model::dump::dump(&doc, text)
 }
 
 fn comments(text: &str) -> BTreeMap<String, usize> {
-    let tree = pbn::syntax::parse_pieces(text);
-    pbn_tests::fuzz::comment_texts(pbn::syntax::Trees::trees(&tree), text)
+    let tree = pbn_core::syntax::parse_pieces(text);
+    pbn_tests::fuzz::comment_texts(pbn_core::syntax::Trees::trees(&tree), text)
 }
 
 fn check_one(name: &str, bytes: &[u8], failures: &mut Vec<String>) {
@@ -83,12 +83,12 @@ fn generated_files_format_idempotently_and_keep_meaning() {
 
 #[test]
 fn formatted_output_of_error_free_files_passes_the_export_check() {
-    use pbn::check::{check_text, CheckOptions};
-    use pbn::codes::Category;
-    use pbn::diagnostic::Severity;
+    use pbn_core::checker::{check_text, CheckOptions};
+    use pbn_core::codes::Category;
+    use pbn_core::diagnostic::Severity;
     let Some(dir) = corpus_dir() else { return };
     let opts = FormatOptions {
-        eol: pbn::format::EolOption::Crlf,
+        eol: pbn_core::format::EolOption::Crlf,
         ..Default::default()
     };
     let mut failures = Vec::new();

@@ -3,8 +3,8 @@
 //! line by line, except for the differences listed in `ALLOWED`, each with
 //! the spec sentence that allows it. Any other difference fails the test.
 
-use pbn::format::{format, EolOption, FormatOptions};
-use pbn::text::decode;
+use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::text::decode;
 use pbn_tests::corpus::corpus_dir;
 
 /// (name, spec sentence). The classifier below maps each differing line to

@@ -3,8 +3,8 @@
 //! inputs) runs through the same property as its target, so they stay fixed
 //! in plain `cargo test` without cargo-fuzz. See ROBUSTNESS.md.
 
-use pbn::format::{format, FormatOptions};
-use pbn::text::decode;
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::decode;
 use pbn_tests::fuzz::{decode_incremental, encode_incremental, Edit, PointMode, TARGETS};
 use std::path::Path;
 
@@ -150,7 +150,7 @@ fn added_question_mark_is_not_inherited_by_a_later_hash() {
 fn escape_line_column_is_rechecked_by_incremental_reparse() {
     let text = "\n\n[Contract \"5Hearts\"]\n\n%\n[C\n\n";
     let next = "\n\n[*%\n[C\n\n";
-    let mut parser = pbn::syntax::new_parser();
+    let mut parser = pbn_core::syntax::new_parser();
     let mut tree = parser.parse(text, None).unwrap();
     let p = |row, column| tree_sitter::Point { row, column };
     tree.edit(&tree_sitter::InputEdit {
@@ -196,7 +196,7 @@ fn formatting_keeps_a_broken_game_after_a_form_feed() {
 /// compares dumps of error-free files only, had no error to skip it on).
 #[test]
 fn a_note_with_data_before_the_auction_is_kept_as_written() {
-    use pbn::check::{check_text, CheckOptions};
+    use pbn_core::checker::{check_text, CheckOptions};
     let text = "[Dealer \"S\"]\n[Note \"2:two colours\"]\nC8 CA CT C4\n[Auction \"S\"]\nAP\n";
     let out = format(&decode(text.as_bytes()), &FormatOptions::default());
     assert_eq!(out.verbatim_games, vec![0]);
@@ -361,7 +361,8 @@ fn a_section_row_of_unicode_white_space_is_kept() {
 fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     let input = b"[ActionTable\"Card\"\"\\\"\xa4\"";
     let source = decode(input);
-    let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
+    let result =
+        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
     let d = result
         .diagnostics
         .iter()
@@ -385,7 +386,7 @@ fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
         .join("fixtures/fuzz/parse_check/utf16-bom-in-a-declared-windows-1252-file");
     let bytes = std::fs::read(path).unwrap();
     let source = decode(&bytes);
-    assert_eq!(source.encoding, pbn::text::Encoding::Windows1252);
+    assert_eq!(source.encoding, pbn_core::text::Encoding::Windows1252);
     assert!(
         source.text.starts_with(
             "\u{fe}\u{ff}\r\n% charset=windows-1252\r\n[Event \"Café \u{201c}A\u{201d}\"]"
@@ -393,7 +394,10 @@ fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
         "{:?}",
         source.text
     );
-    assert_eq!(pbn::text::encode(&source.text, source.encoding), (bytes, 0));
+    assert_eq!(
+        pbn_core::text::encode(&source.text, source.encoding),
+        (bytes, 0)
+    );
 }
 
 /// Found by looking at the input behind a jump of 26 edges in a
@@ -410,7 +414,8 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/fuzz/parse_check/message-quoting-its-own-delimiters");
     let source = decode(&std::fs::read(path).unwrap());
-    let result = pbn::check::check_text(&source, &pbn::check::CheckOptions { export: false });
+    let result =
+        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
     for (code, end) in [
         ("PBN0006", "is not a quoted string (§3.3)"),
         ("PBN0202", "counts (§3.4)"),
@@ -423,7 +428,7 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
             .unwrap_or_else(|| panic!("{code}"));
         assert_eq!(
             d.message.chars().count(),
-            pbn::diagnostic::MESSAGE_MAX,
+            pbn_core::diagnostic::MESSAGE_MAX,
             "{code}: {}",
             d.message
         );
@@ -431,7 +436,7 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
     }
     for d in &result.diagnostics {
         assert!(
-            d.message.chars().count() <= pbn::diagnostic::MESSAGE_MAX,
+            d.message.chars().count() <= pbn_core::diagnostic::MESSAGE_MAX,
             "{}: {}",
             d.code.code,
             d.message

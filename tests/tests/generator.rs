@@ -2,8 +2,8 @@
 //! the benchmarks rely on it (BENCHMARKS.md states the diagnostics of each
 //! input), so a rule or generator change that breaks it fails here.
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::text::decode;
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::text::decode;
 use pbn_tests::gen::{generate, GenOptions};
 
 fn codes(text: &str, export: bool) -> Vec<String> {

@@ -31,8 +31,8 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use pbn::check::{check_text, check_whole, CheckOptions};
-use pbn::text::decode;
+use pbn_core::checker::{check_text, check_whole, CheckOptions};
+use pbn_core::text::decode;
 use pbn_tests::binary::pbn_binary;
 use pbn_tests::hostile::by_name;
 
@@ -52,10 +52,10 @@ fn in_process(name: &str, bytes: &[u8]) {
             "{name}: check_text and check_whole differ (export {export})"
         );
     }
-    let tree = pbn::syntax::parse_pieces(&source.text);
-    let doc = pbn::model::lower(&tree, &source.text);
-    let _ = pbn::model::dump::dump(&doc, &source.text);
-    let _ = pbn::format::format(&source, &pbn::format::FormatOptions::default());
+    let tree = pbn_core::syntax::parse_pieces(&source.text);
+    let doc = pbn_core::model::lower(&tree, &source.text);
+    let _ = pbn_core::model::dump::dump(&doc, &source.text);
+    let _ = pbn_core::format::format(&source, &pbn_core::format::FormatOptions::default());
 }
 
 struct Cli {
@@ -199,7 +199,7 @@ fn the_language_server_takes_every_shape() {
         let uri = format!("file:///tmp/pbn-hostile/{}.pbn", shape.name);
         let codes = |text: &str| {
             let mut v: Vec<String> = check_text(
-                &pbn::text::SourceText::from_text(text.to_owned()),
+                &pbn_core::text::SourceText::from_text(text.to_owned()),
                 &CheckOptions::default(),
             )
             .diagnostics

@@ -9,12 +9,12 @@
 //! every corpus file, fixture and code example, and on a generated file
 //! with `#`/`##` values.
 
-use pbn::format::{format, FormatOptions};
 use pbn::lsp::snapshot::Snapshot;
 use pbn::lsp::state::Settings;
-use pbn::model::{self, dump::dump};
-use pbn::syntax::{parse_pieces, Forest, EDIT_PIECE};
-use pbn::text::{LineIndex, SourceText};
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::model::{self, dump::dump};
+use pbn_core::syntax::{parse_pieces, Forest, EDIT_PIECE};
+use pbn_core::text::{LineIndex, SourceText};
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions};
 
@@ -111,7 +111,7 @@ fn corpus_files_walked_piece_by_piece_equal_the_whole() {
 
 #[test]
 fn fixtures_and_code_examples_walked_piece_by_piece_equal_the_whole() {
-    for c in pbn::codes::all() {
+    for c in pbn_core::codes::all() {
         for ex in [c.bad, c.good] {
             assert_pieces_like_whole(c.code, &format!("{ex}\n\n{ex}"));
         }

@@ -1,4 +1,4 @@
-//! The language server's game-by-game re-check (`pbn::recheck`) gives
+//! The language server's game-by-game re-check (`pbn_core::checker::engine`) gives
 //! exactly the diagnostics of a whole-document check (`check_whole`, what
 //! `pbn check` gives piece by piece through the same re-check): on a fresh
 //! document, and after edits that reuse the previous state. Checked on
@@ -6,9 +6,9 @@
 //! files under random edits (including edits to `#`/`##` values, whose
 //! change reaches later games).
 
-use pbn::check::{check_whole, CheckOptions};
-use pbn::recheck::{recheck, State};
-use pbn::text::SourceText;
+use pbn_core::checker::engine::{recheck, State};
+use pbn_core::checker::{check_whole, CheckOptions};
+use pbn_core::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions, Rng};
 
@@ -20,7 +20,7 @@ type Key = (
     Vec<(std::ops::Range<usize>, std::sync::Arc<str>)>,
 );
 
-fn key(v: &[pbn::diagnostic::Diagnostic]) -> Vec<Key> {
+fn key(v: &[pbn_core::diagnostic::Diagnostic]) -> Vec<Key> {
     v.iter()
         .map(|d| {
             (
@@ -58,8 +58,13 @@ fn random_edit<'p>(rng: &mut Rng, text: &str, pieces: &[&'p str]) -> (usize, usi
 }
 
 /// Checks `text` both ways; returns the re-check state.
-fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pbn::recheck::Stats) {
-    let tree = pbn::syntax::Forest::cut(text, pbn::syntax::EDIT_PIECE);
+fn assert_same(
+    name: &str,
+    text: &str,
+    prev: &State,
+    export: bool,
+) -> (State, pbn_core::checker::engine::Stats) {
+    let tree = pbn_core::syntax::Forest::cut(text, pbn_core::syntax::EDIT_PIECE);
     assert_same_forest(name, text, &tree, prev, export)
 }
 
@@ -68,10 +73,10 @@ fn assert_same(name: &str, text: &str, prev: &State, export: bool) -> (State, pb
 fn assert_same_forest(
     name: &str,
     text: &str,
-    tree: &pbn::syntax::Forest,
+    tree: &pbn_core::syntax::Forest,
     prev: &State,
     export: bool,
-) -> (State, pbn::recheck::Stats) {
+) -> (State, pbn_core::checker::engine::Stats) {
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
     let want = check_whole(&source, &opts);
@@ -101,9 +106,9 @@ fn corpus_files_recheck_like_check() {
 
 #[test]
 fn code_examples_and_fixtures_recheck_like_check() {
-    for c in pbn::codes::all() {
+    for c in pbn_core::codes::all() {
         for ex in [c.bad, c.good] {
-            let export = c.category == pbn::codes::Category::Export;
+            let export = c.category == pbn_core::codes::Category::Export;
             assert_same(c.code, ex, &State::default(), export);
             assert_same(c.code, &format!("{ex}\n\n{ex}"), &State::default(), export);
         }
@@ -186,7 +191,7 @@ fn forest_edits(export: bool) {
             column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0),
         }
     };
-    let mut forest = pbn::syntax::Forest::cut(&text, 2048);
+    let mut forest = pbn_core::syntax::Forest::cut(&text, 2048);
     let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), export);
     let mut rng = Rng::new(23 + export as u64);
     let pieces = [
@@ -258,7 +263,10 @@ fn an_edit_rechecks_one_game() {
 #[test]
 fn per_file_caps_across_pieces() {
     let text = generate(300, 9, &GenOptions::default());
-    assert!(text.len() > 3 * pbn::syntax::EDIT_PIECE, "several pieces");
+    assert!(
+        text.len() > 3 * pbn_core::syntax::EDIT_PIECE,
+        "several pieces"
+    );
     // A control character in 80 games' Event values (over the cap), a
     // C1 character in two.
     let mut capped = String::new();

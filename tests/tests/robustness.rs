@@ -1,8 +1,8 @@
 //! No input makes the checker or the dump panic: deterministic mutations of
 //! every corpus file. (Hostile inputs, each a test: `hostile.rs`.)
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::text::decode;
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::text::decode;
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 
 fn run_all(bytes: &[u8]) {
@@ -10,9 +10,9 @@ fn run_all(bytes: &[u8]) {
     for export in [false, true] {
         let _ = check_text(&source, &CheckOptions { export });
     }
-    let tree = pbn::syntax::parse_pieces(&source.text);
-    let doc = pbn::model::lower(&tree, &source.text);
-    let _ = pbn::model::dump::dump(&doc, &source.text);
+    let tree = pbn_core::syntax::parse_pieces(&source.text);
+    let doc = pbn_core::model::lower(&tree, &source.text);
+    let _ = pbn_core::model::dump::dump(&doc, &source.text);
 }
 
 struct Rng(u64);

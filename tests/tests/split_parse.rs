@@ -1,4 +1,4 @@
-//! Documents are parsed in pieces cut at game breaks (`pbn::syntax::Forest`:
+//! Documents are parsed in pieces cut at game breaks (`pbn_core::syntax::Forest`:
 //! large pieces on every core for `pbn check`, small ones that an edit
 //! reparses in the language server). The parse is canonical: whatever the
 //! pieces, the same top-level nodes with the same subtrees and byte ranges,
@@ -10,12 +10,14 @@
 //! every fixture, every code example, generated files with tricky comments
 //! and line endings, and randomly damaged files.
 
-use pbn::syntax::{parse, parse_split, top_nodes};
+use pbn_core::syntax::{parse, parse_split, top_nodes};
 use pbn_tests::corpus::{corpus_dir, corpus_sources};
 use pbn_tests::gen::{generate, GenOptions, LineEnding};
 use std::path::Path;
 
-fn node_list<T: pbn::syntax::Trees + ?Sized>(trees: &T) -> Vec<(String, std::ops::Range<usize>)> {
+fn node_list<T: pbn_core::syntax::Trees + ?Sized>(
+    trees: &T,
+) -> Vec<(String, std::ops::Range<usize>)> {
     top_nodes(trees)
         .iter()
         .map(|n| (n.to_sexp(), n.byte_range()))
@@ -49,30 +51,30 @@ fn assert_same(name: &str, text: &str) -> usize {
             "{name}: not the whole-file tree"
         );
     }
-    let source = pbn::text::SourceText::from_text(text.to_owned());
-    let opts = pbn::check::CheckOptions::default();
-    let a = pbn::check::check_parsed(&source, &whole, &opts).diagnostics;
-    let b = pbn::check::check_parsed(&source, &pieces, &opts).diagnostics;
-    let key = |v: &[pbn::diagnostic::Diagnostic]| {
+    let source = pbn_core::text::SourceText::from_text(text.to_owned());
+    let opts = pbn_core::checker::CheckOptions::default();
+    let a = pbn_core::checker::check_parsed(&source, &whole, &opts).diagnostics;
+    let b = pbn_core::checker::check_parsed(&source, &pieces, &opts).diagnostics;
+    let key = |v: &[pbn_core::diagnostic::Diagnostic]| {
         v.iter()
             .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
             .collect::<Vec<_>>()
     };
     assert_eq!(key(&a), key(&b), "{name}: diagnostics differ");
-    let export = pbn::check::CheckOptions { export: true };
-    let a = pbn::check::check_parsed(&source, &whole, &export).diagnostics;
-    let b = pbn::check::check_parsed(&source, &pieces, &export).diagnostics;
+    let export = pbn_core::checker::CheckOptions { export: true };
+    let a = pbn_core::checker::check_parsed(&source, &whole, &export).diagnostics;
+    let b = pbn_core::checker::check_parsed(&source, &pieces, &export).diagnostics;
     assert_eq!(key(&a), key(&b), "{name}: export diagnostics differ");
-    let da = pbn::model::lower(&whole, text);
-    let db = pbn::model::lower(&pieces, text);
+    let da = pbn_core::model::lower(&whole, text);
+    let db = pbn_core::model::lower(&pieces, text);
     assert_eq!(
-        pbn::model::dump::dump(&da, text),
-        pbn::model::dump::dump(&db, text),
+        pbn_core::model::dump::dump(&da, text),
+        pbn_core::model::dump::dump(&db, text),
         "{name}: models differ"
     );
-    let fo = pbn::format::FormatOptions::default();
-    let fa = pbn::format::format_parsed(&source, &whole, &da, &fo);
-    let fb = pbn::format::format_parsed(&source, &pieces, &db, &fo);
+    let fo = pbn_core::format::FormatOptions::default();
+    let fa = pbn_core::format::format_parsed(&source, &whole, &da, &fo);
+    let fb = pbn_core::format::format_parsed(&source, &pieces, &db, &fo);
     assert_eq!(fa.text, fb.text, "{name}: formatted output differs");
     pieces.len()
 }
@@ -115,12 +117,12 @@ fn fixtures_parse_the_same_in_pieces() {
     );
     assert!(files.len() >= 5);
     for f in files {
-        let source = pbn::text::decode(&std::fs::read(&f).unwrap());
+        let source = pbn_core::text::decode(&std::fs::read(&f).unwrap());
         assert_same(&f.display().to_string(), &source.text);
     }
     // Every diagnostic code's examples, each followed by a copy of itself
     // after a game break, so that there is something to cut.
-    for c in pbn::codes::all() {
+    for c in pbn_core::codes::all() {
         for (which, ex) in [("bad", c.bad), ("good", c.good)] {
             let text = format!("{ex}\n\n{ex}");
             assert_same(&format!("{} {which} example", c.code), &text);
@@ -187,7 +189,7 @@ fn tricky_texts_parse_the_same_in_pieces() {
 fn a_nul_after_a_piece_does_not_change_its_games() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/fuzz/fmt/nul-comment-across-a-piece-end");
-    let text = pbn::text::decode(&std::fs::read(path).unwrap()).text;
+    let text = pbn_core::text::decode(&std::fs::read(path).unwrap()).text;
     for piece in [256, 512, 1024, 2048] {
         let a = parse_split(&text, piece);
         let b = parse_split(&text, 1);
@@ -207,7 +209,7 @@ fn cut_points_are_game_break_ends() {
         .filter(|n| n.kind() == "game_break")
         .map(|n| n.end_byte())
         .collect();
-    let cuts = pbn::syntax::cut_points(&text, 1);
+    let cuts = pbn_core::syntax::cut_points(&text, 1);
     assert_eq!(cuts.len(), 99);
     for c in cuts {
         assert!(
@@ -292,7 +294,7 @@ fn edited_forests_equal_a_fresh_parse() {
     ];
     for round in 0..60 {
         let mut text = generate(12, round, &GenOptions::default());
-        let mut forest = pbn::syntax::Forest::cut(&text, 400);
+        let mut forest = pbn_core::syntax::Forest::cut(&text, 400);
         for step in 0..12 {
             for _ in 0..1 + rng.below(3) {
                 let mut at = rng.below(text.len() + 1);

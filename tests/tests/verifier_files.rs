@@ -7,9 +7,9 @@
 //! those games are listed in `LENIENT` with the spec sentence.
 //! correct_10: no error and no warning at all.
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::diagnostic::Severity;
-use pbn::text::{decode, LineIndex, PositionEncoding};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::diagnostic::Severity;
+use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use pbn_tests::corpus::corpus_dir;
 use std::collections::BTreeMap;
 

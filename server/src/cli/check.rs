@@ -3,9 +3,9 @@
 use super::files::{self, Input};
 use super::render::{render, Style};
 use clap::{Args, ValueEnum};
-use pbn::check::{check_text, CheckOptions};
-use pbn::diagnostic::{Diagnostic, Severity};
-use pbn::text::{LineIndex, PositionEncoding, SourceText};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::diagnostic::{Diagnostic, Severity};
+use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ pub struct CheckArgs {
 
 struct FileReport {
     input: Input,
-    outcome: Result<(SourceText, pbn::check::CheckResult), String>,
+    outcome: Result<(SourceText, pbn_core::checker::CheckResult), String>,
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
@@ -190,7 +190,7 @@ fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
                     .and_then(|bytes| {
                         // A bug must not take the other files down with it.
                         std::panic::catch_unwind(|| {
-                            let source = pbn::text::decode_owned(bytes);
+                            let source = pbn_core::text::decode_owned(bytes);
                             let res = check_text(&source, opts);
                             (source, res)
                         })

@@ -25,11 +25,12 @@ pub fn run(args: ConfigArgs) -> ExitCode {
         ConfigCommand::Schema => {
             println!(
                 "{}",
-                serde_json::to_string_pretty(&pbn::config::schema()).expect("schema serializes")
+                serde_json::to_string_pretty(&pbn_core::config::schema())
+                    .expect("schema serializes")
             );
             ExitCode::SUCCESS
         }
-        ConfigCommand::Show { path } => match pbn::config::load_for(&path) {
+        ConfigCommand::Show { path } => match pbn_core::config::load_for(&path) {
             Ok((c, file)) => {
                 match file {
                     Some(f) => println!("# from {}", f.display()),

@@ -1,6 +1,6 @@
 use super::files::{self, Input};
 use clap::Args;
-use pbn::text::decode;
+use pbn_core::text::decode;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,9 +36,9 @@ pub fn run(args: DumpArgs) -> ExitCode {
         }
     };
     let source = decode(&bytes);
-    let tree = pbn::syntax::parse_pieces(&source.text);
-    let doc = pbn::model::lower(&tree, &source.text);
-    let mut value = pbn::model::dump::dump(&doc, &source.text);
+    let tree = pbn_core::syntax::parse_pieces(&source.text);
+    let doc = pbn_core::model::lower(&tree, &source.text);
+    let mut value = pbn_core::model::dump::dump(&doc, &source.text);
     value["encoding"] = serde_json::json!(source.encoding.name());
     let out = if args.compact {
         serde_json::to_string(&value)

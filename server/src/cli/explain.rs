@@ -1,5 +1,5 @@
 use clap::Args;
-use pbn::codes::{all, lookup};
+use pbn_core::codes::{all, lookup};
 use std::process::ExitCode;
 
 /// Print the long explanation of a diagnostic code.

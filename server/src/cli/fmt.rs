@@ -2,9 +2,9 @@
 
 use super::files::{self, Input};
 use clap::{Args, ValueEnum};
-use pbn::config;
-use pbn::format::{format, EolOption, FormatOptions};
-use pbn::text::{decode, encode};
+use pbn_core::config;
+use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::text::{decode, encode};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! Human-readable diagnostics in the style of rustc.
 
-use pbn::diagnostic::{Diagnostic, Severity};
-use pbn::text::{LineIndex, PositionEncoding};
+use pbn_core::diagnostic::{Diagnostic, Severity};
+use pbn_core::text::{LineIndex, PositionEncoding};
 use std::fmt::Write;
 
 pub struct Style {
@@ -149,7 +149,7 @@ fn source_window(line: &str, col: usize) -> (String, usize) {
         shown.push(if c == '\t' {
             ' '
         } else {
-            pbn::diagnostic::visible_char(c)
+            pbn_core::diagnostic::visible_char(c)
         });
     }
     if chars.next().is_some() {

@@ -2,7 +2,7 @@
 //! UTF-8 text; the client speaks lines and columns in the encoding
 //! negotiated at `initialize` (UTF-8 when offered, else UTF-16).
 
-use crate::text::{LineCol, LineIndex, PositionEncoding};
+use pbn_core::text::{LineCol, LineIndex, PositionEncoding};
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::{Position, Range};
 

@@ -109,7 +109,9 @@ pub fn nag_meaning(n: u32) -> &'static str {
 /// The NAG a suffix annotation stands for (§3.5.3, §3.6.3): `!` `?` `!!`
 /// `??` `!?` `?!` are $1-$6 after a call and $7-$12 after a card.
 pub fn suffix_nag(suffix: &str, in_play: bool) -> Option<u32> {
-    let i = crate::model::SUFFIXES.iter().position(|s| *s == suffix)? as u32;
+    let i = pbn_core::model::SUFFIXES
+        .iter()
+        .position(|s| *s == suffix)? as u32;
     Some(if in_play { i + 7 } else { i + 1 })
 }
 

@@ -15,8 +15,8 @@
 //! (1.2 s on 20,000 games), and it would take 15 times the text in memory.
 
 use super::snapshot::Snapshot;
-use crate::syntax::{Forest, EDIT_PIECE};
-use crate::text::{LineIndex, PositionEncoding, SourceText};
+use pbn_core::syntax::{Forest, EDIT_PIECE};
+use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
 use ropey::Rope;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
@@ -188,7 +188,7 @@ mod tests {
     }
 
     fn position_of(text: &str, offset: usize, enc: PositionEncoding) -> Position {
-        let idx = crate::text::LineIndex::new(text);
+        let idx = pbn_core::text::LineIndex::new(text);
         let lc = idx.line_col(text, offset, enc);
         Position {
             line: lc.line,
@@ -275,7 +275,7 @@ mod tests {
                             snap.source.text, before,
                             "round {round} version {v}: a held snapshot changed"
                         );
-                        assert_eq!(snap.index, crate::text::LineIndex::new(&before));
+                        assert_eq!(snap.index, pbn_core::text::LineIndex::new(&before));
                     }
                     assert_eq!(
                         doc.snapshot.source.text, text,
@@ -283,13 +283,13 @@ mod tests {
                     );
                     assert_eq!(
                         doc.snapshot.index,
-                        crate::text::LineIndex::new(&text),
+                        pbn_core::text::LineIndex::new(&text),
                         "round {round} version {v}: line index differs"
                     );
                 }
                 let fresh = Document::open(uri(), 99, text.clone(), settings);
                 let nodes = |f: &Forest| {
-                    crate::syntax::top_nodes(&f.trees(&text))
+                    pbn_core::syntax::top_nodes(&f.trees(&text))
                         .iter()
                         .map(|n| (n.to_sexp(), n.byte_range(), n.start_position()))
                         .collect::<Vec<_>>()
@@ -300,8 +300,8 @@ mod tests {
                     "round {round}: trees differ"
                 );
                 // And the canonical parse of the whole text, in any pieces.
-                let split = crate::syntax::parse_split(&text, 1);
-                let whole: Vec<_> = crate::syntax::top_nodes(&split)
+                let split = pbn_core::syntax::parse_split(&text, 1);
+                let whole: Vec<_> = pbn_core::syntax::top_nodes(&split)
                     .iter()
                     .map(|n| (n.to_sexp(), n.byte_range(), n.start_position()))
                     .collect();
@@ -407,12 +407,12 @@ mod tests {
         assert!(old.is_stale());
         assert!(!old.for_each_piece(|_, _| {}), "the walk stops");
         assert!(old
-            .format(&crate::format::FormatOptions::default())
+            .format(&pbn_core::format::FormatOptions::default())
             .is_none());
         assert!(!doc.snapshot.is_stale());
         assert!(doc
             .snapshot
-            .format(&crate::format::FormatOptions::default())
+            .format(&pbn_core::format::FormatOptions::default())
             .is_some());
     }
 

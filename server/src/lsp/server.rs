@@ -6,7 +6,7 @@ use super::document::Document;
 use super::requests;
 use super::snapshot::Snapshot;
 use super::state::{Settings, State};
-use crate::text::PositionEncoding;
+use pbn_core::text::PositionEncoding;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_lsp_server::jsonrpc::{Error, Result};
@@ -444,7 +444,7 @@ impl LanguageServer for Backend {
 fn settings_for(state: &State, uri: &Uri) -> Settings {
     let mut s = state.settings();
     if let Some(path) = uri_to_path(uri) {
-        if let Ok((config, Some(_))) = crate::config::load_for(&path) {
+        if let Ok((config, Some(_))) = pbn_core::config::load_for(&path) {
             s.export = s.export || config.check.export;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
         }

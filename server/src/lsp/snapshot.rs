@@ -4,11 +4,11 @@
 
 use super::convert::Converter;
 use super::state::Settings;
-use crate::check::{CheckOptions, CheckResult};
-use crate::model::{self, Comment, Game};
-use crate::recheck::{recheck_segments, Checked, State as RecheckState};
-use crate::syntax::{Forest, PieceTrees, EDIT_PIECE};
-use crate::text::{LineIndex, PositionEncoding, SourceText};
+use pbn_core::checker::engine::{recheck_segments, Checked, State as RecheckState};
+use pbn_core::checker::{CheckOptions, CheckResult};
+use pbn_core::model::{self, Comment, Game};
+use pbn_core::syntax::{Forest, PieceTrees, EDIT_PIECE};
+use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -181,7 +181,7 @@ impl Snapshot {
             return Some(g);
         }
         let trees = self.piece_trees_at(span.start);
-        let (chunks, _) = crate::syntax::games(&trees[..]);
+        let (chunks, _) = pbn_core::syntax::games(&trees[..]);
         // The check found the game in this piece's trees (a tree's end
         // ends a game), so the chunk is there.
         let chunk = chunks.iter().find(|c| c.range == span)?;
@@ -209,11 +209,11 @@ impl Snapshot {
         let spans = self.game_spans();
         let resolutions = self.checked().resolutions.clone();
         let all: Vec<usize> = (0..self.forest.len()).collect();
-        for batch in all.chunks(4 * crate::par::threads().max(1)) {
+        for batch in all.chunks(4 * pbn_core::par::threads().max(1)) {
             if self.is_stale() {
                 return false;
             }
-            let parts = crate::par::map(batch, |&p| {
+            let parts = pbn_core::par::map(batch, |&p| {
                 let trees = self.forest.piece_trees_uncached(p, text);
                 let first = spans.partition_point(|r| r.start < self.forest.ranges()[p].start);
                 let (mut games, loose) = model::lower::lower_piece(&trees, text, first);
@@ -240,9 +240,12 @@ impl Snapshot {
         )
     }
 
-    /// The whole document formatted ([`crate::format`]), piece by piece
+    /// The whole document formatted ([`pbn_core::format`]), piece by piece
     /// ([`Snapshot::map_pieces`]); `None` when the snapshot became stale.
-    pub fn format(&self, opts: &crate::format::FormatOptions) -> Option<crate::format::Formatted> {
+    pub fn format(
+        &self,
+        opts: &pbn_core::format::FormatOptions,
+    ) -> Option<pbn_core::format::Formatted> {
         let text = self.source.text.as_str();
         // Only `#` values make a game's missing tags depend on later games.
         let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
@@ -250,13 +253,13 @@ impl Snapshot {
             if !self.for_each_piece(|games, _| doc.games.extend(games.iter().cloned())) {
                 return None;
             }
-            crate::format::absent_to_keep(&doc)
+            pbn_core::format::absent_to_keep(&doc)
         } else {
             vec![0; self.game_spans().len()]
         };
-        let mut out = crate::format::Assembler::new(&self.source);
+        let mut out = pbn_core::format::Assembler::new(&self.source);
         let done = self.map_pieces(
-            |trees, games, _| crate::format::format_part(text, trees, &games, &keep, opts),
+            |trees, games, _| pbn_core::format::format_part(text, trees, &games, &keep, opts),
             |p| out.push(p),
         );
         done.then(|| out.finish(opts))

@@ -1,7 +1,7 @@
 //! Server-wide state: open documents and settings.
 
 use super::document::Document;
-use crate::text::PositionEncoding;
+use pbn_core::text::PositionEncoding;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};

@@ -27,8 +27,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use timing::{mb_per_s, Summary};
 
-use pbn::check::{check_text, CheckOptions};
-use pbn::diagnostic::Severity;
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::diagnostic::Severity;
 
 /// `endplay load time / pbn check time` must be at least this.
 const ENDPLAY_RATIO_TARGET: f64 = 10.0;
@@ -188,14 +188,14 @@ pub fn run(args: &Args) -> Result<String, String> {
 
         // Set-up shared by the stage measurements (untimed), and checks
         // that the numbers mean something.
-        let source = pbn::text::decode(&bytes);
-        let tree = pbn::syntax::parse(&source.text);
+        let source = pbn_core::text::decode(&bytes);
+        let tree = pbn_core::syntax::parse(&source.text);
         if tree.root_node().has_error() {
             return Err(format!(
                 "the {games}-game file parses with errors; the numbers would be meaningless"
             ));
         }
-        let doc = pbn::model::lower(&tree, &source.text);
+        let doc = pbn_core::model::lower(&tree, &source.text);
         if doc.games.len() != games {
             return Err(format!(
                 "the model has {} games, expected {games}",
@@ -241,7 +241,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             Box::new(move || spawn_timed(Command::new("wc").arg("-l").arg(&path), &[0]))
         }));
         ms.push((tool("parse", "tree-sitter parse (1 core)", Input::Full), {
-            let mut p = pbn::syntax::new_parser();
+            let mut p = pbn_core::syntax::new_parser();
             let text = source.text.as_str();
             Box::new(move || {
                 let start = Instant::now();
@@ -254,12 +254,12 @@ pub fn run(args: &Args) -> Result<String, String> {
         ms.push((
             tool("lower", "parse + lower, no rules (1 core)", Input::Full),
             {
-                let mut p = pbn::syntax::new_parser();
+                let mut p = pbn_core::syntax::new_parser();
                 let text = source.text.as_str();
                 Box::new(move || {
                     let start = Instant::now();
                     let tree = p.parse(text, None).ok_or("no tree")?;
-                    let doc = pbn::model::lower(&tree, text);
+                    let doc = pbn_core::model::lower(&tree, text);
                     let d = start.elapsed();
                     drop((doc, tree));
                     Ok(d)
@@ -276,7 +276,7 @@ pub fn run(args: &Args) -> Result<String, String> {
                 let (bytes, opts, diag_count) = (&bytes, &opts, &diag_count);
                 Box::new(move || {
                     let start = Instant::now();
-                    let source = pbn::text::decode(bytes);
+                    let source = pbn_core::text::decode(bytes);
                     let res = check_text(&source, opts);
                     let d = start.elapsed();
                     let mut n = (0, 0, 0);
@@ -360,7 +360,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             let bytes = &bytes;
             Box::new(move || {
                 let start = Instant::now();
-                let s = pbn::text::decode(bytes);
+                let s = pbn_core::text::decode(bytes);
                 let d = start.elapsed();
                 drop(s);
                 Ok(d)
@@ -370,7 +370,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             let text = source.text.as_str();
             Box::new(move || {
                 let start = Instant::now();
-                let t = pbn::syntax::parse(text);
+                let t = pbn_core::syntax::parse(text);
                 let d = start.elapsed();
                 drop(t);
                 Ok(d)
@@ -380,7 +380,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             let (text, tree) = (source.text.as_str(), &tree);
             Box::new(move || {
                 let start = Instant::now();
-                let doc = pbn::model::lower(tree, text);
+                let doc = pbn_core::model::lower(tree, text);
                 let d = start.elapsed();
                 drop(doc);
                 Ok(d)
@@ -392,7 +392,7 @@ pub fn run(args: &Args) -> Result<String, String> {
                 let (text, tree, doc) = (source.text.as_str(), &tree, &doc);
                 Box::new(move || {
                     let start = Instant::now();
-                    let v = pbn::syntax::syntax_diagnostics_for(tree, text, doc);
+                    let v = pbn_core::syntax::syntax_diagnostics_for(tree, text, doc);
                     let d = start.elapsed();
                     drop(v);
                     Ok(d)
@@ -440,7 +440,7 @@ pub fn run(args: &Args) -> Result<String, String> {
                 let (source, tree, doc, opts) = (&source, &tree, &doc, &opts);
                 Box::new(move || {
                     let start = Instant::now();
-                    let v = pbn::rules::check_document(source, tree, doc, opts);
+                    let v = pbn_core::rules::check_document(source, tree, doc, opts);
                     let d = start.elapsed();
                     drop(v);
                     Ok(d)
@@ -450,8 +450,8 @@ pub fn run(args: &Args) -> Result<String, String> {
         ms.push((stage("s.drop", "dropping tree and model"), {
             let text = source.text.as_str();
             Box::new(move || {
-                let tree = pbn::syntax::parse(text);
-                let doc = pbn::model::lower(&tree, text);
+                let tree = pbn_core::syntax::parse(text);
+                let doc = pbn_core::model::lower(&tree, text);
                 let start = Instant::now();
                 drop((doc, tree));
                 Ok(start.elapsed())
@@ -510,16 +510,22 @@ pub fn run(args: &Args) -> Result<String, String> {
 /// given fewer than 256 of them, so call it on slices of 255.
 fn rules_one_core(
     text: &str,
-    doc: &pbn::model::Document,
+    doc: &pbn_core::model::Document,
     opts: &CheckOptions,
     export_from: Option<usize>,
-) -> Vec<pbn::diagnostic::Diagnostic> {
+) -> Vec<pbn_core::diagnostic::Diagnostic> {
     let n = doc.games.len();
     let mut out = Vec::new();
     let mut i = 0;
     while i < n {
         let j = (i + 255).min(n);
-        out.extend(pbn::rules::check_games(text, doc, opts, export_from, i..j));
+        out.extend(pbn_core::rules::check_games(
+            text,
+            doc,
+            opts,
+            export_from,
+            i..j,
+        ));
         i = j;
     }
     out
@@ -1246,7 +1252,7 @@ mod tests {
             tags(&text),
             "every tag (deals, notes, tables) kept"
         );
-        let tree = pbn::syntax::parse(&copy);
+        let tree = pbn_core::syntax::parse(&copy);
         assert!(!tree.root_node().has_error());
     }
 }

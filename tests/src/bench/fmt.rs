@@ -30,9 +30,9 @@ pub fn run(args: &Args) -> Result<String, String> {
     let mut inproc = Vec::new();
     for _ in 0..reps {
         let t = Instant::now();
-        let out = pbn::format::format(
-            &pbn::text::decode(text.as_bytes()),
-            &pbn::format::FormatOptions::default(),
+        let out = pbn_core::format::format(
+            &pbn_core::text::decode(text.as_bytes()),
+            &pbn_core::format::FormatOptions::default(),
         );
         inproc.push(t.elapsed().as_secs_f64());
         assert!(out.text.len() > text.len() / 2);

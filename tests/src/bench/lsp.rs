@@ -1000,7 +1000,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     // server's internals change.
     use pbn::lsp::document::Document;
     use pbn::lsp::state::Settings;
-    use pbn::text::{LineIndex, PositionEncoding};
+    use pbn_core::text::{LineIndex, PositionEncoding};
 
     let reps = args.reps.unwrap_or(if args.quick {
         3
@@ -1033,10 +1033,10 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     let after_index = rss_now();
     let index_b = after_index - after_check;
     let before_tree = rss_now();
-    let tree2 = pbn::syntax::parse(text);
+    let tree2 = pbn_core::syntax::parse(text);
     let tree_b = rss_now() - before_tree;
     let before_model = rss_now();
-    let model = pbn::model::lower(&tree2, text);
+    let model = pbn_core::model::lower(&tree2, text);
     let after_model = rss_now();
     let lsp = pbn::lsp::notifications::diagnostics::to_lsp(&snap);
     let after_lsp = rss_now();
@@ -1126,10 +1126,10 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
 
         // Not on the diagnostics path: a full parse, and the model.
         let t = Instant::now();
-        let tree = pbn::syntax::parse(&snap.source.text);
+        let tree = pbn_core::syntax::parse(&snap.source.text);
         push("full_parse", secs(t.elapsed()));
         let t = Instant::now();
-        let model = pbn::model::lower(&tree, &snap.source.text);
+        let model = pbn_core::model::lower(&tree, &snap.source.text);
         push("lower", secs(t.elapsed()));
         drop((model, tree));
     }

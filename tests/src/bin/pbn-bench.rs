@@ -320,10 +320,10 @@ mod timing {
     /// `reps` times or for `min_total` in all, whichever is more, at most
     /// `max_reps` times (one millisecond measured 3 times is mostly noise).
     pub fn check_ms(bytes: &[u8], reps: usize, min_total: Duration, max_reps: usize) -> f64 {
-        let opts = pbn::check::CheckOptions::default();
+        let opts = pbn_core::checker::CheckOptions::default();
         let once = || {
             let t = Instant::now();
-            let r = pbn::check::check_text(&pbn::text::decode(bytes), &opts);
+            let r = pbn_core::checker::check_text(&pbn_core::text::decode(bytes), &opts);
             let d = t.elapsed();
             drop(r);
             d

@@ -2,10 +2,10 @@
 //! (same code path), with the code, related information and the
 //! `Unnecessary` tag for unused notes.
 
-use crate::diagnostic::Severity;
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
-use crate::recheck::Segment;
+use pbn_core::checker::engine::Segment;
+use pbn_core::diagnostic::Severity;
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn one(snap: &Snapshot, conv: &Converter<'_>, d: &crate::diagnostic::Diagnostic) -> Diagnostic {
+fn one(snap: &Snapshot, conv: &Converter<'_>, d: &pbn_core::diagnostic::Diagnostic) -> Diagnostic {
     Diagnostic {
         range: conv.range(d.range.clone()),
         severity: Some(match d.severity {
@@ -76,7 +76,7 @@ pub struct JsonCache {
 struct Template {
     /// Keeps the segment's diagnostics alive, so that their address (the
     /// key) is not reused while the entry exists.
-    _diags: Arc<Vec<crate::diagnostic::Diagnostic>>,
+    _diags: Arc<Vec<pbn_core::diagnostic::Diagnostic>>,
     json: String,
     /// Where each line number is in `json`: offset, length, relative value.
     lines: Vec<(usize, usize, u32)>,
@@ -369,7 +369,7 @@ mod tests {
     fn publish_json_after_edits_equals_the_typed_notification() {
         use crate::lsp::document::Document;
         use crate::lsp::state::Settings;
-        use crate::text::PositionEncoding;
+        use pbn_core::text::PositionEncoding;
         use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
         // A character outside the BMP in a few games (each is reported, and
         // more than 50 would be capped, which makes one list).

@@ -36,16 +36,16 @@
 //! requests that do not ask for source actions (the lightbulb of VS Code
 //! never shows them).
 
-use crate::bridge::{self, FinalContract, Seat, Strain};
-use crate::diagnostic::Diagnostic as Diag;
-use crate::format::{format, EolOption, FormatOptions};
 use crate::lsp::snapshot::Snapshot;
-use crate::model::values::{self, ContractValue};
-use crate::model::{
+use pbn_core::bridge::{self, FinalContract, Seat, Strain};
+use pbn_core::diagnostic::Diagnostic as Diag;
+use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::model::values::{self, ContractValue};
+use pbn_core::model::{
     typed, Annotation, AnnotationKind, CallToken, CardToken, Game, Inherit, Tag, TagRole,
 };
-use crate::rules::tags::{MANDATORY, MISC_AND_TABLES, SECTION_TAGS, SUPPLEMENTAL};
-use crate::text::{LineEnding, SourceText};
+use pbn_core::rules::tags::{MANDATORY, MISC_AND_TABLES, SECTION_TAGS, SUPPLEMENTAL};
+use pbn_core::text::{LineEnding, SourceText};
 use std::collections::HashMap;
 use std::ops::Range;
 use tower_lsp_server::ls_types::*;
@@ -349,7 +349,7 @@ fn after_point(text: &str, g: &Game, end: usize) -> usize {
 }
 
 fn tag_line(name: &str, value: &str) -> String {
-    format!("[{name} \"{}\"]", crate::model::escape(value))
+    format!("[{name} \"{}\"]", pbn_core::model::escape(value))
 }
 
 // ---------------------------------------------------------------------------
@@ -372,15 +372,17 @@ fn tag_at_value<'g>(g: &'g Game, r: &Range<usize>) -> Option<&'g Tag> {
 /// The edit that makes `new` the value of `tag`.
 fn set_value(tag: &Tag, new: &str) -> Option<(Range<usize>, String)> {
     match &tag.value {
-        Some(v) if v.quoted && v.terminated => Some((v.range.clone(), crate::model::escape(new))),
+        Some(v) if v.quoted && v.terminated => {
+            Some((v.range.clone(), pbn_core::model::escape(new)))
+        }
         Some(v) if !v.quoted => Some((
             v.range.clone(),
-            format!("\"{}\"", crate::model::escape(new)),
+            format!("\"{}\"", pbn_core::model::escape(new)),
         )),
         Some(_) => None,
         None => Some((
             tag.name_range.end..tag.name_range.end,
-            format!(" \"{}\"", crate::model::escape(new)),
+            format!(" \"{}\"", pbn_core::model::escape(new)),
         )),
     }
 }
@@ -975,7 +977,7 @@ fn insert_tags(text: &str, g: &Game, new: &[(&str, String)]) -> Vec<(Range<usize
 /// The value to write for a mandatory tag that is missing.
 fn missing_value(name: &str, f: &Facts, g: &Game) -> (String, bool) {
     let passed =
-        matches!(f.outcome, Some(FinalContract::PassedOut)) || crate::model::contract_is_pass(g);
+        matches!(f.outcome, Some(FinalContract::PassedOut)) || pbn_core::model::contract_is_pass(g);
     let known = match (name, f.outcome) {
         ("Contract", Some(o)) => Some(contract_value(o)),
         ("Declarer", Some(o)) => Some(declarer_value(o, g)),
@@ -1371,7 +1373,7 @@ mod tests {
             .diagnostics
             .iter()
             .filter(|d| {
-                d.severity == crate::diagnostic::Severity::Error && !before.contains(d.code.code)
+                d.severity == pbn_core::diagnostic::Severity::Error && !before.contains(d.code.code)
             })
             .map(|d| (d.code.code, d.message.clone()))
             .collect();

@@ -17,13 +17,13 @@
 //! Completions replace the word being typed (a `textEdit` over it); no
 //! snippets.
 
-use crate::bridge::{self, Seat};
 use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
-use crate::model::values::misc::{OpenListTag, SCORING_BASICS, SCORING_MODIFIERS};
-use crate::model::{self, values, AnnotationKind, CommentKind, Game};
 use contract_bridge::auction::Call;
 use contract_bridge::{Bid, Level, Strain};
+use pbn_core::bridge::{self, Seat};
+use pbn_core::model::values::misc::{OpenListTag, SCORING_BASICS, SCORING_MODIFIERS};
+use pbn_core::model::{self, values, AnnotationKind, CommentKind, Game};
 use std::ops::Range;
 use tower_lsp_server::ls_types::*;
 
@@ -75,7 +75,7 @@ fn in_comment(snap: &Snapshot, offset: usize) -> bool {
         return false;
     };
     let trees = snap.piece_trees_at(before);
-    let root = crate::syntax::root_at(&trees, before);
+    let root = pbn_core::syntax::root_at(&trees, before);
     let Some(node) = root.descendant_for_byte_range(before, before) else {
         return false;
     };

@@ -1,9 +1,9 @@
 //! `textDocument/formatting` and `rangeFormatting`: the export formatter of
 //! `pbn fmt` (the file's own line endings are kept, as in the editor).
 
-use crate::format::{format, FormatOptions};
 use crate::lsp::snapshot::Snapshot;
-use crate::text::SourceText;
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::SourceText;
 use tower_lsp_server::ls_types::*;
 
 pub fn register(caps: &mut ServerCapabilities) {
@@ -50,9 +50,9 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     let crlf = snap.source.text.matches("\r\n").count();
     let lf = snap.source.text.matches('\n').count() - crlf;
     opts.eol = if crlf >= lf && crlf > 0 {
-        crate::format::EolOption::Crlf
+        pbn_core::format::EolOption::Crlf
     } else {
-        crate::format::EolOption::Lf
+        pbn_core::format::EolOption::Lf
     };
     let mut out = format(&SourceText::from_text(piece.to_owned()), &opts).text;
     // The piece ends without its line break in the document.

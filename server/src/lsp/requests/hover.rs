@@ -14,13 +14,13 @@
 //! - Calls: who made it and where in the auction; cards: who played it, in
 //!   which trick, who led and who won that trick.
 
-use crate::bridge::{self, seat_name, Seat, Strain, Suit, Vulnerability};
 use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
-use crate::model::typed::{typed, TokenReading, TypedGame};
-use crate::model::values::{self, ContractValue};
-use crate::model::{CallToken, CardToken, Game, Inherit, Tag, TagRole};
 use contract_bridge::{Hand, Rank};
+use pbn_core::bridge::{self, seat_name, Seat, Strain, Suit, Vulnerability};
+use pbn_core::model::typed::{typed, TokenReading, TypedGame};
+use pbn_core::model::values::{self, ContractValue};
+use pbn_core::model::{CallToken, CardToken, Game, Inherit, Tag, TagRole};
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
 use tree_sitter::Node;
@@ -33,7 +33,7 @@ pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
     let conv = snap.converter();
     let offset = conv.offset(params.text_document_position_params.position);
     let trees = snap.piece_trees_at(offset);
-    let root = crate::syntax::root_at(&trees, offset);
+    let root = pbn_core::syntax::root_at(&trees, offset);
     // The token at the cursor, else the one just before it (cursor at the
     // end of a token).
     let mut tried = None;
@@ -93,7 +93,7 @@ fn hover_node(
         // A run of card tokens (§3.6.1): the one under the cursor, else the
         // one that ends at it.
         let cells: Vec<_> =
-            crate::syntax::section_cells(&snap.source.text, range.clone()).collect();
+            pbn_core::syntax::section_cells(&snap.source.text, range.clone()).collect();
         range = cells
             .iter()
             .find(|c| c.contains(&offset))
@@ -626,7 +626,7 @@ fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
         CallToken::Double => format!("**{text}**: {who} doubles, {place}"),
         CallToken::Redouble => format!("**{text}**: {who} redoubles, {place}"),
         CallToken::AllPass => {
-            let n = crate::model::all_pass_count(&a.entries[..k]);
+            let n = pbn_core::model::all_pass_count(&a.entries[..k]);
             let seats: Vec<String> = match seat {
                 Some(s) => (0..n).map(|i| bridge::rotate(s, i).letter().to_string()).collect(),
                 None => Vec::new(),

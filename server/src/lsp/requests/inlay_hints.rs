@@ -8,13 +8,13 @@
 //! - `17 HCP` after each hand of the Deal value (§3.4.11).
 
 use super::hover::hcp;
-use crate::bridge::seat_name;
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
-use crate::model::typed::typed;
-use crate::model::values;
-use crate::model::{CallToken, CardToken, Entry, Game, Inherit};
 use contract_bridge::{Seat, Suit};
+use pbn_core::bridge::seat_name;
+use pbn_core::model::typed::typed;
+use pbn_core::model::values;
+use pbn_core::model::{CallToken, CardToken, Entry, Game, Inherit};
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
 

@@ -19,7 +19,7 @@
 //! `Note` tags, whose numbers come from [`values::parse_note`].
 
 use crate::lsp::snapshot::Snapshot;
-use crate::model::{values, Annotation, AnnotationKind, Game, Inherit, Source, TagRole};
+use pbn_core::model::{values, Annotation, AnnotationKind, Game, Inherit, Source, TagRole};
 use std::collections::HashMap;
 use std::ops::Range;
 use tower_lsp_server::ls_types::*;

@@ -110,7 +110,7 @@ fn query() -> &'static Query {
     static QUERY: OnceLock<Query> = OnceLock::new();
     QUERY.get_or_init(|| {
         Query::new(
-            &crate::syntax::language(),
+            &pbn_core::syntax::language(),
             tree_sitter_pbn::HIGHLIGHTS_QUERY,
         )
         .expect("tree-sitter-pbn's highlights query compiles")
@@ -140,8 +140,8 @@ fn for_each_span_batch(
 ) -> bool {
     let q = query();
     let names = q.capture_names();
-    let section_token = crate::syntax::language().id_for_node_kind("section_token", true);
-    let cards = crate::syntax::language().id_for_node_kind("cards", true);
+    let section_token = pbn_core::syntax::language().id_for_node_kind("section_token", true);
+    let cards = pbn_core::syntax::language().id_for_node_kind("cards", true);
     let card_types = (token_of("constant"), token_of("punctuation.delimiter"));
     let text = snap.source.text.as_str();
     // Piece by piece on every core, each piece's trees dropped after it
@@ -150,11 +150,11 @@ fn for_each_span_batch(
         None => (0..snap.forest.len()).collect(),
         Some(r) => (snap.forest.piece_at(r.start)..=snap.forest.piece_at(r.end)).collect(),
     };
-    for batch in pieces.chunks(4 * crate::par::threads().max(1)) {
+    for batch in pieces.chunks(4 * pbn_core::par::threads().max(1)) {
         if snap.is_stale() {
             return false;
         }
-        let per_piece = crate::par::map(batch, |&p| {
+        let per_piece = pbn_core::par::map(batch, |&p| {
             let mut cursor = QueryCursor::new();
             let mut all = Vec::new();
             let trees = if range.is_some() {
@@ -174,11 +174,11 @@ fn for_each_span_batch(
                             continue;
                         }
                         if c.node.kind_id() == cards {
-                            for r in crate::syntax::section_cells(text, r) {
-                                let t = match crate::syntax::card_cell(&text[r.clone()]) {
-                                    crate::syntax::CardCell::Card => card_types.0,
-                                    crate::syntax::CardCell::Dash => card_types.1,
-                                    crate::syntax::CardCell::Invalid => None,
+                            for r in pbn_core::syntax::section_cells(text, r) {
+                                let t = match pbn_core::syntax::card_cell(&text[r.clone()]) {
+                                    pbn_core::syntax::CardCell::Card => card_types.0,
+                                    pbn_core::syntax::CardCell::Dash => card_types.1,
+                                    pbn_core::syntax::CardCell::Invalid => None,
                                 };
                                 if let Some((ty, mods)) = t {
                                     all.push(Span {
@@ -194,7 +194,7 @@ fn for_each_span_batch(
                             // One node holds a run of section tokens (a table
                             // row, §5): one semantic token per §3.2 token, not
                             // over the spaces between them.
-                            for r in crate::syntax::section_cells(text, r) {
+                            for r in pbn_core::syntax::section_cells(text, r) {
                                 all.push(Span {
                                     start: r.start,
                                     end: r.end,
@@ -318,7 +318,7 @@ mod tests {
     use super::*;
     use crate::lsp::snapshot::Snapshot;
     use crate::lsp::state::Settings;
-    use crate::text::PositionEncoding;
+    use pbn_core::text::PositionEncoding;
 
     fn snapshot(text: &str, encoding: PositionEncoding) -> Snapshot {
         let settings = Settings {

@@ -2,7 +2,7 @@
 //! =", its sections as children).
 
 use crate::lsp::snapshot::Snapshot;
-use crate::model::values;
+use pbn_core::model::values;
 use tower_lsp_server::ls_types::*;
 
 pub fn register(caps: &mut ServerCapabilities) {
@@ -10,7 +10,7 @@ pub fn register(caps: &mut ServerCapabilities) {
 }
 
 /// "Board 7 · 4S by N =" (the result relative to the contract when known).
-pub fn game_title(g: &crate::model::Game) -> String {
+pub fn game_title(g: &pbn_core::model::Game) -> String {
     let mut title = match g.value("Board") {
         Some(b) if !b.is_empty() && b != "?" => format!("Board {b}"),
         _ => format!("Game {}", g.index + 1),

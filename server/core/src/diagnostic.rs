@@ -219,6 +219,13 @@ pub fn shorten_quotes(message: &str) -> Option<String> {
     Some(out)
 }
 
+/// The order of every diagnostic list: by range, then code (stable).
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code))
+    });
+}
+
 #[cfg(test)]
 mod quote_tests {
     use super::*;

@@ -6,7 +6,7 @@ use crate::model::values::{self, ContractValue, SideScores};
 use crate::model::{
     AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole,
 };
-use crate::rules::tags::MANDATORY;
+use crate::spec::tags::MANDATORY;
 use contract_bridge::Seat;
 
 /// The longest line export format allows, without its line end (§2.3).

@@ -223,12 +223,12 @@ pub(crate) fn strain_text(strain: Strain) -> &'static str {
 }
 
 /// A bid as PBN writes it ("1C", "3NT").
-pub(crate) fn bid_text(bid: Bid) -> String {
+pub fn bid_text(bid: Bid) -> String {
     format!("{}{}", bid.level.get(), strain_text(bid.strain))
 }
 
 /// A contract as PBN writes it ("4SX").
-pub(crate) fn contract_text(contract: Contract) -> String {
+pub fn contract_text(contract: Contract) -> String {
     let risk = match contract.penalty {
         Penalty::Undoubled => "",
         Penalty::Doubled => "X",
@@ -238,7 +238,7 @@ pub(crate) fn contract_text(contract: Contract) -> String {
 }
 
 /// A card as PBN writes it ("SK", "HT").
-pub(crate) fn card_text(card: Card) -> String {
+pub fn card_text(card: Card) -> String {
     format!("{}{}", card.suit.letter(), card.rank.letter())
 }
 

@@ -343,7 +343,7 @@ pub struct Forest {
 }
 
 /// The next piece id. Process-wide, not per [`TreeCache`]: the language
-/// server's re-check state ([`crate::recheck`]) is keyed by piece ids and
+/// server's re-check state ([`crate::checker::engine`]) is keyed by piece ids and
 /// outlives a forest (a new forest after a whole-text change), so an id must
 /// never be handed out twice in a process.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

@@ -10,7 +10,6 @@ pub mod tags;
 pub(crate) mod text;
 mod values;
 
-use crate::check::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Document, Game};
 use crate::syntax::Trees;
@@ -21,6 +20,13 @@ use crate::text::SourceText;
 /// per-game rules.
 pub(crate) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 pub(crate) type FastSet<K> = rustc_hash::FxHashSet<K>;
+
+/// Options of a check run.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Also report what is legal in import format but not in export format.
+    pub export: bool,
+}
 
 /// What a per-game rule sees.
 pub struct GameCtx<'a> {
@@ -150,7 +156,7 @@ fn cap_per_code(out: &mut Vec<Diagnostic>) {
     if out.len() <= GAME_CODE_CAP {
         return;
     }
-    crate::check::sort(out);
+    crate::diagnostic::sort(out);
     keep_first_per_code(out, GAME_CODE_CAP, |more| {
         format!("({more} more like this in this game not shown)")
     });
@@ -208,54 +214,4 @@ fn check_some_games(
     .into_iter()
     .flatten()
     .collect()
-}
-
-#[cfg(test)]
-mod cap_tests {
-    use crate::check::{check_text, CheckOptions};
-    use crate::text::decode;
-
-    fn codes(text: &str, code: &str) -> Vec<String> {
-        let r = check_text(&decode(text.as_bytes()), &CheckOptions::default());
-        r.diagnostics
-            .iter()
-            .filter(|d| d.code.code == code)
-            .map(|d| d.message.to_string())
-            .collect()
-    }
-
-    /// `n` notes with the number 1 after an auction that refers to it: n - 1
-    /// duplicates (PBN0207).
-    fn notes(n: usize) -> String {
-        "[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n".to_string() + &"[Note \"1:x\"]\n".repeat(n)
-    }
-
-    #[test]
-    fn a_code_is_limited_per_game_and_the_last_says_how_many_more() {
-        let at_cap = codes(&notes(super::GAME_CODE_CAP + 1), "PBN0207");
-        assert_eq!(at_cap.len(), super::GAME_CODE_CAP);
-        assert!(at_cap.iter().all(|m| !m.contains("more like this")));
-        let over = codes(&notes(super::GAME_CODE_CAP + 11), "PBN0207");
-        assert_eq!(over.len(), super::GAME_CODE_CAP);
-        assert!(
-            over.last()
-                .unwrap()
-                .ends_with("(10 more like this in this game not shown)"),
-            "{over:?}"
-        );
-    }
-
-    #[test]
-    fn syntax_errors_are_limited_per_file() {
-        // one syntax error per line: `]` alone is not a PBN token
-        let few = codes(&"]\n\n".repeat(super::text::CAP), "PBN0001");
-        assert_eq!(few.len(), super::text::CAP);
-        assert!(few.iter().all(|m| !m.contains("more not shown")));
-        let many = codes(&"]\n\n".repeat(super::text::CAP + 7), "PBN0001");
-        assert_eq!(many.len(), super::text::CAP);
-        assert!(
-            many.last().unwrap().ends_with("(7 more not shown)"),
-            "{many:?}"
-        );
-    }
 }

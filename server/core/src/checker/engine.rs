@@ -1,5 +1,5 @@
 //! Re-checking a document after an edit, for the language server: the same
-//! diagnostics as [`crate::check::check_text`], computed game by game and
+//! diagnostics as [`crate::checker::check_text`], computed game by game and
 //! reused for every game whose text and inherited values did not change.
 //!
 //! A game's diagnostics depend only on its own text (its span: the whole
@@ -17,7 +17,7 @@
 //! all, a position-free [`TagSummary`] of each game is kept too, keyed by
 //! the span's hash.
 
-use crate::check::{CheckOptions, CheckResult};
+use crate::checker::{CheckOptions, CheckResult};
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::{Env, Resolution, TagSummary};
 use crate::model::lower::lower_game;
@@ -80,7 +80,7 @@ struct PieceCheck {
 /// The diagnostics of a check in document order, in segments: one per
 /// piece of a forest (shared with the checks before it while the piece
 /// does not change), and loose ones. [`Checked::flatten`] gives the
-/// [`CheckResult`] that [`crate::check::check_text`] would.
+/// [`CheckResult`] that [`crate::checker::check_text`] would.
 #[derive(Clone, Debug, Default)]
 pub struct Checked {
     pub games: usize,
@@ -556,7 +556,7 @@ pub struct Stats {
 }
 
 /// Checks `source` (cut into the pieces of `forest`), reusing what `prev`
-/// knows: the diagnostics in one list, as [`crate::check::check_text`]
+/// knows: the diagnostics in one list, as [`crate::checker::check_text`]
 /// gives them.
 pub fn recheck(
     source: &SourceText,
@@ -798,7 +798,7 @@ pub fn recheck_segments(
             .diagnostics;
             all.extend(loose);
             rules::text::cap(&mut all);
-            crate::check::sort(&mut all);
+            crate::diagnostic::sort(&mut all);
             Checked::loose(n, all)
         };
         return (with_games(checked, chunk_ranges, resolutions), next, stats);
@@ -833,7 +833,7 @@ pub fn recheck_segments(
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
-    crate::check::sort(&mut out);
+    crate::diagnostic::sort(&mut out);
     (
         with_games(Checked::loose(n, out), chunk_ranges, resolutions),
         next,
@@ -916,7 +916,7 @@ fn piece_check(
     for d in diags.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&local, d.range.start);
     }
-    crate::check::sort(&mut diags);
+    crate::diagnostic::sort(&mut diags);
     let caps = rules::text::cap_counts(&diags);
     PieceCheck {
         games,
@@ -926,7 +926,7 @@ fn piece_check(
 }
 
 /// Whether the segments' diagnostics, one segment after the other, are in
-/// the order of [`crate::check::sort`] (each is sorted within; one that
+/// the order of [`crate::diagnostic::sort`] (each is sorted within; one that
 /// reaches past its piece may not be).
 fn in_order(segments: &[Segment]) -> bool {
     let mut last: Option<(usize, usize, &'static str)> = None;
@@ -947,7 +947,7 @@ fn in_order(segments: &[Segment]) -> bool {
 /// diagnostic falls inside becomes a loose segment of its own.
 fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Checked {
     let key = |d: &Diagnostic| (d.range.start, d.range.end, d.code.code);
-    crate::check::sort(&mut loose);
+    crate::diagnostic::sort(&mut loose);
     let mut loose = loose.into_iter().peekable();
     let mut out = Vec::with_capacity(segments.len() + 2);
     let push_loose = |out: &mut Vec<Segment>, v: Vec<Diagnostic>| {
@@ -976,7 +976,7 @@ fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnostic>) -> Ch
             while let Some(d) = loose.next_if(|d| key(d) <= end) {
                 v.push(d);
             }
-            crate::check::sort(&mut v);
+            crate::diagnostic::sort(&mut v);
             push_loose(&mut out, v);
         } else {
             out.push(seg);

@@ -1,19 +1,16 @@
 //! Checking a whole document: `pbn check`'s [`check_text`] (the language
-//! server's game-by-game re-check, [`crate::recheck`], from an empty state)
+//! server's game-by-game re-check, [`crate::checker::engine`], from an empty state)
 //! and the reference it is tested against, [`check_whole`] (every rule on
 //! the whole parsed and lowered document at once). Both run the rule
 //! functions of [`crate::rules`].
 
-use crate::diagnostic::Diagnostic;
+pub mod engine;
+
+pub use crate::rules::CheckOptions;
+
+use crate::diagnostic::{sort, Diagnostic};
 use crate::syntax::{self, Trees};
 use crate::text::SourceText;
-
-/// Options of a check run.
-#[derive(Clone, Debug, Default)]
-pub struct CheckOptions {
-    /// Also report what is legal in import format but not in export format.
-    pub export: bool,
-}
 
 /// The result of checking one document.
 #[derive(Debug)]
@@ -24,7 +21,7 @@ pub struct CheckResult {
 
 /// Checks a decoded document: `pbn check`'s path. The text is cut at game
 /// breaks into pieces of about [`syntax::EDIT_PIECE`] bytes and run
-/// through the language server's re-check ([`crate::recheck`]) from an
+/// through the language server's re-check ([`crate::checker::engine`]) from an
 /// empty state: the pieces are parsed on every core, and each piece's games
 /// are lowered and checked by the worker that parsed it while its trees
 /// are at hand (in its caches), so that the trees of the whole document
@@ -41,8 +38,12 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
         0
     };
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, budget);
-    let (result, state, _) =
-        crate::recheck::recheck(source, &forest, opts, &crate::recheck::State::default());
+    let (result, state, _) = crate::checker::engine::recheck(
+        source,
+        &forest,
+        opts,
+        &crate::checker::engine::State::default(),
+    );
     crate::par::drop_later((forest, state));
     result
 }
@@ -69,13 +70,6 @@ pub fn check_parsed<T: Trees + ?Sized>(
     result
 }
 
-/// The order of every diagnostic list: by range, then code (stable).
-pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (a.range.start, a.range.end, a.code.code).cmp(&(b.range.start, b.range.end, b.code.code))
-    });
-}
-
 /// Checks a parsed and lowered document.
 pub fn check_model<T: Trees + ?Sized>(
     source: &SourceText,
@@ -90,5 +84,55 @@ pub fn check_model<T: Trees + ?Sized>(
     CheckResult {
         games: doc.games.len(),
         diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::{check_text, CheckOptions};
+    use crate::text::decode;
+
+    fn codes(text: &str, code: &str) -> Vec<String> {
+        let r = check_text(&decode(text.as_bytes()), &CheckOptions::default());
+        r.diagnostics
+            .iter()
+            .filter(|d| d.code.code == code)
+            .map(|d| d.message.to_string())
+            .collect()
+    }
+
+    /// `n` notes with the number 1 after an auction that refers to it: n - 1
+    /// duplicates (PBN0207).
+    fn notes(n: usize) -> String {
+        "[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n".to_string() + &"[Note \"1:x\"]\n".repeat(n)
+    }
+
+    #[test]
+    fn a_code_is_limited_per_game_and_the_last_says_how_many_more() {
+        let at_cap = codes(&notes(crate::rules::GAME_CODE_CAP + 1), "PBN0207");
+        assert_eq!(at_cap.len(), crate::rules::GAME_CODE_CAP);
+        assert!(at_cap.iter().all(|m| !m.contains("more like this")));
+        let over = codes(&notes(crate::rules::GAME_CODE_CAP + 11), "PBN0207");
+        assert_eq!(over.len(), crate::rules::GAME_CODE_CAP);
+        assert!(
+            over.last()
+                .unwrap()
+                .ends_with("(10 more like this in this game not shown)"),
+            "{over:?}"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_limited_per_file() {
+        // one syntax error per line: `]` alone is not a PBN token
+        let few = codes(&"]\n\n".repeat(crate::rules::text::CAP), "PBN0001");
+        assert_eq!(few.len(), crate::rules::text::CAP);
+        assert!(few.iter().all(|m| !m.contains("more not shown")));
+        let many = codes(&"]\n\n".repeat(crate::rules::text::CAP + 7), "PBN0001");
+        assert_eq!(many.len(), crate::rules::text::CAP);
+        assert!(
+            many.last().unwrap().ends_with("(7 more not shown)"),
+            "{many:?}"
+        );
     }
 }

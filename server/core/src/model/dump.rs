@@ -193,7 +193,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
         }
         // `#` is forbidden for these tags (§4.8): the value it would take is
         // not part of the game's meaning.
-        let forbidden = crate::rules::tags::NO_INHERIT.contains(&t.name.as_str());
+        let forbidden = crate::spec::tags::NO_INHERIT.contains(&t.name.as_str());
         let value = match &t.inherit {
             Inherit::None => canonical_value(game, &t.name, v),
             Inherit::Previous if forbidden => json!({ "inherit": "#" }),

@@ -1,0 +1,33 @@
+//! `pbn-core`: PBN (Portable Bridge Notation 2.1) without IO or LSP: text
+//! decoding, the tree-sitter syntax, the typed model, the rules, the checker
+//! and the export formatter. The `pbn` crate adds the CLI and the language
+//! server on top. See ARCHITECTURE.md at the repository root for the map.
+//!
+//! Layers, each depending only on the ones listed before it (checked by
+//! `tests/layers.rs`):
+//! - [`hash`], [`par`]: hashing and worker threads;
+//! - [`text`]: bytes → text (encoding, line endings) and positions;
+//! - [`codes`], [`diagnostic`]: the code registry and what rules produce;
+//! - [`spec`]: PBN's vocabulary (tags);
+//! - [`syntax`]: the tree-sitter-pbn tree, games, syntax diagnostics;
+//! - [`bridge`]: bridge logic (auction, play, scores) on plain values;
+//! - [`model`]: the typed game model lowered from the tree;
+//! - [`rules`]: every rule of the standard, on the model;
+//! - [`checker`]: the incremental checker that runs the rules piece by
+//!   piece, for `pbn check` and the language server alike;
+//! - [`format`]: the export-format formatter;
+//! - [`config`]: `pbn.toml`.
+
+pub mod bridge;
+pub mod checker;
+pub mod codes;
+pub mod config;
+pub mod diagnostic;
+pub mod format;
+pub mod hash;
+pub mod model;
+pub mod par;
+pub mod rules;
+pub mod spec;
+pub mod syntax;
+pub mod text;
