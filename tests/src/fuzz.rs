@@ -670,21 +670,17 @@ pub fn incremental_reparse(data: &[u8]) {
     let opts = CheckOptions {
         export: data.len() % 2 == 0,
     };
-    let recheck = |source: &pbn_core::text::SourceText,
-                   forest: &pbn_core::syntax::Forest,
-                   state: &pbn_core::checker::engine::State| {
-        pbn_core::checker::engine::recheck_segments(source, forest, &opts, state)
+    let check_again = |source: &pbn_core::text::SourceText,
+                       forest: &pbn_core::syntax::Forest,
+                       state: &pbn_core::checker::State| {
+        pbn_core::checker::check_segments(source, forest, &opts, state)
     };
     // The language server's text and line index, edited in place on each
     // `didChange` (`SourceText::replace`, `LineIndex::replace`): at the
     // end, equal to those of the final text read afresh.
     let mut source = pbn_core::text::SourceText::from_text(text.clone());
     let mut index = pbn_core::text::LineIndex::new(&text);
-    let (_, mut state, _) = recheck(
-        &source,
-        &forest,
-        &pbn_core::checker::engine::State::default(),
-    );
+    let (_, mut state, _) = check_again(&source, &forest, &pbn_core::checker::State::default());
     let mut current = text;
     for e in &edits {
         let mut start = (e.start as usize) % (current.len() + 1);
@@ -731,7 +727,7 @@ pub fn incremental_reparse(data: &[u8]) {
         if e.reparse {
             tree = parser.parse(&current, Some(&tree)).expect("parse");
             forest.recut(&current);
-            state = recheck(&source, &forest, &state).1;
+            state = check_again(&source, &forest, &state).1;
         }
     }
     let fresh_source = pbn_core::text::SourceText::from_text(current.clone());
@@ -809,7 +805,7 @@ pub fn incremental_reparse(data: &[u8]) {
             b.get(i)
         );
     }
-    let (checked, _, _) = recheck(&source, &forest, &state);
+    let (checked, _, _) = check_again(&source, &forest, &state);
     let key = |v: &[pbn_core::diagnostic::Diagnostic]| {
         v.iter()
             .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))

@@ -3,31 +3,10 @@
 //! Ranges are byte ranges into the decoded text ([`crate::text`]); the CLI and
 //! the LSP layer convert them to lines and columns at the edge.
 
-use serde::Serialize;
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use crate::codes::{all as all_codes, lookup, Category, CodeInfo};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Hint,
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-            Severity::Hint => "hint",
-        }
-    }
-}
+pub use crate::codes::{all as all_codes, lookup, Category, CodeInfo, Severity};
 
 /// A secondary location (e.g. the first of two duplicate tags).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +21,7 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub range: Range<usize>,
     /// Shared, not copied, when the language server reuses a game's
-    /// diagnostics after an edit (`recheck`): a clone is a reference count.
+    /// diagnostics after an edit (the checker): a clone is a reference count.
     pub message: Arc<str>,
     /// 0-based index of the game the diagnostic belongs to, if any.
     pub game: Option<usize>,

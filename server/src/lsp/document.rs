@@ -68,7 +68,7 @@ impl Document {
         uri: Uri,
         version: i32,
         text: String,
-        settings: super::state::Settings,
+        settings: super::settings::Settings,
     ) -> Document {
         let forest = Forest::cut(&text, EDIT_PIECE);
         let rope = Rope::from_str(&text);
@@ -108,7 +108,7 @@ impl Document {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
         enc: PositionEncoding,
-        settings: super::state::Settings,
+        settings: super::settings::Settings,
     ) {
         let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
             Some(s) => (
@@ -170,7 +170,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::state::Settings;
+    use crate::lsp::settings::Settings;
     use tower_lsp_server::ls_types::{Position, Range};
 
     fn uri() -> Uri {
@@ -330,7 +330,7 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_rechecks_only_the_games_it_touches() {
+    fn an_edit_checks_again_only_the_games_it_touches() {
         let game = |b: usize| {
             format!(
                 "[Event \"E\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n",

@@ -13,6 +13,7 @@ pub mod document;
 pub mod notifications;
 pub mod requests;
 pub mod server;
+pub mod settings;
 pub mod snapshot;
 pub mod state;
 pub mod transport;

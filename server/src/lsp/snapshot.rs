@@ -3,8 +3,8 @@
 //! are computed once, on first use.
 
 use super::convert::Converter;
-use super::state::Settings;
-use pbn_core::checker::engine::{recheck_segments, Checked, State as RecheckState};
+use super::settings::Settings;
+use pbn_core::checker::{check_segments, Checked, State as CheckState};
 use pbn_core::checker::{CheckOptions, CheckResult};
 use pbn_core::model::{self, Comment, Game};
 use pbn_core::syntax::{Forest, PieceTrees, EDIT_PIECE};
@@ -27,14 +27,14 @@ pub struct Snapshot {
     pub settings: Settings,
     /// Games lowered one at a time (see [`Snapshot::game`]).
     lowered: OnceLock<Vec<OnceLock<Box<Game>>>>,
-    check: Arc<OnceLock<(Checked, RecheckState)>>,
+    check: Arc<OnceLock<(Checked, CheckState)>>,
     /// The diagnostics of `check` in one list, for requests that look
     /// through them (code actions); publishing does not need it.
     flat: OnceLock<CheckResult>,
     /// The latest computed check of an earlier version: its per-game
     /// diagnostics are reused for the games an edit did not touch. (Only the
     /// result cell is kept, never the earlier snapshot itself.)
-    previous_check: Option<Arc<OnceLock<(Checked, RecheckState)>>>,
+    previous_check: Option<Arc<OnceLock<(Checked, CheckState)>>>,
     /// The document's latest version, shared by its snapshots: a walk over
     /// the whole document stops when it is no longer this snapshot's
     /// ([`Snapshot::is_stale`]).
@@ -141,14 +141,14 @@ impl Snapshot {
                 let opts = CheckOptions {
                     export: self.settings.export,
                 };
-                let empty = RecheckState::default();
+                let empty = CheckState::default();
                 let prev = self
                     .previous_check
                     .as_ref()
                     .and_then(|p| p.get())
                     .map(|(_, c)| c)
                     .unwrap_or(&empty);
-                let (result, state, _) = recheck_segments(source, &self.forest, &opts, prev);
+                let (result, state, _) = check_segments(source, &self.forest, &opts, prev);
                 (result, state)
             })
             .0

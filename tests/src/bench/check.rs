@@ -392,7 +392,7 @@ pub fn run(args: &Args) -> Result<String, String> {
                 let (text, tree, doc) = (source.text.as_str(), &tree, &doc);
                 Box::new(move || {
                     let start = Instant::now();
-                    let v = pbn_core::syntax::syntax_diagnostics_for(tree, text, doc);
+                    let v = pbn_core::checker::syntax_diagnostics_for(tree, text, doc);
                     let d = start.elapsed();
                     drop(v);
                     Ok(d)
@@ -909,7 +909,7 @@ fn render(
          (`time.perf_counter` in `tests/bench/endplay_load.py`, interpreter start and import excluded). \
          `pbn check` cuts the file at game breaks into pieces of about 32 KB (`syntax::Forest`) and parses, \
          lowers and checks each piece's games on one worker, on every core ({cores} here; \
-         `recheck::recheck` from an empty state), dropping each piece's trees when done; the \
+         `checker::check` from an empty state), dropping each piece's trees when done; the \
          \"tree-sitter parse\" and \"parse + lower\" rows are one thread on the whole file, and the \
          stages below run the whole-document path (`check::check_whole`), for reference. \
          Sizes {} games; a measurement estimated (power law through the two smaller sizes) to exceed \

@@ -4,11 +4,20 @@
 //! the whole parsed and lowered document at once). Both run the rule
 //! functions of [`crate::rules`].
 
-pub mod engine;
+mod engine;
+mod game;
+mod layout;
+mod merge;
+mod piece;
+mod state;
+
+pub use engine::{check, check_segments};
+pub use state::{Checked, Segment, State, Stats};
 
 pub use crate::rules::CheckOptions;
 
 use crate::diagnostic::{sort, Diagnostic};
+use crate::model::{CommentKind, Document};
 use crate::syntax::{self, Trees};
 use crate::text::SourceText;
 
@@ -29,7 +38,7 @@ pub struct CheckResult {
 /// it in). A document with `#` values (§4.8) needs every game's tags before
 /// any game can be checked; its piece trees are kept until the end so that
 /// each piece is still parsed once. The diagnostics are those of
-/// [`check_whole`] (tested in `tests/tests/recheck.rs`).
+/// [`check_whole`] (tested in `tests/tests/checker.rs`).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let text = source.text.as_str();
     let budget = if source.uses_hash_values() {
@@ -38,12 +47,8 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
         0
     };
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, budget);
-    let (result, state, _) = crate::checker::engine::recheck(
-        source,
-        &forest,
-        opts,
-        &crate::checker::engine::State::default(),
-    );
+    let (result, state, _) =
+        crate::checker::check(source, &forest, opts, &crate::checker::State::default());
     crate::par::drop_later((forest, state));
     result
 }
@@ -77,7 +82,7 @@ pub fn check_model<T: Trees + ?Sized>(
     doc: &crate::model::Document,
     opts: &CheckOptions,
 ) -> CheckResult {
-    let mut diagnostics = syntax::syntax_diagnostics_for(trees, &source.text, doc);
+    let mut diagnostics = syntax_diagnostics_for(trees, &source.text, doc);
     diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
     crate::rules::text::cap(&mut diagnostics);
     sort(&mut diagnostics);
@@ -85,6 +90,31 @@ pub fn check_model<T: Trees + ?Sized>(
         games: doc.games.len(),
         diagnostics,
     }
+}
+
+/// [`syntax::syntax_diagnostics`] for a document whose model is already lowered:
+/// when the tree has no ERROR/MISSING node, only the games the model marked
+/// as having a lenient error leaf (unterminated string or comment, a value
+/// that is missing or unquoted) are walked, instead of the whole tree.
+pub fn syntax_diagnostics_for<T: Trees + ?Sized>(
+    trees: &T,
+    text: &str,
+    doc: &Document,
+) -> Vec<Diagnostic> {
+    if syntax::has_error(trees) {
+        return syntax::syntax_diagnostics(trees, text);
+    }
+    let broken: Vec<std::ops::Range<usize>> = doc
+        .games
+        .iter()
+        .filter(|g| g.syntax_error)
+        .map(|g| g.range.clone())
+        .collect();
+    let loose = doc
+        .loose
+        .iter()
+        .any(|c| c.kind == CommentKind::UnterminatedBrace);
+    syntax::syntax_diagnostics_in(trees, text, &broken, loose)
 }
 
 #[cfg(test)]

@@ -18,7 +18,26 @@
 //!
 //! Never renumber or reuse a published code.
 
-use crate::diagnostic::Severity;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -96,7 +115,7 @@ macro_rules! codes {
     ($( $ident:ident = $code:literal, $name:literal, $sev:ident, $cat:ident, $sec:literal,
         $summary:literal, $expl:literal, bad: $bad:literal, good: $good:literal; )*) => {
         $( pub static $ident: $crate::codes::CodeInfo = $crate::codes::CodeInfo {
-            code: $code, name: $name, severity: $crate::diagnostic::Severity::$sev,
+            code: $code, name: $name, severity: $crate::codes::Severity::$sev,
             category: $crate::codes::Category::$cat,
             section: $sec, summary: $summary, explanation: $expl, bad: $bad, good: $good,
         }; )*

@@ -675,3 +675,24 @@ pub fn parse_card(t: &str) -> Option<Card> {
 pub fn rank_of(c: char) -> Option<Rank> {
     super::values::deal::rank_of_char(c)
 }
+
+#[cfg(test)]
+mod card_token_tests {
+    use crate::syntax::{card_cell, CardCell};
+
+    /// A token is a card exactly when the syntax layer's `cards` run calls
+    /// it one.
+    #[test]
+    fn a_token_is_a_card_exactly_when_the_syntax_says_so() {
+        for a in 0u8..128 {
+            for b in 0u8..128 {
+                let t = String::from_utf8(vec![a, b]).unwrap();
+                assert_eq!(
+                    card_cell(&t) == CardCell::Card,
+                    super::parse_card(&t).is_some(),
+                    "{t:?}"
+                );
+            }
+        }
+    }
+}

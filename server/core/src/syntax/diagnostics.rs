@@ -19,47 +19,6 @@ pub fn syntax_diagnostics<T: Trees + ?Sized>(trees: &T, text: &str) -> Vec<Diagn
     out
 }
 
-/// [`syntax_diagnostics`] for a document whose model is already lowered:
-/// when the tree has no ERROR/MISSING node, only the games the model marked
-/// as having a lenient error leaf (unterminated string or comment, a value
-/// that is missing or unquoted) are walked, instead of the whole tree.
-pub fn syntax_diagnostics_for<T: Trees + ?Sized>(
-    trees: &T,
-    text: &str,
-    doc: &crate::model::Document,
-) -> Vec<Diagnostic> {
-    if super::has_error(trees) {
-        return syntax_diagnostics(trees, text);
-    }
-    let broken: Vec<std::ops::Range<usize>> = doc
-        .games
-        .iter()
-        .filter(|g| g.syntax_error)
-        .map(|g| g.range.clone())
-        .collect();
-    let loose = doc
-        .loose
-        .iter()
-        .any(|c| c.kind == crate::model::CommentKind::UnterminatedBrace);
-    if broken.is_empty() && !loose {
-        return Vec::new();
-    }
-    let (chunks, _) = games(trees);
-    let mut out = Vec::new();
-    for child in super::top_nodes(trees) {
-        let r = child.byte_range();
-        let in_broken = broken.iter().any(|b| b.start <= r.start && r.end <= b.end);
-        if in_broken || child.kind() == "unterminated_comment" {
-            visit(child, text, &mut out);
-        }
-    }
-    for d in &mut out {
-        d.game = game_at(&chunks, d.range.start);
-    }
-    out.sort_by_key(|d| (d.range.start, d.range.end));
-    out
-}
-
 /// The syntax diagnostics of some top-level nodes (unsorted, no game set).
 /// Not for the children of an ERROR root: [`syntax_diagnostics`] reports
 /// such a root once, as a whole ([`root_error`]), and callers leave its
@@ -199,6 +158,35 @@ fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
         range.start..end.min(range.end),
         message,
     )
+}
+
+/// The syntax diagnostics of a tree without ERROR/MISSING nodes, walking
+/// only the games in `broken` (those with a lenient error leaf: an
+/// unterminated string or comment, a value that is missing or unquoted),
+/// and the loose unterminated comments when `loose` is set.
+pub fn syntax_diagnostics_in<T: Trees + ?Sized>(
+    trees: &T,
+    text: &str,
+    broken: &[std::ops::Range<usize>],
+    loose: bool,
+) -> Vec<Diagnostic> {
+    if broken.is_empty() && !loose {
+        return Vec::new();
+    }
+    let (chunks, _) = games(trees);
+    let mut out = Vec::new();
+    for child in super::top_nodes(trees) {
+        let r = child.byte_range();
+        let in_broken = broken.iter().any(|b| b.start <= r.start && r.end <= b.end);
+        if in_broken || child.kind() == "unterminated_comment" {
+            visit(child, text, &mut out);
+        }
+    }
+    for d in &mut out {
+        d.game = game_at(&chunks, d.range.start);
+    }
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
-use pbn_core::checker::engine::Segment;
+use pbn_core::checker::Segment;
 use pbn_core::diagnostic::Severity;
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};

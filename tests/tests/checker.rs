@@ -6,7 +6,7 @@
 //! files under random edits (including edits to `#`/`##` values, whose
 //! change reaches later games).
 
-use pbn_core::checker::engine::{recheck, State};
+use pbn_core::checker::{check, State};
 use pbn_core::checker::{check_whole, CheckOptions};
 use pbn_core::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
@@ -63,7 +63,7 @@ fn assert_same(
     text: &str,
     prev: &State,
     export: bool,
-) -> (State, pbn_core::checker::engine::Stats) {
+) -> (State, pbn_core::checker::Stats) {
     let tree = pbn_core::syntax::Forest::cut(text, pbn_core::syntax::EDIT_PIECE);
     assert_same_forest(name, text, &tree, prev, export)
 }
@@ -76,11 +76,11 @@ fn assert_same_forest(
     tree: &pbn_core::syntax::Forest,
     prev: &State,
     export: bool,
-) -> (State, pbn_core::checker::engine::Stats) {
+) -> (State, pbn_core::checker::Stats) {
     let source = SourceText::from_text(text.to_owned());
     let opts = CheckOptions { export };
     let want = check_whole(&source, &opts);
-    let (got, state, stats) = recheck(&source, tree, &opts, prev);
+    let (got, state, stats) = check(&source, tree, &opts, prev);
     let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));
     if w != g {
         let only_w: Vec<_> = w.iter().filter(|x| !g.contains(x)).collect();
@@ -92,7 +92,7 @@ fn assert_same_forest(
 }
 
 #[test]
-fn corpus_files_recheck_like_check() {
+fn corpus_files_checks_like_check_whole() {
     let Some(dir) = corpus_dir() else { return };
     for (name, source) in corpus_sources(&dir) {
         for export in [false, true] {
@@ -105,7 +105,7 @@ fn corpus_files_recheck_like_check() {
 }
 
 #[test]
-fn code_examples_and_fixtures_recheck_like_check() {
+fn code_examples_and_fixtures_checks_like_check_whole() {
     for c in pbn_core::codes::all() {
         for ex in [c.bad, c.good] {
             let export = c.category == pbn_core::codes::Category::Export;
@@ -121,7 +121,7 @@ fn code_examples_and_fixtures_recheck_like_check() {
 /// Random edits; after each, the re-check from the previous state equals a
 /// full check, and only a few games are checked again.
 #[test]
-fn random_edits_recheck_like_check() {
+fn random_edits_checks_like_check_whole() {
     let mut text = generate(60, 7, &GenOptions::default());
     // Inheritance in play: `##` and `#` values.
     text = text
@@ -169,14 +169,14 @@ fn random_edits_recheck_like_check() {
 /// does: pieces the edits did not touch keep their trees, and the re-check
 /// reuses their layout (games, hashes, diagnostics between games).
 #[test]
-fn forest_edits_recheck_like_check() {
+fn forest_edits_checks_like_check_whole() {
     forest_edits(false);
 }
 
 /// With export rules, whose game separator rule looks past a piece's end
 /// (at the first character of the next game).
 #[test]
-fn forest_edits_recheck_like_check_with_export_rules() {
+fn forest_edits_checks_like_check_whole_with_export_rules() {
     forest_edits(true);
 }
 
@@ -247,7 +247,7 @@ fn forest_edits(export: bool) {
 
 /// An edit in one game of many re-checks only that game.
 #[test]
-fn an_edit_rechecks_one_game() {
+fn an_edit_checks_one_game_again() {
     let text = generate(200, 3, &GenOptions::default());
     let (state, stats) = assert_same("start", &text, &State::default(), false);
     assert_eq!(stats.checked, 200);

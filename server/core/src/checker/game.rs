@@ -1,0 +1,89 @@
+//! Checking one game: its key (what its diagnostics depend on) and the
+//! rules run on it.
+
+use super::piece::mix;
+use super::state::shift;
+use crate::checker::CheckOptions;
+use crate::diagnostic::Diagnostic;
+use crate::model::inherit::Resolution;
+use crate::model::lower::lower_game;
+use crate::model::Game;
+use crate::rules;
+use crate::syntax::{self, GameChunk};
+use crate::text::SourceText;
+use std::ops::Range;
+
+/// The key of a game's diagnostics: its span's hash, the hash of the values
+/// it inherits, and whether export rules apply to it (from `export_from`
+/// on; a game's first tag is in its span, so comparing with the span is
+/// enough unless the `% EXPORT` line is inside this very span).
+pub(super) fn game_key(
+    hash: u64,
+    env: u64,
+    export_from: Option<usize>,
+    span: &Range<usize>,
+) -> u64 {
+    let export = match export_from {
+        None => 0u64,
+        Some(p) if p <= span.start => 1,
+        Some(p) if p >= span.end => 2,
+        Some(p) => 3 + (p - span.start) as u64,
+    };
+    mix(mix(hash, env), export)
+}
+
+/// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
+/// values, and checked: its diagnostics relative to the span's start.
+pub(super) fn check_one(
+    source: &SourceText,
+    chunk: &GameChunk<'_>,
+    span: Range<usize>,
+    i: usize,
+    resolution: Option<&Resolution>,
+    opts: &CheckOptions,
+    export_from: Option<usize>,
+) -> Vec<Diagnostic> {
+    let mut game = lower_game(i, chunk, &source.text);
+    if let Some(r) = resolution {
+        r.clone().apply_to(&mut game);
+    }
+    let start = span.start as isize;
+    game_diagnostics(
+        source,
+        chunk,
+        span,
+        &game,
+        opts,
+        rules::game_export(export_from, &game),
+    )
+    .into_iter()
+    .map(|d| shift(d, -start))
+    .collect()
+}
+
+/// Everything one game contributes: syntax, text and per-game rules.
+pub(super) fn game_diagnostics(
+    source: &SourceText,
+    chunk: &GameChunk<'_>,
+    span: Range<usize>,
+    game: &Game,
+    opts: &CheckOptions,
+    export: bool,
+) -> Vec<Diagnostic> {
+    let text = source.text.as_str();
+    let mut out = Vec::new();
+    // Under an ERROR root the root is reported instead (`PieceInfo::of`).
+    let under_error_root = || {
+        chunk
+            .nodes
+            .first()
+            .and_then(|n| n.parent())
+            .is_some_and(|p| p.is_error() && p.parent().is_none())
+    };
+    if (game.syntax_error || chunk.nodes.iter().any(|n| n.has_error())) && !under_error_root() {
+        out.extend(syntax::nodes_diagnostics(&chunk.nodes, text));
+    }
+    out.extend(rules::text::span(source.encoding, text, span, &chunk.nodes));
+    out.extend(rules::check_game(text, opts, export, game));
+    out
+}

@@ -1,0 +1,59 @@
+//! The settings that affect analysis, and their JSON form from the client.
+
+use pbn_core::text::PositionEncoding;
+use serde::Deserialize;
+
+/// Settings that affect analysis, from `initializationOptions`,
+/// `workspace/didChangeConfiguration` (`{"pbn": {...}}`) and `pbn.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The negotiated position encoding.
+    pub encoding: PositionEncoding,
+    /// Report export-format rules (also on when the file declares `% EXPORT`).
+    pub export: bool,
+    /// Formatter: add missing mandatory tags as "?".
+    pub add_missing_tags: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            encoding: PositionEncoding::Utf16,
+            export: false,
+            add_missing_tags: true,
+        }
+    }
+}
+
+/// The JSON form of the client's settings (all optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClientSettings {
+    pub export: Option<bool>,
+    pub add_missing_tags: Option<bool>,
+    pub format: Option<ClientFormatSettings>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClientFormatSettings {
+    pub add_missing_tags: Option<bool>,
+}
+
+impl Settings {
+    /// Applies a client settings object (either `{...}` or `{"pbn": {...}}`).
+    pub fn apply_json(&mut self, value: &serde_json::Value) {
+        let v = value.get("pbn").unwrap_or(value);
+        if let Ok(c) = serde_json::from_value::<ClientSettings>(v.clone()) {
+            if let Some(e) = c.export {
+                self.export = e;
+            }
+            if let Some(a) = c
+                .add_missing_tags
+                .or(c.format.and_then(|f| f.add_missing_tags))
+            {
+                self.add_missing_tags = a;
+            }
+        }
+    }
+}
