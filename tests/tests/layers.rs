@@ -45,8 +45,15 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// comes last in every file (a test may use a higher layer's helpers).
 fn code_lines(path: &Path) -> Vec<String> {
     let text = fs::read_to_string(path).unwrap();
-    text.lines()
-        .take_while(|l| l.trim() != "#[cfg(test)]")
+    let lines: Vec<&str> = text.lines().collect();
+    let end = (0..lines.len())
+        .find(|&i| {
+            lines[i].trim() == "#[cfg(test)]"
+                && lines.get(i + 1).is_some_and(|n| n.trim_start().starts_with("mod "))
+        })
+        .unwrap_or(lines.len());
+    lines[..end]
+        .iter()
         .map(|l| {
             let l = match l.find("//") {
                 Some(i) if !l[..i].contains('"') => &l[..i],
