@@ -9,14 +9,16 @@
 # fixtures and every code's examples first. Exits non-zero if the target
 # finds a crash, a property failure (a panic), a timeout (10 s) or an
 # out-of-memory input; the input is saved under fuzz/artifacts/TARGET/.
-# Build dir: $PBN_FUZZ_TARGET_DIR or fuzz/target; corpus dir:
-# $PBN_FUZZ_CORPUS_DIR/TARGET or fuzz/corpus/TARGET (both gitignored).
+# Build dir: $PBN_FUZZ_TARGET_DIR, else $CARGO_TARGET_DIR/fuzz, else
+# fuzz/target (gitignored). Corpus dir: $PBN_FUZZ_CORPUS_DIR/TARGET or
+# fuzz/corpus/TARGET (gitignored).
 set -euo pipefail
 cd "$(dirname "$0")"
 usage="usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags…] | fuzz/run.sh --build TARGET…"
 # Stable Rust: `--sanitizer none` drops the `-Zsanitizer` flag, the only
 # nightly one.
-build_flags=(--release --debug-assertions --sanitizer none --target-dir "${PBN_FUZZ_TARGET_DIR:-target}")
+target_dir=${PBN_FUZZ_TARGET_DIR:-${CARGO_TARGET_DIR:+$CARGO_TARGET_DIR/fuzz}}
+build_flags=(--release --debug-assertions --sanitizer none --target-dir "${target_dir:-target}")
 if [ "${1:-}" = --build ]; then
   shift
   [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
