@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """Seeds fuzz/corpus/<target>/ (gitignored) from the shared corpus of real
-PBN files, the repository's own fixtures and the kept fuzz fixtures.
+PBN files, the repository's own fixtures and the fuzz regression fixtures.
 
     python3 fuzz/seed_corpus.py [CORPUS_DIR] [--out DIR]
         CORPUS_DIR: the shared corpus (default ../shared/corpus)
-        --out DIR: where the targets' directories go (default fuzz/corpus;
-                   stability.py seeds a fresh one)
+        --out DIR: where the targets' directories go (default fuzz/corpus)
 
 The shared corpus files are copied only into this transient, gitignored
 directory: never commit them. Large files are cut into chunks of whole games
@@ -61,7 +60,7 @@ def parse_args(argv: list[str]) -> tuple[Path, Path]:
 
 def write_input(d: Path, data: bytes):
     """One input into the corpus directory `d`, named by its SHA-1 as
-    libFuzzer names them (kept.py knows the seeds by these names)."""
+    libFuzzer names them, so that seeding again adds nothing twice)."""
     d.mkdir(parents=True, exist_ok=True)
     (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
 

@@ -353,9 +353,9 @@ pub fn fmt(data: &[u8]) {
 
     // Every file, errors or not: the output holds the same games, and each
     // game without a syntax error or an error diagnostic means what it
-    // meant (`pbn dump` of that game). Found 2026-11-25: verbatim games
-    // joined by one blank line, or with their lone CRs made LFs, or without
-    // the tabs before them, could be read as other games.
+    // meant (`pbn dump` of that game): verbatim games joined by one blank
+    // line, or with their lone CRs made LFs, or without the tabs before
+    // them, could be read as other games.
     let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
     let before = pbn_core::model::dump::dump(&doc, text)["games"].clone();
     let (after, mut got) = meaning(&once.text);

@@ -17,9 +17,8 @@ pub struct Hostile {
     /// Builds the input for a size (ignored when `n` is `None`).
     pub make: fn(usize) -> Vec<u8>,
     /// The most memory `pbn check` may use on the input at the tests'
-    /// size, in MB (peak resident memory): about 1.5 times what it used
-    /// on 2026-11-23 plus 16 MB, on 2 cores (more cores parse more pieces
-    /// at once).
+    /// size, in MB (peak resident memory): about 1.5 times what it uses
+    /// on 2 cores, plus 16 MB (more cores parse more pieces at once).
     pub peak_mb: u64,
 }
 

@@ -82,8 +82,8 @@ fn check_json_is_one_document_with_the_documented_fields() {
     }
     assert_eq!(files[0]["encoding"], "utf-8");
     assert!(v["summary"]["errors"].as_u64().unwrap() > 0);
-    // Pretty-printed with the keys in alphabetical order, as it always was
-    // (a `serde_json::Value` sorts its keys), though no longer built as one.
+    // Pretty-printed with the keys in alphabetical order, as a
+    // `serde_json::Value` would print them (the output is not built as one).
     assert_eq!(out, serde_json::to_string_pretty(&v).unwrap() + "\n");
     // Related locations.
     let dup = std::env::temp_dir().join(format!("pbn-cli-json-{}.pbn", std::process::id()));

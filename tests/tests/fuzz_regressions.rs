@@ -91,11 +91,10 @@ fn incremental_inputs_decode_as_encoded() {
     }
 }
 
-/// Found by the `fmt` target: a file starting with another version line
-/// (`% PBN 1.0`) got `% EXPORT` in front of it, and the next run added
-/// `% PBN 2.1` as well; and with CR line ends (`% PB-N` + CR) the header
-/// check (`str::lines`, which splits at LF only) did not see the lines it
-/// wrote, and added them again (server/src/format/mod.rs, `with_export_header`).
+/// `fmt` target: a file starting with another version line (`% PBN 1.0`)
+/// gets `% EXPORT` once and no second `% PBN 2.1` on the next run, also
+/// with CR line ends (`% PB-N` + CR), where the header check must not split
+/// at LF only (server/src/format/mod.rs, `with_export_header`).
 #[test]
 fn export_header_is_idempotent() {
     let opts = FormatOptions {
@@ -113,10 +112,10 @@ fn export_header_is_idempotent() {
     }
 }
 
-/// Found by the `fmt` target: with `add_missing_tags`, the `"?"` the
-/// formatter added to a game without `Site` became what a later `"#"`
-/// inherits (§4.8), changing that game's Site from "Foo" to unknown. The
-/// formatter now leaves such a tag absent (format/game.rs, `absent_to_keep`).
+/// `fmt` target: with `add_missing_tags`, a `"?"` added to a game without
+/// `Site` would become what a later `"#"` inherits (§4.8) and change that
+/// game's Site from "Foo" to unknown, so the formatter leaves such a tag
+/// absent (format/game.rs, `absent_to_keep`).
 #[test]
 fn added_question_mark_is_not_inherited_by_a_later_hash() {
     let text = "[Site \"Foo\"]\n[Board \"1\"]\n\n[Board \"2\"]\n\n[Site \"#\"]\n[Board \"3\"]\n";
@@ -141,11 +140,11 @@ fn added_question_mark_is_not_inherited_by_a_later_hash() {
     );
 }
 
-/// Found by the `incremental_reparse` target: after replacing
-/// `Contract "5Hearts"]\n\n` by `*`, a reused `%` token had to be read
-/// again (it left column 0). Tree-sitter re-lexes tokens whose scanner
-/// asked for the column (`get_column`) when an edit shifts their column;
-/// this holds since the grammar became LR(1) (no fragile nodes).
+/// `incremental_reparse` target: after replacing `Contract "5Hearts"]\n\n`
+/// by `*`, a reused `%` token leaves column 0 and must be read again.
+/// Tree-sitter re-lexes tokens whose scanner asked for the column
+/// (`get_column`) when an edit shifts their column; this holds because the
+/// grammar is LR(1) (no fragile nodes).
 #[test]
 fn escape_line_column_is_rechecked_by_incremental_reparse() {
     let text = "\n\n[Contract \"5Hearts\"]\n\n%\n[C\n\n";
@@ -169,11 +168,10 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
     );
 }
 
-/// Found by the `fmt` target (`b\x0c\n\nl`): the piecewise parse cut the
-/// document after the blank line, but the grammar's scanner did not see it
-/// (the lexer skipped the form feed and both line ends as white space), so
-/// `format_parsed`, which splits games at `game_break` nodes, dropped the
-/// second game. Form feed and vertical tab now count as blank in the
+/// `fmt` target (`b\x0c\n\nl`): the piecewise parse cuts the document after
+/// the blank line, so the grammar's scanner must see that line as blank
+/// too, or `format_parsed`, which splits games at `game_break` nodes, drops
+/// the second game. Form feed and vertical tab count as blank in the
 /// scanner and in syntax/split.rs alike.
 #[test]
 fn formatting_keeps_a_broken_game_after_a_form_feed() {
@@ -186,14 +184,12 @@ fn formatting_keeps_a_broken_game_after_a_form_feed() {
     assert_eq!(out.verbatim_games, vec![0, 1]);
 }
 
-/// Found by the `fmt` target (2026-11-25, `note-section-moved-after-the-auction`):
-/// a `[Note]` followed by data before the auction is a supplemental section
-/// named Note (§5.1). The formatter printed it among the sections, after the
-/// auction, where the parser binds a Note to the auction (§3.5.5) and reads
-/// the data as calls, so `pbn dump` changed. Such a game is now kept as
-/// written (and `pbn check` reports the misplaced note, PBN0206, and its
-/// data, PBN0209, which it missed before, so the fuzz property, which
-/// compares dumps of error-free files only, had no error to skip it on).
+/// `fmt/note-section-moved-after-the-auction`: a `[Note]` followed by data
+/// before the auction is a supplemental section named Note (§5.1). Printed
+/// among the sections, after the auction, the parser would bind it to the
+/// auction (§3.5.5) and read the data as calls, changing `pbn dump`. Such a
+/// game is kept as written, and `pbn check` reports the misplaced note
+/// (PBN0206) and its data (PBN0209).
 #[test]
 fn a_note_with_data_before_the_auction_is_kept_as_written() {
     use pbn_core::checker::{check_text, CheckOptions};
@@ -215,15 +211,12 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
     assert_eq!(codes, ["PBN0206", "PBN0209"]);
 }
 
-/// Found by replaying the `fmt` and `parse_check` corpora through a stronger
-/// property (2026-11-25): games kept verbatim (syntax errors) were written
-/// with one blank line between them, their lone CRs turned into the file's
-/// line end and the white space before the first one dropped, and the
-/// reader then split the output into other games: `[` and a line end
-/// followed by one blank line is not a game break where two are; `{\r\r`
-/// ends a game where `{\n\n` does not; tabs before a `%` keep it from being
-/// an escape line. Next to a verbatim game the text between the blocks is
-/// now kept as written, and verbatim text keeps its line ends.
+/// `fmt` and `parse_check` inputs: games kept verbatim (syntax errors) keep
+/// the text between them, their line ends and the white space before the
+/// first one as written; otherwise the reader splits the output into other
+/// games: `[` and a line end followed by one blank line is not a game break
+/// where two are; `{\r\r` ends a game where `{\n\n` does not; tabs before
+/// a `%` keep it from being an escape line.
 #[test]
 fn games_kept_verbatim_are_read_back_as_the_same_games() {
     for input in [
@@ -254,12 +247,10 @@ fn games_kept_verbatim_are_read_back_as_the_same_games() {
     );
 }
 
-/// Found by the `fmt` target with the stronger property (2026-11-25,
-/// `stray-tokens-outside-any-game`): where error recovery left a broken
-/// document's tokens at the top of the tree, outside any game, the
-/// formatter took them for comments and printed one a line (`[`, `o`, `.`
-/// …), which the reader then took for a game. Such tokens are now kept as
-/// written.
+/// `fmt/stray-tokens-outside-any-game`: where error recovery leaves a
+/// broken document's tokens at the top of the tree, outside any game, they
+/// are kept as written (printed one a line as comments, `[`, `o`, `.` …,
+/// the reader would take them for a game).
 #[test]
 fn stray_tokens_outside_any_game_are_kept_as_written() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -270,14 +261,11 @@ fn stray_tokens_outside_any_game_are_kept_as_written() {
     assert_eq!(games(&out.text), games(&decode(&input).text));
 }
 
-/// Found by the `fmt` target (2026-11-25, from the kept corpus,
-/// `export-header-inside-a-line-end-kept-as-written`): with
+/// `fmt/export-header-inside-a-line-end-kept-as-written`: with
 /// `--export-header`, `% EXPORT` goes after the file's version line; when
-/// that line's end was kept as written with the broken game after it, the
-/// range kept as written was not moved past the added line, and cutting
-/// the output at it panicked inside a character (`pbn fmt --export-header`
-/// on `%PBN`, LF, CR, `òòòòò`). The range is now cut around the added
-/// line.
+/// that line's end is kept as written with the broken game after it, the
+/// range kept as written is cut around the added line, not inside a
+/// character (`pbn fmt --export-header` on `%PBN`, LF, CR, `òòòòò`).
 #[test]
 fn export_header_inside_a_range_kept_as_written() {
     let input = b"%PBN\n\r\xf2\xf2\xf2\xf2\xf2";
@@ -290,15 +278,13 @@ fn export_header_inside_a_range_kept_as_written() {
     assert_eq!(games(&out.text), games(&decode(input).text));
 }
 
-/// Found by the `fmt` target (2026-11-26, `nul-in-comment-hid-game-breaks`):
-/// `{`, NUL, blank lines, `%` lines and a `}`. The splitter took `{…}` for a
-/// comment over the blank lines, but tree-sitter's lexer ends a comment at a
-/// NUL, so the grammar saw game breaks there that no piece started at.
-/// Written with the file's CR line ends, an escape line after a blank line
-/// was then not in column 0 for tree-sitter (which counts columns from the
-/// last LF) and became an error, and an error-free game later in the file
-/// was read as broken. The splitter now ends a comment or a string at a NUL,
-/// as the lexer does.
+/// `fmt/nul-in-comment-hid-game-breaks`: `{`, NUL, blank lines, `%` lines
+/// and a `}`. Tree-sitter's lexer ends a comment at a NUL, so the splitter
+/// does too: otherwise it takes `{…}` for a comment over the blank lines
+/// while the grammar sees game breaks there, and (with CR line ends) an
+/// escape line after a blank line is not in column 0 for tree-sitter
+/// (which counts columns from the last LF), making a later error-free game
+/// read as broken.
 #[test]
 fn a_nul_in_a_comment_does_not_hide_game_breaks() {
     let input = b"{\0\n\n%\n\n%\n\n}\r\r\r\r\r\r";
@@ -307,15 +293,13 @@ fn a_nul_in_a_comment_does_not_hide_game_breaks() {
     assert_eq!(games(&out.text), games(&decode(input).text));
 }
 
-/// Found by the `fmt` target (2026-11-26, `nul-section-moved-after-a-comment`):
-/// `]{`, a line end, a CR, then a game whose tag `[E ""]` has the data
-/// `\x03\0` (a section) and which has a `{}` comment after it. The first
-/// game's `{` had a `}` after it, but a NUL before that, and tree-sitter's
-/// lexer ends a comment at a NUL: an unterminated comment, ending at its
-/// line. Printed, the second game put its sections after its comments, its
-/// NUL after the `}`, and the first game's `{` then ran to that `}` over
-/// the second game's tags: one game fewer. A game holding a NUL is now kept
-/// as written.
+/// `fmt/nul-section-moved-after-a-comment`: `]{`, a line end, a CR, then a
+/// game whose tag `[E ""]` has the data `\x03\0` (a section) and a `{}`
+/// comment after it. The first game's `{` has a `}` after it, but a NUL
+/// before that, which ends the comment for tree-sitter's lexer: an
+/// unterminated comment, ending at its line. Printing the second game
+/// would put its NUL after the `}`, and the first `{` would then run over
+/// the second game's tags, so a game holding a NUL is kept as written.
 #[test]
 fn a_game_with_a_nul_is_kept_as_written() {
     let input = b"]{\n\r[v\"\"][a\"\"][d\"\"][E\"\"]\x03\x00[t\"\"]{}[C\"\"][n\"\"]";
@@ -330,12 +314,12 @@ fn a_game_with_a_nul_is_kept_as_written() {
     );
 }
 
-/// Found by the `fmt` target (2026-11-26, `unicode-space-section-row-became-a-blank-line`):
-/// a Latin-1 file whose two sections (`Teble`, `Table`) have rows of bytes
-/// 0x85 only (U+0085, NEXT LINE: Unicode white space, an error outside
-/// strings, §2.2). The printer ended each row with `str::trim_end`, which
-/// dropped the row and left an empty line inside the game: one game became
-/// two (§3.1), and the bytes were lost. Only spaces and tabs are trimmed now.
+/// `fmt/unicode-space-section-row-became-a-blank-line`: a Latin-1 file
+/// whose two sections (`Teble`, `Table`) have rows of bytes 0x85 only
+/// (U+0085, NEXT LINE: Unicode white space, an error outside strings,
+/// §2.2). The printer trims only spaces and tabs at a row's end: trimming
+/// all white space would drop the row, leave an empty line inside the game
+/// and make one game two (§3.1).
 #[test]
 fn a_section_row_of_unicode_white_space_is_kept() {
     let input = b"[Teble \"1\"]\n\x85\x85\x85\x85\x85\x85[Table \"1\"]\n\x85\x85\x85\x85\x85";
@@ -351,12 +335,10 @@ fn a_section_row_of_unicode_white_space_is_kept() {
     }
 }
 
-/// Found by the `parse_check` target (2026-11-26, `quoted-table-cell-with-an-escape`):
-/// a quoted table element `"\"¤"` in a Card column (§5.3). The cell is
-/// checked unescaped (`"¤`, 3 bytes) and its issue's range was placed in the
-/// file as if nothing had been unescaped: 19..22 instead of 19..23, ending
-/// inside the `¤`. Offsets are now mapped back through the escapes
-/// (`model::raw_offset`).
+/// `parse_check/quoted-table-cell-with-an-escape`: a quoted table element
+/// `"\"¤"` in a Card column (§5.3). The cell is checked unescaped (`"¤`,
+/// 3 bytes) and its issue's range is mapped back through the escapes
+/// (`model::raw_offset`): 19..23, not 19..22 inside the `¤`.
 #[test]
 fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     let input = b"[ActionTable\"Card\"\"\\\"\xa4\"";
@@ -371,15 +353,12 @@ fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     assert_eq!(&source.text[d.range.clone()], "\\\"\u{a4}");
 }
 
-/// Found by the `parse_check` target (2026-11-26,
-/// `utf16-bom-in-a-declared-windows-1252-file`): a file that declares
-/// `charset=windows-1252` on a `%` line and begins with the bytes `FE FF`
-/// (here alone on the first line) was read as UTF-16 big-endian
-/// (encoding_rs sniffs a byte-order mark in `Encoding::decode`): every two
-/// bytes became one CJK character, the
-/// diagnostics spoke of characters the file does not hold, and `pbn fmt`
-/// refused to write it. A file whose `%` line reads as ASCII is not UTF-16;
-/// it is now read byte for byte as it declares (§2.2 and `text/decode.rs`).
+/// `parse_check/utf16-bom-in-a-declared-windows-1252-file`: a file that
+/// declares `charset=windows-1252` on a `%` line and begins with the bytes
+/// `FE FF` (here alone on the first line). encoding_rs sniffs a byte-order
+/// mark in `Encoding::decode` and would read it as UTF-16 big-endian; a file
+/// whose `%` line reads as ASCII is not UTF-16, so it is read byte for byte
+/// as it declares (§2.2 and `text/decode.rs`).
 #[test]
 fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -400,15 +379,13 @@ fn a_utf16_bom_does_not_override_a_windows_1252_declaration() {
     );
 }
 
-/// Found by looking at the input behind a jump of 26 edges in a
-/// `parse_check` campaign (2026-11-26, `message-quoting-its-own-delimiters`;
-/// no property failed): a message that quotes a value holding its own quote
+/// `parse_check/message-quoting-its-own-delimiters` (a corpus input, no
+/// property failed): a message that quotes a value holding its own quote
 /// marks (an unquoted tag value full of `` ` ``, a repeated tag's value
-/// with `\"`, a score made of `` `x ``) could not have its quotes paired,
-/// so none was shortened, and a message ran to 2,868 characters. A message
-/// longer than `MESSAGE_MAX` now keeps its start and its end (the rule and
-/// its § section) around a `…` (diagnostic.rs, `tidy`), and the fuzz
-/// property asserts the limit.
+/// with `\"`, a score made of `` `x ``) cannot have its quotes paired and
+/// shortened. A message longer than `MESSAGE_MAX` keeps its start and its
+/// end (the rule and its § section) around a `…` (diagnostic.rs, `tidy`),
+/// and the fuzz property asserts the limit.
 #[test]
 fn a_message_quoting_its_own_delimiters_stays_short() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -444,14 +421,14 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
     }
 }
 
-/// Found by the `fmt` target (2026-11-27, `second-bom-moved-behind-the-export-header`):
-/// a UTF-8 file that starts with two byte order marks keeps the second as
-/// U+FEFF at the start of its text, where the reader skips it. Before a
-/// broken first game (kept as written, with the text before it),
-/// `--export-header` put the header lines in front of that U+FEFF, which,
-/// now on a line of its own after a blank line, was read as a game of its
-/// own: one game became two. A game kept as written now leaves a leading
-/// U+FEFF out, as a printed game always did (format/mod.rs, `Assembler::push`).
+/// `fmt/second-bom-moved-behind-the-export-header`: a UTF-8 file that
+/// starts with two byte order marks keeps the second as U+FEFF at the
+/// start of its text, where the reader skips it. Before a broken first game
+/// (kept as written, with the text before it), `--export-header` must not
+/// put the header lines in front of that U+FEFF, which on a line of its own
+/// after a blank line would read as a game: a game kept as written leaves a
+/// leading U+FEFF out, as a printed game does (format/mod.rs,
+/// `Assembler::push`).
 #[test]
 fn a_leading_feff_is_not_moved_behind_the_export_header() {
     let input = b"\xef\xbb\xbf\xef\xbb\xbf\n\n[Event \"x\n";

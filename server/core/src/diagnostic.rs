@@ -110,9 +110,9 @@ pub fn tidy(message: &str) -> Option<String> {
 /// last [`MESSAGE_TAIL`] characters (the end of the rule and its spec
 /// section) around a `…`. Quotes are shortened first ([`shorten_quotes`]);
 /// this catches the messages whose quotes cannot be paired because the
-/// quoted text holds the delimiters itself (found by looking at a
-/// `parse_check` fuzz input, 2026-11-26: an unquoted tag value full of
-/// `` ` `` gave a message of 2,868 characters). `None` when short enough.
+/// quoted text holds the delimiters itself (fuzz fixture
+/// `parse_check/message-quoting-its-own-delimiters`: an unquoted tag value
+/// full of `` ` ``). `None` when short enough.
 fn cut_middle(message: &str) -> Option<String> {
     // Most messages: no more bytes than the limit, so no more characters.
     if message.len() <= MESSAGE_MAX {

@@ -7,9 +7,8 @@
 //! input alone. std's map code is generic, so it is compiled into this
 //! crate and instrumented with it; with a new random seed for every map,
 //! its rare branches (a probe that goes past a full group, a growth in the
-//! middle of a collision chain) ran for random inputs, and libFuzzer counted
-//! them as new coverage: the same corpus replayed four times gave four Rust
-//! edge counts up to 11 apart (ROBUSTNESS.md, "Stable coverage"). The
+//! middle of a collision chain) would run for random inputs, and libFuzzer
+//! would count them as new coverage (ROBUSTNESS.md, "Stable coverage"). The
 //! rules' small per-game sets use FxHash ([`crate::rules`]'s `FastMap`),
 //! which has no seed.
 

@@ -5,7 +5,7 @@
 //! and values are dropped where they are let go: an execution's coverage
 //! must depend on its input alone, and a background thread still freeing
 //! the previous input's trees while libFuzzer counts the next one's edges
-//! made it depend on timing (ROBUSTNESS.md, "Stable coverage"). The results
+//! would make it depend on timing (ROBUSTNESS.md, "Stable coverage"). The results
 //! are the same either way: [`map`] keeps the order of its items.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -116,8 +116,9 @@ pub(super) fn print(
     // it reads, an earlier game's `{` included: a `{` whose `}` comes after
     // a NUL is an unterminated comment that ends at its line. Printed, the
     // game could move its NUL after a `}` (a section's data after a
-    // comment) and that `{` would then run to the `}` over the game (found
-    // by the `fmt` target, 2026-11-26). Keep the game as written.
+    // comment) and that `{` would then run to the `}` over the game (fuzz
+    // fixture `fmt/nul-section-moved-after-a-comment`). Keep the game as
+    // written.
     if memchr::memchr(0, &text.as_bytes()[g.range.clone()]).is_some() {
         return None;
     }
@@ -725,9 +726,9 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
 
 /// Ends `line` (if any) in `out`. Only the spaces and tabs of padding are
 /// trimmed, never Unicode white space: a section element of U+0085 or
-/// U+00A0 (an error outside strings, §2.2, but data all the same) was
-/// dropped by `str::trim_end`, and the empty line left in its place ended
-/// the game there (§3.1: found by fuzzing, a game became two).
+/// U+00A0 (an error outside strings, §2.2, but data all the same) would be
+/// dropped by `str::trim_end`, and the empty line left in its place would
+/// end the game there (§3.1: one game would become two).
 fn end_line(line: &mut String, out: &mut String) {
     let kept = line.trim_end_matches([' ', '\t']);
     if !kept.is_empty() {

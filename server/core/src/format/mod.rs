@@ -292,8 +292,8 @@ impl<'s> Assembler<'s> {
                     // but not a U+FEFF that starts the text (a second byte
                     // order mark), which the reader skips only there and
                     // a printed game drops as well: behind an added export
-                    // header, on a line of its own, it read as a game
-                    // (found by fuzzing `fmt`, 2026-11-27).
+                    // header, on a line of its own, it would read as a game
+                    // (fuzz fixture `fmt/second-bom-moved-behind-the-export-header`).
                     self.verbatim_first = verbatim;
                     if verbatim {
                         let from = if text.starts_with('\u{feff}') {

@@ -315,7 +315,7 @@ pub struct Section {
 pub struct Element {
     /// The element's text (unescaped, without quotes, for strings); inline
     /// up to 22 bytes, as table cells almost always are (1.4 million of
-    /// them in a 20,000-game file: a `String` each was 40% of the model).
+    /// them in a 20,000-game file: a `String` each would be 40% of the model).
     pub text: SmallStr,
     pub range: Range<usize>,
     pub quoted: bool,

@@ -68,12 +68,12 @@ struct Scan {
 /// A `{` with its `}` further on is a comment to that `}`, blank lines and
 /// all (§3.8). A `{` with no `}` anywhere after it is an unterminated
 /// comment, which the grammar ends before the next semi-empty line; every
-/// `{` after it is one too, so the scan goes on cutting after it. (Until
-/// 2026-11-23 it stopped there: a file with many unterminated comments was
-/// then one piece, and tree-sitter's lexer, which looks for a `}` to the
-/// end of its input at every `{`, took time quadratic in its length: found
-/// by `pbn-bench scaling` on fuzz inputs.) A `{` whose `}` may lie after the
-/// stretch (`close_after`) ends the scan inside a comment.
+/// `{` after it is one too, so the scan goes on cutting after it: were a
+/// file with many unterminated comments one piece, tree-sitter's lexer,
+/// which looks for a `}` to the end of its input at every `{`, would take
+/// time quadratic in its length (`pbn-bench scaling` measures this). A `{`
+/// whose `}` may lie after the stretch (`close_after`) ends the scan inside
+/// a comment.
 fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let b = text.as_bytes();
     let n = b.len();
@@ -336,9 +336,8 @@ pub struct Forest {
     /// insert a `}` before that NUL or delete the NUL, and so turn the
     /// comment into one running over the cuts after it, so
     /// [`Forest::recut`] starts its window at the piece holding it. Such
-    /// `{`s only occur in files with NUL bytes (found by fuzzing
-    /// `incremental_reparse`, 2026-11-27: a `}` typed into a later piece
-    /// left a cut inside the comment it closed).
+    /// `{`s only occur in files with NUL bytes (without this, a `}` typed
+    /// into a later piece could leave a cut inside the comment it closes).
     nul_open: Option<usize>,
 }
 
@@ -360,8 +359,7 @@ fn fresh_ids(n: usize) -> impl Iterator<Item = u64> {
 /// cache's and the re-check's hash maps, would depend on how many forests
 /// the inputs before it made, and with them the maps' probe paths, which
 /// are instrumented generic code: a campaign, which runs its inputs in a
-/// random order, would count those paths as new coverage by chance
-/// (ROBUSTNESS.md, "Stable coverage").
+/// random order, would count those paths as new coverage by chance.
 #[cfg(fuzzing)]
 pub fn restart_ids_for_fuzzing() {
     NEXT_ID.store(1, std::sync::atomic::Ordering::Relaxed);
@@ -884,10 +882,9 @@ fn parse_one(
 /// The piece is scanned as if no `}` followed it. The piece was cut where
 /// the scan of the whole text found a game break, so every `{` in it ends
 /// inside it: a `{` whose `}` is not in the piece is one the whole scan
-/// took for an unterminated comment (a NUL before its `}`, found by fuzzing
-/// `pbn fmt`: scanned with the `}` after the piece in mind, the piece was
-/// not cut at its games, and the canonical parse depended on where the
-/// pieces ended).
+/// took for an unterminated comment (a NUL before its `}`: scanned with the
+/// `}` after the piece in mind, the piece would not be cut at its games, and
+/// the canonical parse would depend on where the pieces ended).
 fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tree>> {
     let cuts = scan(&text[start..end], 1, false).cuts;
     if cuts.is_empty() {
@@ -957,10 +954,10 @@ mod tests {
 
     /// A NUL ends a string, a `;` comment or a `{` comment where it stands
     /// in tree-sitter's lexer; the scan cuts where the whole-file tree has
-    /// its game breaks (found by fuzzing `pbn fmt`: a `{` with a NUL before
-    /// its `}` was taken for a comment over the blank lines after it, the
-    /// piece was not cut there, and an escape line after a blank line of
-    /// lone CRs was then not in column 0 for tree-sitter).
+    /// its game breaks (otherwise a `{` with a NUL before its `}` would be
+    /// taken for a comment over the blank lines after it, the piece would
+    /// not be cut there, and an escape line after a blank line of lone CRs
+    /// would not be in column 0 for tree-sitter).
     #[test]
     fn a_nul_ends_comments_and_strings_as_in_the_lexer() {
         let g = "[Event \"a\"]\n";

@@ -736,7 +736,7 @@ mod tests {
 
     /// A declared Windows-1252 file that begins with the bytes of a UTF-16
     /// byte-order mark is still Windows-1252: one character a byte, and
-    /// written back byte for byte (it was read as UTF-16; fuzz finding).
+    /// written back byte for byte, not read as UTF-16 (a fuzz finding).
     #[test]
     fn declared_cp1252_is_not_sniffed_for_a_utf16_bom() {
         for bom in [&b"\xFE\xFF"[..], b"\xFF\xFE"] {
