@@ -15,7 +15,10 @@ use std::ops::Range;
 use tree_sitter::{InputEdit, Node, Point, Tree};
 
 /// The fuzz targets, by name (= the directory of their fixtures).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+/// A fuzz target: its input is arbitrary bytes.
+pub type Target = fn(&[u8]);
+
+pub const TARGETS: &[(&str, Target)] = &[
     ("parse_check", parse_check),
     ("fmt", fmt),
     ("incremental_reparse", incremental_reparse),
@@ -280,7 +283,7 @@ fn comments_of(trees: &[Tree], text: &str) -> BTreeMap<String, usize> {
 pub fn fmt_options(data: &[u8]) -> FormatOptions {
     let k = data.len() % 12;
     FormatOptions {
-        add_missing_tags: k % 2 == 0,
+        add_missing_tags: k.is_multiple_of(2),
         eol: [EolOption::Keep, EolOption::Crlf, EolOption::Lf][(k / 2) % 3],
         export_header: k >= 6,
     }
@@ -668,7 +671,7 @@ pub fn incremental_reparse(data: &[u8]) {
     // reparse, reusing what the previous one learned (export rules on for
     // inputs of even length).
     let opts = CheckOptions {
-        export: data.len() % 2 == 0,
+        export: data.len().is_multiple_of(2),
     };
     let check_again = |source: &pbn_core::text::SourceText,
                        forest: &pbn_core::syntax::Forest,

@@ -25,8 +25,6 @@ fn skip(what: &str) {
     editors::skip(what, "run .ci/install-emacs-vim.sh or set PBN_EMACS")
 }
 
-/// Kill an Emacs that has not finished by then (its own waits are 30 s).
-
 /// Emacs with Eglot available, or `None` (after a loud skip message).
 fn emacs() -> Option<PathBuf> {
     static EMACS: OnceLock<Result<PathBuf, String>> = OnceLock::new();

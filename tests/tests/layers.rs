@@ -49,7 +49,9 @@ fn code_lines(path: &Path) -> Vec<String> {
     let end = (0..lines.len())
         .find(|&i| {
             lines[i].trim() == "#[cfg(test)]"
-                && lines.get(i + 1).is_some_and(|n| n.trim_start().starts_with("mod "))
+                && lines
+                    .get(i + 1)
+                    .is_some_and(|n| n.trim_start().starts_with("mod "))
         })
         .unwrap_or(lines.len());
     lines[..end]

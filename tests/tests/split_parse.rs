@@ -256,7 +256,8 @@ fn damaged_texts_parse_the_same_in_pieces() {
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
-            text.replace_range(at..end, *rng.pick(&junk));
+            let with: &&str = rng.pick(&junk);
+            text.replace_range(at..end, with);
         }
         assert_same(&format!("round {round}"), &text);
     }

@@ -16,7 +16,7 @@
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
 //! - [`format`]: the export-format formatter;
-//! - [`config`]: `pbn.toml`.
+//! - [`config`]: the `pbn.toml` options.
 
 pub mod bridge;
 pub mod checker;

@@ -990,7 +990,12 @@ fn render(
         md += " k |\n|---|";
         md += &"---:|".repeat(sizes.len() + 1);
         md += "\n";
-        for spec in specs {
+        // The stage rows (a profile of the whole-document path) with
+        // `--detail` only.
+        for spec in specs
+            .iter()
+            .filter(|s| args.detail || s.group != Group::Stage)
+        {
             md += &format!(
                 "| {}{} |",
                 if spec.group == Group::Stage {

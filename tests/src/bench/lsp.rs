@@ -524,13 +524,7 @@ fn server_session(
     } else {
         5
     });
-    let edit_reps = args.reps.unwrap_or(if args.quick {
-        3
-    } else if big {
-        3
-    } else {
-        15
-    });
+    let edit_reps = args.reps.unwrap_or(if args.quick || big { 3 } else { 15 });
     let req_reps = if args.quick { 3 } else { 9 };
     let fmt_reps = if args.quick || big { 1 } else { 3 };
     // A generous timeout: the first diagnostics of 100,000 games take a while.
@@ -794,7 +788,6 @@ fn session_requests(
             &|r| items(r) > 0,
         )?,
     );
-    drop(timed);
 
     // Hover right after an edit: the request waits for the new version's
     // model. (The edit's own diagnostics are awaited before the next one.)
@@ -1002,9 +995,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     use pbn::lsp::state::Settings;
     use pbn_core::text::{LineIndex, PositionEncoding};
 
-    let reps = args.reps.unwrap_or(if args.quick {
-        3
-    } else if run.games > 50_000 {
+    let reps = args.reps.unwrap_or(if args.quick || run.games > 50_000 {
         3
     } else {
         5
@@ -1160,7 +1151,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
         push("import", secs(t.elapsed()));
     }
     drop((doc, import));
-    drop(push);
+    let _ = push;
     run.steps = STEPS
         .iter()
         .map(|(id, short, _)| {
@@ -1279,19 +1270,20 @@ fn render(
             }
         );
     }
-    for r in runs {
-        if let Some(why) = &r.skipped {
-            md += &format!("- {} games not run: {why}\n", games_s(r.games));
-        } else {
-            md += &format!(
-                "- {} games: {} diagnostics at open ({} bytes of JSON); {}\n",
+    let per_size: Vec<String> = runs
+        .iter()
+        .map(|r| match &r.skipped {
+            Some(why) => format!("{} games not run: {why}", games_s(r.games)),
+            None => format!(
+                "{} games: {} diagnostics at open ({} bytes of JSON); {}",
                 games_s(r.games),
                 thousands(r.diagnostics),
                 thousands(r.diagnostics_json),
                 r.notes.join("; ")
-            );
-        }
-    }
+            ),
+        })
+        .collect();
+    md += &format!("- {}\n", per_size.join(". "));
 
     let header = |first: &str| {
         let mut h = format!("| {first} |");
@@ -1313,15 +1305,6 @@ fn render(
     };
     let val = |r: &SizeRun, id: &str| r.rows.get(id).cloned().unwrap_or(Val::None);
 
-    md += "\n### Latency by size (median ms; k: time ∝ games^k between the last two sizes)\n\n";
-    md += &header("measurement");
-    for (id, label) in LATENCY_ROWS {
-        md += &format!("| {label} |");
-        for r in runs {
-            md += &format!(" {} |", cell(&val(r, id), fmt_ms));
-        }
-        md += &format!(" {} |\n", row_k(&|r| val(r, id)));
-    }
     let ratio = |r: &SizeRun, a: &str, b: &str| match (val(r, a), val(r, b)) {
         (Val::M(x, n), Val::M(y, _)) => Val::M(x / y, n),
         (x, y) if x.get().is_some() && y.get().is_some() => {
@@ -1329,50 +1312,64 @@ fn render(
         }
         _ => Val::None,
     };
-    md += "| open / `pbn check` |";
-    for r in runs {
-        md += &format!(
-            " {} |",
-            cell(&ratio(r, "open", "check"), |x| format!("{x:.2}×"))
-        );
-    }
-    md += " |\n| edit (middle game) / open |";
-    for r in runs {
-        md += &format!(
-            " {} |",
-            cell(&ratio(r, "edit_mid", "open"), |x| format!(
-                "{:.1}%",
-                x * 100.0
-            ))
-        );
-    }
-    md += " |\n| typing / open |";
-    for r in runs {
-        md += &format!(
-            " {} |",
-            cell(&ratio(r, "edit_type", "open"), |x| format!(
-                "{:.1}%",
-                x * 100.0
-            ))
-        );
-    }
-    md += " |\n";
 
-    md += "\n### Memory of the server by size (MB, and × the file size)\n\n";
-    md += &header("measurement");
-    for (id, label) in MEMORY_ROWS {
-        md += &format!("| {label} |");
+    // The lsp run shows latency and memory by size; lsp-clean, whose
+    // point is what one edit costs, shows the steps of an edit instead.
+    if !clean {
+        md += "\n### Latency by size (median ms; k: time ∝ games^k between the last two sizes)\n\n";
+        md += &header("measurement");
+        for (id, label) in LATENCY_ROWS {
+            md += &format!("| {label} |");
+            for r in runs {
+                md += &format!(" {} |", cell(&val(r, id), fmt_ms));
+            }
+            md += &format!(" {} |\n", row_k(&|r| val(r, id)));
+        }
+        md += "| open / `pbn check` |";
         for r in runs {
-            let b = r.bytes as f64;
             md += &format!(
                 " {} |",
-                cell(&val(r, id), |x| format!("{:.0} ({:.1}×)", x / 1e6, x / b))
+                cell(&ratio(r, "open", "check"), |x| format!("{x:.2}×"))
             );
         }
-        md += &format!(" {} |\n", row_k(&|r| val(r, id)));
+        md += " |\n| edit (middle game) / open |";
+        for r in runs {
+            md += &format!(
+                " {} |",
+                cell(&ratio(r, "edit_mid", "open"), |x| format!(
+                    "{:.1}%",
+                    x * 100.0
+                ))
+            );
+        }
+        md += " |\n| typing / open |";
+        for r in runs {
+            md += &format!(
+                " {} |",
+                cell(&ratio(r, "edit_type", "open"), |x| format!(
+                    "{:.1}%",
+                    x * 100.0
+                ))
+            );
+        }
+        md += " |\n";
+
+        md += "\n### Memory of the server by size (MB, and × the file size)\n\n";
+        md += &header("measurement");
+        for (id, label) in MEMORY_ROWS {
+            md += &format!("| {label} |");
+            for r in runs {
+                let b = r.bytes as f64;
+                md += &format!(
+                    " {} |",
+                    cell(&val(r, id), |x| format!("{:.0} ({:.1}×)", x / 1e6, x / b))
+                );
+            }
+            md += &format!(" {} |\n", row_k(&|r| val(r, id)));
+        }
     }
 
-    if runs.iter().any(|r| !r.steps.is_empty()) {
+    if clean && runs.iter().any(|r| !r.steps.is_empty()) {
         md += "\n### Where an edit's time goes (in process, median ms per edit)\n\n\
                The same middle-game edit run on the server's own types in this process \
                (`Document::apply`, `Snapshot::checked`, `publish_json`), one step at a time; “of which” rows are replays of one \
@@ -1399,7 +1396,7 @@ fn render(
         md += " |\n";
     }
 
-    if runs.iter().any(|r| !r.memory.is_empty()) {
+    if args.detail && runs.iter().any(|r| !r.memory.is_empty()) {
         md += "\n### What the server keeps (in process, MB; RSS growth after `malloc_trim`, so estimates; — below the noise)\n\n";
         let measured: Vec<&SizeRun> = runs.iter().filter(|r| !r.memory.is_empty()).collect();
         md += "| structure |";
@@ -1588,7 +1585,8 @@ fn edit_growth(runs: &[SizeRun]) -> String {
         games_s(first.games),
         games_s(last.games),
     );
-    let mut rows: Vec<(String, Option<f64>, Option<f64>, Option<f64>)> = Vec::new();
+    type Row = (String, Option<f64>, Option<f64>, Option<f64>);
+    let mut rows: Vec<Row> = Vec::new();
     for id in ["edit_mid", "edit_last", "edit_type"] {
         let label = LATENCY_ROWS
             .iter()

@@ -103,6 +103,8 @@ fn help() -> String {
          \x20                    `cargo build --release -p pbn` in this binary's target directory)\n\
          \x20   --python PATH    check: a Python with endplay (default: $PBN_BENCH_PYTHON, else\n\
          \x20                    <repo>/.venv/bin/python, created with `pip install endplay` if missing)\n\
+         \x20   --detail         check: also the time of each stage; lsp: also what the\n\
+         \x20                    server keeps in memory, by structure\n\
          \x20   --ablation       parse: also time the 20k file with comments, notes and\n\
          \x20                    NAGs stripped, to isolate their cost\n\
          \x20   --reps N         repetitions per measurement (default: by size)\n\
@@ -124,6 +126,8 @@ struct Args {
     quick: bool,
     full: bool,
     ablation: bool,
+    /// check: also the stage rows; lsp: also what the server keeps in memory.
+    detail: bool,
     reps: Option<usize>,
     seed: u64,
     /// `check`: the largest size.
@@ -160,6 +164,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         quick: false,
         full: false,
         ablation: false,
+        detail: false,
         reps: None,
         seed: 1,
         games: None,
@@ -182,6 +187,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             "--quick" => args.quick = true,
             "--full" => args.full = true,
             "--ablation" => args.ablation = true,
+            "--detail" => args.detail = true,
             "--no-write" => args.write = false,
             "--reps" => {
                 let v = value("--reps")?;

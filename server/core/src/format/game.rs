@@ -470,19 +470,17 @@ fn entry_pieces<T>(
     must_break
 }
 
-fn slot_layout(
-    pieces: Vec<(
-        bool,
-        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
-    )>,
-    p: &mut Printer<'_>,
-) -> Vec<String> {
+/// A piece of a section's layout: writes itself, says whether it ended a
+/// line.
+type Emit<'a> = Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + 'a>;
+
+fn slot_layout(pieces: Vec<(bool, Emit<'_>)>, p: &mut Printer<'_>) -> Vec<String> {
     // (counts as a slot, printer)
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut slot = 0usize;
     for (counts, f) in pieces {
-        if counts && slot % 4 == 0 && slot > 0 && !line.is_empty() {
+        if counts && slot.is_multiple_of(4) && slot > 0 && !line.is_empty() {
             lines.push(std::mem::take(&mut line));
         }
         let broke = f(p, &mut line, &mut lines);
@@ -545,10 +543,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     out.push_str(&format!("[Auction \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(a.tag), out);
     let mut terminator: Option<usize> = None;
-    let mut pieces: Vec<(
-        bool,
-        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
-    )> = Vec::new();
+    let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
     for (k, e) in a.entries.iter().enumerate().skip(skip) {
         if e.token == CallToken::Terminator {
             terminator = Some(k);
@@ -659,7 +654,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
                 .any(|a| a.kind == AnnotationKind::Irregularity('L'))
         });
         let terminator_last = terminator.iter().all(|&t| t + 1 == pl.entries.len());
-        if shift > 0 && cards.len() % 4 == 0 && !any_l && terminator_last {
+        if shift > 0 && cards.len().is_multiple_of(4) && !any_l && terminator_last {
             order = cards
                 .chunks(4)
                 .flat_map(|row| {
@@ -683,10 +678,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     };
     out.push_str(&format!("[Play \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(pl.tag), out);
-    let mut pieces: Vec<(
-        bool,
-        Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + '_>,
-    )> = Vec::new();
+    let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
     for k in order {
         let e = &pl.entries[k];
         let t = &p.text[e.range.clone()];
@@ -780,7 +772,7 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
     let element_text =
         |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
     match columns {
-        Some(cols) if sec.elements.len() % cols.len() == 0 => {
+        Some(cols) if sec.elements.len().is_multiple_of(cols.len()) => {
             for row in (0..sec.elements.len())
                 .collect::<Vec<_>>()
                 .chunks(cols.len())

@@ -369,10 +369,11 @@ impl<'s> Assembler<'s> {
             raw = raw
                 .into_iter()
                 .flat_map(|r| match r {
-                    r if r.start >= at => vec![r.start + added..r.end + added],
-                    r if r.end > at => vec![r.start..at, at + added..r.end + added],
-                    r => vec![r],
+                    r if r.start >= at => [Some(r.start + added..r.end + added), None],
+                    r if r.end > at => [Some(r.start..at), Some(at + added..r.end + added)],
+                    r => [Some(r), None],
                 })
+                .flatten()
                 .filter(|r| !r.is_empty())
                 .collect();
         }

@@ -262,7 +262,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     continue;
                 }
             };
-            let mut m = annotations(&e.pre(), &e.post(), false, text);
+            let mut m = annotations(e.pre(), e.post(), false, text);
             m.insert("call".into(), Value::String(call));
             if let Some(s) = seat {
                 m.insert("seat".into(), json!(seat_name(s)));
@@ -309,14 +309,14 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     continue;
                 }
             };
-            if col % 4 == 0 {
+            if col.is_multiple_of(4) {
                 tricks.push(Map::new());
             }
             let key = match first {
                 Some(f) => seat_name(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
                 None => (col % 4).to_string(),
             };
-            let ann = annotations(&e.pre(), &e.post(), true, text);
+            let ann = annotations(e.pre(), e.post(), true, text);
             let v = if ann.is_empty() {
                 Value::String(card)
             } else {

@@ -49,7 +49,7 @@ impl TagSummary {
             tags.push((
                 t,
                 tag.name.as_str().to_owned(),
-                tag.inherit.clone(),
+                tag.inherit,
                 tag.value.as_ref().map(|v| v.text.as_str().to_owned()),
             ));
         }

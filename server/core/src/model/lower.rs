@@ -184,7 +184,7 @@ pub struct Scratch {
 /// Moves `buf`'s items into a vector of their exact length, leaving `buf`
 /// empty with its capacity.
 fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
-    buf.drain(..).collect()
+    std::mem::take(buf)
 }
 
 struct Lowerer<'a, 't> {
@@ -329,7 +329,7 @@ impl<'a, 't> Lowerer<'a, 't> {
         // leaves the main cursor where it is (`section` walks its children
         // with a cursor of its own).
         for i in 0..node.child_count() {
-            let Some(child) = node.child(i as u32) else {
+            let Some(child) = node.child(i) else {
                 continue;
             };
             let k = kind(child);

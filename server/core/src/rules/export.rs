@@ -13,7 +13,7 @@ use std::ops::Range;
 pub fn declares_export(text: &str) -> bool {
     text.lines()
         .take_while(|l| l.starts_with('%') || l.trim().is_empty())
-        .any(|l| crate::text::is_export_line(l))
+        .any(crate::text::is_export_line)
 }
 
 /// File-level export rules: line ends, tabs, game separators.
@@ -335,11 +335,10 @@ fn annotations<T>(
         for a in e.post() {
             match a.kind {
                 AnnotationKind::Suffix(_) => ctx.push(out, Diagnostic::new(&c::EXPORT_SUFFIX, a.range.clone(), "export format writes suffixes as their NAG ($1..$6 for calls, $7..$12 for cards) (§3.5.2)")),
-                AnnotationKind::NoteRef(_) => {
-                    if seen_nag.is_some() {
+                AnnotationKind::NoteRef(_)
+                    if seen_nag.is_some() => {
                         ctx.push(out, Diagnostic::new(&c::EXPORT_ANNOTATION_ORDER, a.range.clone(), "the note reference comes before the NAGs in export format (§3.5.2)"));
                     }
-                }
                 AnnotationKind::Nag(Some(n)) => {
                     if seen_nag.is_some_and(|p| p > n) {
                         ctx.push(out, Diagnostic::new(&c::EXPORT_ANNOTATION_ORDER, a.range.clone(), "NAGs are given in increasing order in export format (§3.5.2)"));

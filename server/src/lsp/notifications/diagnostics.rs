@@ -374,7 +374,7 @@ mod tests {
         // A character outside the BMP in a few games (each is reported, and
         // more than 50 would be capped, which makes one list).
         let game = |b: usize| {
-            format!("[Event \"É{}\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n[Evnet \"x\"]\n{{ a comment }}\n", if b % 50 == 0 { " 😀" } else { "" }, b % 9 + 1)
+            format!("[Event \"É{}\"]\n[Board \"{b}\"]\n[Date \"2024-01-0{}\"]\n[Evnet \"x\"]\n{{ a comment }}\n", if b.is_multiple_of(50) { " 😀" } else { "" }, b % 9 + 1)
         };
         let text = "% EXPORT\n".to_owned() + &(1..=1000).map(game).collect::<Vec<_>>().join("\n");
         for encoding in [PositionEncoding::Utf16, PositionEncoding::Utf8] {

@@ -597,13 +597,13 @@ fn annotations_at<'g>(g: &'g Game, r: &Range<usize>) -> Option<(bool, &'g [Annot
     if let Some(e) = g
         .auction
         .as_ref()
-        .and_then(|a| a.entries.iter().find(|e| has(&e.post())))
+        .and_then(|a| a.entries.iter().find(|e| has(e.post())))
     {
-        return Some((false, &e.post()));
+        return Some((false, e.post()));
     }
     g.play
         .as_ref()
-        .and_then(|p| p.entries.iter().find(|e| has(&e.post())))
+        .and_then(|p| p.entries.iter().find(|e| has(e.post())))
         .map(|e| (true, e.post()))
 }
 
