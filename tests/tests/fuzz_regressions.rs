@@ -174,7 +174,7 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
 /// (the lexer skipped the form feed and both line ends as white space), so
 /// `format_parsed`, which splits games at `game_break` nodes, dropped the
 /// second game. Form feed and vertical tab now count as blank in the
-/// scanner and in syntax/split.rs alike.
+/// scanner and in syntax/split/scan.rs alike.
 #[test]
 fn formatting_keeps_a_broken_game_after_a_form_feed() {
     let out = format(&decode(b"b\x0c\n\nl"), &FormatOptions::default());
