@@ -105,29 +105,7 @@ impl Walk {
                 return;
             }
             T::Dash => {
-                let before_dealer =
-                    !self.started && self.dealer_offset.is_none_or(|off| self.slot - 1 < off);
-                if !before_dealer {
-                    let why = match (self.dealer, self.started) {
-                        (_, true) => "the auction has started".to_string(),
-                        (Some(d), false) => {
-                            format!(
-                                "{} is the dealer and must make the first call",
-                                seat_name(d)
-                            )
-                        }
-                        (None, false) => "the auction has started".to_string(),
-                    };
-                    self.issues.push(Issue::new(
-                        &codes::MISPLACED_AUCTION_DASH,
-                        i,
-                        format!(
-                            "`-` for {}: `-` only stands for players before the dealer (§3.5, \
-                             §3.5.1), and {why}",
-                            seat_name(seat)
-                        ),
-                    ));
-                }
+                self.dash(i, seat);
                 return;
             }
             _ => {}
@@ -148,6 +126,34 @@ impl Walk {
 
         if self.state.ended() {
             self.end_index = Some(i);
+        }
+    }
+
+    /// A `-` of `seat` (item `i`): it only stands for a player before the
+    /// dealer (PBN0502).
+    fn dash(&mut self, i: usize, seat: Seat) {
+        let before_dealer =
+            !self.started && self.dealer_offset.is_none_or(|off| self.slot - 1 < off);
+        if !before_dealer {
+            let why = match (self.dealer, self.started) {
+                (_, true) => "the auction has started".to_string(),
+                (Some(d), false) => {
+                    format!(
+                        "{} is the dealer and must make the first call",
+                        seat_name(d)
+                    )
+                }
+                (None, false) => "the auction has started".to_string(),
+            };
+            self.issues.push(Issue::new(
+                &codes::MISPLACED_AUCTION_DASH,
+                i,
+                format!(
+                    "`-` for {}: `-` only stands for players before the dealer (§3.5, \
+                     §3.5.1), and {why}",
+                    seat_name(seat)
+                ),
+            ));
         }
     }
 

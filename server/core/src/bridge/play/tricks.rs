@@ -247,8 +247,8 @@ impl Walk {
         let TrickView {
             cards,
             leader,
-            lead_card,
             played_trick,
+            ..
         } = *view;
         let item_at = |s: Seat| cards[s as usize].map(|i| (i, &items[i]));
         let Some((idx, item)) = item_at(seat) else {
@@ -306,106 +306,100 @@ impl Walk {
                 }
                 self.played_at.push((c, idx));
                 self.played.insert(c);
-                let owner_problem = match hands[s] {
-                    Some(h) if !h.contains(c) => {
-                        let owner = Seat::ALL
-                            .into_iter()
-                            .find(|&o| hands[o as usize].is_some_and(|oh| oh.contains(c)));
-                        Some(match owner {
-                            Some(o) => format!(
-                                "{} plays {} in his column, but the Deal tag gives it to {} (§3.6)",
-                                seat_name(seat),
-                                card_text(c),
-                                seat_name(o)
-                            ),
-                            None => format!(
-                                "{} plays {} in his column, but his hand in the Deal tag does \
-                                     not hold it (§3.6)",
-                                seat_name(seat),
-                                card_text(c)
-                            ),
-                        })
-                    }
-                    None => Seat::ALL
-                        .into_iter()
-                        .find(|&o| hands[o as usize].is_some_and(|oh| oh.contains(c)))
-                        .map(|o| {
-                            format!(
-                                "{} plays {} in his column, but the Deal tag gives it to {} (§3.6)",
-                                seat_name(seat),
-                                card_text(c),
-                                seat_name(o)
-                            )
-                        }),
-                    _ => None,
-                };
+                let owner_problem = not_in_hand(hands, seat, c);
                 if let Some(message) = owner_problem {
                     issues.push(Issue::new(&codes::CARD_NOT_IN_HAND, idx, message));
                     return;
                 }
-                if let (false, Some(lead)) = (is_lead, lead_card) {
-                    let led = lead.suit;
-                    let holds = self.remaining[s].map(|r| {
-                        let n = r[led].len();
-                        if n > self.dashes_played[s] as usize {
-                            Some(true)
-                        } else if n == 0 {
-                            Some(false)
-                        } else {
-                            None
-                        }
-                    });
-                    if c.suit == led {
-                        if item.revoke_marked {
-                            issues.push(Issue::new(
-                                &codes::REVOKE_MARK_WITHOUT_REVOKE,
-                                idx,
-                                format!(
-                                    "`^R` marks a revoke (§3.9 (C)), but {} follows suit to {}",
-                                    card_text(c),
-                                    card_text(lead)
-                                ),
-                            ));
-                        }
-                    } else {
-                        match holds.flatten() {
-                            Some(true) if !item.revoke_marked => {
-                                issues.push(
-                                    Issue::new(
-                                        &codes::UNMARKED_REVOKE,
-                                        idx,
-                                        format!(
-                                            "revoke: {} plays {} on the {} lead ({}) while \
-                                                 holding {}; a revoke is marked `^R` (§3.9 (C))",
-                                            seat_name(seat),
-                                            card_text(c),
-                                            suit_name(led),
-                                            card_text(lead),
-                                            suit_name(led)
-                                        ),
-                                    )
-                                    .related(cards[leader.expect("lead card") as usize]),
-                                );
-                            }
-                            Some(false) if item.revoke_marked => {
-                                issues.push(Issue::new(
-                                    &codes::REVOKE_MARK_WITHOUT_REVOKE,
-                                    idx,
-                                    format!(
-                                        "`^R` marks a revoke (§3.9 (C)), but {} has no {} left \
-                                             and may discard or ruff",
-                                        seat_name(seat),
-                                        suit_name(led)
-                                    ),
-                                ));
-                            }
-                            _ => {}
-                        }
-                    }
+                if !is_lead {
+                    self.follow_suit(view, seat, idx, item, c, issues);
                 }
                 if let Some(r) = self.remaining[s].as_mut() {
                     r.remove(c);
                 }
+            }
+        }
+    }
+
+    /// `seat`'s card `c` (item `idx`), not the lead, against the lead card
+    /// (when known): not following suit while holding the suit led needs `^R`
+    /// (PBN0604); `^R` on a card that follows suit or of a player void in
+    /// the suit led is PBN0605.
+    fn follow_suit(
+        &self,
+        view: &TrickView,
+        seat: Seat,
+        idx: usize,
+        item: &PlayItem,
+        c: Card,
+        issues: &mut Vec<Issue>,
+    ) {
+        let TrickView {
+            cards,
+            leader,
+            lead_card,
+            ..
+        } = *view;
+        let Some(lead) = lead_card else {
+            return;
+        };
+        let s = seat as usize;
+        let led = lead.suit;
+        let holds = self.remaining[s].map(|r| {
+            let n = r[led].len();
+            if n > self.dashes_played[s] as usize {
+                Some(true)
+            } else if n == 0 {
+                Some(false)
+            } else {
+                None
+            }
+        });
+        if c.suit == led {
+            if item.revoke_marked {
+                issues.push(Issue::new(
+                    &codes::REVOKE_MARK_WITHOUT_REVOKE,
+                    idx,
+                    format!(
+                        "`^R` marks a revoke (§3.9 (C)), but {} follows suit to {}",
+                        card_text(c),
+                        card_text(lead)
+                    ),
+                ));
+            }
+        } else {
+            match holds.flatten() {
+                Some(true) if !item.revoke_marked => {
+                    issues.push(
+                        Issue::new(
+                            &codes::UNMARKED_REVOKE,
+                            idx,
+                            format!(
+                                "revoke: {} plays {} on the {} lead ({}) while \
+                                     holding {}; a revoke is marked `^R` (§3.9 (C))",
+                                seat_name(seat),
+                                card_text(c),
+                                suit_name(led),
+                                card_text(lead),
+                                suit_name(led)
+                            ),
+                        )
+                        .related(cards[leader.expect("lead card") as usize]),
+                    );
+                }
+                Some(false) if item.revoke_marked => {
+                    issues.push(Issue::new(
+                        &codes::REVOKE_MARK_WITHOUT_REVOKE,
+                        idx,
+                        format!(
+                            "`^R` marks a revoke (§3.9 (C)), but {} has no {} left \
+                                 and may discard or ruff",
+                            seat_name(seat),
+                            suit_name(led)
+                        ),
+                    ));
+                }
+                _ => {}
             }
         }
     }
@@ -436,5 +430,44 @@ impl Walk {
         } else if played_trick {
             self.unknown += 1;
         }
+    }
+}
+
+/// Why `seat` cannot play `c` according to the Deal tag (PBN0602), if he
+/// cannot: his known hand does not hold it, or his hand is unknown and a
+/// known hand holds it.
+fn not_in_hand(hands: &[Option<Hand>; 4], seat: Seat, c: Card) -> Option<String> {
+    match hands[seat as usize] {
+        Some(h) if !h.contains(c) => {
+            let owner = Seat::ALL
+                .into_iter()
+                .find(|&o| hands[o as usize].is_some_and(|oh| oh.contains(c)));
+            Some(match owner {
+                Some(o) => format!(
+                    "{} plays {} in his column, but the Deal tag gives it to {} (§3.6)",
+                    seat_name(seat),
+                    card_text(c),
+                    seat_name(o)
+                ),
+                None => format!(
+                    "{} plays {} in his column, but his hand in the Deal tag does \
+                         not hold it (§3.6)",
+                    seat_name(seat),
+                    card_text(c)
+                ),
+            })
+        }
+        None => Seat::ALL
+            .into_iter()
+            .find(|&o| hands[o as usize].is_some_and(|oh| oh.contains(c)))
+            .map(|o| {
+                format!(
+                    "{} plays {} in his column, but the Deal tag gives it to {} (§3.6)",
+                    seat_name(seat),
+                    card_text(c),
+                    seat_name(o)
+                )
+            }),
+        _ => None,
     }
 }
