@@ -172,7 +172,7 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
 /// the blank line, so the grammar's scanner must see that line as blank
 /// too, or `format_parsed`, which splits games at `game_break` nodes, drops
 /// the second game. Form feed and vertical tab count as blank in the
-/// scanner and in syntax/split.rs alike.
+/// scanner and in syntax/split/scan.rs alike.
 #[test]
 fn formatting_keeps_a_broken_game_after_a_form_feed() {
     let out = format(&decode(b"b\x0c\n\nl"), &FormatOptions::default());

@@ -2,7 +2,7 @@
 //! this module alone with a minimal reader of PBN fragments (tags, auction
 //! and play tokens, no comments or annotations). This checks the examples
 //! before the model wires the rules into `pbn check` (where
-//! `tests/code_examples.rs` checks them end to end), and shows the wiring:
+//! `server/core/tests/code_examples.rs` checks them end to end), and shows the wiring:
 //! which tag feeds which argument, and how PBN0905-PBN0907 (board rotation,
 //! score) are derived.
 
@@ -178,7 +178,7 @@ fn check(src: &str) -> Vec<&'static str> {
 fn examples_of_every_bridge_code() {
     let mut failures = Vec::new();
     // Token-level codes (PBN0520/0521, PBN0620/0621) are the model's; their
-    // examples run end to end in `tests/code_examples.rs`.
+    // examples run end to end in `server/core/tests/code_examples.rs`.
     for c in codes::LIST.iter().filter(|c| {
         !matches!(
             c.code,

@@ -200,7 +200,7 @@ impl GameChunk<'_> {
 /// nodes are returned separately as the second value).
 ///
 /// The end of a piece always ends a game: pieces are cut after blank lines
-/// (`split.rs`), which end a game even where error recovery put the game
+/// (`split/scan.rs`), which end a game even where error recovery put the game
 /// break inside an ERROR node (found by fuzzing: `[Auction]]` … a blank
 /// line … `[`), and the model is lowered piece by piece.
 pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {

@@ -1,5 +1,5 @@
 //! Developer aid: format a file and report what `pbn check --export` still
-//! finds in the output. `cargo run --example fmt_debug -- FILE`
+//! finds in the output. `cargo run -p pbn-core --example fmt_debug -- FILE`
 fn main() {
     let path = std::env::args().nth(1).expect("FILE");
     let bytes = std::fs::read(&path).unwrap();

@@ -1,0 +1,60 @@
+//! Parsing a large file in pieces, on every core.
+//!
+//! A game break (§3: a semi-empty line) is a point where the parser is back
+//! at the start of the document rule: the document is a flat sequence of
+//! games, game breaks, comments and escape lines. A file can therefore be
+//! cut right after a game break and each piece parsed on its own, with
+//! tree-sitter's included ranges so that every node keeps its byte offset in
+//! the whole file. The pieces' top-level nodes, one after the other, are
+//! the top-level nodes of the whole file's tree.
+//!
+//! The cut points are found by a byte scan that knows the only tokens that
+//! can span lines or hide a semi-empty line: `{…}` comments (§3.8). Strings,
+//! `;` comments and `%` escape lines end at the line end. A NUL byte ends a
+//! string, a `;` comment or a `{` comment there, as it does in
+//! tree-sitter's lexer (which takes it for the end of its input inside a
+//! token); the scan must agree with the lexer on where comments end, or a
+//! piece would not start where the grammar sees a game break.
+//!
+//! **The canonical parse.** Where a document has no syntax error, any cutting
+//! gives the tree of the whole file. Where it has one, tree-sitter's error
+//! recovery may reach across a game break, so the cutting would matter. The
+//! syntax of a PBN document is therefore defined game by game, as §3 defines
+//! the document ("each game … starts with a semi-empty line"): a piece whose
+//! tree has an ERROR or MISSING node is parsed again one game at a time (and
+//! a piece holding a `{` with no `}` after it, an unterminated comment, is
+//! parsed one game at a time from the start: tree-sitter's lexer looks for
+//! the `}` to the end of its input at each such `{`). A
+//! broken game then never swallows the next, and the result does not depend
+//! on where the pieces were cut: `pbn check` (large pieces, every core) and
+//! the language server (small pieces, parsed when needed: [`Forest`]) see
+//! the same trees.
+//!
+//! The parts, one job each:
+//! - `scan.rs`: the byte scan that finds the cut points (game breaks outside
+//!   `{}` comments) and the unterminated comments;
+//! - `pieces.rs`: the canonical parse of a region, piece by piece in
+//!   parallel, and game by game where a piece has an error;
+//! - `forest.rs`: the language server's [`Forest`] of pieces, kept in step
+//!   with edits and cut again where an edit needs it;
+//! - `cache.rs`: the [`TreeCache`] of recently used piece trees.
+
+mod cache;
+mod forest;
+mod pieces;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+pub use cache::{PieceTrees, TreeCache, CACHE_BUDGET};
+#[cfg(fuzzing)]
+pub use forest::restart_ids_for_fuzzing;
+pub use forest::Forest;
+pub use pieces::{parse_pieces, parse_split};
+pub use scan::cut_points;
+
+/// Files smaller than this are parsed in one piece (unless it has an error).
+pub const MIN_SPLIT: usize = 512 * 1024;
+
+/// The pieces the language server keeps: an edit reparses one or a few.
+pub const EDIT_PIECE: usize = 32 * 1024;

@@ -1,0 +1,256 @@
+//! The byte scan: where a piece may start (after a game break outside any
+//! `{}` comment, agreeing with tree-sitter's lexer on where comments and
+//! strings end), and where unterminated comments begin.
+
+/// Byte offsets where a piece may start: the start of the first non-blank
+/// line after a run of semi-empty lines outside any `{}` comment, at least
+/// `piece` bytes after the previous cut. Never 0 or `text.len()`.
+pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
+    scan(text, piece, false).cuts
+}
+
+/// What [`scan`] found in a stretch of text.
+pub(super) struct Scan {
+    /// Where pieces may start (offsets in the stretch).
+    pub(super) cuts: Vec<usize>,
+    /// The scan ends outside any `{}` comment (so that the end of the
+    /// stretch is a valid place for the next piece to start, if it follows
+    /// a semi-empty line).
+    pub(super) outside: bool,
+    /// The first `{` with no `}` after it in the whole text (offset in the
+    /// stretch), where there is one: an unterminated comment.
+    pub(super) open: Option<usize>,
+    /// The first `{` whose comment a NUL ends before the `}` that follows
+    /// it (offset in the stretch): an unterminated comment that a `}` typed
+    /// before the NUL, or the NUL deleted, makes a comment to that `}`.
+    pub(super) nul_open: Option<usize>,
+}
+
+/// [`cut_points`] of a stretch of the text; `close_after`: the text has a
+/// `}` after the end of the stretch.
+///
+/// A `{` with its `}` further on is a comment to that `}`, blank lines and
+/// all (§3.8). A `{` with no `}` anywhere after it is an unterminated
+/// comment, which the grammar ends before the next semi-empty line; every
+/// `{` after it is one too, so the scan goes on cutting after it: were a
+/// file with many unterminated comments one piece, tree-sitter's lexer,
+/// which looks for a `}` to the end of its input at every `{`, would take
+/// time quadratic in its length. A `{` whose `}` may lie after the stretch
+/// (`close_after`) ends the scan inside a comment.
+pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut cuts = Vec::new();
+    let mut open = None;
+    let mut nul_open = None;
+    let mut no_close = false;
+    let mut last = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    let (mut close, mut nul) = (Next::new(b'}'), Next::new(0));
+    while i < n {
+        let c = b[i];
+        if line_start && c == b'%' {
+            // Escape line (§2.4): to the end of the line.
+            i = line_end(b, i);
+            line_start = false;
+            continue;
+        }
+        line_start = false;
+        match c {
+            // Once no `}` follows, none follows any later `{` either: not
+            // looked for again (that would be quadratic).
+            // A NUL before the `}` ends the comment there, as an
+            // unterminated one (tree-sitter's lexer takes a NUL for the end
+            // of its input inside a token; found by fuzzing `pbn fmt`).
+            b'{' => match if no_close { None } else { close.from(b, i + 1) } {
+                Some(p) if nul.from(b, i + 1).is_some_and(|z| z < p) => {
+                    nul_open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                }
+                Some(p) => i = p + 1,
+                // The comment may run on to a `}` after the stretch (unless
+                // a NUL ends it before).
+                None if close_after && nul.from(b, i + 1).is_none() => {
+                    return Scan {
+                        cuts,
+                        outside: false,
+                        open,
+                        nul_open,
+                    }
+                }
+                None if close_after => {
+                    nul_open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                }
+                None => {
+                    no_close = true;
+                    open.get_or_insert(i);
+                    i = unterminated_comment_end(text, i);
+                    if i == n {
+                        return Scan {
+                            cuts,
+                            outside: false,
+                            open,
+                            nul_open,
+                        };
+                    }
+                }
+            },
+            b';' => {
+                let e = line_end(b, i);
+                i = memchr::memchr(0, &b[i..e]).map_or(e, |z| i + z);
+            }
+            b'"' => {
+                i += 1;
+                while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' && b[i] != 0 {
+                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r' | 0) {
+                        2
+                    } else {
+                        1
+                    };
+                    while i < n && !STRING_STOP[b[i] as usize] {
+                        i += 1;
+                    }
+                }
+                if i < n && b[i] == b'"' {
+                    i += 1;
+                }
+            }
+            b'\n' | b'\r' => {
+                i = after_newline(b, i);
+                line_start = true;
+                // A run of semi-empty lines right after this line end?
+                let mut j = i;
+                let mut blank = false;
+                loop {
+                    let mut k = j;
+                    while k < n && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
+                        k += 1;
+                    }
+                    if k < n && (b[k] == b'\n' || b[k] == b'\r') {
+                        j = after_newline(b, k);
+                        blank = true;
+                    } else {
+                        break;
+                    }
+                }
+                if blank {
+                    i = j;
+                    if j < n && j - last >= piece {
+                        cuts.push(j);
+                        last = j;
+                    }
+                }
+            }
+            _ => {
+                i += 1;
+                while i < n && !SPECIAL[b[i] as usize] {
+                    i += 1;
+                }
+            }
+        }
+    }
+    Scan {
+        cuts,
+        outside: true,
+        open,
+        nul_open,
+    }
+}
+
+/// The end of the unterminated comment starting with the `{` at `from`
+/// (no `}` follows it, or a NUL comes first): the grammar's
+/// `unterminated_comment` runs over line ends as long as the next line,
+/// after spaces, tabs, vertical tabs and form feeds, goes on with a
+/// character that is not white space (Unicode white space, as
+/// tree-sitter's `\s`) or `}`; it ends before the line end of a semi-empty
+/// line, at a NUL (which tree-sitter's lexer takes for the end of its input
+/// inside a token), or at the end of the text. Looks at each byte once.
+pub(super) fn unterminated_comment_end(text: &str, from: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = from + 1;
+    loop {
+        let e = memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |p| i + p);
+        if let Some(z) = memchr::memchr(0, &b[i..e]) {
+            return i + z;
+        }
+        if e == b.len() {
+            return e;
+        }
+        let mut k = after_newline(b, e);
+        while k < b.len() && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
+            k += 1;
+        }
+        match text[k..].chars().next() {
+            Some(c) if c != '}' && c != '\0' && !c.is_whitespace() => i = k + c.len_utf8(),
+            _ => return e,
+        }
+    }
+}
+
+/// The next position of one byte at or after the scan's position, found
+/// once and reused until the scan passes it: the scan only moves forward,
+/// so looking ahead stays linear however many `{` look for the same `}`.
+struct Next {
+    byte: u8,
+    /// The last answer (`Some(None)`: none after some earlier position,
+    /// so none after any later one).
+    at: Option<Option<usize>>,
+}
+
+impl Next {
+    fn new(byte: u8) -> Next {
+        Next { byte, at: None }
+    }
+
+    fn from(&mut self, b: &[u8], i: usize) -> Option<usize> {
+        match self.at {
+            Some(None) => None,
+            Some(Some(p)) if p >= i => Some(p),
+            _ => {
+                let r = memchr::memchr(self.byte, &b[i..]).map(|p| i + p);
+                self.at = Some(r);
+                r
+            }
+        }
+    }
+}
+
+/// A table of the bytes in `set`.
+const fn byte_set(set: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < set.len() {
+        t[set[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+
+/// The bytes [`scan`] looks at outside strings and comments (the `%` of an
+/// escape line matters only at a line start, right after a line end).
+static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r");
+/// The bytes that end or escape within a string.
+static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r\0");
+
+fn line_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+        i += 1;
+    }
+    i
+}
+
+fn after_newline(b: &[u8], i: usize) -> usize {
+    if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+        i + 2
+    } else {
+        i + 1
+    }
+}
+
+/// The offset of the last `}` of the text: a `{` after it has no `}`.
+pub(super) fn last_close(text: &str) -> Option<usize> {
+    memchr::memrchr(b'}', text.as_bytes())
+}

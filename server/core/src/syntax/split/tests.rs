@@ -1,0 +1,166 @@
+//! Tests of the scan, the cache and the forest's cutting again.
+
+use super::scan::unterminated_comment_end;
+use super::*;
+use tree_sitter::{InputEdit, Point};
+
+fn trees() -> PieceTrees {
+    std::sync::Arc::new(vec![crate::syntax::parse("[Event \"e\"]\n")])
+}
+
+/// A NUL ends a string, a `;` comment or a `{` comment where it stands
+/// in tree-sitter's lexer; the scan cuts where the whole-file tree has
+/// its game breaks (otherwise a `{` with a NUL before its `}` would be
+/// taken for a comment over the blank lines after it, the piece would not
+/// be cut there, and an escape line after a blank line of lone CRs would
+/// not be in column 0 for tree-sitter).
+#[test]
+fn a_nul_ends_comments_and_strings_as_in_the_lexer() {
+    let g = "[Event \"a\"]\n";
+    for text in [
+        "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r".to_string(),
+        format!("{g}{{x\0y\n\n{g}}}\n\n{g}"),
+        format!("{g};x\0y {{\n\n{g}}}\n\n{g}"),
+        format!("{g}{{a\n\0\n}}\n\n{g}"),
+        format!("{g}{{a\n\n\0}}\n\n{g}"),
+    ] {
+        let tree = crate::syntax::parse(&text);
+        let mut breaks: Vec<usize> = crate::syntax::top_nodes(std::slice::from_ref(&tree))
+            .iter()
+            .filter(|n| n.kind() == "game_break")
+            .map(|n| n.end_byte())
+            .filter(|&e| e < text.len())
+            .collect();
+        breaks.dedup();
+        assert_eq!(cut_points(&text, 1), breaks, "{text:?}");
+    }
+    assert_eq!(unterminated_comment_end("{a\0b\n\nc", 0), 2);
+    assert_eq!(unterminated_comment_end("{a\n\0\n", 0), 2);
+    assert_eq!(unterminated_comment_end("{a\n}", 0), 2);
+}
+
+#[test]
+fn the_tree_cache_keeps_the_most_recent_pieces_within_its_budget() {
+    let cache = TreeCache::new(100);
+    for id in 0..10u64 {
+        cache.put((id, 0, 0, 0), trees(), 30);
+    }
+    assert_eq!(cache.len(), 3, "3 × 30 bytes fit in 100");
+    assert!(cache.get((9, 0, 0, 0)).is_some() && cache.get((7, 0, 0, 0)).is_some());
+    assert!(
+        cache.get((6, 0, 0, 0)).is_none(),
+        "the least recently used went first"
+    );
+    // A use makes a piece recent again.
+    assert!(cache.get((7, 0, 0, 0)).is_some());
+    cache.put((10, 0, 0, 0), trees(), 30);
+    assert!(cache.get((7, 0, 0, 0)).is_some() && cache.get((8, 0, 0, 0)).is_none());
+    // A piece larger than the whole budget is still kept, alone.
+    cache.put((11, 0, 0, 0), trees(), 1000);
+    assert_eq!(cache.len(), 1);
+    assert!(cache.get((11, 0, 0, 0)).is_some());
+}
+
+#[test]
+fn unterminated_comments_are_cut_and_parsed_game_by_game() {
+    // No `}` after the first `{`: every game break after it is a cut
+    // point, and the whole text parses one game at a time.
+    let text = "[Event \"a\"]\n\n{ x\n\n{ y\nz\n\n[Event \"b\"]\n";
+    let cuts = cut_points(text, 1);
+    assert_eq!(
+        cuts.iter().map(|&c| &text[c..c + 3]).collect::<Vec<_>>(),
+        ["{ x", "{ y", "[Ev"]
+    );
+    assert_eq!(parse_split(text, usize::MAX).len(), 4);
+    // A `}` further on makes the first `{` a comment to it: no cut inside.
+    let closed = format!("{text}}}\n");
+    assert_eq!(cut_points(&closed, 1), [cuts[0]]);
+    assert_eq!(parse_split(&closed, usize::MAX).len(), 1);
+    // The unterminated comment runs on over lines that go on with text.
+    assert_eq!(unterminated_comment_end("{ a\n b\n\n", 0), 6);
+    assert_eq!(unterminated_comment_end("{ a\r\n \t\r\nb", 0), 3);
+    assert_eq!(unterminated_comment_end("{ a", 0), 3);
+}
+
+#[test]
+fn a_closing_brace_typed_after_an_unterminated_comment_cuts_again() {
+    let text = format!("{{ x\n\n{}", "[Event \"e\"]\n\n".repeat(20));
+    let mut forest = Forest::cut(&text, 1);
+    assert!(forest.len() > 10);
+    // Type `}` at the end: the comment now runs to it, one piece.
+    let end = text.len();
+    let row = text.matches('\n').count();
+    let p = Point { row, column: 0 };
+    forest.edit(&InputEdit {
+        start_byte: end,
+        old_end_byte: end,
+        new_end_byte: end + 1,
+        start_position: p,
+        old_end_position: p,
+        new_end_position: Point { row, column: 1 },
+    });
+    let typed = format!("{text}}}");
+    forest.recut(&typed);
+    let fresh = Forest::cut(&typed, 1);
+    assert_eq!(forest.ranges(), fresh.ranges());
+    assert_eq!(forest.len(), 1);
+}
+
+/// A `{` whose comment a NUL ends before its `}` is cut after; a `}`
+/// typed before the NUL, pieces later, closes the comment there, so
+/// the cuts in between are cut again (found by fuzzing
+/// `incremental_reparse`, fixture
+/// `incremental_reparse/comment-cut-by-a-kept-piece-boundary`).
+#[test]
+fn a_closing_brace_typed_before_the_nul_that_ended_a_comment_cuts_again() {
+    let games = "[Event \"e\"]\n\n".repeat(20);
+    let text = format!("{{ x\n\n{games}a\0b}}\n\n[Event \"z\"]\n");
+    let mut forest = Forest::cut(&text, 1);
+    assert!(forest.len() > 10);
+    // Type `}` before the 19th game's line end, in a piece of its own.
+    let at = 5 + 18 * 13 + 11;
+    let p = Point {
+        row: 2 + 18 * 2,
+        column: 11,
+    };
+    forest.edit(&InputEdit {
+        start_byte: at,
+        old_end_byte: at,
+        new_end_byte: at + 1,
+        start_position: p,
+        old_end_position: p,
+        new_end_position: Point {
+            row: p.row,
+            column: 12,
+        },
+    });
+    let typed = format!("{}}}{}", &text[..at], &text[at..]);
+    assert_eq!(&typed[at - 11..at + 2], "[Event \"e\"]}\n");
+    forest.recut(&typed);
+    let fresh = Forest::cut(&typed, 1);
+    assert_eq!(forest.ranges(), fresh.ranges());
+    assert_eq!(forest.len(), 4);
+    // Deleting the NUL instead closes the comment at the last `}`.
+    let mut forest = Forest::cut(&text, 1);
+    let nul = text.find('\0').unwrap();
+    let p = Point {
+        row: 2 + 20 * 2,
+        column: 1,
+    };
+    let q = Point {
+        row: p.row,
+        column: 2,
+    };
+    forest.edit(&InputEdit {
+        start_byte: nul,
+        old_end_byte: nul + 1,
+        new_end_byte: nul,
+        start_position: p,
+        old_end_position: q,
+        new_end_position: p,
+    });
+    let deleted = text.replacen('\0', "", 1);
+    forest.recut(&deleted);
+    assert_eq!(forest.ranges(), Forest::cut(&deleted, 1).ranges());
+    assert_eq!(forest.len(), 2);
+}
