@@ -11,14 +11,19 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The number of worker threads to use (one in fuzz builds).
+/// The number of worker threads to use (one in fuzz builds). Computed
+/// once per process: `available_parallelism` reads the cgroup CPU files,
+/// which the language server must not do on every keystroke.
 pub fn threads() -> usize {
     if cfg!(fuzzing) {
         return 1;
     }
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 /// `items.iter().map(f).collect()`, on every core, each worker taking the

@@ -29,15 +29,20 @@ pub enum Format {
 /// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn"
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Also report what is legal in import format but not in export format.
+    /// Also report what is legal in import format but not in export format
+    /// (also on for files whose pbn.toml says `[check] export = true`).
     #[arg(long)]
     export: bool,
+    /// Read options from this file instead of the pbn.toml found upward
+    /// from each file (up to the repository root or the home directory).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -67,8 +72,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opts = CheckOptions {
-        export: args.export,
+    let opts = match options_for(&args, &inputs) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
     };
     let reports = check_all(&inputs, &opts);
 
@@ -131,6 +140,51 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
+/// The checker options of each input: `--export`, or the `[check]` table of
+/// the `--config` file or of the pbn.toml found for the input (standard
+/// input: from the current directory). Each directory is searched once.
+fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<CheckOptions>, String> {
+    use pbn_core::config;
+    let fixed = match &args.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("{}: {}", p.display(), super::write::message(&e)))?;
+            Some(config::parse(&text, p)?)
+        }
+        None => None,
+    };
+    let mut by_dir: std::collections::HashMap<PathBuf, config::Config> = Default::default();
+    inputs
+        .iter()
+        .map(|input| {
+            let c = match &fixed {
+                Some(c) => c.clone(),
+                None => {
+                    let dir = match input {
+                        Input::Stdin => std::env::current_dir().unwrap_or_default(),
+                        Input::File(p) => p
+                            .parent()
+                            .filter(|d| !d.as_os_str().is_empty())
+                            .unwrap_or(std::path::Path::new("."))
+                            .to_path_buf(),
+                    };
+                    match by_dir.get(&dir) {
+                        Some(c) => c.clone(),
+                        None => {
+                            let c = config::load_for(&dir)?.0;
+                            by_dir.insert(dir, c.clone());
+                            c
+                        }
+                    }
+                }
+            };
+            Ok(CheckOptions {
+                export: args.export || c.check.export,
+            })
+        })
+        .collect()
+}
+
 /// The `--stats` line: `pbn check: 1 file, 2888895 bytes, 100000 games in
 /// 0.842 s; peak memory 77104 kB` (bytes of decoded text).
 fn stats_line(
@@ -169,7 +223,7 @@ fn peak_memory_kb() -> Option<u64> {
 }
 
 /// Checks inputs in parallel (one worker per core), keeping input order.
-fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
+fn check_all(inputs: &[Input], opts: &[CheckOptions]) -> Vec<FileReport> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -186,12 +240,12 @@ fn check_all(inputs: &[Input], opts: &CheckOptions) -> Vec<FileReport> {
                 }
                 let input = inputs[i].clone();
                 let outcome = files::read(&input)
-                    .map_err(|e| format!("{}: {e}", input.display()))
+                    .map_err(|e| format!("{}: {}", input.display(), super::write::message(&e)))
                     .and_then(|bytes| {
                         // A bug must not take the other files down with it.
                         std::panic::catch_unwind(|| {
                             let source = pbn_core::text::decode_owned(bytes);
-                            let res = check_text(&source, opts);
+                            let res = check_text(&source, &opts[i]);
                             (source, res)
                         })
                         .map_err(|_| {

@@ -12,7 +12,13 @@ pub struct ConfigArgs {
 enum ConfigCommand {
     /// Print the JSON schema of pbn.toml.
     Schema,
-    /// Print the configuration that applies to a path (defaults filled in).
+    /// Print the configuration that applies to a path (defaults filled in),
+    /// after a first line naming the file in effect.
+    ///
+    /// The file is the first pbn.toml or .pbn.toml in the path's directory
+    /// or a parent; the search stops at a repository root (a directory
+    /// holding .git) or the home directory.
+    #[command(after_help = "Examples:\n  pbn config show\n  pbn config show games/game.pbn")]
     Show {
         /// File or directory; the pbn.toml is searched upward from it.
         #[arg(default_value = ".")]
@@ -33,8 +39,12 @@ pub fn run(args: ConfigArgs) -> ExitCode {
         ConfigCommand::Show { path } => match pbn_core::config::load_for(&path) {
             Ok((c, file)) => {
                 match file {
-                    Some(f) => println!("# from {}", f.display()),
-                    None => println!("# no pbn.toml found; defaults"),
+                    Some(f) => println!("# in effect: {}", f.display()),
+                    None => println!(
+                        "# in effect: none (no pbn.toml or .pbn.toml from {} up to {}); defaults",
+                        path.display(),
+                        pbn_core::config::search(&path).stopped_at.display()
+                    ),
                 }
                 print!("{}", toml::to_string(&c).expect("config serializes"));
                 ExitCode::SUCCESS

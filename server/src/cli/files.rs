@@ -20,6 +20,8 @@ impl Input {
 
 /// Expands paths: files are taken as given, directories are searched
 /// recursively for `*.pbn` (case-insensitive), sorted for stable output.
+/// A path that does not exist is kept: reading it fails, and that is
+/// reported for it alone while the other files are processed.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -30,10 +32,8 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
             walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
             found.sort();
             out.extend(found.into_iter().map(Input::File));
-        } else if p.exists() {
-            out.push(Input::File(p.clone()));
         } else {
-            return Err(format!("{}: no such file or directory", p.display()));
+            out.push(Input::File(p.clone()));
         }
     }
     Ok(out)

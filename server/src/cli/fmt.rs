@@ -1,6 +1,7 @@
 //! `pbn fmt`: write PBN files in export format.
 
 use super::files::{self, Input};
+use super::write;
 use clap::{Args, ValueEnum};
 use pbn_core::config;
 use pbn_core::format::{format, EolOption, FormatOptions};
@@ -26,7 +27,13 @@ pub enum Eol {
 /// A game that export format cannot hold without a change of meaning (a
 /// Note tag with data before the auction) is also kept as written, with a
 /// warning; the rest of the file is formatted.
-/// Files are rewritten in place (atomically) in their own encoding.
+/// Files are rewritten in place in their own encoding, through a temporary
+/// file and a rename: a symlink is followed and its target rewritten (the
+/// link stays); owner and mode are kept; a read-only file is not written
+/// unless --force; a file changed on disk while it was being formatted is
+/// left alone and reported. An error in one file (missing, unreadable,
+/// read-only) is reported and the other files are still formatted; the
+/// exit status is then 2.
 #[derive(Args)]
 #[command(
     after_help = "Examples:\n  pbn fmt games.pbn\n  pbn fmt --check tournaments/\n  pbn fmt --diff game.pbn\n  pbn fmt --eol crlf --export-header out.pbn\n  cat game.pbn | pbn fmt -\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config schema`)."
@@ -57,7 +64,7 @@ pub struct FmtArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Write files even if some games have syntax errors (those games are
-    /// kept exactly as written).
+    /// kept exactly as written), and files that are read-only.
     #[arg(long)]
     force: bool,
 }
@@ -86,31 +93,6 @@ fn options_for(args: &FmtArgs, start: &Path) -> Result<FormatOptions, String> {
     Ok(opts)
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory
-/// and a rename, so that a crash never leaves a half-written file.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.pbn-fmt-{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(&tmp, meta.permissions());
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
 pub fn run(args: FmtArgs) -> ExitCode {
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
@@ -122,6 +104,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let mut failed = false;
     let mut would_change = Vec::new();
     let mut refused = 0;
+    let mut not_written = 0;
     let (mut changed, mut unchanged) = (0, 0);
     for input in &inputs {
         let start = match input {
@@ -135,10 +118,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let bytes = match files::read(input) {
-            Ok(b) => b,
+        let read = match input {
+            Input::Stdin => files::read(input).map(|b| (b, None)),
+            Input::File(p) => write::read(p).map(|(b, o)| (b, Some(o))),
+        };
+        let (bytes, original) = match read {
+            Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {}: {e}", input.display());
+                eprintln!("error: {}: {}", input.display(), write::message(&e));
                 failed = true;
                 continue;
             }
@@ -219,11 +206,12 @@ pub fn run(args: FmtArgs) -> ExitCode {
             refused += 1;
             continue;
         }
-        let Input::File(path) = input else { continue };
-        match write_atomically(path, &out) {
+        let Some(original) = &original else { continue };
+        match write::replace(original, &out, args.force) {
             Ok(()) => changed += 1,
             Err(e) => {
-                eprintln!("error: {name}: {e}");
+                eprintln!("error: {name}: {}", write::message(&e));
+                not_written += 1;
                 failed = true;
             }
         }
@@ -241,9 +229,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
     }
     if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
         eprintln!(
-            "formatted {changed} file(s), {unchanged} unchanged{}",
+            "formatted {changed} file(s), {unchanged} unchanged{}{}",
             if refused > 0 {
                 format!(", {refused} not written (syntax errors)")
+            } else {
+                String::new()
+            },
+            if not_written > 0 {
+                format!(", {not_written} not written (errors above)")
             } else {
                 String::new()
             }

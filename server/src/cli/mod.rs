@@ -6,3 +6,4 @@ pub mod files;
 pub mod fmt;
 pub mod lsp;
 pub mod render;
+pub mod write;

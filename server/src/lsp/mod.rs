@@ -26,7 +26,7 @@ pub fn run_stdio() -> std::process::ExitCode {
         .enable_all()
         .build()
         .expect("tokio runtime");
-    runtime.block_on(async {
+    let shut_down = runtime.block_on(async {
         let (to_server, server_in) = tokio::io::duplex(1 << 20);
         let (server_out, from_server) = tokio::io::duplex(1 << 20);
         let (errors_tx, errors_rx) = tokio::sync::mpsc::unbounded_channel();
@@ -43,8 +43,10 @@ pub fn run_stdio() -> std::process::ExitCode {
             std::io::stdout(),
             errors_rx,
         ));
+        let state = std::sync::Arc::new(state::State::default());
+        let shared = state.clone();
         let (service, socket) = tower_lsp_server::LspService::new(move |client| {
-            Backend::with_output(client, inject.clone())
+            Backend::with_output_and_state(client, inject.clone(), shared.clone())
         });
         tower_lsp_server::Server::new(server_in, server_out, socket)
             .serve(service)
@@ -52,9 +54,18 @@ pub fn run_stdio() -> std::process::ExitCode {
         // The server has ended (exit, or its input closed): flush what it wrote.
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), output).await;
         input.abort();
+        state
+            .shutdown_requested
+            .load(std::sync::atomic::Ordering::SeqCst)
     });
     // A read of stdin may still be blocked in the runtime's thread pool (the
     // client need not close its end): do not wait for it.
     runtime.shutdown_background();
-    std::process::ExitCode::SUCCESS
+    // LSP: 0 after `shutdown` then `exit`; 1 when the server ends without
+    // `shutdown` (`exit` alone, or the client's end closed).
+    if shut_down {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::from(1)
+    }
 }

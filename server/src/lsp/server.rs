@@ -47,9 +47,15 @@ struct PublishState {
 
 impl Backend {
     pub fn new(client: Client) -> Backend {
+        Backend::with_state(client, Arc::default())
+    }
+
+    /// A backend on shared state (`run_stdio` reads `shutdown_requested`
+    /// after the server ends).
+    pub fn with_state(client: Client, state: Arc<State>) -> Backend {
         Backend {
             client,
-            state: Arc::new(State::default()),
+            state,
             output: None,
             publish: Arc::default(),
         }
@@ -57,9 +63,39 @@ impl Backend {
 
     /// A backend that publishes diagnostics through `output`.
     pub fn with_output(client: Client, output: Output) -> Backend {
+        Backend::with_output_and_state(client, output, Arc::default())
+    }
+
+    /// A backend that publishes diagnostics through `output`, on `state`.
+    pub fn with_output_and_state(client: Client, output: Output, state: Arc<State>) -> Backend {
         Backend {
             output: Some(output),
-            ..Backend::new(client)
+            ..Backend::with_state(client, state)
+        }
+    }
+
+    /// Rebuilds every open document's snapshot with the current settings
+    /// and configuration, and checks it again.
+    fn recheck_all(&self) {
+        let docs: Vec<_> = self
+            .state
+            .documents
+            .lock()
+            .expect("documents lock")
+            .values()
+            .cloned()
+            .collect();
+        for d in docs {
+            let (uri, version) = {
+                let mut d = d.lock().expect("document lock");
+                let settings = settings_for(&self.state, &d.uri);
+                let text = d.snapshot.source.text.clone();
+                d.snapshot = Arc::new(
+                    Snapshot::new(d.uri.clone(), d.version, text, settings).with_latest(&d.latest),
+                );
+                (d.uri.clone(), d.version)
+            };
+            self.schedule_diagnostics(uri, version);
         }
     }
 
@@ -204,6 +240,20 @@ impl LanguageServer for Backend {
                 s.apply_json(opts);
             }
         }
+        let dynamic_watch = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
+        self.state
+            .watch_config
+            .store(dynamic_watch, std::sync::atomic::Ordering::Relaxed);
+        #[allow(deprecated)]
+        if let Some(pid) = params.process_id {
+            watch_parent(pid);
+        }
         Ok(InitializeResult {
             capabilities: capabilities(encoding),
             server_info: Some(ServerInfo {
@@ -214,9 +264,37 @@ impl LanguageServer for Backend {
         })
     }
 
-    async fn initialized(&self, _: InitializedParams) {}
+    async fn initialized(&self, _: InitializedParams) {
+        if !self
+            .state
+            .watch_config
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return;
+        }
+        // Told when a pbn.toml changes, so it is read again then only.
+        let watchers: Vec<FileSystemWatcher> = pbn_core::config::FILE_NAMES
+            .iter()
+            .map(|n| FileSystemWatcher {
+                glob_pattern: GlobPattern::String(format!("**/{n}")),
+                kind: None,
+            })
+            .collect();
+        let registration = Registration {
+            id: "pbn-config-watch".into(),
+            method: "workspace/didChangeWatchedFiles".into(),
+            register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+                watchers,
+            })
+            .ok(),
+        };
+        let _ = self.client.register_capability(vec![registration]).await;
+    }
 
     async fn shutdown(&self) -> Result<()> {
+        self.state
+            .shutdown_requested
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(())
     }
 
@@ -281,27 +359,14 @@ impl LanguageServer for Backend {
             .write()
             .expect("settings lock")
             .apply_json(&params.settings);
-        // Re-check every open document with the new settings.
-        let docs: Vec<_> = self
-            .state
-            .documents
-            .lock()
-            .expect("documents lock")
-            .values()
-            .cloned()
-            .collect();
-        for d in docs {
-            let (uri, version) = {
-                let mut d = d.lock().expect("document lock");
-                let settings = settings_for(&self.state, &d.uri);
-                let text = d.snapshot.source.text.clone();
-                d.snapshot = Arc::new(
-                    Snapshot::new(d.uri.clone(), d.version, text, settings).with_latest(&d.latest),
-                );
-                (d.uri.clone(), d.version)
-            };
-            self.schedule_diagnostics(uri, version);
-        }
+        self.state.forget_configs();
+        self.recheck_all();
+    }
+
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        // Only pbn.toml / .pbn.toml are watched.
+        self.state.forget_configs();
+        self.recheck_all();
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -439,12 +504,41 @@ impl LanguageServer for Backend {
     }
 }
 
+/// How often the parent process named in `initialize` is looked for.
+const PARENT_POLL: Duration = Duration::from_secs(3);
+
+/// Ends the server (status 1) once the process `pid` (the editor that
+/// started it, `processId` in `initialize`) is gone: an editor that died
+/// without closing the server's input must not leave it running.
+fn watch_parent(pid: u32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    if pid <= 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            // First after a pause: `initialize` is answered before.
+            tokio::time::sleep(PARENT_POLL).await;
+            // SAFETY: signal 0 only checks that the process exists.
+            let gone = unsafe { libc::kill(pid, 0) } != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+            if gone {
+                eprintln!("pbn lsp: the parent process {pid} has ended; exiting");
+                std::process::exit(1);
+            }
+        }
+    });
+}
+
 /// Settings for a document: the client's, with `pbn.toml` found upward from
 /// the file filling in what the client does not say.
 fn settings_for(state: &State, uri: &Uri) -> Settings {
     let mut s = state.settings();
-    if let Some(path) = uri_to_path(uri) {
-        if let Ok((config, Some(_))) = pbn_core::config::load_for(&path) {
+    let dir = uri_to_path(uri).and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    if let Some(dir) = dir {
+        if let Some(config) = state.config_for_dir(&dir) {
             s.export = s.export || config.check.export;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
         }

@@ -1,5 +1,11 @@
 //! A framing guard around the server's stdio.
 //!
+//! After a frame with unusable headers (a `Content-Length` that is not a
+//! number, negative, missing or over the limit, a header line that is not a
+//! header, bytes that are not UTF-8) or a body that is not JSON (a length
+//! too short), the reader skips to the next `Content-Length` header: one
+//! bad frame costs one parse error, not the session.
+//!
 //! tower-lsp-server stops reading its input after a frame whose body is not
 //! JSON-RPC (its framed reader ends on the first decode error), which would
 //! let one malformed frame kill the session. This guard reads the client's
@@ -11,38 +17,155 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-/// Reads one frame: `Ok(Some(body))`, `Ok(None)` at end of input,
-/// `Err(())` for a frame whose headers are unusable (skipped).
-async fn read_frame<R: AsyncRead + Unpin>(
-    r: &mut BufReader<R>,
-) -> std::io::Result<Option<Result<Vec<u8>, ()>>> {
-    let mut len: Option<usize> = None;
-    let mut saw_header = false;
+/// The largest body accepted (a larger `Content-Length` is a bad frame).
+const MAX_BODY: usize = 512 << 20;
+
+/// The longest header line kept: of a longer line (the rest of a body
+/// whose length was wrong) only the last bytes are kept, where the next
+/// frame's `Content-Length` header starts.
+const MAX_LINE: usize = 4096;
+
+const CONTENT_LENGTH: &[u8] = b"content-length:";
+
+/// One frame as read.
+pub enum Frame {
+    Body(Vec<u8>),
+    /// Unusable headers (why); the reader then looks for the next
+    /// `Content-Length` header, skipping whatever is before it.
+    Bad(&'static str),
+}
+
+/// Reads a line of bytes (through `\n`), keeping its last [`MAX_LINE`]
+/// bytes; `None` at end of input.
+async fn read_line<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut any = false;
     loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).await? == 0 {
-            return Ok(None);
+        let buf = r.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(any.then_some(line));
         }
-        let t = line.trim_end_matches(['\r', '\n']);
-        if t.is_empty() {
-            if !saw_header {
-                continue; // stray blank line between frames
-            }
-            break;
+        any = true;
+        let (chunk, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        line.extend_from_slice(chunk);
+        let n = chunk.len();
+        r.consume(n);
+        if line.len() > 2 * MAX_LINE {
+            line.drain(..line.len() - MAX_LINE);
         }
-        saw_header = true;
-        if let Some((k, v)) = t.split_once(':') {
-            if k.trim().eq_ignore_ascii_case("content-length") {
-                len = v.trim().parse().ok();
+        if done {
+            if line.len() > MAX_LINE {
+                line.drain(..line.len() - MAX_LINE);
             }
+            return Ok(Some(line));
         }
     }
-    let Some(len) = len.filter(|&n| n <= 512 << 20) else {
-        return Ok(Some(Err(())));
-    };
-    let mut body = vec![0; len];
-    r.read_exact(&mut body).await?;
-    Ok(Some(Ok(body)))
+}
+
+/// Where the last `Content-Length:` (any case) starts in `line`.
+fn rfind_content_length(line: &[u8]) -> Option<usize> {
+    (0..=line.len().checked_sub(CONTENT_LENGTH.len())?)
+        .rev()
+        .find(|&i| line[i..i + CONTENT_LENGTH.len()].eq_ignore_ascii_case(CONTENT_LENGTH))
+}
+
+/// Reads JSON-RPC frames; after a bad one, resynchronises on the next
+/// `Content-Length` header instead of reading the rest of the bad frame as
+/// headers (which would merge every later message with it).
+pub struct FrameReader<R> {
+    r: BufReader<R>,
+    skipping: bool,
+}
+
+impl<R: AsyncRead + Unpin> FrameReader<R> {
+    pub fn new(input: R) -> Self {
+        FrameReader {
+            r: BufReader::new(input),
+            skipping: false,
+        }
+    }
+
+    /// Skips to the next `Content-Length` header from now on (after a body
+    /// that was not JSON: its length may have been wrong).
+    pub fn resync(&mut self) {
+        self.skipping = true;
+    }
+
+    /// The next frame, `None` at end of input.
+    pub async fn next(&mut self) -> std::io::Result<Option<Frame>> {
+        let mut len: Option<Option<usize>> = None;
+        let mut saw_header = false;
+        let mut bad: Option<&'static str> = None;
+        loop {
+            let Some(mut line) = read_line(&mut self.r).await? else {
+                return Ok(None);
+            };
+            while matches!(line.last(), Some(b'\n' | b'\r')) {
+                line.pop();
+            }
+            if self.skipping {
+                match rfind_content_length(&line) {
+                    Some(i) => {
+                        line.drain(..i);
+                        self.skipping = false;
+                    }
+                    None => continue,
+                }
+            } else if let Some(i) = rfind_content_length(&line).filter(|&i| i > 0) {
+                // The rest of an earlier body, then a header: a new frame.
+                line.drain(..i);
+                len = None;
+                saw_header = false;
+                bad = None;
+            }
+            if line.is_empty() {
+                if !saw_header {
+                    continue; // stray blank line between frames
+                }
+                break;
+            }
+            saw_header = true;
+            let header = line
+                .iter()
+                .position(|&b| b == b':')
+                .filter(|&i| i > 0 && line[..i].iter().all(|b| b.is_ascii_graphic()));
+            match header {
+                Some(i) if line[..=i].eq_ignore_ascii_case(CONTENT_LENGTH) => {
+                    let v = std::str::from_utf8(&line[i + 1..]).unwrap_or("").trim();
+                    let n = if v.bytes().all(|b| b.is_ascii_digit()) {
+                        v.parse::<usize>().ok()
+                    } else {
+                        None
+                    };
+                    len = Some(n);
+                }
+                Some(_) => {} // Content-Type and others
+                None => bad = Some("a header line is not `Name: value`"),
+            }
+        }
+        let reason = match (bad, len) {
+            (Some(why), _) => why,
+            (None, None) => "missing Content-Length header",
+            (None, Some(None)) => "invalid Content-Length header",
+            (None, Some(Some(n))) if n > MAX_BODY => "Content-Length over the limit (512 MiB)",
+            (None, Some(Some(n))) => {
+                let mut body = vec![0; n];
+                self.r.read_exact(&mut body).await?;
+                return Ok(Some(Frame::Body(body)));
+            }
+        };
+        self.skipping = true;
+        Ok(Some(Frame::Bad(reason)))
+    }
+}
+
+/// A JSON-RPC error response frame.
+fn error_frame(id: &Value, code: i64, message: &str) -> Vec<u8> {
+    let err = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    frame(err.to_string().as_bytes())
 }
 
 /// A frame: the `Content-Length` header and the body.
@@ -53,33 +176,56 @@ pub fn frame(body: &[u8]) -> Vec<u8> {
 }
 
 /// Copies client frames to the server, replacing malformed ones by parse
-/// errors sent to `errors`.
+/// errors sent to `errors`. A request whose method starts with `$/` is
+/// answered here with MethodNotFound (-32601): LSP defines none, and
+/// tower-lsp-server would leave it unanswered; such notifications are
+/// passed on (and ignored there).
 pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Vec<u8>>)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    let mut r = BufReader::new(input);
+    let mut r = FrameReader::new(input);
     loop {
-        match read_frame(&mut r).await {
-            Ok(None) | Err(_) => break,
-            Ok(Some(Ok(body))) => {
-                let ok = serde_json::from_slice::<Value>(&body)
-                    .is_ok_and(|v| v.is_object() && v.get("jsonrpc").is_some());
-                if ok {
-                    if to_server.write_all(&frame(&body)).await.is_err()
-                        || to_server.flush().await.is_err()
-                    {
-                        break;
+        match r.next().await {
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("pbn lsp: cannot read the client's messages: {e}");
+                break;
+            }
+            Ok(Some(Frame::Body(body))) => {
+                let msg = serde_json::from_slice::<Value>(&body)
+                    .ok()
+                    .filter(|v| v.is_object() && v.get("jsonrpc").is_some());
+                let Some(msg) = msg else {
+                    r.resync();
+                    let _ = errors.send(error_frame(
+                        &Value::Null,
+                        -32700,
+                        "Parse error: the message is not a JSON-RPC object",
+                    ));
+                    continue;
+                };
+                let method = msg.get("method").and_then(Value::as_str);
+                if let (Some(m), Some(id)) = (method, msg.get("id")) {
+                    if m.starts_with("$/") {
+                        let _ =
+                            errors.send(error_frame(id, -32601, &format!("Method not found: {m}")));
+                        continue;
                     }
-                } else {
-                    let err = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: the message is not a JSON-RPC object"}});
-                    let _ = errors.send(frame(err.to_string().as_bytes()));
+                }
+                if to_server.write_all(&frame(&body)).await.is_err()
+                    || to_server.flush().await.is_err()
+                {
+                    break;
                 }
             }
-            Ok(Some(Err(()))) => {
-                let err = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: missing or invalid Content-Length header"}});
-                let _ = errors.send(frame(err.to_string().as_bytes()));
+            Ok(Some(Frame::Bad(why))) => {
+                let _ = errors.send(error_frame(
+                    &Value::Null,
+                    -32700,
+                    &format!("Parse error: {why}"),
+                ));
             }
         }
     }
@@ -99,14 +245,14 @@ pub async fn merge_output<R, W>(
     R: AsyncRead + Unpin,
     W: std::io::Write + Send,
 {
-    let mut r = BufReader::new(from_server);
+    let mut r = FrameReader::new(from_server);
     let mut write = |bytes: &[u8]| {
         tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()))
     };
     loop {
         tokio::select! {
-            f = read_frame(&mut r) => match f {
-                Ok(Some(Ok(body))) => {
+            f = r.next() => match f {
+                Ok(Some(Frame::Body(body))) => {
                     if write(&frame(&body)).is_err() {
                         return;
                     }
