@@ -38,6 +38,17 @@ pub const MIN_SPLIT: usize = 512 * 1024;
 /// The pieces the language server keeps: an edit reparses one or a few.
 pub const EDIT_PIECE: usize = 32 * 1024;
 
+/// The most bytes given to tree-sitter at once. A game longer than this
+/// (no PBN game is: a tag value holds at most 255 characters, §2.3) is
+/// parsed in windows of at most this many bytes, cut at line starts where
+/// the window has a line end, each its own tree (its syntax errors are
+/// reported as usual; the end of a window ends a game like the end of a
+/// piece). Tree-sitter adds up the error cost of a parse in 32 bits (about
+/// 100 per skipped token, 1 per skipped byte, 30 per skipped line): about
+/// 43 MB of `[` overflowed it and tripped an assertion that aborted every
+/// command. A window of 16 MB stays below half of that limit.
+pub const MAX_WINDOW: usize = 16 << 20;
+
 /// Byte offsets where a piece may start: the start of the first non-blank
 /// line after a run of semi-empty lines outside any `{}` comment, at least
 /// `piece` bytes after the previous cut. Never 0 or `text.len()`.
@@ -866,6 +877,14 @@ fn parse_one(
     // them would take time quadratic in its length; one game at a time it
     // stays linear (the games' nodes are the same either way).
     let after_close = last_close.map_or(start, |c| (c + 1).clamp(start, end));
+    // Larger than a window: game by game, so that only a game longer than
+    // a window is cut ([`MAX_WINDOW`]).
+    if end - start > MAX_WINDOW {
+        if let Some(trees) = parse_games(text, start, end, at) {
+            return trees;
+        }
+        return parse_windows(text, start, end, at);
+    }
     if piece > 1 && memchr::memchr(b'{', &text.as_bytes()[after_close..end]).is_some() {
         if let Some(trees) = parse_games(text, start, end, at) {
             return trees;
@@ -897,7 +916,7 @@ fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tr
     let mut s = start;
     let mut at = at;
     for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
-        out.push(parse_range(text, s, c, at));
+        out.extend(parse_windows(text, s, c, at));
         at = advance(text, s, c, at);
         s = c;
     }
@@ -920,6 +939,57 @@ fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
             column: at.column + b.len(),
         },
     }
+}
+
+/// `text[start..end]` parsed in windows of at most [`MAX_WINDOW`] bytes
+/// (one window, one tree, when it is not longer): each window ends after
+/// its last line end, or at a character boundary when it has none.
+fn parse_windows(text: &str, start: usize, end: usize, at: Point) -> Vec<Tree> {
+    parse_windows_of(text, start, end, at, MAX_WINDOW)
+}
+
+fn parse_windows_of(text: &str, start: usize, end: usize, at: Point, window: usize) -> Vec<Tree> {
+    let mut at = at;
+    windows(text, start, end, window)
+        .into_iter()
+        .map(|r| {
+            let tree = parse_range(text, r.start, r.end, at);
+            at = advance(text, r.start, r.end, at);
+            tree
+        })
+        .collect()
+}
+
+/// The windows of [`parse_windows`] of at most `window` bytes.
+fn windows(text: &str, start: usize, end: usize, window: usize) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut s = start;
+    while end - s > window {
+        let limit = s + window;
+        // After the last line end that ends in the window (a CR followed by
+        // an LF ends with the LF).
+        let mut c = limit;
+        let mut upto = limit;
+        while let Some(p) = memchr::memrchr2(b'\n', b'\r', &b[s..upto]) {
+            let p = s + p;
+            if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
+                upto = p;
+                continue;
+            }
+            if p > s {
+                c = p + 1;
+            }
+            break;
+        }
+        while !text.is_char_boundary(c) {
+            c -= 1;
+        }
+        out.push(s..c);
+        s = c;
+    }
+    out.push(s..end);
+    out
 }
 
 /// Parses `text[start..end]` with byte offsets of the whole text; `at` is
@@ -953,6 +1023,39 @@ mod tests {
 
     fn trees() -> PieceTrees {
         std::sync::Arc::new(vec![super::super::parse("[Event \"e\"]\n")])
+    }
+
+    /// A game longer than a window is parsed in windows that cut at line
+    /// starts (after a CR LF, not between), or inside a line without line
+    /// end at a character boundary; the trees cover the game in order.
+    #[test]
+    fn a_game_longer_than_a_window_is_parsed_in_windows() {
+        let at = Point { row: 0, column: 0 };
+        let spans = |text: &str, window: usize| -> Vec<(usize, usize)> {
+            windows(text, 0, text.len(), window)
+                .into_iter()
+                .map(|r| (r.start, r.end))
+                .collect()
+        };
+        let text = "[Event \"x\"]\r\n[Site \"y\"]\r\n[[[[[[\r\n";
+        let s = spans(text, 19);
+        assert_eq!(s, [(0, 13), (13, 25), (25, 33)]);
+        // One window: one tree, the whole text.
+        assert_eq!(spans(text, text.len()), [(0, text.len())]);
+        // No line end: cut at the window, moved back to a character boundary.
+        let text = "[[[éé[[[";
+        assert_eq!(spans(text, 4), [(0, 3), (3, 7), (7, 10)]);
+        // Every window reports its syntax errors.
+        let trees = parse_windows_of(&"[".repeat(100), 0, 100, at, 10);
+        assert_eq!(trees.len(), 10);
+        assert!(trees.iter().all(|t| t.root_node().has_error()));
+        // The second window's points continue the first's.
+        let text = "ab\ncd\nef";
+        let trees = parse_windows_of(text, 0, text.len(), at, 4);
+        assert_eq!(
+            trees[1].root_node().start_position(),
+            Point { row: 1, column: 0 }
+        );
     }
 
     /// A NUL ends a string, a `;` comment or a `{` comment where it stands
