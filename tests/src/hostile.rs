@@ -215,6 +215,43 @@ pub const HOSTILE: &[Hostile] = &[
             s.into_bytes()
         },
     },
+    Hostile {
+        name: "brackets",
+        what: "{n} bytes of `[` without a line end (at about 43 MB tree-sitter's error cost overflowed and aborted)",
+        n: Some(1 << 18),
+        peak_mb: 200,
+        make: |n| vec![b'['; n],
+    },
+    Hostile {
+        name: "nul_bytes",
+        what: "{n} NUL bytes",
+        n: Some(1 << 18),
+        peak_mb: 200,
+        make: |n| vec![0; n],
+    },
+    Hostile {
+        name: "auction_line",
+        what: "an auction of {n} passes on one line",
+        n: Some(50_000),
+        peak_mb: 200,
+        make: |n| {
+            let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
+            s += &"Pass ".repeat(n);
+            s += "\n";
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "tags_on_one_line",
+        what: "{n} tags on one line (export layout, PBN1003, was quadratic)",
+        n: Some(20_000),
+        peak_mb: 200,
+        make: |n| {
+            let mut s = "[Event \"x\"]".repeat(n);
+            s += "\n";
+            s.into_bytes()
+        },
+    },
 ];
 
 /// The peak memory in kB from the line `pbn check --stats` writes to

@@ -182,6 +182,10 @@ hostile_tests!(
     long_auction,
     long_play,
     many_note_references,
+    brackets,
+    nul_bytes,
+    auction_line,
+    tags_on_one_line,
 );
 
 /// The language server on every shape: it publishes the diagnostics `pbn

@@ -51,21 +51,40 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             .and_then(|e| e.to_str())
             .is_some_and(|e| e.eq_ignore_ascii_case("pbn"))
         {
+            // A FIFO, socket or device named `*.pbn` would be read forever
+            // or block: skipped with a note (a symlink counts as its target).
+            if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+                eprintln!("pbn: {}: skipped, not a regular file", path.display());
+                continue;
+            }
             out.push(path);
         }
     }
     Ok(())
 }
 
-/// Reads an input's bytes.
+/// The largest input `pbn` reads, in bytes (256 MiB; the largest real PBN
+/// files are a few MB). A larger file, or a special file named on the
+/// command line that never ends (`/dev/zero`, a FIFO), is refused with an
+/// error once this many bytes have been read, instead of being read
+/// forever.
+pub const MAX_INPUT: u64 = 256 << 20;
+
+/// Reads an input's bytes, at most [`MAX_INPUT`] of them.
 pub fn read(input: &Input) -> std::io::Result<Vec<u8>> {
-    match input {
-        Input::Stdin => {
-            use std::io::Read;
-            let mut v = Vec::new();
-            std::io::stdin().read_to_end(&mut v)?;
-            Ok(v)
-        }
-        Input::File(p) => std::fs::read(p),
+    use std::io::Read;
+    let mut v = Vec::new();
+    let n = match input {
+        Input::Stdin => std::io::stdin().take(MAX_INPUT + 1).read_to_end(&mut v)?,
+        Input::File(p) => std::fs::File::open(p)?
+            .take(MAX_INPUT + 1)
+            .read_to_end(&mut v)?,
+    };
+    if n as u64 > MAX_INPUT {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most pbn reads (a device or a FIFO that never ends?)",
+            MAX_INPUT >> 20
+        )));
     }
+    Ok(v)
 }

@@ -123,17 +123,17 @@ fn lho(s: char) -> char {
     }
 }
 
-fn line_start(text: &str, offset: usize) -> usize {
-    text[..offset]
-        .rfind(['\n', '\r'])
-        .map(|i| i + 1)
-        .unwrap_or(0)
+/// Whether `offset` starts a line. Looks at one byte: scanning back to the
+/// line start for every tag was quadratic on a line of many tags.
+fn at_line_start(text: &str, offset: usize) -> bool {
+    offset == 0 || matches!(text.as_bytes()[offset - 1], b'\n' | b'\r')
 }
 
+/// Whether the line ends at `offset` (one byte looked at, as above).
 fn rest_of_line_empty(text: &str, offset: usize) -> bool {
-    let rest = &text[offset..];
-    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
-    rest[..end].is_empty()
+    text.as_bytes()
+        .get(offset)
+        .is_none_or(|&c| c == b'\n' || c == b'\r')
 }
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -211,7 +211,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         // form is only written out when it is reported.
         let space = 5 + tag.name.chars().count() + v.raw.chars().count() != 255;
         let written = &text[tag.range.clone()];
-        let at_line_start = line_start(text, tag.range.start) == tag.range.start;
+        let at_line_start = at_line_start(text, tag.range.start);
         if !is_layout(written, &tag.name, &v.raw, space)
             || !at_line_start
             || !rest_of_line_empty(text, tag.range.end)
@@ -389,7 +389,7 @@ fn layout(
         let annotated = line.iter().any(|&i| ranges[i].2);
         let is_last = k + 1 == lines.len();
         let bad_count = line.len() > 4 || (line.len() < 4 && !is_last && !annotated);
-        let not_left = line_start(text, first.start) != first.start;
+        let not_left = !at_line_start(text, first.start);
         if bad_count || not_left {
             let end = ranges[*line.last().unwrap()].0.end;
             ctx.push(out, Diagnostic::new(

@@ -58,3 +58,14 @@ pub const MIN_SPLIT: usize = 512 * 1024;
 
 /// The pieces the language server keeps: an edit reparses one or a few.
 pub const EDIT_PIECE: usize = 32 * 1024;
+
+/// The most bytes given to tree-sitter at once. A game longer than this
+/// (no PBN game is: a tag value holds at most 255 characters, §2.3) is
+/// parsed in windows of at most this many bytes, cut at line starts where
+/// the window has a line end, each its own tree (its syntax errors are
+/// reported as usual; the end of a window ends a game like the end of a
+/// piece). Tree-sitter adds up the error cost of a parse in 32 bits (about
+/// 100 per skipped token, 1 per skipped byte, 30 per skipped line): about
+/// 43 MB of `[` overflowed it and tripped an assertion that aborted every
+/// command. A window of 16 MB stays below half of that limit.
+pub const MAX_WINDOW: usize = 16 << 20;

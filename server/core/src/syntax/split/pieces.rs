@@ -104,6 +104,14 @@ pub(super) fn parse_one(
     // them would take time quadratic in its length; one game at a time it
     // stays linear (the games' nodes are the same either way).
     let after_close = last_close.map_or(start, |c| (c + 1).clamp(start, end));
+    // Larger than a window: game by game, so that only a game longer than
+    // a window is cut ([`super::MAX_WINDOW`]).
+    if end - start > super::MAX_WINDOW {
+        if let Some(trees) = parse_games(text, start, end, at) {
+            return trees;
+        }
+        return parse_windows(text, start, end, at);
+    }
     if piece > 1 && memchr::memchr(b'{', &text.as_bytes()[after_close..end]).is_some() {
         if let Some(trees) = parse_games(text, start, end, at) {
             return trees;
@@ -134,7 +142,7 @@ fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tr
     let mut s = start;
     let mut at = at;
     for c in cuts.iter().map(|c| c + start).chain(std::iter::once(end)) {
-        out.push(parse_range(text, s, c, at));
+        out.extend(parse_windows(text, s, c, at));
         at = advance(text, s, c, at);
         s = c;
     }
@@ -157,6 +165,57 @@ pub(super) fn advance(text: &str, from: usize, to: usize, at: Point) -> Point {
             column: at.column + b.len(),
         },
     }
+}
+
+/// `text[start..end]` parsed in windows of at most [`super::MAX_WINDOW`] bytes
+/// (one window, one tree, when it is not longer): each window ends after
+/// its last line end, or at a character boundary when it has none.
+fn parse_windows(text: &str, start: usize, end: usize, at: Point) -> Vec<Tree> {
+    parse_windows_of(text, start, end, at, super::MAX_WINDOW)
+}
+
+pub(super) fn parse_windows_of(text: &str, start: usize, end: usize, at: Point, window: usize) -> Vec<Tree> {
+    let mut at = at;
+    windows(text, start, end, window)
+        .into_iter()
+        .map(|r| {
+            let tree = parse_range(text, r.start, r.end, at);
+            at = advance(text, r.start, r.end, at);
+            tree
+        })
+        .collect()
+}
+
+/// The windows of [`parse_windows`] of at most `window` bytes.
+pub(super) fn windows(text: &str, start: usize, end: usize, window: usize) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut s = start;
+    while end - s > window {
+        let limit = s + window;
+        // After the last line end that ends in the window (a CR followed by
+        // an LF ends with the LF).
+        let mut c = limit;
+        let mut upto = limit;
+        while let Some(p) = memchr::memrchr2(b'\n', b'\r', &b[s..upto]) {
+            let p = s + p;
+            if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
+                upto = p;
+                continue;
+            }
+            if p > s {
+                c = p + 1;
+            }
+            break;
+        }
+        while !text.is_char_boundary(c) {
+            c -= 1;
+        }
+        out.push(s..c);
+        s = c;
+    }
+    out.push(s..end);
+    out
 }
 
 /// Parses `text[start..end]` with byte offsets of the whole text; `at` is

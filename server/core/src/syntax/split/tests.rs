@@ -1,11 +1,45 @@
 //! Tests of the scan, the cache and the forest's cutting again.
 
+use super::pieces::{parse_windows_of, windows};
 use super::scan::unterminated_comment_end;
 use super::*;
 use tree_sitter::{InputEdit, Point};
 
 fn trees() -> PieceTrees {
     std::sync::Arc::new(vec![crate::syntax::parse("[Event \"e\"]\n")])
+}
+
+/// A game longer than a window is parsed in windows that cut at line
+/// starts (after a CR LF, not between), or inside a line without line
+/// end at a character boundary; the trees cover the game in order.
+#[test]
+fn a_game_longer_than_a_window_is_parsed_in_windows() {
+    let at = Point { row: 0, column: 0 };
+    let spans = |text: &str, window: usize| -> Vec<(usize, usize)> {
+        windows(text, 0, text.len(), window)
+            .into_iter()
+            .map(|r| (r.start, r.end))
+            .collect()
+    };
+    let text = "[Event \"x\"]\r\n[Site \"y\"]\r\n[[[[[[\r\n";
+    let s = spans(text, 19);
+    assert_eq!(s, [(0, 13), (13, 25), (25, 33)]);
+    // One window: one tree, the whole text.
+    assert_eq!(spans(text, text.len()), [(0, text.len())]);
+    // No line end: cut at the window, moved back to a character boundary.
+    let text = "[[[éé[[[";
+    assert_eq!(spans(text, 4), [(0, 3), (3, 7), (7, 10)]);
+    // Every window reports its syntax errors.
+    let trees = parse_windows_of(&"[".repeat(100), 0, 100, at, 10);
+    assert_eq!(trees.len(), 10);
+    assert!(trees.iter().all(|t| t.root_node().has_error()));
+    // The second window's points continue the first's.
+    let text = "ab\ncd\nef";
+    let trees = parse_windows_of(text, 0, text.len(), at, 4);
+    assert_eq!(
+        trees[1].root_node().start_position(),
+        Point { row: 1, column: 0 }
+    );
 }
 
 /// A NUL ends a string, a `;` comment or a `{` comment where it stands
