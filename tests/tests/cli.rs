@@ -211,3 +211,32 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A file that never ends (`/dev/zero`) is read up to the limit and
+/// refused, not read forever.
+#[test]
+fn an_endless_file_is_refused_at_the_read_limit() {
+    let (code, out, err) = run(&["check", "/dev/zero"], None);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("larger than 256 MiB"), "{err}");
+}
+
+/// A FIFO named `*.pbn` in a directory is skipped with a note (reading it
+/// would wait forever); the regular files beside it are checked.
+#[test]
+fn a_fifo_in_a_directory_is_skipped() {
+    let dir = std::env::temp_dir().join(format!("pbn-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(examples("schiphol.pbn"), dir.join("a.pbn")).unwrap();
+    let fifo = dir.join("b.pbn");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        std::fs::remove_dir_all(&dir).unwrap();
+        panic!("mkfifo failed");
+    }
+    let (code, out, err) = run(&["check", dir.to_str().unwrap()], None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(err.contains("skipped, not a regular file"), "{err}");
+    assert!(out.contains("checked 1 file"), "{out}");
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -174,7 +174,13 @@ fn parse_windows(text: &str, start: usize, end: usize, at: Point) -> Vec<Tree> {
     parse_windows_of(text, start, end, at, super::MAX_WINDOW)
 }
 
-pub(super) fn parse_windows_of(text: &str, start: usize, end: usize, at: Point, window: usize) -> Vec<Tree> {
+pub(super) fn parse_windows_of(
+    text: &str,
+    start: usize,
+    end: usize,
+    at: Point,
+    window: usize,
+) -> Vec<Tree> {
     let mut at = at;
     windows(text, start, end, window)
         .into_iter()
@@ -187,7 +193,12 @@ pub(super) fn parse_windows_of(text: &str, start: usize, end: usize, at: Point, 
 }
 
 /// The windows of [`parse_windows`] of at most `window` bytes.
-pub(super) fn windows(text: &str, start: usize, end: usize, window: usize) -> Vec<std::ops::Range<usize>> {
+pub(super) fn windows(
+    text: &str,
+    start: usize,
+    end: usize,
+    window: usize,
+) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut s = start;
