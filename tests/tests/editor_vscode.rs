@@ -42,11 +42,7 @@ fn ext_dir() -> PathBuf {
 }
 
 fn skip(what: &str) {
-    let msg = format!("\n\n!!!!!!!! SKIPPED: {what} (run .ci/install-vscode.sh) !!!!!!!!\n\n");
-    if std::env::var("PBN_REQUIRE_EDITORS").is_ok_and(|v| v == "1") {
-        panic!("{msg}PBN_REQUIRE_EDITORS=1 makes this a failure");
-    }
-    eprintln!("{msg}");
+    pbn_tests::editors::skip(what, "run .ci/install-vscode.sh")
 }
 
 fn read_json(path: &Path) -> Value {

@@ -23,7 +23,7 @@ enum ConfigCommand {
 pub fn run(args: ConfigArgs) -> ExitCode {
     match args.command {
         ConfigCommand::Schema => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&pbn_core::config::schema())
                     .expect("schema serializes")
@@ -33,14 +33,14 @@ pub fn run(args: ConfigArgs) -> ExitCode {
         ConfigCommand::Show { path } => match pbn_core::config::load_for(&path) {
             Ok((c, file)) => {
                 match file {
-                    Some(f) => println!("# from {}", f.display()),
-                    None => println!("# no pbn.toml found; defaults"),
+                    Some(f) => outln!("# from {}", f.display()),
+                    None => outln!("# no pbn.toml found; defaults"),
                 }
-                print!("{}", toml::to_string(&c).expect("config serializes"));
+                out!("{}", toml::to_string(&c).expect("config serializes"));
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 ExitCode::from(2)
             }
         },
