@@ -30,6 +30,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium fonts-liberation)
 [ -f /usr/include/gssapi/gssapi.h ] || need+=(libkrb5-dev)
 command -v rg >/dev/null || need+=(ripgrep)
+command -v unzip >/dev/null || need+=(unzip) # the e2e test looks into the .vsix
 for tool in make g++ python3; do command -v "$tool" >/dev/null || need+=("$tool"); done
 if [ ${#need[@]} -gt 0 ]; then
   say "apt-get install ${need[*]}"

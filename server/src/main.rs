@@ -8,7 +8,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "pbn",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("PBN_COMMIT"), ")"),
     about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files",
     long_about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files.\n\n\
                   Every diagnostic has a stable code (PBN0001…) that names the rule and \

@@ -1,8 +1,8 @@
 //! Locating the shared corpus of real PBN files (`../shared/corpus`).
 //!
 //! Tests that need it call [`corpus_dir`]; when it is absent (a user's fresh
-//! clone) they skip with a loud message, unless `PBN_REQUIRE_CORPUS=1` (set
-//! by `.ci/run`) turns the skip into a failure.
+//! clone) they skip, visibly ([`crate::skips`]), unless
+//! `PBN_REQUIRE_CORPUS=1` (set by `.ci/run`) turns the skip into a failure.
 
 use std::path::{Path, PathBuf};
 
@@ -15,14 +15,11 @@ pub fn corpus_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        let msg = format!(
-            "\n\n!!!!!!!! SKIPPED: PBN corpus not found at {} (set PBN_CORPUS) !!!!!!!!\n\n",
-            dir.display()
-        );
+        let reason = format!("PBN corpus not found at {} (set PBN_CORPUS)", dir.display());
         if std::env::var("PBN_REQUIRE_CORPUS").is_ok_and(|v| v == "1") {
-            panic!("{msg}PBN_REQUIRE_CORPUS=1 makes this a failure");
+            panic!("{reason}: PBN_REQUIRE_CORPUS=1 makes this a failure");
         }
-        eprintln!("{msg}");
+        crate::skips::skip(&reason);
         None
     }
 }

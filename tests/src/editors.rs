@@ -35,14 +35,14 @@ pub fn scratch(tmp: &Path, editor: &str, name: &str) -> PathBuf {
     dir
 }
 
-/// Skips loudly when an editor is missing, or fails when
-/// `PBN_REQUIRE_EDITORS=1` (set by `.ci/run`).
+/// Skips visibly ([`crate::skips`]) when an editor is missing, or fails
+/// when `PBN_REQUIRE_EDITORS=1` (set by `.ci/run`).
 pub fn skip(what: &str, hint: &str) {
-    let msg = format!("\n\n!!!!!!!! SKIPPED: {what} ({hint}) !!!!!!!!\n\n");
+    let reason = format!("{what} ({hint})");
     if std::env::var("PBN_REQUIRE_EDITORS").is_ok_and(|v| v == "1") {
-        panic!("{msg}PBN_REQUIRE_EDITORS=1 makes this a failure");
+        panic!("SKIPPED: {reason}: PBN_REQUIRE_EDITORS=1 makes this a failure");
     }
-    eprintln!("{msg}");
+    crate::skips::skip(&reason);
 }
 
 /// `PATH` with the directory of this build's `pbn` first.

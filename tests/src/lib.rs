@@ -8,3 +8,4 @@ pub mod fuzz;
 pub mod gen;
 pub mod hostile;
 pub mod lsp_client;
+pub mod skips;

@@ -181,7 +181,10 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     let before = std::fs::read(&broken).unwrap();
     let (code, _, err) = run(&["fmt", broken.to_str().unwrap()], None);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("not written"), "{err}");
+    assert!(
+        err.contains("skipped: 2 games with syntax errors (1–2)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&broken).unwrap(), before);
 
     // A game export format cannot hold (a Note with data before the
@@ -196,7 +199,9 @@ fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     let (code, _, err) = run(&["fmt", kept.to_str().unwrap()], None);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("game(s) 1 cannot be written in export format without changing their meaning"),
+        err.contains(
+            "1 game that export format cannot hold without a change of meaning (1) kept as written"
+        ),
         "{err}"
     );
     assert!(!err.contains("syntax errors"), "{err}");
@@ -239,4 +244,187 @@ fn a_fifo_in_a_directory_is_skipped() {
     assert!(err.contains("skipped, not a regular file"), "{err}");
     assert!(out.contains("checked 1 file"), "{out}");
     assert_eq!(code, 0, "{out}{err}");
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pbn-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs pbn with its standard output going to a pipe whose reader closes
+/// after reading `keep` bytes (0: before pbn writes anything). Returns the
+/// exit code (`None`: killed by a signal) and standard error.
+fn run_into_closed_pipe(args: &[&str], keep: usize) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = Command::new(pbn_binary())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pbn");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; keep];
+    stdout.read_exact(&mut buf).unwrap();
+    drop(stdout); // the reader is gone, like `head` after its lines
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    // 1,000 games in import format: a dump, a diff and a report of
+    // hundreds of kilobytes, far more than a pipe holds (64 KiB on Linux),
+    // so that pbn still writes when the reader has gone.
+    let dir = temp_dir("pipe");
+    let game =
+        "[Event \"x\"]\n[Board \"1\"]\n[Dealer \"n\"]\n[Auction \"N\"]\n1c pass 1h pass\n2c ap\n\n";
+    let big = dir.join("big.pbn");
+    std::fs::write(&big, game.repeat(1000)).unwrap();
+    let big = big.to_str().unwrap();
+    for (args, keep) in [
+        (vec!["dump", big], 100),
+        (vec!["dump", big], 0),
+        (vec!["fmt", "--diff", big], 100),
+        (vec!["fmt", "--stdout", big], 0),
+        (vec!["check", "--format", "json", "--export", big], 100),
+        (vec!["check", "--export", big], 100),
+        (vec!["explain", "--list"], 0),
+        (vec!["explain", "PBN0003"], 0),
+        (vec!["config", "show"], 0),
+    ] {
+        if keep > 0 {
+            let (_, out, _) = run(&args, None);
+            assert!(out.len() > 1 << 18, "pbn {args:?}: {} bytes", out.len());
+        }
+        let (code, err) = run_into_closed_pipe(&args, keep);
+        assert_eq!(code, Some(0), "pbn {args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "pbn {args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn fmt_skips_a_file_whose_games_all_have_syntax_errors_with_one_line() {
+    let dir = temp_dir("fmt-all-broken");
+    let game = "[Event \"unterminated]\n[Board \"1\"]\n[Dealer \"n\"]\n\n";
+    let file = dir.join("training.pbn");
+    std::fs::write(&file, game.repeat(379)).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let f = file.to_str().unwrap();
+
+    let (code, out, err) = run(&["fmt", f], None);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        format!(
+            "error: {f}: skipped: 379 games with syntax errors (1–379) (run `pbn check {f}`); use --force to format the other games and keep these as written\n\
+             formatted 0 file(s), 0 unchanged, 1 skipped (syntax errors)\n"
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+
+    // --force: nothing to format, said once, success.
+    let (code, _, err) = run(&["fmt", "--force", f], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "warning: {f}: 379 games with syntax errors (1–379) kept as written (run `pbn check {f}`)\n\
+             formatted 0 file(s), 1 unchanged\n"
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+
+    // Scattered broken games: at most 8 ranges, then `…`.
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(if i % 2 == 0 {
+            game
+        } else {
+            "[Event \"ok\"]\n[Board \"1\"]\n[Dealer \"n\"]\n\n"
+        });
+    }
+    std::fs::write(&file, &text).unwrap();
+    let (code, _, err) = run(&["fmt", "--check", f], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("20 games with syntax errors (1, 3, 5, 7, 9, 11, 13, 15, …)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_summary_names_infos() {
+    let doc = b"[Event \"x\"]\n[Board \"1\"]\n[Dealer \"E\"]\n[Vulnerable \"None\"]\n";
+    let (code, out, _) = run(&["check", "-"], Some(doc));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("info[PBN0905]"), "{out}");
+    assert!(
+        out.ends_with("checked 1 file (1 game): 0 errors, 0 warnings, 1 info\n"),
+        "{out}"
+    );
+    assert!(!out.contains("other"), "{out}");
+}
+
+/// The README shows the whole output of `pbn check examples/broken.pbn`;
+/// it must be what the command prints. `PBN_UPDATE_README=1` rewrites it.
+#[test]
+fn readme_check_example_is_the_real_output() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme_path = repo.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let command = "$ pbn check examples/broken.pbn\n";
+    let start = readme.find(command).expect("the example in README.md") + command.len();
+    let end = start + readme[start..].find("```").expect("the end of the example");
+    let shown = &readme[start..end];
+    let out = Command::new(pbn_binary())
+        .args(["check", "--color", "never", "examples/broken.pbn"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    if shown != printed && std::env::var_os("PBN_UPDATE_README").is_some() {
+        let updated = format!("{}{printed}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&readme_path, updated).unwrap();
+        return;
+    }
+    if shown != printed {
+        let diff = similar::TextDiff::from_lines(shown, printed.as_str());
+        panic!(
+            "README.md's output of `pbn check examples/broken.pbn` is not what it prints (PBN_UPDATE_README=1 rewrites it):\n{}",
+            diff.unified_diff().header("README.md", "pbn check")
+        );
+    }
+}
+
+#[test]
+fn version_names_the_commit() {
+    let (code, out, _) = run(&["--version"], None);
+    assert_eq!(code, 0);
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let head = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(&repo)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let commit = head.unwrap_or_else(|| "unknown commit".to_string());
+    assert_eq!(
+        out,
+        format!("pbn {} ({commit})\n", env!("CARGO_PKG_VERSION")),
+        "`pbn --version` must name this checkout's commit"
+    );
 }

@@ -13,10 +13,12 @@
 //                  editors/vscode/screenshots/ (else to the run's temp dir)
 //   PBN_E2E_KEEP=1 keep the temp dir (code-server logs, workspace)
 //
-// Steps: package the .vsix, install it into a fresh extensions dir, start
-// code-server on 127.0.0.1 with a fresh user-data-dir whose settings point
-// pbn.server.path at PBN_BINARY, open a copy of examples/broken.pbn, and
-// check: the error squiggle and the Problems entry with its code (PBN0003);
+// Steps: package the .vsix a user installs (`npm run package -- --bundle
+// PBN_BINARY`: a linux-x64 .vsix carrying server/pbn), install it into a
+// fresh extensions dir, start code-server on 127.0.0.1 with a fresh
+// user-data-dir, no pbn.server.path setting and no `pbn` on PATH, open a
+// copy of examples/broken.pbn, and check: the extension started its
+// bundled binary; the error squiggle and the Problems entry with its code (PBN0003);
 // hover on a NAG; a deal-diagram hover; Format Document (export format, as
 // `pbn fmt`); a quick fix (when the server offers code actions); and the
 // error notification when pbn.server.path names no binary.
@@ -227,8 +229,22 @@ await probe.close();
 log(`server: ${diagnostics.length} diagnostics on broken.pbn; code actions: ${caps.codeActionProvider ? "yes" : "no"}`);
 
 // ---------------------------------------------------------------- code-server
+// No `pbn` on PATH: the extension must find the one bundled in the .vsix.
+const isExecutable = (p) => {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
+const pathWithoutPbn = (process.env.PATH ?? "")
+  .split(path.delimiter)
+  .filter((d) => d && !isExecutable(path.join(d, "pbn")))
+  .join(path.delimiter);
 const env = {
   ...process.env,
+  PATH: pathWithoutPbn,
   XDG_CONFIG_HOME: path.join(TMP, "xdg/config"),
   XDG_DATA_HOME: path.join(TMP, "xdg/data"),
   XDG_CACHE_HOME: path.join(TMP, "xdg/cache"),
@@ -236,7 +252,6 @@ const env = {
 const USER_DATA = path.join(TMP, "user-data");
 const EXTENSIONS = path.join(TMP, "extensions");
 const settings = {
-  "pbn.server.path": PBN,
   "pbn.trace.server": "messages",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -446,17 +461,31 @@ const shots = [];
 // ---------------------------------------------------------------- the test
 let exitCode = 0;
 try {
-  await step("package the .vsix (tsc + vsce)", async () => {
-    const vsix = path.join(TMP, "pbn.vsix");
-    run("bash", [path.join(EXT_DIR, "scripts/package.sh"), "-o", vsix], { cwd: EXT_DIR });
+  await step("npm run package -- --bundle PBN_BINARY (tsc + vsce --target)", async () => {
+    const vsix = path.join(TMP, "pbn-bundled.vsix");
+    // Through npm, as a user runs it (npm runs scripts with sh).
+    run("npm", ["run", "--silent", "package", "--", "--bundle", PBN, "-o", vsix], { cwd: EXT_DIR });
     if (!fs.existsSync(vsix)) throw new Error("no .vsix");
+    const listing = run("unzip", ["-l", vsix]);
+    if (!/extension\/server\/pbn\n/.test(listing)) throw new Error(`the .vsix has no server/pbn:\n${listing}`);
+    const manifest = run("unzip", ["-p", vsix, "extension.vsixmanifest"]);
+    const target = /TargetPlatform="([^"]+)"/.exec(manifest)?.[1];
+    if (!target) throw new Error(`the .vsix names no target platform:\n${manifest}`);
+    log(`  ${path.basename(vsix)}: ${target}, server/pbn bundled`);
     globalThis.VSIX = vsix;
   });
 
-  await step("install the .vsix into code-server", async () => {
+  await step("install the .vsix into code-server (no pbn on PATH)", async () => {
+    if (pathWithoutPbn.split(path.delimiter).some((d) => isExecutable(path.join(d, "pbn")))) {
+      throw new Error("pbn is still on PATH");
+    }
     const out = run(CODE_SERVER, [...csBase, "--install-extension", globalThis.VSIX, "--force"], { env });
     const list = run(CODE_SERVER, [...csBase, "--list-extensions"], { env });
     if (!/pbn-tools\.pbn/.test(list)) throw new Error(`extension not installed:\n${out}\n${list}`);
+    const installed = fs.readdirSync(EXTENSIONS).find((d) => d.startsWith("pbn-tools.pbn-"));
+    if (!installed || !isExecutable(path.join(EXTENSIONS, installed, "server/pbn"))) {
+      throw new Error(`the installed extension (${installed}) has no executable server/pbn`);
+    }
   });
 
   await step("start code-server on 127.0.0.1", async () => {
@@ -548,6 +577,28 @@ try {
       30000
     );
     log(`  Problems: ${row}`);
+    // The server that answered is the binary bundled in the .vsix.
+    const started = await poll(
+      "the extension's log line naming the bundled server",
+      async () => {
+        const found = [];
+        const walk = (d) => {
+          for (const f of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+            const p = path.join(d, f.name);
+            if (f.isDirectory()) walk(p);
+            else if (f.name.endsWith("PBN Language Server.log")) found.push(fs.readFileSync(p, "utf8"));
+          }
+        };
+        walk(path.join(USER_DATA, "logs"));
+        return found.join("\n").split("\n").find((l) => l.includes("[pbn] starting"));
+      },
+      30000,
+      500
+    );
+    if (!started.includes("(from bundled)") || !started.includes(`${path.sep}server${path.sep}pbn lsp`)) {
+      throw new Error(`the extension did not start its bundled binary: ${started}`);
+    }
+    log(`  ${started.trim()}`);
     // Select the entry: the editor reveals its squiggle.
     await page.locator(".markers-panel .monaco-list-row", { hasText: "PBN0003" }).first().click();
     await gotoPos(pbn0003.range.start);

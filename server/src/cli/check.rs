@@ -68,14 +68,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let opts = match options_for(&args, &inputs) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -83,7 +83,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
     let mut errors = 0usize;
     let mut warnings = 0usize;
-    let mut others = 0usize;
+    let mut infos = 0usize;
+    let mut hints = 0usize;
     let mut io_failed = false;
     let mut games = 0usize;
     let mut bytes = 0usize;
@@ -96,7 +97,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     match d.severity {
                         Severity::Error => errors += 1,
                         Severity::Warning => warnings += 1,
-                        _ => others += 1,
+                        Severity::Info => infos += 1,
+                        Severity::Hint => hints += 1,
                     }
                 }
             }
@@ -105,19 +107,24 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     match args.format {
-        Format::Json => print_json(&reports, errors, warnings, others, games),
+        Format::Json => print_json(&reports, errors, warnings, infos + hints, games),
         Format::Human => {
             let color = match args.color.as_str() {
                 "always" => true,
                 "never" => false,
                 _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
-            print_human(&reports, &Style { color }, errors, warnings, others, games);
+            print_human(
+                &reports,
+                &Style { color },
+                [errors, warnings, infos, hints],
+                games,
+            );
         }
     }
 
     if args.stats {
-        eprintln!(
+        errln!(
             "{}",
             stats_line(
                 reports.len(),
@@ -268,9 +275,7 @@ fn check_all(inputs: &[Input], opts: &[CheckOptions]) -> Vec<FileReport> {
 fn print_human(
     reports: &[FileReport],
     style: &Style,
-    errors: usize,
-    warnings: usize,
-    others: usize,
+    [errors, warnings, infos, hints]: [usize; 4],
     games: usize,
 ) {
     let stdout = std::io::stdout();
@@ -278,7 +283,7 @@ fn print_human(
     let mut files_ok = 0;
     for r in reports {
         match &r.outcome {
-            Err(e) => eprintln!("error: {e}"),
+            Err(e) => errln!("error: {e}"),
             Ok((source, res)) => {
                 files_ok += 1;
                 if res.diagnostics.is_empty() {
@@ -290,24 +295,32 @@ fn print_human(
                 for d in &res.diagnostics {
                     render(&mut out, style, &path, &source.text, &index, d);
                 }
-                let _ = lock.write_all(out.as_bytes());
+                super::out::stdout_result(lock.write_all(out.as_bytes()));
             }
         }
     }
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    let _ = writeln!(
+    let summary = writeln!(
         lock,
         "checked {} ({}): {}, {}{}",
         plural(files_ok, "file"),
         plural(games, "game"),
         plural(errors, "error"),
         plural(warnings, "warning"),
-        if others > 0 {
-            format!(", {} other", others)
-        } else {
-            String::new()
-        }
+        others_text(infos, hints)
     );
+    super::out::stdout_result(summary.and_then(|()| lock.flush()));
+}
+
+/// `, 1 info, 2 hints` for the summary line (nothing when both are 0).
+fn others_text(infos: usize, hints: usize) -> String {
+    let mut s = String::new();
+    for (n, word) in [(infos, "info"), (hints, "hint")] {
+        if n > 0 {
+            s.push_str(&format!(", {n} {word}{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+    s
 }
 
 // The JSON report. Fields in alphabetical order (the order the report has
@@ -440,10 +453,12 @@ fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: us
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let _ = serde_json::to_writer_pretty(&mut out, &doc)
-        .map_err(std::io::Error::from)
-        .and_then(|()| writeln!(out))
-        .and_then(|()| out.flush());
+    super::out::stdout_result(
+        serde_json::to_writer_pretty(&mut out, &doc)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush()),
+    );
 }
 
 #[cfg(test)]
@@ -461,6 +476,14 @@ mod tests {
             stats_line(2, 1, 1, t, None),
             "pbn check: 2 files, 1 byte, 1 game in 0.842 s; peak memory not measured on this system"
         );
+    }
+
+    #[test]
+    fn summary_names_infos_and_hints() {
+        assert_eq!(others_text(0, 0), "");
+        assert_eq!(others_text(1, 0), ", 1 info");
+        assert_eq!(others_text(2, 1), ", 2 infos, 1 hint");
+        assert_eq!(others_text(0, 3), ", 3 hints");
     }
 
     #[test]

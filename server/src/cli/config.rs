@@ -29,7 +29,7 @@ enum ConfigCommand {
 pub fn run(args: ConfigArgs) -> ExitCode {
     match args.command {
         ConfigCommand::Schema => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&pbn_core::config::schema())
                     .expect("schema serializes")
@@ -39,18 +39,18 @@ pub fn run(args: ConfigArgs) -> ExitCode {
         ConfigCommand::Show { path } => match pbn_core::config::load_for(&path) {
             Ok((c, file)) => {
                 match file {
-                    Some(f) => println!("# in effect: {}", f.display()),
-                    None => println!(
+                    Some(f) => outln!("# in effect: {}", f.display()),
+                    None => outln!(
                         "# in effect: none (no pbn.toml or .pbn.toml from {} up to {}); defaults",
                         path.display(),
                         pbn_core::config::search(&path).stopped_at.display()
                     ),
                 }
-                print!("{}", toml::to_string(&c).expect("config serializes"));
+                out!("{}", toml::to_string(&c).expect("config serializes"));
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 ExitCode::from(2)
             }
         },

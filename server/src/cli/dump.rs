@@ -31,7 +31,7 @@ pub fn run(args: DumpArgs) -> ExitCode {
     let bytes = match files::read(&input) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {}: {e}", input.display());
+            errln!("error: {}: {e}", input.display());
             return ExitCode::from(2);
         }
     };
@@ -45,6 +45,6 @@ pub fn run(args: DumpArgs) -> ExitCode {
     } else {
         serde_json::to_string_pretty(&value)
     };
-    println!("{}", out.expect("JSON values serialize"));
+    outln!("{}", out.expect("JSON values serialize"));
     ExitCode::SUCCESS
 }

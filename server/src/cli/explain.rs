@@ -19,7 +19,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> ExitCode {
     if args.list {
         for c in all() {
-            println!(
+            outln!(
                 "{}  {:<8} {:<12} {:<28} {}",
                 c.code,
                 c.severity.name(),
@@ -32,10 +32,10 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     }
     let q = args.code.unwrap_or_default();
     let Some(c) = lookup(&q) else {
-        eprintln!("error: unknown diagnostic code `{q}` (see `pbn explain --list`)");
+        errln!("error: unknown diagnostic code `{q}` (see `pbn explain --list`)");
         return ExitCode::from(2);
     };
-    println!(
+    outln!(
         "{} {} ({}, {}, PBN 2.1 {})\n",
         c.code,
         c.name,
@@ -43,10 +43,10 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         c.category.name(),
         c.section
     );
-    println!("{}\n", c.summary);
-    println!("{}\n", c.explanation);
-    println!("Fails:\n{}", indent(c.bad));
-    println!("Passes:\n{}", indent(c.good));
+    outln!("{}\n", c.summary);
+    outln!("{}\n", c.explanation);
+    outln!("Fails:\n{}", indent(c.bad));
+    outln!("Passes:\n{}", indent(c.good));
     ExitCode::SUCCESS
 }
 

@@ -54,7 +54,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             // A FIFO, socket or device named `*.pbn` would be read forever
             // or block: skipped with a note (a symlink counts as its target).
             if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
-                eprintln!("pbn: {}: skipped, not a regular file", path.display());
+                errln!("pbn: {}: skipped, not a regular file", path.display());
                 continue;
             }
             out.push(path);

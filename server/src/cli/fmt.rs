@@ -6,7 +6,6 @@ use clap::{Args, ValueEnum};
 use pbn_core::config;
 use pbn_core::format::{format, EolOption, FormatOptions};
 use pbn_core::text::{decode, encode};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -97,7 +96,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -114,7 +113,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let opts = match options_for(&args, &start) {
             Ok(o) => o,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(2);
             }
         };
@@ -125,7 +124,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let (bytes, original) = match read {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {}: {}", input.display(), write::message(&e));
+                errln!("error: {}: {}", input.display(), write::message(&e));
                 failed = true;
                 continue;
             }
@@ -134,7 +133,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let result = match std::panic::catch_unwind(|| format(&source, &opts)) {
             Ok(r) => r,
             Err(_) => {
-                eprintln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
+                errln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
                 failed = true;
                 continue;
             }
@@ -142,7 +141,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let (out, lost) = encode(&result.text, source.encoding);
         let name = input.display();
         if lost > 0 {
-            eprintln!(
+            errln!(
                 "error: {name}: {lost} character(s) cannot be written in {}; not written",
                 source.encoding.name()
             );
@@ -150,35 +149,41 @@ pub fn run(args: FmtArgs) -> ExitCode {
             continue;
         }
         let differs = out != bytes;
-        let numbers = |games: &[usize]| {
-            games
-                .iter()
-                .map(|g| (g + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let syntax_errors = result.syntax_error_games();
+        let writing = !(matches!(input, Input::Stdin) || args.stdout || args.diff || args.check);
+        if !syntax_errors.is_empty() && writing && !args.force {
+            // One line per file, whatever the number of games.
+            errln!(
+                "error: {name}: skipped: {} (run `pbn check {name}`); use --force to format the other games and keep these as written",
+                games_phrase(&syntax_errors, "with syntax errors")
+            );
+            refused += 1;
+            continue;
+        }
         if !syntax_errors.is_empty() {
-            eprintln!(
-                "warning: {name}: game(s) {} have syntax errors and are kept as written (run `pbn check {name}`)",
-                numbers(&syntax_errors)
+            errln!(
+                "warning: {name}: {} kept as written (run `pbn check {name}`)",
+                games_phrase(&syntax_errors, "with syntax errors")
             );
         }
         if !result.unprintable_games.is_empty() {
-            eprintln!(
-                "warning: {name}: game(s) {} cannot be written in export format without changing their meaning and are kept as written (run `pbn check {name}`)",
-                numbers(&result.unprintable_games)
+            errln!(
+                "warning: {name}: {} kept as written (run `pbn check {name}`)",
+                games_phrase(
+                    &result.unprintable_games,
+                    "that export format cannot hold without a change of meaning"
+                )
             );
         }
         if matches!(input, Input::Stdin) || args.stdout {
-            let _ = std::io::stdout().write_all(&out);
+            super::out::stdout(&out);
             continue;
         }
         if args.diff {
             if differs {
                 let diff =
                     similar::TextDiff::from_lines(source.text.as_str(), result.text.as_str());
-                print!(
+                out!(
                     "{}",
                     diff.unified_diff()
                         .context_radius(3)
@@ -192,7 +197,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if args.check {
             if differs {
-                println!("{name}");
+                outln!("{name}");
                 would_change.push(name);
             }
             continue;
@@ -201,16 +206,11 @@ pub fn run(args: FmtArgs) -> ExitCode {
             unchanged += 1;
             continue;
         }
-        if !syntax_errors.is_empty() && !args.force {
-            eprintln!("error: {name}: not written because of syntax errors (use --force to write it anyway)");
-            refused += 1;
-            continue;
-        }
         let Some(original) = &original else { continue };
         match write::replace(original, &out, args.force) {
             Ok(()) => changed += 1,
             Err(e) => {
-                eprintln!("error: {name}: {}", write::message(&e));
+                errln!("error: {name}: {}", write::message(&e));
                 not_written += 1;
                 failed = true;
             }
@@ -218,7 +218,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     }
     if args.check || args.diff {
         if !would_change.is_empty() {
-            eprintln!("{} file(s) would be reformatted", would_change.len());
+            errln!("{} file(s) would be reformatted", would_change.len());
             return ExitCode::from(1);
         }
         return if failed {
@@ -228,10 +228,10 @@ pub fn run(args: FmtArgs) -> ExitCode {
         };
     }
     if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
-        eprintln!(
+        errln!(
             "formatted {changed} file(s), {unchanged} unchanged{}{}",
             if refused > 0 {
-                format!(", {refused} not written (syntax errors)")
+                format!(", {refused} skipped (syntax errors)")
             } else {
                 String::new()
             },
@@ -248,5 +248,67 @@ pub fn run(args: FmtArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `3 games with syntax errors (1–2, 7)`: the count, then the 1-based game
+/// numbers as ranges, at most [`MAX_RANGES`] of them and `…` for the rest,
+/// so that a file of 379 broken games takes one short line.
+fn games_phrase(games: &[usize], what: &str) -> String {
+    let n = games.len();
+    let noun = if n == 1 { "game" } else { "games" };
+    format!("{n} {noun} {what} ({})", ranges(games))
+}
+
+const MAX_RANGES: usize = 8;
+
+/// `1–2, 7` for the 0-based indices `[0, 1, 6]`.
+fn ranges(games: &[usize]) -> String {
+    let mut sorted = games.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for g in sorted {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == g => *end = g,
+            _ => runs.push((g, g)),
+        }
+    }
+    let mut parts: Vec<String> = runs
+        .iter()
+        .take(MAX_RANGES)
+        .map(|&(a, b)| {
+            if a == b {
+                (a + 1).to_string()
+            } else {
+                format!("{}–{}", a + 1, b + 1)
+            }
+        })
+        .collect();
+    if runs.len() > MAX_RANGES {
+        parts.push("…".to_string());
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_numbers_are_ranges_and_capped() {
+        assert_eq!(ranges(&[0]), "1");
+        assert_eq!(ranges(&[0, 1, 2, 6]), "1–3, 7");
+        assert_eq!(ranges(&(0..379).collect::<Vec<_>>()), "1–379");
+        let every_other: Vec<usize> = (0..40).step_by(2).collect();
+        assert_eq!(ranges(&every_other), "1, 3, 5, 7, 9, 11, 13, 15, …");
+        assert_eq!(
+            games_phrase(&[4], "with syntax errors"),
+            "1 game with syntax errors (5)"
+        );
+        assert_eq!(
+            games_phrase(&[0, 1], "with syntax errors"),
+            "2 games with syntax errors (1–2)"
+        );
     }
 }

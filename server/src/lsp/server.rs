@@ -433,8 +433,14 @@ impl LanguageServer for Backend {
             )));
         }
         let uri = params.text_document_position.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::navigation::rename(s, params))
-            .await
+        match self
+            .on_snapshot(&uri, move |s| requests::navigation::rename(s, params))
+            .await?
+        {
+            Some(Ok(edit)) => Ok(Some(edit)),
+            Some(Err(msg)) => Err(Error::invalid_params(msg)),
+            None => Ok(None),
+        }
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -70,6 +70,10 @@ pub fn register(caps: &mut ServerCapabilities) {
     }));
 }
 
+/// The title of the action that formats one game (a layout quick fix and
+/// the `source.convertGameToExport` action).
+const CONVERT_GAME_TITLE: &str = "Convert this game to PBN export format";
+
 /// A fix in byte offsets of the snapshot's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Fix {
@@ -119,10 +123,13 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     }
     let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
     if !(automatic && only.is_none()) {
-        if wants(&CONVERT_GAME_TO_EXPORT) {
-            if let Some(fix) =
-                game.and_then(|g| convert_game(snap, g, "Convert this game to PBN export format"))
-            {
+        // A layout quick fix already offers the same edit under the same
+        // title: one entry in the menu is enough.
+        let already = out.iter().any(
+            |a| matches!(a, CodeActionOrCommand::CodeAction(a) if a.title == CONVERT_GAME_TITLE),
+        );
+        if wants(&CONVERT_GAME_TO_EXPORT) && !already {
+            if let Some(fix) = game.and_then(|g| convert_game(snap, g, CONVERT_GAME_TITLE)) {
                 out.push(action(snap, fix, CONVERT_GAME_TO_EXPORT, None));
             }
         }
@@ -279,7 +286,7 @@ fn fixes_for(
         "PBN1013" => one(value_export_form(g, &r)),
         "PBN1002" | "PBN1003" | "PBN1009" | "PBN1010" | "PBN1011" if layout => one(formatted
             .entry(g.index)
-            .or_insert_with(|| convert_game(snap, g, "Convert this game to PBN export format"))
+            .or_insert_with(|| convert_game(snap, g, CONVERT_GAME_TITLE))
             .clone()),
         _ => Vec::new(),
     }
@@ -1655,6 +1662,36 @@ mod tests {
     fn fix_1003_by_formatting_the_game() {
         let text = export_doc(&[], "[Room  \"Open\"]\n");
         insta::assert_snapshot!(fix(&text, true, "PBN1003"));
+    }
+
+    #[test]
+    fn convert_game_is_offered_once_where_a_layout_fix_offers_it() {
+        let text = export_doc(&[], "[Room  \"Open\"]\n");
+        let snap = snapshot(&text, true);
+        let at = text.find("[Room").unwrap();
+        let titles = |only: Option<Vec<CodeActionKind>>| -> Vec<String> {
+            request(&snap, at..at + 1, only)
+                .into_iter()
+                .filter(|a| a.title == CONVERT_GAME_TITLE)
+                .map(|a| a.kind.map(|k| k.as_str().to_string()).unwrap_or_default())
+                .collect()
+        };
+        // Everything asked for: the quick fix only, not also the source action.
+        assert_eq!(titles(None), ["quickfix"]);
+        // Source actions only: the source action is still there.
+        assert_eq!(
+            titles(Some(vec![CodeActionKind::SOURCE])),
+            ["source.convertGameToExport"]
+        );
+        // Where no layout rule fires (import format), the source action.
+        let import = snapshot(IMPORT, false);
+        let at = IMPORT.find("[Board").unwrap();
+        let kinds: Vec<_> = request(&import, at..at, None)
+            .into_iter()
+            .filter(|a| a.title == CONVERT_GAME_TITLE)
+            .map(|a| a.kind.unwrap())
+            .collect();
+        assert_eq!(kinds, [CONVERT_GAME_TO_EXPORT]);
     }
 
     #[test]

@@ -210,6 +210,82 @@ fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Opt
     })
 }
 
+/// At most this many referring calls or cards are listed on a Note tag.
+const MAX_NOTE_REFERRERS: usize = 12;
+
+/// The value of a `[Note "n:…"]` of the auction or play section: the note
+/// and the calls or cards that refer to it with `=n=` (§3.5.4-5, §3.6.4-5).
+fn note_tag_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
+    let note = values::parse_note(&tag.value.as_ref()?.raw).value?;
+    let n = note.index as u32;
+    let text = &snap.source.text;
+    let conv = snap.converter();
+    let refers = |post: &[pbn_core::model::Annotation]| {
+        post.iter()
+            .any(|a| a.kind == pbn_core::model::AnnotationKind::NoteRef(Some(n)))
+    };
+    // (token, offset) of each referring call or card; stray references
+    // (before the first call or card) as `None`.
+    let (what, sec, tokens, stray): (&str, &str, Vec<(&str, usize)>, usize) = match tag.role {
+        TagRole::AuctionNote => {
+            let a = game.auction.as_ref()?;
+            (
+                "call",
+                "§3.5.5",
+                a.entries
+                    .iter()
+                    .filter(|e| refers(e.post()))
+                    .map(|e| (&text[e.range.clone()], e.range.start))
+                    .collect(),
+                a.stray
+                    .iter()
+                    .filter(|s| refers(std::slice::from_ref(s)))
+                    .count(),
+            )
+        }
+        TagRole::PlayNote => {
+            let p = game.play.as_ref()?;
+            (
+                "card",
+                "§3.6.5",
+                p.entries
+                    .iter()
+                    .filter(|e| refers(e.post()))
+                    .map(|e| (&text[e.range.clone()], e.range.start))
+                    .collect(),
+                p.stray
+                    .iter()
+                    .filter(|s| refers(std::slice::from_ref(s)))
+                    .count(),
+            )
+        }
+        _ => return None,
+    };
+    let mut md = format!("**Note {n}** ({sec}):\n\n{}\n\n", note.text);
+    if tokens.is_empty() && stray == 0 {
+        md.push_str(&format!(
+            "No {what} refers to it: no `={n}=` in this section."
+        ));
+        return Some(md);
+    }
+    let mut list: Vec<String> = tokens
+        .iter()
+        .take(MAX_NOTE_REFERRERS)
+        .map(|(tok, at)| format!("`{tok}` (line {})", conv.position(*at).line + 1))
+        .collect();
+    if tokens.len() > MAX_NOTE_REFERRERS {
+        list.push(format!("and {} more", tokens.len() - MAX_NOTE_REFERRERS));
+    }
+    if stray > 0 {
+        list.push(format!("`={n}=` with no {what} before it"));
+    }
+    md.push_str(&format!(
+        "Referred to by `={n}=` after: {}",
+        list.join(", ")
+    ));
+    Some(md)
+}
+
 fn irregularity_hover(text: &str) -> Option<String> {
     let letter = text[1..].chars().next()?;
     Some(match docs::irregularity_doc(letter) {
@@ -291,6 +367,7 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
             .and_then(|v| values::parse_deal(v).value)
             .map(|d| deal_diagram(&d)),
         "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
+        "Note" => note_tag_hover(snap, game, tag),
         _ => None,
     };
     if let Some(inh) = inheritance(snap, tag) {
@@ -806,6 +883,28 @@ S8 S4 S3 SA
         insta::assert_snapshot!("suffix_auction", at(&s, 11, "!", 0));
         insta::assert_snapshot!("note_ref_auction", at(&s, 11, "=1=", 1));
         insta::assert_snapshot!("note_ref_play", at(&s, 15, "=2=", 0));
+    }
+
+    #[test]
+    fn note_tag_lists_its_referrers() {
+        let s = snap(DOC);
+        insta::assert_snapshot!("note_tag_auction", at(&s, 13, "five", 0));
+        insta::assert_snapshot!("note_tag_play", at(&s, 17, "2:from", 0));
+        // A note nothing refers to, and one referred to twice.
+        let s = snap("[Auction \"N\"]\n1C =1= 1D =1=\n2C =3= AP\n[Note \"1:both minors\"]\n[Note \"2:unused\"]\n");
+        let used = at(&s, 3, "both", 0);
+        assert!(
+            used.contains("both minors") && used.contains("`1C` (line 2), `1D` (line 2)"),
+            "{used}"
+        );
+        let unused = at(&s, 4, "unused", 0);
+        assert!(
+            unused.contains("No call refers to it: no `=2=`"),
+            "{unused}"
+        );
+        // A Note tag that is not in an auction or play section: no hover.
+        let s = snap("[Event \"x\"]\n[Note \"1:loose\"]\n");
+        assert_eq!(at(&s, 1, "loose", 0), "(none)");
     }
 
     #[test]

@@ -463,25 +463,25 @@ fn parse_number(name: &str) -> Option<u32> {
     s.parse::<u32>().ok().filter(|n| (1..=32).contains(n))
 }
 
-/// Renumbers a note and every reference to it in its section. The handler
-/// can only answer `None` for a new name that is not a number 1..32 or that
-/// another note (or reference) of the section already uses: the client then
-/// reports that nothing could be renamed.
-pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<WorkspaceEdit> {
+/// Renumbers a note and every reference to it in its section. `None`
+/// when the cursor is on no note number; an error message for a new name
+/// that is not a number 1..32 or that another note (or reference) of the
+/// section already uses, naming what holds it (the client shows it).
+pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<Result<WorkspaceEdit, String>> {
     let conv = snap.converter();
     let offset = conv.offset(params.text_document_position.position);
     let (game, section, old, _) = rename_site(snap, offset)?;
-    let new = parse_number(&params.new_name)?;
+    let Some(new) = parse_number(&params.new_name) else {
+        return Some(Err(format!(
+            "`{}` is not a note number: notes are numbered 1 to 32 (§3.5.4)",
+            params.new_name.trim()
+        )));
+    };
     let notes = section_notes(game, section);
     let refs = section_refs(game, section);
     if new != old {
-        let taken = notes
-            .iter()
-            .map(|d| d.number)
-            .chain(refs.iter().filter_map(|r| r.number))
-            .any(|n| n == new);
-        if taken {
-            return None;
+        if let Some(msg) = number_taken(snap, &notes, &refs, new) {
+            return Some(Err(msg));
         }
     }
     let text = new.to_string();
@@ -510,11 +510,35 @@ pub fn rename(snap: &Snapshot, params: RenameParams) -> Option<WorkspaceEdit> {
         snap.uri.clone(),
         edits.into_iter().map(|(_, e)| e).collect(),
     );
-    Some(WorkspaceEdit {
+    Some(Ok(WorkspaceEdit {
         changes: Some(changes),
         document_changes: None,
         change_annotations: None,
-    })
+    }))
+}
+
+/// Why `new` cannot be a note's number: the Note tag that holds it (its
+/// text and line), else the reference that uses it; `None` when it is free.
+fn number_taken(snap: &Snapshot, notes: &[NoteDecl], refs: &[NoteRef], new: u32) -> Option<String> {
+    let text = &snap.source.text;
+    let line = |offset: usize| snap.converter().position(offset).line + 1;
+    if let Some(d) = notes.iter().find(|d| d.number == new) {
+        let tag = text.get(d.tag_range.clone()).unwrap_or("");
+        let shown: String = if tag.chars().count() > 60 {
+            tag.chars().take(59).chain(['…']).collect()
+        } else {
+            tag.to_string()
+        };
+        return Some(format!(
+            "note {new} is already taken by {shown} on line {}: renumber or remove that note first",
+            line(d.tag_range.start)
+        ));
+    }
+    let r = refs.iter().find(|r| r.number == Some(new))?;
+    Some(format!(
+        "note {new} is already used by the reference ={new}= on line {} (which has no Note tag): choose another number",
+        line(r.range.start)
+    ))
 }
 
 #[cfg(test)]
@@ -784,7 +808,11 @@ S2 =1= SA S3 S4
         insta::assert_json_snapshot!(prepare_rename(&s, tdp(&s, pos(&s, "=2=", 0, 1))));
     }
 
-    fn ren(s: &Snapshot, p: Position, new_name: &str) -> Option<WorkspaceEdit> {
+    fn ren_result(
+        s: &Snapshot,
+        p: Position,
+        new_name: &str,
+    ) -> Option<Result<WorkspaceEdit, String>> {
         rename(
             s,
             RenameParams {
@@ -793,6 +821,17 @@ S2 =1= SA S3 S4
                 work_done_progress_params: Default::default(),
             },
         )
+    }
+
+    fn ren(s: &Snapshot, p: Position, new_name: &str) -> Option<WorkspaceEdit> {
+        ren_result(s, p, new_name).and_then(Result::ok)
+    }
+
+    fn ren_err(s: &Snapshot, p: Position, new_name: &str) -> String {
+        match ren_result(s, p, new_name) {
+            Some(Err(msg)) => msg,
+            other => panic!("renaming to {new_name:?} should fail: {other:?}"),
+        }
     }
 
     /// Applies a workspace edit to the snapshot's text.
@@ -832,19 +871,32 @@ S2 =1= SA S3 S4
     fn rename_rejects_bad_or_taken_numbers() {
         let s = snap(DOC);
         let p = pos(&s, "=1=", 0, 1);
-        assert_eq!(ren(&s, p, "2"), None, "taken by another note");
-        assert_eq!(ren(&s, p, "0"), None);
-        assert_eq!(ren(&s, p, "33"), None);
-        assert_eq!(ren(&s, p, "x"), None);
-        assert_eq!(ren(&s, p, "-3"), None);
-        assert_eq!(
-            ren(&s, pos(&s, "transfer", 0, 1), "5"),
-            None,
+        let taken = ren_err(&s, p, "2");
+        let holder = s
+            .source
+            .text
+            .lines()
+            .position(|l| l.starts_with("[Note \"2:"))
+            .unwrap()
+            + 1;
+        assert!(
+            taken.starts_with("note 2 is already taken by [Note \"2:")
+                && taken.contains(&format!("on line {holder}")),
+            "{taken}"
+        );
+        for bad in ["0", "33", "x", "-3"] {
+            assert!(ren_err(&s, p, bad).contains("numbered 1 to 32"), "{bad}");
+        }
+        assert!(
+            ren_result(&s, pos(&s, "transfer", 0, 1), "5").is_none(),
             "not on the number"
         );
         // A number used only by a dangling reference is taken too.
         let s = snap("[Auction \"N\"]\n1C =1= 1D =4= AP\n[Note \"1:x\"]\n");
-        assert_eq!(ren(&s, pos(&s, "=1=", 0, 1), "4"), None);
+        assert_eq!(
+            ren_err(&s, pos(&s, "=1=", 0, 1), "4"),
+            "note 4 is already used by the reference =4= on line 2 (which has no Note tag): choose another number"
+        );
         // Same number: a no-op edit.
         let e = ren(&s, pos(&s, "=1=", 0, 1), "1").unwrap();
         assert_eq!(apply(&s, &e), s.source.text);
