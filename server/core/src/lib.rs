@@ -15,6 +15,8 @@
 //! - [`rules`]: every rule of the standard, on the model;
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
+//! - [`dd`]: double-dummy analysis (the DDS solver behind the core's types)
+//!   and `pbn check --dd`;
 //! - [`format`]: the export-format formatter;
 //! - [`config`]: the `pbn.toml` options.
 
@@ -22,6 +24,7 @@ pub mod bridge;
 pub mod checker;
 pub mod codes;
 pub mod config;
+pub mod dd;
 pub mod diagnostic;
 pub mod format;
 pub mod hash;

@@ -9,7 +9,16 @@ use pbn_core::text::decode;
 fn codes_of(src: &str, export: bool) -> Vec<&'static str> {
     let source = decode(src.as_bytes());
     let res = check_text(&source, &CheckOptions { export });
-    res.diagnostics.iter().map(|d| d.code.code).collect()
+    let mut codes: Vec<_> = res.diagnostics.iter().map(|d| d.code.code).collect();
+    // PBN11xx: `pbn check --dd`, double-dummy values against the solver.
+    let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
+    let doc = pbn_core::model::lower(&trees, &source.text);
+    codes.extend(
+        pbn_core::dd::verify::check_document(&doc)
+            .iter()
+            .map(|d| d.code.code),
+    );
+    codes
 }
 
 /// Codes whose examples cannot be written as plain text (they depend on

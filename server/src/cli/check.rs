@@ -29,7 +29,7 @@ pub enum Format {
 /// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --dd analysed.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
@@ -52,6 +52,11 @@ pub struct CheckArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+    /// Also solve each deal double dummy and check the DoubleDummyTricks,
+    /// OptimumResultTable, ParContract and OptimumScore it states
+    /// (PBN11xx). `[check] dd = true` in pbn.toml turns it on too.
+    #[arg(long)]
+    dd: bool,
     /// Print to stderr, at the end, the bytes and games checked, the time
     /// taken and the peak memory of the process (Linux: VmHWM).
     #[arg(long)]
@@ -79,7 +84,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let reports = check_all(&inputs, &opts);
+    let reports = check_all(&inputs, &opts, args.dd);
 
     let mut errors = 0usize;
     let mut warnings = 0usize;
@@ -229,8 +234,28 @@ fn peak_memory_kb() -> Option<u64> {
         .ok()
 }
 
+/// `[check] dd = true` in the pbn.toml that applies to a file (the
+/// current directory's for standard input). An unreadable configuration
+/// is left to `pbn config show`: it only means no solving here.
+fn dd_configured(input: &Input) -> bool {
+    let start = match input {
+        Input::File(p) => p.clone(),
+        Input::Stdin => PathBuf::from("."),
+    };
+    pbn_core::config::load_for(&start).is_ok_and(|(c, _)| c.check.dd)
+}
+
+/// Solves every game's deal and adds the PBN11xx diagnostics.
+fn add_dd_diagnostics(source: &SourceText, res: &mut pbn_core::checker::CheckResult) {
+    let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
+    let doc = pbn_core::model::lower(&trees, &source.text);
+    res.diagnostics
+        .extend(pbn_core::dd::verify::check_document(&doc));
+    pbn_core::diagnostic::sort(&mut res.diagnostics);
+}
+
 /// Checks inputs in parallel (one worker per core), keeping input order.
-fn check_all(inputs: &[Input], opts: &[CheckOptions]) -> Vec<FileReport> {
+fn check_all(inputs: &[Input], opts: &[CheckOptions], dd: bool) -> Vec<FileReport> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -252,7 +277,10 @@ fn check_all(inputs: &[Input], opts: &[CheckOptions]) -> Vec<FileReport> {
                         // A bug must not take the other files down with it.
                         std::panic::catch_unwind(|| {
                             let source = pbn_core::text::decode_owned(bytes);
-                            let res = check_text(&source, &opts[i]);
+                            let mut res = check_text(&source, &opts[i]);
+                            if dd || dd_configured(&input) {
+                                add_dd_diagnostics(&source, &mut res);
+                            }
                             (source, res)
                         })
                         .map_err(|_| {

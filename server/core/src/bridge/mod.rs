@@ -43,32 +43,14 @@
 //!   auction's declarer ([`DeclarerTag::auction_declarer`]), Result and
 //!   Vulnerable.
 //!
-//! # The double-dummy solver (`dds-bridge`): not now
+//! # The double-dummy solver
 //!
-//! `dds-bridge` 0.21 wraps Bo Haglund's C++ DDS. It could verify the
-//! supplemental `OptimumResultTable`/`DoubleDummyTricks`/`OptimumScore` tags
-//! and give exact trick bounds after a claim. We do not use it, for now:
-//!
-//! - It builds C++ through `dds-bridge-sys` (a C++ toolchain on every machine
-//!   and CI job that builds the checker, no WebAssembly build for a web
-//!   editor), and requires Rust 1.93 while this workspace declares 1.90.
-//! - A full solve (20 strain/declarer pairs) costs tens to hundreds of ms per
-//!   deal, with global solver state and a thread pool: too slow and too heavy
-//!   to run on every keystroke of a language server over files of thousands
-//!   of deals (the corpus has a 3,816-deal file), so it would have to be an
-//!   opt-in batch mode anyway.
-//! - What it checks is bridge analysis that a producer (usually DDS itself)
-//!   wrote, not PBN conformance: the spec gives no rule those values must
-//!   obey beyond their syntax, and a difference would mostly mean "another
-//!   solver version". Its panic policy (panics on inputs DDS rejects) is also
-//!   at odds with a checker that must survive any input.
-//! - The one place where exact analysis would help, a Result after a claim
-//!   (`*`), is not a double-dummy question: players may misplay or concede.
-//!   [`compare_result`] uses sound bounds instead (tricks already won; the
-//!   opponents' top trumps always win).
-//!
-//! Revisit as an optional cargo feature (`dds`) behind a `pbn check --solve`
-//! flag if users ask for OptimumResultTable verification.
+//! Double-dummy analysis (DDS through `dds-bridge`) lives in [`crate::dd`],
+//! not here: these rules run on every keystroke and check PBN conformance;
+//! solving is opt-in (`pbn check --dd`). A Result after a claim (`*`) is not
+//! a double-dummy question (players may misplay or concede):
+//! [`compare_result`] uses sound bounds instead (tricks already won; the
+//! opponents' top trumps always win).
 
 pub mod auction;
 pub mod play;

@@ -15,6 +15,7 @@
 //! | PBN08xx  | supplemental sections and tables | `tables.rs` |
 //! | PBN09xx  | consistency between tags | `bridge.rs` |
 //! | PBN10xx  | export format       | `export.rs`   |
+//! | PBN11xx  | double-dummy analysis (`pbn check --dd`) | `dd.rs` |
 //!
 //! Never renumber or reuse a published code.
 
@@ -42,6 +43,7 @@ use serde::Serialize;
 use std::sync::OnceLock;
 
 pub mod bridge;
+pub mod dd;
 pub mod export;
 pub mod notes;
 pub mod syntax;
@@ -139,6 +141,7 @@ pub fn all() -> &'static [&'static CodeInfo] {
             notes::LIST,
             tables::LIST,
             export::LIST,
+            dd::LIST,
         ] {
             v.extend_from_slice(group);
         }

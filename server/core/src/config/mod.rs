@@ -10,6 +10,7 @@
 //!
 //! [check]
 //! export = false            # also report export-format rules
+//! dd = false                # also check double-dummy values (pbn check --dd)
 //! ```
 
 use crate::format::FormatOptions;
@@ -22,6 +23,9 @@ use std::path::{Path, PathBuf};
 pub struct CheckConfig {
     /// Report export-format rules too (like `pbn check --export`).
     pub export: bool,
+    /// Solve each deal and check its double-dummy values (like `pbn check
+    /// --dd`).
+    pub dd: bool,
 }
 
 /// The whole configuration file.

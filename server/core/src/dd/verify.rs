@@ -1,0 +1,278 @@
+//! `pbn check --dd`: every double-dummy value a game states, against the
+//! solver. DoubleDummyTricks digits (PBN1101), OptimumResultTable rows
+//! (PBN1102, §5.7), ParContract (PBN1103) and OptimumScore (PBN1104,
+//! §4.2.7); PBN1105 when the Deal cannot be solved. Values that do not
+//! parse are left to the value rules (PBN03xx).
+
+use super::{par, solve_table, DdTable, Par, STRAINS};
+use crate::codes::dd as c;
+use crate::diagnostic::Diagnostic;
+use crate::model::values::{
+    parse_columns, parse_deal, parse_dealer, parse_denomination, parse_optimum_score,
+    parse_vulnerable, SideScores,
+};
+use crate::model::{Document, Game};
+use contract_bridge::{AbsoluteVulnerability, Seat, Strain};
+use std::ops::Range;
+
+/// The tags this module checks (and `pbn dd` writes).
+pub const DD_TAGS: [&str; 4] = [
+    "DoubleDummyTricks",
+    "OptimumResultTable",
+    "ParContract",
+    "OptimumScore",
+];
+
+/// Checks every game of a lowered document, on every core.
+pub fn check_document(doc: &Document) -> Vec<Diagnostic> {
+    crate::par::map(&doc.games, check_game)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The solved table and par of a game, or why it has none. `None` when the
+/// game has no Deal.
+pub fn solve_game(g: &Game) -> Option<Result<(DdTable, Par), super::DdError>> {
+    let deal = parse_deal(g.value("Deal")?).value?;
+    Some(solve_table(&deal).map(|t| {
+        let vul = g
+            .value("Vulnerable")
+            .and_then(|v| parse_vulnerable(v).value)
+            .map_or(AbsoluteVulnerability::NONE, |v| v.vulnerability);
+        let dealer = g
+            .value("Dealer")
+            .and_then(|v| parse_dealer(v).value)
+            .map_or(deal.first, |d| d.seat);
+        let p = par(&t, vul, dealer);
+        (t, p)
+    }))
+}
+
+fn strain_name(s: Strain) -> &'static str {
+    match s {
+        Strain::Clubs => "clubs",
+        Strain::Diamonds => "diamonds",
+        Strain::Hearts => "hearts",
+        Strain::Spades => "spades",
+        Strain::Notrump => "NT",
+    }
+}
+
+/// The range of a tag's value (or of the whole tag when inherited).
+fn value_range(g: &Game, name: &str) -> Range<usize> {
+    match g.tag(name) {
+        Some(t) => match &t.value {
+            Some(v) if t.resolved.is_none() => v.range.clone(),
+            _ => t.range.clone(),
+        },
+        None => g.range.start..g.range.start,
+    }
+}
+
+/// Checks one game's double-dummy values.
+pub fn check_game(g: &Game) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if !DD_TAGS.iter().any(|n| g.value(n).is_some()) {
+        return out;
+    }
+    let (table, par) = match solve_game(g) {
+        None => return out,
+        Some(Err(e)) => {
+            out.push(
+                Diagnostic::new(
+                    &c::DD_UNSOLVABLE,
+                    value_range(g, "Deal"),
+                    format!("double-dummy values are not checked: {e}"),
+                )
+                .with_game(Some(g.index)),
+            );
+            return out;
+        }
+        Some(Ok(r)) => r,
+    };
+    let mut push = |d: Diagnostic| out.push(d.with_game(Some(g.index)));
+
+    if let Some(v) = g.value("DoubleDummyTricks") {
+        let raw_range = value_range(g, "DoubleDummyTricks");
+        let inline = g
+            .tag("DoubleDummyTricks")
+            .is_some_and(|t| t.resolved.is_none());
+        if v.len() == 20 && v.chars().all(|ch| ch.is_ascii_hexdigit()) {
+            let want = table.double_dummy_tricks();
+            for (i, (got, exp)) in v.chars().zip(want.chars()).enumerate() {
+                if got.eq_ignore_ascii_case(&exp) {
+                    continue;
+                }
+                let seat = super::DECLARERS[i / 5];
+                let strain = STRAINS[i % 5];
+                let range = if inline {
+                    raw_range.start + i..raw_range.start + i + 1
+                } else {
+                    raw_range.clone()
+                };
+                push(Diagnostic::new(
+                    &c::DD_TRICKS_WRONG,
+                    range,
+                    format!(
+                        "DoubleDummyTricks digit {} ({} declaring in {}) says {} tricks; the solver says {}",
+                        i + 1,
+                        super::seat_name(seat),
+                        strain_name(strain),
+                        got.to_digit(16).unwrap_or(0),
+                        table.get(strain, seat)
+                    ),
+                ));
+            }
+        }
+    }
+
+    if let Some(ti) = g.tags.iter().position(|t| t.name == "OptimumResultTable") {
+        check_result_table(g, ti, &table, &mut push);
+    }
+
+    if let Some(v) = g.value("ParContract") {
+        let stated: Vec<&str> = v
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let solver = par.par_contracts();
+        for s in &stated {
+            if let Some(ok) = par_contract_matches(s, &par) {
+                if !ok {
+                    push(Diagnostic::new(
+                        &c::PAR_CONTRACT_WRONG,
+                        value_range(g, "ParContract"),
+                        format!(
+                            "ParContract says \"{s}\"; the solver's par is {} ({})",
+                            solver.join(", "),
+                            par.optimum_score()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    if let Some(v) = g.value("OptimumScore") {
+        if let Some(SideScores::Sides { ns, ew, .. }) = parse_optimum_score(v).value {
+            let want = i64::from(par.score_ns);
+            let wrong = ns.is_some_and(|n| n != want) || ew.is_some_and(|e| e != -want);
+            if wrong {
+                push(Diagnostic::new(
+                    &c::OPTIMUM_SCORE_WRONG,
+                    value_range(g, "OptimumScore"),
+                    format!(
+                        "OptimumScore says \"{v}\"; the solver's par score is {}",
+                        par.optimum_score()
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn check_result_table(g: &Game, ti: usize, table: &DdTable, push: &mut impl FnMut(Diagnostic)) {
+    let Some(section) = g.sections.iter().find(|s| s.tag == ti) else {
+        return;
+    };
+    let Some(value) = &g.tags[ti].value else {
+        return;
+    };
+    let Some(cols) = parse_columns(&value.raw).value else {
+        return;
+    };
+    let find = |n: &str| cols.iter().position(|col| col.name.eq_ignore_ascii_case(n));
+    let (Some(di), Some(ni), Some(ri)) = (find("Declarer"), find("Denomination"), find("Result"))
+    else {
+        return;
+    };
+    for row in section.elements.chunks_exact(cols.len()) {
+        let seat = row[di].text.as_str();
+        let seat = match seat.to_ascii_uppercase().as_str() {
+            "N" => Seat::North,
+            "E" => Seat::East,
+            "S" => Seat::South,
+            "W" => Seat::West,
+            _ => continue,
+        };
+        let Some(strain) = parse_denomination(row[ni].text.as_str()).value else {
+            continue;
+        };
+        let Ok(got) = row[ri].text.as_str().parse::<u8>() else {
+            continue;
+        };
+        let want = table.get(strain, seat);
+        if got != want {
+            push(Diagnostic::new(
+                &c::OPTIMUM_RESULT_WRONG,
+                row[ri].range.clone(),
+                format!(
+                    "OptimumResultTable row \"{} {}\" says {got} tricks; the solver says {want}",
+                    row[di].text.as_str(),
+                    row[ni].text.as_str()
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether a stated par contract (`NS 4SX-3`, `S 1N=`, `EW 3NT+1`) is one
+/// of the solver's; `None` when it cannot be read (or is `Pass` and par is
+/// not all pass… handled as a mismatch).
+fn par_contract_matches(s: &str, par: &Par) -> Option<bool> {
+    if s.eq_ignore_ascii_case("pass") {
+        return Some(par.contracts.is_empty());
+    }
+    let (who, contract) = s.split_once(char::is_whitespace)?;
+    let seats: Vec<Seat> = match who.to_ascii_uppercase().as_str() {
+        "NS" => vec![Seat::North, Seat::South],
+        "EW" => vec![Seat::East, Seat::West],
+        "N" => vec![Seat::North],
+        "E" => vec![Seat::East],
+        "S" => vec![Seat::South],
+        "W" => vec![Seat::West],
+        _ => return None,
+    };
+    let contract = contract.trim().to_ascii_uppercase();
+    let b = contract.as_bytes();
+    let level = (*b.first()? as char).to_digit(10)? as u8;
+    if !(1..=7).contains(&level) {
+        return None;
+    }
+    let rest = &contract[1..];
+    let (strain, rest) = if let Some(r) = rest.strip_prefix("NT") {
+        (Strain::Notrump, r)
+    } else {
+        let st = match rest.chars().next()? {
+            'N' => Strain::Notrump,
+            'S' => Strain::Spades,
+            'H' => Strain::Hearts,
+            'D' => Strain::Diamonds,
+            'C' => Strain::Clubs,
+            _ => return None,
+        };
+        (st, &rest[1..])
+    };
+    let (doubled, rest) = match rest.strip_prefix('X') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let overtricks: Option<i8> = match rest {
+        "" => None,
+        "=" => Some(0),
+        r => Some(r.parse::<i8>().ok()?),
+    };
+    let matches = seats.iter().all(|&seat| {
+        par.contracts.iter().any(|p| {
+            p.declarer == seat
+                && p.level == level
+                && p.strain == strain
+                && p.doubled == doubled
+                && overtricks.is_none_or(|o| o == p.overtricks)
+        })
+    });
+    Some(matches)
+}
