@@ -16,6 +16,7 @@
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
 //! - [`format`]: the export-format formatter;
+//! - [`render`]: hand records (terminal text, HTML, hover Markdown);
 //! - [`config`]: `pbn.toml`.
 
 pub mod bridge;
@@ -27,6 +28,7 @@ pub mod format;
 pub mod hash;
 pub mod model;
 pub mod par;
+pub mod render;
 pub mod rules;
 pub mod spec;
 pub mod syntax;

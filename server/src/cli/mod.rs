@@ -4,5 +4,7 @@ pub mod dump;
 pub mod explain;
 pub mod files;
 pub mod fmt;
+pub mod html;
 pub mod lsp;
 pub mod render;
+pub mod show;
