@@ -242,11 +242,7 @@ fn dd(r: &Record, style: Style, out: &mut Vec<String>) {
             head.push(Cell::plain(" ".repeat(4 - c.w)));
             head.push(c);
         }
-        out.push(
-            style
-                .bold(&head.s)
-                .replace("\x1b[0m\x1b[31m", "\x1b[0m\x1b[1;31m"),
-        );
+        out.push(head.s);
         for (seat, row) in DD_SEATS.iter().zip(t) {
             let cells: String = row
                 .iter()
