@@ -133,7 +133,8 @@ pub fn diagram(r: &Record, style: Style) -> Vec<String> {
             " ".repeat(COMPASS.saturating_sub(wl.chars().count() + el.chars().count()))
         ),
         center(seat_label(r, Seat::South)),
-        " ".repeat(COMPASS),
+        // What the compass numbers are.
+        center("(HCP)".to_owned()),
     ];
     let mut out: Vec<String> = north.iter().map(|c| format!("{indent}{}", c.s)).collect();
     for (i, m) in middle.iter().enumerate() {
