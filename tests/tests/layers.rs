@@ -19,9 +19,11 @@ const CORE_LAYERS: &[&str] = &[
     "syntax",
     "bridge",
     "model",
+    "dd",
     "rules",
     "checker",
     "format",
+    "render",
     "config",
 ];
 

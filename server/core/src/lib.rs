@@ -12,12 +12,14 @@
 //! - [`syntax`]: the tree-sitter-pbn tree, games, syntax diagnostics;
 //! - [`bridge`]: bridge logic (auction, play, scores) on plain values;
 //! - [`model`]: the typed game model lowered from the tree;
+//! - [`dd`]: the double-dummy solver boundary (DDS through `dds-bridge`);
 //! - [`rules`]: every rule of the standard, on the model;
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
 //! - [`dd`]: double-dummy analysis (the DDS solver behind the core's types)
 //!   and `pbn check --dd`;
 //! - [`format`]: the export-format formatter;
+//! - [`render`]: hand records (terminal text, HTML, hover Markdown);
 //! - [`config`]: the `pbn.toml` options.
 
 pub mod bridge;
@@ -30,6 +32,7 @@ pub mod format;
 pub mod hash;
 pub mod model;
 pub mod par;
+pub mod render;
 pub mod rules;
 pub mod spec;
 pub mod syntax;

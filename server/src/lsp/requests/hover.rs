@@ -365,7 +365,7 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
         "Deal" => tag
             .effective()
             .and_then(|v| values::parse_deal(v).value)
-            .map(|d| deal_diagram(&d)),
+            .map(|d| deal_diagram(snap, game, &d)),
         "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
         "Note" => note_tag_hover(snap, game, tag),
         _ => None,
@@ -399,95 +399,18 @@ pub(crate) fn hcp(hand: Hand) -> u32 {
         .sum()
 }
 
-/// The shape, longest suit first: "5-3-3-2".
-fn shape(hand: Hand) -> String {
-    let mut lens: Vec<usize> = Suit::ASC.into_iter().map(|s| hand[s].len()).collect();
-    lens.sort_unstable_by(|a, b| b.cmp(a));
-    lens.iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// The lines of one hand: a header with HCP and shape, then one line per
-/// suit.
-fn hand_block(seat: Seat, hand: Hand, spots: usize) -> Vec<String> {
-    let mut header = format!("{} {} HCP", seat_name(seat), hcp(hand));
-    if spots == 0 {
-        header.push_str(&format!(" {}", shape(hand)));
-    } else {
-        header.push_str(&format!(" +{spots}x"));
-    }
-    let mut lines = vec![header];
-    for s in Suit::DESC {
-        let ranks: String = hand[s]
-            .iter()
-            .map(|r: Rank| values::deal::rank_char(r))
-            .collect();
-        lines.push(
-            format!(
-                "{} {}",
-                suit_symbol(s),
-                if ranks.is_empty() { "—" } else { &ranks }
-            )
-            .trim_end()
-            .to_owned(),
-        );
-    }
-    lines
-}
-
-fn width(s: &str) -> usize {
-    s.chars().count()
-}
-
-/// The deal as a diagram: North on top, West left, East right, South at the
-/// bottom, around a compass; hands not given are left out.
-fn deal_diagram(deal: &values::Deal) -> String {
-    let block = |seat: Seat| {
-        deal.hand(seat)
-            .map(|h| hand_block(seat, h, deal.spot_cards[seat as usize]))
-    };
-    let blocks: [Option<Vec<String>>; 4] = Seat::ALL.map(block);
-    let col = blocks
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|l| width(l))
-        .max()
-        .unwrap_or(0)
-        .max(8);
-    const COMPASS: [&str; 5] = ["", "┌──N──┐", "W     E", "└──S──┘", ""];
-    let indent = " ".repeat(col + 2);
-    let mut out = Vec::new();
-    if let Some(north) = &blocks[Seat::North as usize] {
-        out.extend(north.iter().map(|l| format!("{indent}{l}")));
-    }
-    let west = &blocks[Seat::West as usize];
-    let east = &blocks[Seat::East as usize];
-    for (i, compass) in COMPASS.iter().enumerate() {
-        let w = west.as_ref().map_or("", |b| b[i].as_str());
-        let e = east.as_ref().map_or("", |b| b[i].as_str());
-        let line = format!("{w}{}  {compass:7}  {e}", " ".repeat(col - width(w)));
-        out.push(line.trim_end().to_owned());
-    }
-    if let Some(south) = &blocks[Seat::South as usize] {
-        out.extend(south.iter().map(|l| format!("{indent}{l}")));
-    }
-    let mut md = format!("**Deal** (§3.4.11)\n\n```text\n{}\n```", out.join("\n"));
-    if deal.is_end_position {
-        let n = deal.card_counts.iter().copied().max().unwrap_or(0);
-        md.push_str(&format!("\n\nEnd position: {n} cards per hand (§3.10)."));
-    }
-    if deal.given_hands() < 4 {
-        let missing: Vec<&str> = Seat::ALL
-            .into_iter()
-            .filter(|s| deal.hand(*s).is_none())
-            .map(seat_name)
-            .collect();
-        md.push_str(&format!("\n\nNot given: {}.", missing.join(", ")));
-    }
-    md
+/// The deal as the hand-record renderer draws it
+/// ([`pbn_core::render::markdown::deal`]): board, dealer and vulnerability in
+/// the title, then North on top, West left, East right, South at the bottom
+/// around a compass with each hand's HCP; hands not given are left out.
+fn deal_diagram(snap: &Snapshot, game: &Game, deal: &values::Deal) -> String {
+    let mut r = pbn_core::render::record(&snap.source.text, game);
+    // The hovered value (a later duplicate or a `#` value) is what is drawn.
+    r.hands = pbn_core::render::hand_views(deal);
+    r.end_position = deal
+        .is_end_position
+        .then(|| deal.card_counts.iter().copied().max().unwrap_or(0));
+    pbn_core::render::markdown::deal(&r)
 }
 
 // ---- Contract and Result ------------------------------------------------

@@ -1,0 +1,99 @@
+use super::files::{self, Input};
+use clap::Args;
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::diagnostic::Severity;
+use pbn_core::render::{self, text::Style, Record};
+use pbn_core::text::{decode, LineIndex, PositionEncoding};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Draw the games of a file as hand records in the terminal.
+///
+/// Each game: board, dealer and vulnerability, the four hands with their
+/// high card points, the auction from West with its notes, contract and
+/// result, the play trick by trick (leader, winner), the double-dummy table
+/// and par when the file has them, the commentary, and the game's errors
+/// (a game with errors is drawn as far as it can be read).
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  pbn show examples/schiphol.pbn\n  pbn show games.pbn --board 7\n  pbn show games.pbn --color always | less -R\n  pbn show - < games.pbn"
+)]
+pub struct ShowArgs {
+    /// The PBN file; `-` reads standard input.
+    path: PathBuf,
+    /// Only the games whose Board tag is N.
+    #[arg(long, value_name = "N")]
+    board: Option<String>,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+/// The records of the file at `path` (games with Board `board` only, when
+/// given), each with its errors as `file:line:column: error[CODE]: message`.
+pub fn records(path: &Path, board: Option<&str>) -> Result<(String, Vec<Record>), String> {
+    let input = if path.as_os_str() == "-" {
+        Input::Stdin
+    } else {
+        Input::File(path.to_path_buf())
+    };
+    let name = input.display();
+    let bytes = files::read(&input).map_err(|e| format!("{name}: {e}"))?;
+    let source = decode(&bytes);
+    let text = source.text.as_str();
+    let tree = pbn_core::syntax::parse_pieces(text);
+    let doc = pbn_core::model::lower(&tree, text);
+    let mut records: Vec<Record> = doc.games.iter().map(|g| render::record(text, g)).collect();
+    let checked = check_text(&source, &CheckOptions::default());
+    let index = LineIndex::new(text);
+    for d in checked.diagnostics {
+        if d.severity != Severity::Error {
+            continue;
+        }
+        let at = d.range.start;
+        let k = doc.games.partition_point(|g| g.range.start <= at);
+        let Some(k) = k.checked_sub(1).filter(|&k| at <= doc.games[k].range.end) else {
+            continue;
+        };
+        let lc = index.line_col(text, at, PositionEncoding::Chars);
+        records[k].errors.push(format!(
+            "{name}:{}:{}: error[{}]: {}",
+            lc.line + 1,
+            lc.col + 1,
+            d.code.code,
+            d.message
+        ));
+    }
+    if let Some(b) = board {
+        records.retain(|r| r.board.as_deref() == Some(b.trim()));
+        if records.is_empty() {
+            return Err(format!("{name}: no game has Board \"{b}\""));
+        }
+    }
+    Ok((name, records))
+}
+
+pub fn run(args: ShowArgs) -> ExitCode {
+    let (_, records) = match records(&args.path, args.board.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let style = Style { color };
+    let out: Vec<String> = records
+        .iter()
+        .map(|r| render::text::render(r, style))
+        .collect();
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`pbn show … | head`) ends the output quietly.
+    let _ = stdout.write_all(out.join("\n").as_bytes());
+    ExitCode::SUCCESS
+}
