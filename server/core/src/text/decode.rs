@@ -367,11 +367,11 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
                     Some(cs) if is_utf8_label(cs) => {}
                     // Declared Latin-1 but valid UTF-8 with non-ASCII: the
                     // declaration is wrong (seen in real files); trust content.
-                    Some(cs) if (is_latin1_label(cs) || is_cp1252_label(cs)) && !s.is_ascii() => {
-                        notes.push(DecodeNote::CharsetMismatch {
+                    Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {
+                        notes.extend((!s.is_ascii()).then(|| DecodeNote::CharsetMismatch {
                             declared: cs.to_owned(),
                             used: Encoding::Utf8,
-                        });
+                        }));
                     }
                     Some(cs) => notes.push(DecodeNote::UnknownCharset {
                         charset: cs.to_owned(),
