@@ -1373,23 +1373,7 @@ mod tests {
         out
     }
 
-    const MANDATORY: [&str; 15] = [
-        "Event",
-        "Site",
-        "Date",
-        "Board",
-        "West",
-        "North",
-        "East",
-        "South",
-        "Dealer",
-        "Vulnerable",
-        "Deal",
-        "Scoring",
-        "Declarer",
-        "Contract",
-        "Result",
-    ];
+    use pbn_core::spec::tags::MANDATORY;
 
     #[derive(Default, Debug)]
     struct Stats {

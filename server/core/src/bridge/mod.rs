@@ -209,6 +209,20 @@ pub fn bid_text(bid: Bid) -> String {
     format!("{}{}", bid.level.get(), strain_text(bid.strain))
 }
 
+/// The export form of a Vulnerable value (§3.4.10): `None`, `NS`, `EW`,
+/// `All`.
+pub fn vulnerability_name(v: Vulnerability) -> &'static str {
+    if v == Vulnerability::NS {
+        "NS"
+    } else if v == Vulnerability::EW {
+        "EW"
+    } else if v == Vulnerability::ALL {
+        "All"
+    } else {
+        "None"
+    }
+}
+
 /// A contract as PBN writes it ("4SX").
 pub fn contract_text(contract: Contract) -> String {
     let risk = match contract.penalty {

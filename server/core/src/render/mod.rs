@@ -246,18 +246,6 @@ fn contract_pieces(c: Contract) -> Pieces {
     p
 }
 
-fn vulnerability_name(v: bridge::Vulnerability) -> &'static str {
-    if v == bridge::Vulnerability::NS {
-        "NS"
-    } else if v == bridge::Vulnerability::EW {
-        "EW"
-    } else if v == bridge::Vulnerability::ALL {
-        "All"
-    } else {
-        "None"
-    }
-}
-
 /// The notes of a section: `[Note "n:text"]` tags (§3.5.5, §3.6.5).
 fn notes(g: &Game, tags: &[usize]) -> Vec<(u32, String)> {
     tags.iter()
@@ -560,7 +548,7 @@ pub fn record(src: &str, g: &Game) -> Record {
         vulnerable: t
             .vulnerable
             .map(|v| v.vulnerability)
-            .map(vulnerability_name),
+            .map(bridge::vulnerability_name),
         players: Seat::ALL.map(|s| non_empty(g.value(seat_name(s)))),
         hands,
         end_position,

@@ -329,24 +329,12 @@ fn board(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
                         r,
                         format!(
                             "board {board} usually has vulnerability {}",
-                            vul_name(expected)
+                            crate::bridge::vulnerability_name(expected)
                         ),
                     ),
                 );
             }
         }
-    }
-}
-
-fn vul_name(v: bridge::Vulnerability) -> &'static str {
-    if v == bridge::Vulnerability::NS {
-        "NS"
-    } else if v == bridge::Vulnerability::EW {
-        "EW"
-    } else if v == bridge::Vulnerability::ALL {
-        "All"
-    } else {
-        "None"
     }
 }
 

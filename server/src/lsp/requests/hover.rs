@@ -17,7 +17,7 @@
 use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Hand, Rank};
-use pbn_core::bridge::{self, seat_name, Seat, Strain, Suit, Vulnerability};
+use pbn_core::bridge::{self, seat_name, Seat, Strain, Suit};
 use pbn_core::model::typed::{typed, TokenReading, TypedGame};
 use pbn_core::model::values::{self, ContractValue};
 use pbn_core::model::{CallToken, CardToken, Game, Inherit, Tag, TagRole};
@@ -415,18 +415,6 @@ fn deal_diagram(snap: &Snapshot, game: &Game, deal: &values::Deal) -> String {
 
 // ---- Contract and Result ------------------------------------------------
 
-fn vulnerability_name(v: Vulnerability) -> &'static str {
-    if v == Vulnerability::NS {
-        "NS"
-    } else if v == Vulnerability::EW {
-        "EW"
-    } else if v == Vulnerability::ALL {
-        "All"
-    } else {
-        "None"
-    }
-}
-
 fn strain_word(s: Strain) -> &'static str {
     match s {
         Strain::Clubs => "clubs",
@@ -531,7 +519,10 @@ fn score_hover(t: &TypedGame) -> Option<String> {
             )
         }
     };
-    md.push_str(&format!("\n\nVulnerable: {}", vulnerability_name(vul)));
+    md.push_str(&format!(
+        "\n\nVulnerable: {}",
+        bridge::vulnerability_name(vul)
+    ));
     if t.result.is_some_and(|r| r.differs_from_actual) {
         md.push_str(" · the Result differs from the tricks actually won (`^`, §3.4.15)");
     }

@@ -191,19 +191,7 @@ pub struct Vulnerable {
 impl Vulnerable {
     /// The export-format spelling: "None", "NS", "EW" or "All" (§3.4.10).
     pub fn canonical_export(&self) -> &'static str {
-        export_name(self.vulnerability)
-    }
-}
-
-fn export_name(v: AbsoluteVulnerability) -> &'static str {
-    if v == AbsoluteVulnerability::NS {
-        "NS"
-    } else if v == AbsoluteVulnerability::EW {
-        "EW"
-    } else if v == AbsoluteVulnerability::ALL {
-        "All"
-    } else {
-        "None"
+        crate::bridge::vulnerability_name(self.vulnerability)
     }
 }
 
@@ -238,7 +226,7 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
         let lower = name.to_ascii_lowercase();
         if s == name || s == lower {
             let was_lowercase = s == lower && s != name;
-            let is_export_form = s == export_name(v);
+            let is_export_form = s == crate::bridge::vulnerability_name(v);
             return Parsed::new(
                 Some(Vulnerable {
                     vulnerability: v,
@@ -276,7 +264,7 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
             range,
             format!(
                 "read \"{s}\" as \"{}\"; Vulnerable is None, Love, -, NS, EW, All or Both ({SECTION})",
-                export_name(v)
+                crate::bridge::vulnerability_name(v)
             ),
         ));
         return Parsed::new(
