@@ -231,32 +231,14 @@ pub fn check_segments(
         for (&i, diags) in &checked {
             next.games.recent.insert(keys[i], diags.clone());
         }
-        let mut segments = Vec::with_capacity(pieces.len() + 1);
-        let mut caps = [0usize; rules::text::CAP_KINDS];
-        for (((p, key), reused), tail) in pieces.iter().zip(&piece_keys).zip(reused).zip(tails) {
-            let pc = reused.unwrap_or_else(|| {
-                Arc::new(piece_check(
-                    p,
-                    &keys,
-                    &spans,
-                    &chunk_ranges,
-                    separators,
-                    tail,
-                    &game_diags,
-                ))
-            });
-            for (c, k) in caps.iter_mut().zip(pc.caps) {
-                *c += k;
-            }
-            segments.push(Segment {
-                shift: p.start,
-                first_game: p.games.start,
-                diags: pc.diags.clone(),
-                len: p.len,
-                lasting: true,
-            });
-            next.checks.insert(*key, pc);
-        }
+        let cx = PieceContext {
+            keys: &keys,
+            spans: &spans,
+            chunk_ranges: &chunk_ranges,
+            separators,
+            game_diags: &game_diags,
+        };
+        let (segments, caps) = piece_segments(&pieces, &piece_keys, reused, tails, &cx, &mut next);
         next.rebuild_games_if_grown(n);
         let checked = merge_with_file(source, export_from, &chunk_ranges, n, segments, caps, loose);
         return (with_games(checked, chunk_ranges, resolutions), next, stats);
@@ -294,15 +276,14 @@ pub(super) fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> 
 
 /// The diagnostics of piece `p`, from its games' and its [`PieceInfo`].
 #[allow(clippy::too_many_arguments)]
-pub(super) fn piece_check(
-    p: &Slot,
-    keys: &[u64],
-    spans: &[Range<usize>],
-    chunk_ranges: &[Range<usize>],
-    separators: bool,
-    tail: Option<Diagnostic>,
-    game_diags: &dyn Fn(usize) -> Arc<Vec<Diagnostic>>,
-) -> PieceCheck {
+pub(super) fn piece_check(p: &Slot, cx: &PieceContext<'_>, tail: Option<Diagnostic>) -> PieceCheck {
+    let PieceContext {
+        keys,
+        spans,
+        chunk_ranges,
+        separators,
+        game_diags,
+    } = *cx;
     let start = p.start;
     let mut games = Vec::with_capacity(p.games.len());
     let mut diags = Vec::new();
@@ -404,4 +385,45 @@ fn whole_games(
         base: Arc::new(base),
         recent: HashMap::default(),
     }
+}
+
+/// What turning the games' diagnostics into a piece's needs to know of the
+/// document.
+pub(super) struct PieceContext<'a> {
+    pub(super) keys: &'a [u64],
+    pub(super) spans: &'a [Range<usize>],
+    pub(super) chunk_ranges: &'a [Range<usize>],
+    /// Export rules apply from the first game on (the separator rule).
+    pub(super) separators: bool,
+    pub(super) game_diags: &'a dyn Fn(usize) -> Arc<Vec<Diagnostic>>,
+}
+
+/// One segment per piece: the previous check's where the piece and its
+/// games' keys did not change (`reused`), else built from the games'
+/// diagnostics; kept in `next`. Also the per-file cap counts of them all.
+fn piece_segments(
+    pieces: &[Slot],
+    piece_keys: &[u64],
+    reused: Vec<Option<Arc<PieceCheck>>>,
+    tails: Vec<Option<Diagnostic>>,
+    cx: &PieceContext<'_>,
+    next: &mut State,
+) -> (Vec<Segment>, [usize; rules::text::CAP_KINDS]) {
+    let mut segments = Vec::with_capacity(pieces.len() + 1);
+    let mut caps = [0usize; rules::text::CAP_KINDS];
+    for (((p, key), reused), tail) in pieces.iter().zip(piece_keys).zip(reused).zip(tails) {
+        let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, cx, tail)));
+        for (c, k) in caps.iter_mut().zip(pc.caps) {
+            *c += k;
+        }
+        segments.push(Segment {
+            shift: p.start,
+            first_game: p.games.start,
+            diags: pc.diags.clone(),
+            len: p.len,
+            lasting: true,
+        });
+        next.checks.insert(*key, pc);
+    }
+    (segments, caps)
 }
