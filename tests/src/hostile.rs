@@ -252,6 +252,20 @@ pub const HOSTILE: &[Hostile] = &[
             s.into_bytes()
         },
     },
+    Hostile {
+        name: "utf16",
+        what: "{n} game{s} in UTF-16LE with a byte order mark (PBN is Latin-1 or UTF-8, §2.2; was read as 27 control characters a line)",
+        n: Some(200),
+        peak_mb: 31,
+        make: |n| {
+            let game = "[Event \"Café\"]\r\n[Dealer \"N\"]\r\n[Auction \"N\"]\r\n1C Pass Pass Pass\r\n\r\n";
+            let mut v = vec![0xFF, 0xFE];
+            for u in game.repeat(n.max(1)).encode_utf16() {
+                v.extend_from_slice(&u.to_le_bytes());
+            }
+            v
+        },
+    },
 ];
 
 /// The peak memory in kB from the line `pbn check --stats` writes to

@@ -174,6 +174,15 @@ fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
                 charset_line(&source.text),
                 format!("unknown charset `{charset}`; the encoding was detected from the content (§2.2)"),
             )),
+            DecodeNote::Wide { encoding, bom } => out.push(Diagnostic::new(
+                &c::WIDE_ENCODING,
+                0..0,
+                format!(
+                    "the file is {} ({}), not ISO 8859-1 or UTF-8 as PBN 2.1 wants (§2.2); it was decoded and checked, save it as UTF-8 (`pbn fmt --force` does)",
+                    encoding.name().to_uppercase(),
+                    if *bom { "byte order mark" } else { "NUL bytes between the ASCII characters" }
+                ),
+            )),
             DecodeNote::NotUtf8 { .. } => {}
         }
     }
