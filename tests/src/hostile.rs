@@ -226,7 +226,7 @@ pub const HOSTILE: &[Hostile] = &[
         name: "nul_bytes",
         what: "{n} NUL bytes",
         n: Some(1 << 18),
-        peak_mb: 200,
+        peak_mb: 31,
         make: |n| vec![0; n],
     },
     Hostile {
