@@ -226,7 +226,7 @@ pub const HOSTILE: &[Hostile] = &[
         name: "nul_bytes",
         what: "{n} NUL bytes",
         n: Some(1 << 18),
-        peak_mb: 200,
+        peak_mb: 31,
         make: |n| vec![0; n],
     },
     Hostile {
@@ -250,6 +250,20 @@ pub const HOSTILE: &[Hostile] = &[
             let mut s = "[Event \"x\"]".repeat(n);
             s += "\n";
             s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "utf16",
+        what: "{n} game{s} in UTF-16LE with a byte order mark (PBN is Latin-1 or UTF-8, §2.2; was read as 27 control characters a line)",
+        n: Some(200),
+        peak_mb: 31,
+        make: |n| {
+            let game = "[Event \"Café\"]\r\n[Dealer \"N\"]\r\n[Auction \"N\"]\r\n1C Pass Pass Pass\r\n\r\n";
+            let mut v = vec![0xFF, 0xFE];
+            for u in game.repeat(n.max(1)).encode_utf16() {
+                v.extend_from_slice(&u.to_le_bytes());
+            }
+            v
         },
     },
 ];

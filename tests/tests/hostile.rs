@@ -186,6 +186,7 @@ hostile_tests!(
     nul_bytes,
     auction_line,
     tags_on_one_line,
+    utf16,
 );
 
 /// The language server on every shape: it publishes the diagnostics `pbn

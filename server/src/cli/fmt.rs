@@ -29,7 +29,8 @@ pub enum Eol {
 /// Files are rewritten in place in their own encoding, through a temporary
 /// file and a rename: a symlink is followed and its target rewritten (the
 /// link stays); owner and mode are kept; a read-only file is not written
-/// unless --force; a file changed on disk while it was being formatted is
+/// unless --force; a UTF-16 or UTF-32 file (not a PBN encoding, §2.2) is
+/// written as UTF-8 only with --force; a file changed on disk while it was being formatted is
 /// left alone and reported. An error in one file (missing, unreadable,
 /// read-only) is reported and the other files are still formatted; the
 /// exit status is then 2.
@@ -63,7 +64,8 @@ pub struct FmtArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Write files even if some games have syntax errors (those games are
-    /// kept exactly as written), and files that are read-only.
+    /// kept exactly as written), files that are read-only, and UTF-16 or
+    /// UTF-32 files (written as UTF-8).
     #[arg(long)]
     force: bool,
 }
@@ -103,6 +105,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let mut failed = false;
     let mut would_change = Vec::new();
     let mut refused = 0;
+    let mut wide = 0;
     let mut not_written = 0;
     let (mut changed, mut unchanged) = (0, 0);
     for input in &inputs {
@@ -149,8 +152,16 @@ pub fn run(args: FmtArgs) -> ExitCode {
             continue;
         }
         let differs = out != bytes;
-        let syntax_errors = result.syntax_error_games();
         let writing = !(matches!(input, Input::Stdin) || args.stdout || args.diff || args.check);
+        if source.encoding.is_wide() && writing && !args.force {
+            errln!(
+                "error: {name}: the file is {}, which PBN does not allow (§2.2); not written: use --force to write it as UTF-8",
+                source.encoding.name().to_uppercase()
+            );
+            wide += 1;
+            continue;
+        }
+        let syntax_errors = result.syntax_error_games();
         if !syntax_errors.is_empty() && writing && !args.force {
             // One line per file, whatever the number of games.
             errln!(
@@ -229,9 +240,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
     }
     if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
         errln!(
-            "formatted {changed} file(s), {unchanged} unchanged{}{}",
+            "formatted {changed} file(s), {unchanged} unchanged{}{}{}",
             if refused > 0 {
                 format!(", {refused} skipped (syntax errors)")
+            } else {
+                String::new()
+            },
+            if wide > 0 {
+                format!(", {wide} skipped (UTF-16 or UTF-32)")
             } else {
                 String::new()
             },
@@ -244,7 +260,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     }
     if failed {
         ExitCode::from(2)
-    } else if refused > 0 {
+    } else if refused + wide > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

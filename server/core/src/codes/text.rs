@@ -71,4 +71,13 @@ codes! {
          encoding PBN 2.1 prescribes in §2.2).",
         bad: "%Content-type: text/x-pbn; charset=klingon\n",
         good: "%Content-type: text/x-pbn; charset=ISO-8859-1\n";
+    WIDE_ENCODING = "PBN0110", "utf16-or-utf32", Error, Encoding, "§2.2",
+        "file is UTF-16 or UTF-32",
+        "PBN data is represented in ISO 8859-1 (Latin-1, §2.2); UTF-8 is widely read as \
+         well. This file is UTF-16 or UTF-32 (found by its byte order mark, or by the NUL \
+         bytes between its ASCII characters), which PBN readers do not read: they see a \
+         NUL byte after or before every character. It was decoded and checked as text; \
+         save it as UTF-8 or Latin-1 (`pbn fmt --force` writes it as UTF-8).",
+        bad: "[\0E\0v\0e\0n\0t\0 \0\"\0x\0\"\0]\0\n\0",
+        good: "[Event \"x\"]\n";
 }

@@ -174,6 +174,15 @@ fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
                 charset_line(&source.text),
                 format!("unknown charset `{charset}`; the encoding was detected from the content (§2.2)"),
             )),
+            DecodeNote::Wide { encoding, bom } => out.push(Diagnostic::new(
+                &c::WIDE_ENCODING,
+                0..0,
+                format!(
+                    "the file is {} ({}), not ISO 8859-1 or UTF-8 as PBN 2.1 wants (§2.2); it was decoded and checked, save it as UTF-8 (`pbn fmt --force` does)",
+                    encoding.name().to_uppercase(),
+                    if *bom { "byte order mark" } else { "NUL bytes between the ASCII characters" }
+                ),
+            )),
             DecodeNote::NotUtf8 { .. } => {}
         }
     }
@@ -233,21 +242,35 @@ impl ByteClasses {
 
 /// The character rules (§2.2) on `part`; only called when [`ByteClasses`]
 /// found an unusual byte.
+/// A run of the same control character is one diagnostic over the run: a
+/// file of NULs gives one, not one per byte (which took about 400 bytes of
+/// memory per input byte before the per-file cap applied). A run never
+/// crosses a line end, so it lies in one span.
 fn characters(encoding: Encoding, part: &str, base: usize, out: &mut Vec<Diagnostic>) {
-    for (i, ch) in part.char_indices() {
+    let mut chars = part.char_indices().peekable();
+    while let Some((i, ch)) = chars.next() {
         let i = base + i;
         let code = ch as u32;
         let is_control = (code < 0x20 && !matches!(ch, '\t' | '\u{b}' | '\n' | '\r'))
             || code == 0x7f
             || (0x80..0xa0).contains(&code);
         if is_control {
+            let mut run = 1;
+            while chars.next_if(|&(_, next)| next == ch).is_some() {
+                run += 1;
+            }
+            let what = if (0x80..0xa0).contains(&code) {
+                format!("byte 0x{code:02X} is a control character in ISO 8859-1 and not used for PBN data (§2.2); if the file is Windows-1252, declare it with `%Content-type: text/x-pbn; charset=windows-1252`")
+            } else {
+                format!("control character U+{code:04X} is not permitted in PBN data (§2.2)")
+            };
             out.push(Diagnostic::new(
                 &c::CONTROL_CHARACTER,
-                i..i + ch.len_utf8(),
-                if (0x80..0xa0).contains(&code) {
-                    format!("byte 0x{code:02X} is a control character in ISO 8859-1 and not used for PBN data (§2.2); if the file is Windows-1252, declare it with `%Content-type: text/x-pbn; charset=windows-1252`")
+                i..i + run * ch.len_utf8(),
+                if run == 1 {
+                    what
                 } else {
-                    format!("control character U+{code:04X} is not permitted in PBN data (§2.2)")
+                    format!("{run} in a row: {what}")
                 },
             ));
         } else if code > 0xff && ch != '\u{feff}' {
@@ -411,6 +434,30 @@ mod tests {
             long[600] = c;
             assert_eq!(ByteClasses::of(&long), want, "{c:#04x} at 600");
         }
+    }
+
+    /// A run of one control character is one diagnostic over the run (a
+    /// file of NULs took ~400 bytes a byte); different ones stay apart.
+    #[test]
+    fn a_run_of_one_control_character_is_one_diagnostic() {
+        let mut out = Vec::new();
+        characters(Encoding::Utf8, "a\0\0\0b\x01\x02\x02", 10, &mut out);
+        let got: Vec<_> = out
+            .iter()
+            .map(|d| (d.range.clone(), d.message.to_string()))
+            .collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0].0, 11..14);
+        assert!(
+            got[0].1.starts_with("3 in a row: control character U+0000"),
+            "{got:?}"
+        );
+        assert_eq!(got[1].0, 15..16);
+        assert!(got[1].1.starts_with("control character U+0001"), "{got:?}");
+        assert_eq!(got[2].0, 16..18);
+        let mut out = Vec::new();
+        characters(Encoding::Latin1, &"\0".repeat(1 << 20), 0, &mut out);
+        assert_eq!(out.len(), 1);
     }
 
     /// The line-length rule against a byte-by-byte reading of the line ends

@@ -15,6 +15,17 @@ pub enum Encoding {
     /// Windows-1252: used when the file declares it (`charset=windows-1252`);
     /// bytes 0x80–0x9F are then curly quotes, the euro sign, ….
     Windows1252,
+    /// UTF-16, little endian (found by its byte order mark or by a NUL after
+    /// every ASCII character). Not a PBN encoding (§2.2): decoded so the
+    /// file can be checked, reported, and written back as UTF-8 only when
+    /// asked to.
+    Utf16Le,
+    /// UTF-16, big endian (a NUL before every ASCII character).
+    Utf16Be,
+    /// UTF-32, little endian (three NULs after every ASCII character).
+    Utf32Le,
+    /// UTF-32, big endian (three NULs before every ASCII character).
+    Utf32Be,
 }
 
 impl Encoding {
@@ -24,7 +35,20 @@ impl Encoding {
             Encoding::Utf8Bom => "utf-8-bom",
             Encoding::Latin1 => "iso-8859-1",
             Encoding::Windows1252 => "windows-1252",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+            Encoding::Utf32Le => "utf-32le",
+            Encoding::Utf32Be => "utf-32be",
         }
+    }
+
+    /// UTF-16 or UTF-32: an encoding PBN does not allow (§2.2), which
+    /// [`encode`] writes as UTF-8.
+    pub fn is_wide(self) -> bool {
+        matches!(
+            self,
+            Encoding::Utf16Le | Encoding::Utf16Be | Encoding::Utf32Le | Encoding::Utf32Be
+        )
     }
 }
 
@@ -65,6 +89,9 @@ pub enum DecodeNote {
     /// The declared charset disagrees with the content (e.g. declares
     /// ISO-8859-1 but is valid, non-ASCII UTF-8).
     CharsetMismatch { declared: String, used: Encoding },
+    /// The file is UTF-16 or UTF-32 (`encoding`), found by its byte order
+    /// mark (`bom`) or by the NULs between ASCII characters; it was decoded.
+    Wide { encoding: Encoding, bom: bool },
 }
 
 /// A decoded PBN file.
@@ -353,7 +380,10 @@ pub fn decode_owned(bytes: Vec<u8>) -> SourceText {
 
 fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
     let mut notes = Vec::new();
-    let (text, encoding) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+    let (text, encoding) = if let Some((encoding, bom)) = wide(&bytes) {
+        notes.push(DecodeNote::Wide { encoding, bom });
+        (decode_wide(&bytes, encoding, bom), encoding)
+    } else if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         (
             String::from_utf8_lossy(rest).into_owned(),
             Encoding::Utf8Bom,
@@ -373,6 +403,8 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
                             used: Encoding::Utf8,
                         }));
                     }
+                    // Declared Latin-1 and plain ASCII: both agree.
+                    Some(cs) if is_latin1_label(cs) || is_cp1252_label(cs) => {}
                     Some(cs) => notes.push(DecodeNote::UnknownCharset {
                         charset: cs.to_owned(),
                     }),
@@ -419,6 +451,98 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
         counts: Default::default(),
         export_line: Default::default(),
         ends,
+    }
+}
+
+/// How many bytes [`wide`] looks at for NUL patterns.
+const SNIFF: usize = 1024;
+
+/// Whether `bytes` are UTF-16 or UTF-32, and whether they start with a byte
+/// order mark. By the mark (UTF-32 first: its little-endian mark starts
+/// with UTF-16's) unless a `charset=` line readable as ASCII says otherwise
+/// (such a file is not UTF-16, a fuzz finding); else by NULs in the first
+/// KiB: three quarters of the code units are an ASCII character next to
+/// NULs. A file of NULs only is none of these (nothing between the NULs).
+fn wide(bytes: &[u8]) -> Option<(Encoding, bool)> {
+    if declared_charset(bytes).is_some() {
+        return None;
+    }
+    let marks: [(&[u8], Encoding); 4] = [
+        (b"\xFF\xFE\0\0", Encoding::Utf32Le),
+        (b"\0\0\xFE\xFF", Encoding::Utf32Be),
+        (b"\xFF\xFE", Encoding::Utf16Le),
+        (b"\xFE\xFF", Encoding::Utf16Be),
+    ];
+    if let Some((_, e)) = marks.iter().find(|(m, _)| bytes.starts_with(m)) {
+        return Some((*e, true));
+    }
+    let head = &bytes[..bytes.len().min(SNIFF)];
+    let mostly = |units: usize, hits: usize| units >= 2 && hits * 4 >= units * 3;
+    let quads = head.chunks_exact(4);
+    let n = quads.len();
+    let (mut le, mut be) = (0, 0);
+    for q in quads {
+        le += usize::from(q[0] != 0 && q[1..] == [0, 0, 0]);
+        be += usize::from(q[3] != 0 && q[..3] == [0, 0, 0]);
+    }
+    if mostly(n, le) {
+        return Some((Encoding::Utf32Le, false));
+    }
+    if mostly(n, be) {
+        return Some((Encoding::Utf32Be, false));
+    }
+    let pairs = head.chunks_exact(2);
+    let n = pairs.len();
+    let (mut le, mut be) = (0, 0);
+    for p in pairs {
+        le += usize::from(p[0] != 0 && p[1] == 0);
+        be += usize::from(p[0] == 0 && p[1] != 0);
+    }
+    if mostly(n, le) {
+        return Some((Encoding::Utf16Le, false));
+    }
+    if mostly(n, be) {
+        return Some((Encoding::Utf16Be, false));
+    }
+    None
+}
+
+/// UTF-16 (with encoding_rs) or UTF-32 (by hand: encoding_rs has no
+/// UTF-32) without the byte order mark; what is not a character (a lone
+/// surrogate, a value above U+10FFFF, a last incomplete unit) becomes
+/// U+FFFD.
+fn decode_wide(bytes: &[u8], encoding: Encoding, bom: bool) -> String {
+    let body = match (encoding, bom) {
+        (Encoding::Utf32Le | Encoding::Utf32Be, true) => &bytes[4..],
+        (_, true) => &bytes[2..],
+        (_, false) => bytes,
+    };
+    let utf32 = |b: [u8; 4]| match encoding {
+        Encoding::Utf32Le => u32::from_le_bytes(b),
+        _ => u32::from_be_bytes(b),
+    };
+    match encoding {
+        Encoding::Utf16Le => encoding_rs::UTF_16LE
+            .decode_without_bom_handling(body)
+            .0
+            .into_owned(),
+        Encoding::Utf16Be => encoding_rs::UTF_16BE
+            .decode_without_bom_handling(body)
+            .0
+            .into_owned(),
+        _ => {
+            let units = body.chunks_exact(4);
+            let partial = !units.remainder().is_empty();
+            let mut s = String::with_capacity(body.len() / 4);
+            for u in units {
+                let c = char::from_u32(utf32([u[0], u[1], u[2], u[3]]));
+                s.push(c.unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+            if partial {
+                s.push(char::REPLACEMENT_CHARACTER);
+            }
+            s
+        }
     }
 }
 
@@ -481,6 +605,11 @@ pub fn encode(text: &str, encoding: Encoding) -> (Vec<u8>, usize) {
                 }
             }
             (out, lost)
+        }
+        // PBN has no UTF-16 or UTF-32 (§2.2): such a file is written back
+        // as UTF-8 (`pbn fmt` does so only with --force).
+        Encoding::Utf16Le | Encoding::Utf16Be | Encoding::Utf32Le | Encoding::Utf32Be => {
+            (text.as_bytes().to_vec(), 0)
         }
     }
 }
@@ -744,6 +873,101 @@ mod tests {
             assert_eq!(s.text.chars().count(), bytes.len(), "{:?}", s.text);
             assert_eq!(encode(&s.text, s.encoding), (bytes.clone(), 0));
         }
+    }
+
+    fn utf16(s: &str, big: bool) -> Vec<u8> {
+        s.encode_utf16()
+            .flat_map(|u| {
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    }
+
+    fn utf32(s: &str, big: bool) -> Vec<u8> {
+        s.chars()
+            .flat_map(|c| {
+                let u = c as u32;
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    }
+
+    /// UTF-16 and UTF-32, with a byte order mark or found by their NULs,
+    /// are decoded to the same text and reported once; writing back gives
+    /// UTF-8.
+    #[test]
+    fn utf16_and_utf32_are_recognised_and_decoded() {
+        let text = "[Event \"Café ♠\"]\r\n[Dealer \"N\"]\r\n";
+        let cases: [(Vec<u8>, Encoding, bool); 8] = [
+            (
+                [&b"\xFF\xFE"[..], &utf16(text, false)].concat(),
+                Encoding::Utf16Le,
+                true,
+            ),
+            (
+                [&b"\xFE\xFF"[..], &utf16(text, true)].concat(),
+                Encoding::Utf16Be,
+                true,
+            ),
+            (utf16(text, false), Encoding::Utf16Le, false),
+            (utf16(text, true), Encoding::Utf16Be, false),
+            (
+                [&b"\xFF\xFE\0\0"[..], &utf32(text, false)].concat(),
+                Encoding::Utf32Le,
+                true,
+            ),
+            (
+                [&b"\0\0\xFE\xFF"[..], &utf32(text, true)].concat(),
+                Encoding::Utf32Be,
+                true,
+            ),
+            (utf32(text, false), Encoding::Utf32Le, false),
+            (utf32(text, true), Encoding::Utf32Be, false),
+        ];
+        for (bytes, encoding, bom) in cases {
+            for s in [decode(&bytes), decode_owned(bytes.clone())] {
+                assert_eq!(s.text, text, "{encoding:?}");
+                assert_eq!(s.encoding, encoding);
+                assert!(s.encoding.is_wide());
+                assert_eq!(s.notes, vec![DecodeNote::Wide { encoding, bom }]);
+                assert_eq!(s.line_ending, LineEnding::CrLf);
+                assert_eq!(encode(&s.text, s.encoding), (text.as_bytes().to_vec(), 0));
+            }
+        }
+    }
+
+    /// What is not UTF-16 or UTF-32: NULs only, a few NULs among text,
+    /// binary bytes, a UTF-16 mark before an ASCII charset line; and broken
+    /// code units become U+FFFD, never a panic.
+    #[test]
+    fn wide_detection_is_not_fooled() {
+        for bytes in [
+            &b"\0\0\0\0\0\0\0\0"[..],
+            b"[Event \"a\0b\"]\n\0\0",
+            b"\0\x01\x02\x03\x04\x05\x06\x07",
+            b"a\0",
+            b"\xFF\xFE\n%charset=ISO-8859-1\n",
+        ] {
+            let s = decode(bytes);
+            assert!(!s.encoding.is_wide(), "{bytes:?}: {:?}", s.encoding);
+            assert!(s
+                .notes
+                .iter()
+                .all(|n| !matches!(n, DecodeNote::Wide { .. })));
+        }
+        let s = decode(b"\xFF\xFEa\0\x00\xD8b");
+        assert!(s.text.starts_with("a\u{FFFD}"), "{:?}", s.text);
+        let s = decode(b"\xFF\xFE\0\0a\0\0\0\0\0\x11\0b\0");
+        assert_eq!(s.text, "a\u{FFFD}\u{FFFD}");
+        assert_eq!(decode(b"\xFE\xFF").text, "");
     }
 
     #[test]
