@@ -611,19 +611,25 @@ try {
   });
 
   await step("deal-diagram hover on [Deal]", async () => {
-    // A hover is at most max(editor height / 4, 250 px) tall: close the panel
-    // and make the page tall enough for the whole diagram, then screenshot
-    // the upper part.
+    // The diagram must fit a hover in a 900-pixel-high window (a hover is
+    // at most max(editor height / 4, 250 px) tall before it scrolls).
     await runCommand("View: Hide Panel", "View: Close Panel");
-    await page.setViewportSize({ width: 1440, height: 1800 });
-    await showHoverAt(dealPos, (t) => /HCP/.test(t) && t.includes("♠") && /┌──N──┐/.test(t), "the deal diagram hover");
-    await poll("the whole deal diagram in view", async () => {
-      const box = await page.locator(".monaco-hover:not(.hidden)").first().boundingBox();
-      return box && box.height > 300;
-    }, 10000).catch((e) => log(`  (the hover may be clipped: ${e.message})`));
+    await showHoverAt(
+      dealPos,
+      (t) => /HCP/.test(t) && t.includes("♠") && /Board \d+/.test(t) && /\b10\b/.test(t),
+      "the deal diagram hover (board in the title, 10 for the ten)",
+    );
+    const scroll = await page
+      .locator(".monaco-hover:not(.hidden) .monaco-scrollable-element")
+      .first()
+      .evaluate((e) => [e.scrollHeight, e.clientHeight])
+      .catch(() => null);
+    if (scroll && scroll[0] > scroll[1] + 2) {
+      throw new Error(`the deal diagram hover scrolls in a 900-pixel-high window (${scroll[0]} px in ${scroll[1]} px)`);
+    }
+    log(`  deal hover: ${scroll ? `${scroll[0]} px high, fits` : "height not measured"}`);
     shots.push(await screenshotClip("vscode-hover-deal", readmeShots, { x: 0, y: 0, width: 1440, height: 760 }));
     await page.keyboard.press("Escape");
-    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   await step("quick fix", async () => {
