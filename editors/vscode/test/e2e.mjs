@@ -616,7 +616,7 @@ try {
     await runCommand("View: Hide Panel", "View: Close Panel");
     await showHoverAt(
       dealPos,
-      (t) => /HCP/.test(t) && t.includes("♠") && /Board \d+/.test(t) && /\b10\b/.test(t),
+      (t) => /HCP/.test(t) && t.includes("♠") && /Board \d+/.test(t) && /10/.test(t),
       "the deal diagram hover (board in the title, 10 for the ten)",
     );
     const scroll = await page
