@@ -152,7 +152,7 @@ fn dd_fills_a_file_and_check_dd_is_then_clean() {
     assert_eq!(code, 0);
     let filled = std::fs::read_to_string(&file).unwrap();
     assert_eq!(filled, printed);
-    assert_eq!(only_insertions(TWO_GAMES, &filled), Ok(2 * 23 + 22));
+    assert_eq!(only_insertions(TWO_GAMES, &filled), Ok(24 + 23));
     assert!(
         filled.contains("Pass Pass\n[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n"),
         "{filled}"
