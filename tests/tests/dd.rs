@@ -159,8 +159,8 @@ fn dd_fills_a_file_and_check_dd_is_then_clean() {
     );
     // The wrong ParContract is still there and still reported.
     let (_, out) = run(&["check", "--dd", "games.pbn"], &dir, "");
-    assert_eq!(out.matches("PBN1103").count(), 1, "{out}");
-    assert_eq!(out.matches("PBN11").count(), 1, "{out}");
+    assert_eq!(out.matches("warning[PBN1103]").count(), 1, "{out}");
+    assert_eq!(out.matches("[PBN11").count(), 1, "{out}");
 
     let (code, _) = run(&["dd", "--overwrite", "games.pbn"], &dir, "");
     assert_eq!(code, 0);
