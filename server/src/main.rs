@@ -24,6 +24,7 @@ struct Cli {
 enum Command {
     Check(cli::check::CheckArgs),
     Fmt(cli::fmt::FmtArgs),
+    Dd(cli::dd::DdArgs),
     Config(cli::config::ConfigArgs),
     Lsp(cli::lsp::LspArgs),
     Dump(cli::dump::DumpArgs),
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => cli::check::run(args),
         Command::Fmt(args) => cli::fmt::run(args),
+        Command::Dd(args) => cli::dd::run(args),
         Command::Config(args) => cli::config::run(args),
         Command::Lsp(args) => cli::lsp::run(args),
         Command::Dump(args) => cli::dump::run(args),

@@ -14,13 +14,13 @@ fn run(args: &[&str], dir: &std::path::Path, stdin: &str) -> (i32, String) {
         .env("NO_COLOR", "1")
         .spawn()
         .expect("spawn pbn");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // Written from another thread: a large input and output would
+    // otherwise fill both pipes and deadlock.
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -107,4 +107,111 @@ fn unsolvable_deal_is_reported_not_a_crash() {
         "{out}"
     );
     assert!(code == 0 || code == 1, "{code}");
+}
+
+/// Every line of `old` is in `new`, in order (`new` only adds lines): the
+/// number of lines added, or the first line of `old` not found.
+fn only_insertions(old: &str, new: &str) -> Result<usize, String> {
+    let old: Vec<&str> = old.lines().collect();
+    let new: Vec<&str> = new.lines().collect();
+    let mut k = 0;
+    for line in &new {
+        if k < old.len() && *line == old[k] {
+            k += 1;
+        }
+    }
+    if k < old.len() {
+        return Err(format!("line {} ({:?}) is gone or changed", k + 1, old[k]));
+    }
+    Ok(new.len() - old.len())
+}
+
+const TWO_GAMES: &str = "% comment kept\n[Event \"A\"]\n[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7\"]\n[Auction \"N\"]\n1H 1S 5C Pass\nPass Pass\n\n[Event \"B\"]\n[Board \"2\"]\n[Dealer \"E\"]\n[Vulnerable \"All\"]\n[Deal \"E:AKQJ.AKQ.AKQ.AKQ 5432.5432.5432.5 T987.T987.T98.T9 6.J6.J76.J876432\"]\n[ParContract \"NS 7N=\"]  {wrong, kept without --overwrite}\n\n[Event \"no deal\"]\n";
+
+#[test]
+fn dd_fills_a_file_and_check_dd_is_then_clean() {
+    let dir = tmp("fill");
+    let file = dir.join("games.pbn");
+    std::fs::write(&file, TWO_GAMES).unwrap();
+    let (code, out) = run(&["dd", "--check", "games.pbn"], &dir, "");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("games.pbn:1:1: game 1: missing DoubleDummyTricks, OptimumScore, ParContract, OptimumResultTable"),
+        "{out}"
+    );
+    assert!(out.contains("games.pbn:11:1: game 2: missing DoubleDummyTricks, OptimumScore, OptimumResultTable; wrong ParContract"), "{out}");
+    assert!(!out.contains("game 3"), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), TWO_GAMES);
+
+    // --stdout leaves the file alone.
+    let (code, printed) = run(&["dd", "--stdout", "games.pbn"], &dir, "");
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), TWO_GAMES);
+
+    let (code, _) = run(&["dd", "games.pbn"], &dir, "");
+    assert_eq!(code, 0);
+    let filled = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(filled, printed);
+    assert_eq!(only_insertions(TWO_GAMES, &filled), Ok(24 + 23));
+    assert!(
+        filled.contains("Pass Pass\n[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n"),
+        "{filled}"
+    );
+    // The wrong ParContract is still there and still reported.
+    let (_, out) = run(&["check", "--dd", "games.pbn"], &dir, "");
+    assert_eq!(out.matches("warning[PBN1103]").count(), 1, "{out}");
+    assert_eq!(out.matches("[PBN11").count(), 1, "{out}");
+
+    let (code, _) = run(&["dd", "--overwrite", "games.pbn"], &dir, "");
+    assert_eq!(code, 0);
+    let (_, out) = run(&["check", "--dd", "games.pbn"], &dir, "");
+    assert!(!out.contains("PBN11"), "{out}");
+    let (code, out) = run(&["dd", "--check", "games.pbn"], &dir, "");
+    assert_eq!((code, out.as_str()), (0, ""));
+}
+
+#[test]
+fn dd_reads_stdin_and_reports_unsolvable_deals() {
+    let dir = tmp("stdin");
+    let (code, out) = run(&["dd", "-"], &dir, "[Deal \"N:AKQ... - - -\"]\n");
+    assert_eq!(code, 0);
+    assert_eq!(out, "[Deal \"N:AKQ... - - -\"]\n");
+    let (code, out) = run(&["dd", "-"], &dir, DEAL);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(DEAL) && out.ends_with("W  C  0\n"), "{out}");
+}
+
+/// On every corpus file with a Deal: `pbn dd` only inserts lines, and
+/// `pbn dd --overwrite` leaves nothing for `pbn check --dd` to report.
+#[test]
+fn dd_round_trips_on_the_corpus() {
+    let Some(dir) = pbn_tests::corpus::corpus_dir() else {
+        return;
+    };
+    let tmpdir = tmp("corpus");
+    let mut files = 0;
+    for rel in pbn_tests::corpus::corpus_files(&dir) {
+        let path = dir.join(&rel);
+        let bytes = std::fs::read(&path).unwrap();
+        if !bytes.windows(6).any(|w| w == b"[Deal ") {
+            continue;
+        }
+        files += 1;
+        let p = path.to_str().unwrap();
+        let (code, filled) = run(&["dd", "--stdout", p], &tmpdir, "");
+        assert_eq!(code, 0, "{}", rel.display());
+        let old = String::from_utf8_lossy(&bytes);
+        if let Err(d) = only_insertions(&old, &filled) {
+            panic!("{}: pbn dd changed a line: {d}", rel.display());
+        }
+        let (code, fixed) = run(&["dd", "--overwrite", "--stdout", p], &tmpdir, "");
+        assert_eq!(code, 0, "{}", rel.display());
+        let (_, out) = run(&["check", "--dd", "-"], &tmpdir, &fixed);
+        for line in out.lines().filter(|l| l.contains("[PBN11")) {
+            assert!(line.contains("PBN1105"), "{}: {line}", rel.display());
+        }
+        let (code, out) = run(&["dd", "--check", "-"], &tmpdir, &fixed);
+        assert_eq!(code, 0, "{}: {out}", rel.display());
+    }
+    assert!(files >= 10, "{files}");
 }

@@ -23,6 +23,7 @@
 //! - The PBN forms of the results: [`DdTable::double_dummy_tricks`],
 //!   [`Par::optimum_score`], [`ParContract::pbn`].
 
+pub mod fill;
 pub mod verify;
 
 use crate::model::values::Deal;
