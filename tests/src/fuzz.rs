@@ -121,6 +121,15 @@ fn decode_roundtrip(data: &[u8]) -> pbn_core::text::SourceText {
     let (bytes, lost) = encode(&source.text, source.encoding);
     let lossless_input = match source.encoding {
         Encoding::Utf8Bom => std::str::from_utf8(&data[3..]).is_ok(),
+        // UTF-16 and UTF-32 (which §2.2 does not allow) are written back as
+        // UTF-8, never in their own encoding.
+        e if e.is_wide() => {
+            assert!(
+                bytes == source.text.as_bytes(),
+                "a {e:?} file is not written back as UTF-8"
+            );
+            false
+        }
         _ => true,
     };
     if lost == 0 && lossless_input {
