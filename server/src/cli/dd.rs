@@ -105,11 +105,7 @@ pub fn run(args: DdArgs) -> ExitCode {
     let mut incomplete = 0;
     let (mut changed, mut unchanged) = (0, 0);
     for input in &inputs {
-        let read = match input {
-            Input::Stdin => files::read(input).map(|b| (b, None)),
-            Input::File(p) => write::read(p).map(|(b, o)| (b, Some(o))),
-        };
-        let (bytes, original) = match read {
+        let (bytes, original) = match write::read_input(input) {
             Ok(r) => r,
             Err(e) => {
                 errln!("error: {}: {}", input.display(), write::message(&e));

@@ -120,11 +120,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let read = match input {
-            Input::Stdin => files::read(input).map(|b| (b, None)),
-            Input::File(p) => write::read(p).map(|(b, o)| (b, Some(o))),
-        };
-        let (bytes, original) = match read {
+        let (bytes, original) = match write::read_input(input) {
             Ok(r) => r,
             Err(e) => {
                 errln!("error: {}: {}", input.display(), write::message(&e));

@@ -71,6 +71,16 @@ pub fn read(path: &Path) -> io::Result<(Vec<u8>, Original)> {
     Ok((bytes, Original { target, meta }))
 }
 
+/// Reads an input of a command that writes files back: a file through
+/// [`read`] (with what [`replace`] checks before writing), standard input
+/// through [`super::files::read`] (nothing to write back).
+pub fn read_input(input: &super::files::Input) -> io::Result<(Vec<u8>, Option<Original>)> {
+    match input {
+        super::files::Input::Stdin => super::files::read(input).map(|b| (b, None)),
+        super::files::Input::File(p) => read(p).map(|(b, o)| (b, Some(o))),
+    }
+}
+
 /// True when `m` has no write bit, or this user may not write `path`.
 fn read_only(path: &Path, m: &Metadata) -> bool {
     if m.mode() & 0o222 == 0 {
