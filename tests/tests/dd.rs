@@ -94,6 +94,23 @@ fn pbn_toml_turns_dd_on() {
     assert!(out.contains("PBN1104"), "{out}");
 }
 
+/// `--config FILE` decides `dd` as it decides `export`: one resolution of
+/// the configuration per file.
+#[test]
+fn config_option_turns_dd_on() {
+    let dir = tmp("config");
+    let conf = dir.join("elsewhere.toml");
+    std::fs::write(&conf, "[check]\ndd = true\n").unwrap();
+    let (_, out) = run(&["check", "-"], &dir, &wrong());
+    assert!(!out.contains("PBN11"), "{out}");
+    let (_, out) = run(
+        &["check", "--config", conf.to_str().unwrap(), "-"],
+        &dir,
+        &wrong(),
+    );
+    assert!(out.contains("PBN1104"), "{out}");
+}
+
 #[test]
 fn unsolvable_deal_is_reported_not_a_crash() {
     let dir = tmp("unsolvable");

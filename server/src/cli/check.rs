@@ -84,7 +84,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let reports = check_all(&inputs, &opts, args.dd);
+    let reports = check_all(&inputs, &opts);
 
     let mut errors = 0usize;
     let mut warnings = 0usize;
@@ -155,7 +155,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
 /// The checker options of each input: `--export`, or the `[check]` table of
 /// the `--config` file or of the pbn.toml found for the input (standard
 /// input: from the current directory). Each directory is searched once.
-fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<CheckOptions>, String> {
+/// What applies to one input: the rules' options, and whether its stated
+/// double-dummy values are solved (`--dd` or `[check] dd`).
+struct FileOptions {
+    check: CheckOptions,
+    dd: bool,
+}
+
+fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, String> {
     use pbn_core::config;
     let fixed = match &args.config {
         Some(p) => {
@@ -190,8 +197,11 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<CheckOptions>, 
                     }
                 }
             };
-            Ok(CheckOptions {
-                export: args.export || c.check.export,
+            Ok(FileOptions {
+                check: CheckOptions {
+                    export: args.export || c.check.export,
+                },
+                dd: args.dd || c.check.dd,
             })
         })
         .collect()
@@ -234,17 +244,6 @@ fn peak_memory_kb() -> Option<u64> {
         .ok()
 }
 
-/// `[check] dd = true` in the pbn.toml that applies to a file (the
-/// current directory's for standard input). An unreadable configuration
-/// is left to `pbn config show`: it only means no solving here.
-fn dd_configured(input: &Input) -> bool {
-    let start = match input {
-        Input::File(p) => p.clone(),
-        Input::Stdin => PathBuf::from("."),
-    };
-    pbn_core::config::load_for(&start).is_ok_and(|(c, _)| c.check.dd)
-}
-
 /// Solves every game's deal and adds the PBN11xx diagnostics.
 fn add_dd_diagnostics(source: &SourceText, res: &mut pbn_core::checker::CheckResult) {
     let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
@@ -255,7 +254,7 @@ fn add_dd_diagnostics(source: &SourceText, res: &mut pbn_core::checker::CheckRes
 }
 
 /// Checks inputs in parallel (one worker per core), keeping input order.
-fn check_all(inputs: &[Input], opts: &[CheckOptions], dd: bool) -> Vec<FileReport> {
+fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -277,8 +276,8 @@ fn check_all(inputs: &[Input], opts: &[CheckOptions], dd: bool) -> Vec<FileRepor
                         // A bug must not take the other files down with it.
                         std::panic::catch_unwind(|| {
                             let source = pbn_core::text::decode_owned(bytes);
-                            let mut res = check_text(&source, &opts[i]);
-                            if dd || dd_configured(&input) {
+                            let mut res = check_text(&source, &opts[i].check);
+                            if opts[i].dd {
                                 add_dd_diagnostics(&source, &mut res);
                             }
                             (source, res)
