@@ -75,6 +75,61 @@ use crate::codes::CodeInfo;
 /// `contract-bridge`: `Vulnerability::NONE`, `NS`, `EW`, `ALL`.
 pub type Vulnerability = contract_bridge::AbsoluteVulnerability;
 
+/// At most this many issues of one code are kept by an analysis; the rest
+/// are only counted ([`Issues::more`]). The rules show 3 per section and
+/// the count of the rest, so a 50 MB auction of passes holds 50 messages,
+/// not one per call.
+pub const ISSUE_CAP: usize = 50;
+
+/// The issues of an auction or play analysis, in the order found: the
+/// first [`ISSUE_CAP`] of each code, and how many more of each were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Issues {
+    kept: Vec<Issue>,
+    /// Per code: issues found, kept or not.
+    found: Vec<(&'static CodeInfo, usize)>,
+}
+
+impl Issues {
+    pub fn push(&mut self, issue: Issue) {
+        let n = match self
+            .found
+            .iter_mut()
+            .find(|(c, _)| c.code == issue.code.code)
+        {
+            Some((_, n)) => n,
+            None => {
+                self.found.push((issue.code, 0));
+                &mut self.found.last_mut().expect("just pushed").1
+            }
+        };
+        *n += 1;
+        if *n <= ISSUE_CAP {
+            self.kept.push(issue);
+        }
+    }
+
+    /// How many issues of `code` were found and not kept.
+    pub fn more(&self, code: &str) -> usize {
+        self.found
+            .iter()
+            .find(|(c, _)| c.code == code)
+            .map_or(0, |(_, n)| n.saturating_sub(ISSUE_CAP))
+    }
+
+    /// Every issue found, kept or not.
+    pub fn total(&self) -> usize {
+        self.found.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl std::ops::Deref for Issues {
+    type Target = [Issue];
+    fn deref(&self) -> &[Issue] {
+        &self.kept
+    }
+}
+
 /// One problem found in an auction or play section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {

@@ -4,7 +4,7 @@
 use super::GameCtx;
 use crate::bridge::{
     self, analyze_auction, analyze_play, compare_contract, compare_result, ContractTag,
-    DeclarerTag, ResultForm, ResultTag, Seat, Strain,
+    DeclarerTag, Issues, ResultForm, ResultTag, Seat, Strain,
 };
 use crate::codes::bridge as c;
 use crate::diagnostic::Diagnostic;
@@ -148,10 +148,19 @@ fn reading_diagnostics(
 /// one mistake.
 const PER_SECTION_CAP: usize = 3;
 
-fn push_capped(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>, mut diags: Vec<Diagnostic>) {
-    super::keep_first_per_code(&mut diags, PER_SECTION_CAP, |more| {
-        format!("({more} more like this in this section)")
-    });
+/// `issues`: the analysis's, for the count of those it did not keep.
+fn push_capped(
+    ctx: &GameCtx<'_>,
+    out: &mut Vec<Diagnostic>,
+    mut diags: Vec<Diagnostic>,
+    issues: &Issues,
+) {
+    super::keep_first_per_code(
+        &mut diags,
+        PER_SECTION_CAP,
+        |code| issues.more(code),
+        |more| format!("({more} more like this in this section)"),
+    );
     for d in diags {
         ctx.push(out, d);
     }
@@ -188,14 +197,14 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
             .unwrap_or(tag.range.clone())
     };
     let mut diags = Vec::new();
-    for issue in &analysis.issues {
+    for issue in analysis.issues.iter() {
         let mut d = Diagnostic::new(issue.code, at(issue.index), issue.message.clone());
         if let Some(r) = issue.related {
             d = d.with_related(at(r), "the call this refers to");
         }
         diags.push(d);
     }
-    push_capped(ctx, out, diags);
+    push_capped(ctx, out, diags, &analysis.issues);
     for m in compare_contract(&analysis, t.declarer, t.contract) {
         let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
         ctx.push(
@@ -247,7 +256,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
             .unwrap_or(tag.range.clone())
     };
     let mut diags = Vec::new();
-    for issue in &analysis.issues {
+    for issue in analysis.issues.iter() {
         let range = if std::ptr::eq(issue.code, &c::WRONG_OPENING_LEADER) {
             tag.range.clone()
         } else {
@@ -259,7 +268,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         }
         diags.push(d);
     }
-    push_capped(ctx, out, diags);
+    push_capped(ctx, out, diags, &analysis.issues);
     let Some(declarer) = playing else { return };
     let Some(result) = &t.result else { return };
     let Some(tricks) = result.tricks else { return };

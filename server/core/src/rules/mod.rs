@@ -157,22 +157,30 @@ fn cap_per_code(out: &mut Vec<Diagnostic>) {
         return;
     }
     crate::diagnostic::sort(out);
-    keep_first_per_code(out, GAME_CODE_CAP, |more| {
-        format!("({more} more like this in this game not shown)")
-    });
+    keep_first_per_code(
+        out,
+        GAME_CODE_CAP,
+        |_| 0,
+        |more| format!("({more} more like this in this game not shown)"),
+    );
 }
 
 /// Keeps, in their order, the first `cap` diagnostics of each code; the
 /// last one kept of a code that had more gets `note(how many more)`
-/// appended to its message.
+/// appended to its message. `uncounted(code)`: how many more of a code
+/// were found but never made into diagnostics ([`crate::bridge::Issues`]).
 pub(crate) fn keep_first_per_code(
     diags: &mut Vec<Diagnostic>,
     cap: usize,
+    uncounted: impl Fn(&str) -> usize,
     note: impl Fn(usize) -> String,
 ) {
     let mut counts: FastMap<&'static str, usize> = FastMap::default();
     for d in diags.iter() {
         *counts.entry(d.code.code).or_default() += 1;
+    }
+    for (code, n) in counts.iter_mut() {
+        *n += uncounted(code);
     }
     if counts.values().all(|&n| n <= cap) {
         return;

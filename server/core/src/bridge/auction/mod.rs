@@ -47,7 +47,7 @@ mod end;
 mod legality;
 mod walk;
 
-use super::{bid_text, Issue};
+use super::{bid_text, Issues};
 use contract_bridge::auction::Call;
 use contract_bridge::{Bid, Contract, Seat};
 
@@ -144,7 +144,7 @@ pub struct AuctionAnalysis {
     /// there is no next seat, or when the next item must still be a `-`
     /// before the dealer.
     pub legal_next_calls: Vec<Call>,
-    pub issues: Vec<Issue>,
+    pub issues: Issues,
 }
 
 fn token_text(token: AuctionToken) -> String {

@@ -2,6 +2,7 @@
 //! tests share (auction items, codes).
 
 use super::*;
+use crate::bridge::ISSUE_CAP;
 use crate::codes::bridge as c;
 use Seat::*;
 
@@ -318,4 +319,14 @@ fn legal_next_calls() {
     let a = run(North, West, "");
     assert_eq!(a.next_seat, Some(West));
     assert!(a.legal_next_calls.is_empty());
+}
+
+#[test]
+fn issues_of_one_code_beyond_the_cap_are_counted_not_kept() {
+    let text = format!("Pass Pass Pass Pass {}", "Pass ".repeat(ISSUE_CAP + 7));
+    let a = run(North, North, &text);
+    assert_eq!(a.issues.len(), ISSUE_CAP, "kept");
+    assert_eq!(a.issues.more(c::CALL_AFTER_AUCTION_END.code), 7);
+    assert_eq!(a.issues.total(), ISSUE_CAP + 7);
+    assert_eq!(a.issues[0].index, 4, "the first ones are kept");
 }

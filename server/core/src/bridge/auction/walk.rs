@@ -5,7 +5,7 @@
 
 use super::legality::{LastBid, State};
 use super::{token_text, AuctionItem, AuctionToken as T};
-use crate::bridge::{bid_text, rotate, seat_name, Issue};
+use crate::bridge::{bid_text, rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Bid, Penalty, Seat};
 
@@ -16,7 +16,7 @@ pub(super) struct Walk {
     pub dealer_offset: Option<usize>,
     /// The Auction tag's seat.
     pub first: Seat,
-    pub issues: Vec<Issue>,
+    pub issues: Issues,
     /// Who made each item so far (`None` for `*`).
     pub seats: Vec<Option<Seat>>,
     /// Turns taken.
@@ -43,7 +43,7 @@ impl Walk {
             dealer,
             dealer_offset: dealer.map(|d| crate::bridge::distance(first, d)),
             first,
-            issues: Vec::new(),
+            issues: Issues::default(),
             seats: Vec::with_capacity(items),
             slot: 0,
             started: false,

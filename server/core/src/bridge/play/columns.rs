@@ -4,7 +4,7 @@
 //! `+`, and `*` with `+`.
 
 use super::{token_text, Input, PlayToken as T, Trick};
-use crate::bridge::{rotate, seat_name, Issue};
+use crate::bridge::{rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::Seat;
 
@@ -26,7 +26,7 @@ pub(super) struct Columns {
 
 /// Lays the items out in columns and tricks, reporting items that have no
 /// place (after `*`, after the last trick, a second `+`).
-pub(super) fn lay_out(inp: &Input, issues: &mut Vec<Issue>) -> Columns {
+pub(super) fn lay_out(inp: &Input, issues: &mut Issues) -> Columns {
     let Input {
         items,
         first,

@@ -5,13 +5,13 @@
 use super::columns::Columns;
 use super::tricks::Walk;
 use super::{side, Input, PlayToken as T, Trick};
-use crate::bridge::Issue;
+use crate::bridge::{Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Hand, Seat};
 
 /// Whether the play is complete (every trick given, or `*`); reports an
 /// incomplete play that does not say so.
-pub(super) fn complete(inp: &Input, cols: &Columns, issues: &mut Vec<Issue>) -> bool {
+pub(super) fn complete(inp: &Input, cols: &Columns, issues: &mut Issues) -> bool {
     let Input { items, total, .. } = *inp;
     let Columns {
         slot,

@@ -47,7 +47,7 @@ mod end;
 mod next;
 mod tricks;
 
-use super::{card_text, Issue};
+use super::{card_text, Issues};
 use contract_bridge::{Card, Hand, Seat, Suit};
 
 /// One play token, as the model read it (annotations stripped).
@@ -147,7 +147,7 @@ pub struct PlayAnalysis {
     /// Tricks each side (0 = NS, 1 = EW) will surely still win: top trumps
     /// in one hand that no opponent can beat.
     pub sure_tricks: [u8; 2],
-    pub issues: Vec<Issue>,
+    pub issues: Issues,
 }
 
 impl PlayAnalysis {
@@ -245,7 +245,7 @@ pub fn analyze_play(
     let by_tag = analyze(hands, trump, declarer, first, items, true);
     if by_tag.ambiguous_opening_lead {
         let by_rules = analyze(hands, trump, declarer, first, items, false);
-        if by_rules.analysis.issues.len() < by_tag.analysis.issues.len() {
+        if by_rules.analysis.issues.total() < by_tag.analysis.issues.total() {
             return by_rules.analysis;
         }
     }
@@ -282,7 +282,7 @@ fn analyze(
     items: &[PlayItem],
     trust_tag: bool,
 ) -> Run {
-    let mut issues = Vec::new();
+    let mut issues = Issues::default();
 
     let max_len = hands.iter().flatten().map(|h| h.len()).max();
     let end_position = max_len.is_some_and(|n| n < 13);

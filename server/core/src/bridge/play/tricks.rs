@@ -4,7 +4,7 @@
 //! to PBN0605, and cards after the `+`, PBN0609) and its winner.
 
 use super::{side, suit_name, trick_winner, Input, PlayItem, PlayToken as T, Trick};
-use crate::bridge::{card_text, rotate, seat_name, Issue};
+use crate::bridge::{card_text, rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Card, Hand, Seat};
 
@@ -52,7 +52,7 @@ pub(super) fn walk(
     tricks: &mut [Trick],
     plus: Option<usize>,
     trust_tag: bool,
-    issues: &mut Vec<Issue>,
+    issues: &mut Issues,
 ) -> Walk {
     let Input {
         items,
@@ -141,7 +141,7 @@ impl Walk {
         cards: [Option<usize>; 4],
         base: Option<Seat>,
         trust_tag: bool,
-        issues: &mut Vec<Issue>,
+        issues: &mut Issues,
     ) -> Option<Seat> {
         let Input {
             items,
@@ -241,7 +241,7 @@ impl Walk {
         view: &TrickView,
         seat: Seat,
         plus: Option<usize>,
-        issues: &mut Vec<Issue>,
+        issues: &mut Issues,
     ) {
         let Input { hands, items, .. } = *inp;
         let TrickView {
@@ -332,7 +332,7 @@ impl Walk {
         idx: usize,
         item: &PlayItem,
         c: Card,
-        issues: &mut Vec<Issue>,
+        issues: &mut Issues,
     ) {
         let TrickView {
             cards,
