@@ -142,6 +142,42 @@ fn dump_is_stable_json() {
     assert_eq!(out, again);
 }
 
+/// `P`, `3N`, `Dbl`, `S10` and `2024-07-12` dump as `Pass`, `3NT`, `X`,
+/// `ST` and `2024.07.12`: the same as the file written canonically, and
+/// the same as the file after `pbn fmt`.
+#[test]
+fn dump_prints_canonical_values() {
+    let other: &[u8] = b"[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"N\"]\n\
+        [Declarer \"N\"]\n[Contract \"3N\"]\n[Auction \"N\"]\n3N P Dbl Rdbl\nP P P\n\
+        [Play \"E\"]\nS10 hA d2 c3\n*\n";
+    let canonical: &[u8] = b"[Event \"x\"]\n[Date \"2024.07.12\"]\n[Dealer \"N\"]\n\
+        [Declarer \"N\"]\n[Contract \"3NT\"]\n[Auction \"N\"]\n3NT Pass X XX\nPass Pass Pass\n\
+        [Play \"E\"]\nST HA D2 C3\n*\n";
+    let (code, out, err) = run(&["dump", "-"], Some(other));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let g = &v["games"][0];
+    assert_eq!(g["tags"]["Date"], "2024.07.12");
+    assert_eq!(g["tags"]["Contract"], "3NT");
+    let calls: Vec<&str> = g["auction"]["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["call"].as_str().unwrap())
+        .collect();
+    assert_eq!(calls, ["3NT", "Pass", "X", "XX", "Pass", "Pass", "Pass"]);
+    assert_eq!(g["play"]["tricks"][0]["E"], "ST");
+    let (_, want, _) = run(&["dump", "-"], Some(canonical));
+    assert_eq!(out, want);
+    let (_, formatted, _) = run(&["fmt", "-"], Some(canonical));
+    let (_, again, _) = run(&["dump", "-"], Some(formatted.as_bytes()));
+    assert_eq!(out, again);
+    // A different call is a different meaning.
+    let changed = String::from_utf8_lossy(canonical).replace("XX", "X");
+    let (_, differs, _) = run(&["dump", "-"], Some(changed.as_bytes()));
+    assert_ne!(out, differs);
+}
+
 #[test]
 fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     // stdin → stdout

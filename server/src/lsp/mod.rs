@@ -8,7 +8,6 @@
 //! - `requests/*.rs`, `notifications/*.rs`: one file per handler.
 
 pub mod convert;
-pub mod docs;
 pub mod document;
 pub mod notifications;
 pub mod requests;

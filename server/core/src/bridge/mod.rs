@@ -70,6 +70,7 @@ pub use tags::{
 };
 
 use crate::codes::CodeInfo;
+use crate::spec;
 
 /// Vulnerability of the two sides (North-South, East-West), from
 /// `contract-bridge`: `Vulnerability::NONE`, `NS`, `EW`, `ALL`.
@@ -186,21 +187,22 @@ pub fn same_side(a: Seat, b: Seat) -> bool {
 
 /// "North-South" or "East-West".
 pub fn side_name(seat: Seat) -> &'static str {
-    if is_north_south(seat) {
-        "North-South"
-    } else {
-        "East-West"
-    }
+    spec::seats::side_name(seat as usize)
 }
 
 /// Full name of a seat, for messages.
 pub fn seat_name(seat: Seat) -> &'static str {
-    match seat {
-        Seat::North => "North",
-        Seat::East => "East",
-        Seat::South => "South",
-        Seat::West => "West",
-    }
+    spec::seats::NAMES[seat as usize]
+}
+
+/// The letter of a seat (`N`, `E`, `S`, `W`, §3.4.9).
+pub fn seat_letter(seat: Seat) -> &'static str {
+    spec::seats::LETTERS[seat as usize]
+}
+
+/// The seat of a seat number of [`spec::seats`].
+pub fn seat_of(n: usize) -> Option<Seat> {
+    Seat::ALL.get(n).copied()
 }
 
 /// The dealer of a board in the standard duplicate rotation: North deals
@@ -249,48 +251,111 @@ pub fn duplicate_score(
 }
 
 /// Letter of a strain as PBN writes it in a contract ("C", …, "NT").
-pub(crate) fn strain_text(strain: Strain) -> &'static str {
-    match strain {
-        Strain::Clubs => "C",
-        Strain::Diamonds => "D",
-        Strain::Hearts => "H",
-        Strain::Spades => "S",
-        Strain::Notrump => "NT",
-    }
+pub fn strain_text(strain: Strain) -> &'static str {
+    spec::calls::STRAINS[strain as usize]
+}
+
+/// The strain of a strain number of [`spec::calls::STRAINS`].
+pub fn strain_of(n: u8) -> Option<Strain> {
+    Some(match n {
+        0 => Strain::Clubs,
+        1 => Strain::Diamonds,
+        2 => Strain::Hearts,
+        3 => Strain::Spades,
+        4 => Strain::Notrump,
+        _ => return None,
+    })
 }
 
 /// A bid as PBN writes it ("1C", "3NT").
+pub fn bid_word(bid: Bid) -> &'static str {
+    spec::calls::bid(bid.level.get(), bid.strain as u8).unwrap_or("?")
+}
+
+/// A bid as PBN writes it ("1C", "3NT"), owned.
 pub fn bid_text(bid: Bid) -> String {
-    format!("{}{}", bid.level.get(), strain_text(bid.strain))
+    bid_word(bid).to_owned()
+}
+
+/// The bid of a [`spec::calls::Call::Bid`]'s level and strain number.
+pub fn bid_of(level: u8, strain: u8) -> Option<Bid> {
+    Some(Bid {
+        level: Level::try_new(level).ok()?,
+        strain: strain_of(strain)?,
+    })
+}
+
+/// A call as PBN writes it (`Pass`, `X`, `XX`, `3NT`).
+pub fn call_word(call: Call) -> &'static str {
+    match call {
+        Call::Pass => spec::calls::PASS,
+        Call::Double => spec::calls::DOUBLE,
+        Call::Redouble => spec::calls::REDOUBLE,
+        Call::Bid(b) => bid_word(b),
+    }
+}
+
+/// The plain form of a vulnerability, for [`spec::seats`].
+pub fn vulnerability_word(v: Vulnerability) -> spec::seats::Vulnerability {
+    use spec::seats::Vulnerability as W;
+    if v == Vulnerability::NS {
+        W::NorthSouth
+    } else if v == Vulnerability::EW {
+        W::EastWest
+    } else if v == Vulnerability::ALL {
+        W::All
+    } else {
+        W::None
+    }
+}
+
+/// The vulnerability of its plain form.
+pub fn vulnerability_of(w: spec::seats::Vulnerability) -> Vulnerability {
+    use spec::seats::Vulnerability as W;
+    match w {
+        W::None => Vulnerability::NONE,
+        W::NorthSouth => Vulnerability::NS,
+        W::EastWest => Vulnerability::EW,
+        W::All => Vulnerability::ALL,
+    }
 }
 
 /// The export form of a Vulnerable value (§3.4.10): `None`, `NS`, `EW`,
 /// `All`.
 pub fn vulnerability_name(v: Vulnerability) -> &'static str {
-    if v == Vulnerability::NS {
-        "NS"
-    } else if v == Vulnerability::EW {
-        "EW"
-    } else if v == Vulnerability::ALL {
-        "All"
-    } else {
-        "None"
-    }
+    vulnerability_word(v).export_form()
 }
 
 /// A contract as PBN writes it ("4SX").
 pub fn contract_text(contract: Contract) -> String {
     let risk = match contract.penalty {
         Penalty::Undoubled => "",
-        Penalty::Doubled => "X",
-        Penalty::Redoubled => "XX",
+        Penalty::Doubled => spec::calls::DOUBLE,
+        Penalty::Redoubled => spec::calls::REDOUBLE,
     };
-    format!("{}{}", bid_text(contract.bid), risk)
+    format!("{}{}", bid_word(contract.bid), risk)
 }
 
 /// A card as PBN writes it ("SK", "HT").
 pub fn card_text(card: Card) -> String {
-    format!("{}{}", card.suit.letter(), card.rank.letter())
+    card_word(card).to_owned()
+}
+
+/// A card as PBN writes it, borrowed from [`spec::cards::CARDS`].
+pub fn card_word(card: Card) -> &'static str {
+    let suit = 3 - card.suit as usize;
+    let rank = 14usize.saturating_sub(card.rank.get() as usize);
+    spec::cards::card(suit, rank).unwrap_or("?")
+}
+
+/// The card of [`spec::cards`] suit and rank numbers.
+pub fn card_of(suit: usize, rank: usize) -> Option<Card> {
+    let suit = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs].get(suit)?;
+    let rank = u8::try_from(14usize.checked_sub(rank)?).ok()?;
+    Some(Card {
+        suit: *suit,
+        rank: Rank::try_new(rank).ok()?,
+    })
 }
 
 #[cfg(test)]
@@ -383,5 +448,41 @@ mod tests {
         assert_eq!(distance(Seat::North, Seat::West), 3);
         assert!(same_side(Seat::North, Seat::South));
         assert!(!same_side(Seat::North, Seat::West));
+    }
+
+    /// The maps between `spec`'s plain values and the bridge types agree
+    /// with the text each side writes.
+    #[test]
+    fn spec_maps_round_trip() {
+        for (i, c) in spec::cards::CARDS.iter().enumerate() {
+            let card = card_of(i / 13, i % 13).unwrap();
+            assert_eq!(card_word(card), *c);
+            assert_eq!(card, c.parse::<Card>().unwrap());
+        }
+        assert_eq!(card_of(4, 0), None);
+        assert_eq!(card_of(0, 13), None);
+        for b in spec::calls::BIDS {
+            let spec::calls::Call::Bid { level, strain } = spec::calls::read(b).unwrap() else {
+                panic!("{b}");
+            };
+            let bid = bid_of(level, strain).unwrap();
+            assert_eq!(bid_word(bid), b);
+            assert_eq!(call_word(Call::Bid(bid)), b);
+        }
+        assert_eq!(bid_of(8, 0), None);
+        assert_eq!(call_word(Call::Pass), "Pass");
+        for (i, s) in Seat::ALL.into_iter().enumerate() {
+            assert_eq!(seat_of(i), Some(s));
+            assert_eq!(seat_letter(s), s.letter().to_string());
+        }
+        for v in [
+            Vulnerability::NONE,
+            Vulnerability::NS,
+            Vulnerability::EW,
+            Vulnerability::ALL,
+        ] {
+            assert_eq!(vulnerability_of(vulnerability_word(v)), v);
+        }
+        assert_eq!(vulnerability_name(Vulnerability::ALL), "All");
     }
 }

@@ -12,7 +12,6 @@ use super::{DdError, DdTable, Par, DECLARERS, STRAINS};
 use crate::codes::dd as c;
 use crate::model::values::{parse_optimum_score, SideScores};
 use crate::model::{Document, Game, Inherit};
-use contract_bridge::Strain;
 use std::ops::Range;
 
 /// One replacement in the text: `range` becomes `text`.
@@ -82,13 +81,7 @@ pub fn optimum_result_table(table: &DdTable, eol: &str) -> String {
     let mut s = String::from("[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]");
     for seat in DECLARERS {
         for strain in STRAINS {
-            let d = match strain {
-                Strain::Notrump => "NT",
-                Strain::Spades => "S",
-                Strain::Hearts => "H",
-                Strain::Diamonds => "D",
-                Strain::Clubs => "C",
-            };
+            let d = crate::bridge::strain_text(strain);
             s.push_str(eol);
             s.push_str(&format!(
                 "{} {d:>2} {:>2}",

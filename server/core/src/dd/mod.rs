@@ -26,6 +26,7 @@
 pub mod fill;
 pub mod verify;
 
+use crate::bridge::seat_name;
 use crate::model::values::Deal;
 use contract_bridge::deal::Builder;
 use contract_bridge::{AbsoluteVulnerability, Seat, Strain};
@@ -101,15 +102,6 @@ impl std::fmt::Display for DdError {
             DdError::DuplicateCard => f.write_str("a card is in two hands"),
             DdError::Solver(m) => write!(f, "the solver failed: {m}"),
         }
-    }
-}
-
-fn seat_name(s: Seat) -> &'static str {
-    match s {
-        Seat::North => "North",
-        Seat::East => "East",
-        Seat::South => "South",
-        Seat::West => "West",
     }
 }
 

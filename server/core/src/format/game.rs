@@ -1,31 +1,27 @@
 //! Printing one game in export format.
 
 use super::options::FormatOptions;
+use crate::bridge::seat_letter;
 use crate::hash::Map as HashMap;
 use crate::model::values::{self, ContractValue, SideScores};
 use crate::model::{
     AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole,
 };
+use crate::spec::sections::Section;
 use crate::spec::tags::MANDATORY;
 use contract_bridge::Seat;
 
 /// The longest line export format allows, without its line end (§2.3).
 const MAX_LINE: usize = 255;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Sec {
-    Auction,
-    Play,
-}
-
 /// What a comment is attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Anchor {
     Lead,
     Tag(usize),
-    Pre(Sec, usize, usize),
-    Token(Sec, usize),
-    Post(Sec, usize, usize),
+    Pre(Section, usize, usize),
+    Token(Section, usize),
+    Post(Section, usize, usize),
     Element(usize, usize),
 }
 
@@ -34,10 +30,6 @@ struct Printer<'a> {
     game: &'a Game,
     attached: HashMap<Anchor, Vec<usize>>,
     printed: Vec<bool>,
-}
-
-fn seat_letter(s: Seat) -> char {
-    s.letter()
 }
 
 impl<'a> Printer<'a> {
@@ -239,7 +231,7 @@ fn attach(p: &mut Printer<'_>) {
     for (i, t) in g.tags.iter().enumerate() {
         anchors.push((t.range.start, Anchor::Tag(i)));
     }
-    let mut entries = |sec: Sec, starts: Vec<(usize, Vec<usize>, Vec<usize>)>| {
+    let mut entries = |sec: Section, starts: Vec<(usize, Vec<usize>, Vec<usize>)>| {
         for (k, (token, pre, post)) in starts.into_iter().enumerate() {
             for (j, s) in pre.into_iter().enumerate() {
                 anchors.push((s, Anchor::Pre(sec, k, j)));
@@ -262,10 +254,10 @@ fn attach(p: &mut Printer<'_>) {
             .collect()
     }
     if let Some(a) = &g.auction {
-        entries(Sec::Auction, starts(&a.entries));
+        entries(Section::Auction, starts(&a.entries));
     }
     if let Some(pl) = &g.play {
-        entries(Sec::Play, starts(&pl.entries));
+        entries(Section::Play, starts(&pl.entries));
     }
     for (s, sec) in g.sections.iter().enumerate() {
         for (k, e) in sec.elements.iter().enumerate() {
@@ -407,7 +399,7 @@ fn push_piece(line: &mut String, piece: &str) {
 /// after it (a `;` comment or an escape line).
 fn entry_pieces<T>(
     p: &mut Printer<'_>,
-    sec: Sec,
+    sec: Section,
     k: usize,
     e: &Entry<T>,
     token: &str,
@@ -453,7 +445,7 @@ fn entry_pieces<T>(
         let item = match a.kind {
             AnnotationKind::NoteRef(_) => (0, 0, j, t.to_owned()),
             AnnotationKind::Suffix(s) => {
-                let nag = s as u64 + if sec == Sec::Play { 6 } else { 0 };
+                let nag = u64::from(sec.suffix_nag(s));
                 (1, nag, j, format!("${nag}"))
             }
             AnnotationKind::Nag(Some(n)) => (1, n as u64, j, format!("${n}")),
@@ -526,7 +518,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
             .take_while(|e| e.token == CallToken::Dash && e.post().is_empty() && e.pre().is_empty())
             .count();
         let dash_comments =
-            (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Sec::Auction, k)));
+            (0..pad).any(|k| p.attached.contains_key(&Anchor::Token(Section::Auction, k)));
         if pad > 0 && dashes >= pad && !dash_comments {
             skip = pad;
             tag_seat = Some(d);
@@ -560,7 +552,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
                     Box::new(
                         move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
                             if last {
-                                entry_pieces(p, Sec::Auction, k, e, "Pass", line, lines)
+                                entry_pieces(p, Section::Auction, k, e, "Pass", line, lines)
                             } else {
                                 push_piece(line, "Pass");
                                 false
@@ -578,7 +570,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
             true,
             Box::new(
                 move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                    entry_pieces(p, Sec::Auction, k, e, &token, line, lines)
+                    entry_pieces(p, Section::Auction, k, e, &token, line, lines)
                 },
             ),
         ));
@@ -591,7 +583,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         let e = &a.entries[k];
         let mut line = String::new();
         let mut lines = Vec::new();
-        entry_pieces(p, Sec::Auction, k, e, "*", &mut line, &mut lines);
+        entry_pieces(p, Section::Auction, k, e, "*", &mut line, &mut lines);
         lines.push(line);
         for l in lines.into_iter().filter(|l| !l.is_empty()) {
             out.push_str(&l);
@@ -607,12 +599,8 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
 fn call_text(text: &str, e: &Entry<CallToken>) -> String {
     let t = &text[e.range.clone()];
     match e.token {
-        CallToken::Bid(_) => t.to_ascii_uppercase(),
-        CallToken::Pass => "Pass".into(),
-        CallToken::Double => "X".into(),
-        CallToken::Redouble => "XX".into(),
-        CallToken::AllPass => "AP".into(),
-        _ => t.to_owned(),
+        CallToken::Invalid => t.to_owned(),
+        tok => tok.canonical(t).unwrap_or(t).to_owned(),
     }
 }
 
@@ -690,7 +678,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
             true,
             Box::new(
                 move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                    entry_pieces(p, Sec::Play, k, e, &token, line, lines)
+                    entry_pieces(p, Section::Play, k, e, &token, line, lines)
                 },
             ),
         ));
@@ -703,7 +691,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
         let e = &pl.entries[k];
         let mut line = String::new();
         let mut lines = Vec::new();
-        entry_pieces(p, Sec::Play, k, e, "*", &mut line, &mut lines);
+        entry_pieces(p, Section::Play, k, e, "*", &mut line, &mut lines);
         lines.push(line);
         for l in lines.into_iter().filter(|l| !l.is_empty()) {
             out.push_str(&l);

@@ -3,25 +3,22 @@
 //! Two files that mean the same (e.g. a file and its export-format
 //! rendering by the formatter) dump equal: tags are keyed by name (the first
 //! occurrence counts, §3.4), `"?"` (unknown, §3.4) is the same as absent,
-//! values are in canonical form (upper case, `None`/`All`, the Deal per seat
-//! with sorted ranks, Result as declarer's tricks), calls and cards carry
-//! their seat, suffixes are translated to NAGs (§3.7) and NAGs are sorted.
+//! values are in canonical form (upper case, `None`/`All`, dates
+//! `YYYY.MM.DD`, contract `3NT`, the Deal per seat with sorted ranks, Result
+//! as declarer's tricks), calls and cards are written as `spec` writes them
+//! whatever their spelling (`P` → `Pass`, `3N` → `3NT`, `Dbl` → `X`, `S10` →
+//! `ST`) and carry their seat, suffixes are translated to NAGs (§3.7) and
+//! NAGs are sorted. So a file and its formatted or fixed version dump the
+//! same.
 //! Comments and positions are not part of the meaning (the formatter tests
 //! check comments separately).
 
 use super::values::{self, ContractValue};
 use super::*;
+use crate::bridge::seat_letter;
+use crate::spec::sections::Section;
 use contract_bridge::Seat;
 use serde_json::{json, Map, Value};
-
-fn seat_name(s: Seat) -> &'static str {
-    match s {
-        Seat::North => "N",
-        Seat::East => "E",
-        Seat::South => "S",
-        Seat::West => "W",
-    }
-}
 
 /// The dump of a whole document.
 pub fn dump(doc: &Document, text: &str) -> Value {
@@ -39,10 +36,10 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
         "Dealer" | "Auction" | "Play" => parsed_ok(
             values::parse_dealer(value)
                 .value
-                .map(|s| seat_name(s.seat).to_owned()),
+                .map(|s| seat_letter(s.seat).to_owned()),
         ),
         "Declarer" => parsed_ok(values::parse_declarer(value).value.map(|d| match d.seat {
-            Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_name(s)),
+            Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_letter(s)),
             None => String::new(),
         })),
         "Vulnerable" => parsed_ok(
@@ -51,6 +48,9 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
                 .map(|v| v.canonical_export().to_owned()),
         ),
         "Contract" => parsed_ok(values::parse_contract(value).value.map(|c| c.export_form())),
+        "Date" | "EventDate" | "UTCDate" => {
+            parsed_ok(values::parse_date(value).value.map(|d| d.canonical))
+        }
         "Deal" => match values::parse_deal(value).value {
             Some(deal) => {
                 let mut m = Map::new();
@@ -61,7 +61,7 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
                             .split_once(':')
                             .map(|(_, h)| h.split(' ').next().unwrap_or("").to_owned())
                             .unwrap_or_default();
-                        m.insert(seat_name(s).to_owned(), Value::String(hand));
+                        m.insert(seat_letter(s).to_owned(), Value::String(hand));
                     } else {
                         return Value::String(value.to_owned());
                     }
@@ -103,7 +103,7 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
 fn annotations(
     pre: &[Annotation],
     post: &[Annotation],
-    card: bool,
+    sec: Section,
     text: &str,
 ) -> Map<String, Value> {
     let mut m = Map::new();
@@ -111,7 +111,7 @@ fn annotations(
     let mut notes: Vec<Value> = Vec::new();
     for a in post {
         match a.kind {
-            AnnotationKind::Suffix(s) => nags.push(s as u32 + if card { 6 } else { 0 }),
+            AnnotationKind::Suffix(s) => nags.push(sec.suffix_nag(s)),
             AnnotationKind::Nag(Some(n)) => nags.push(n),
             AnnotationKind::Nag(None) => {
                 notes.push(Value::String(text[a.range.clone()].to_owned()))
@@ -225,18 +225,17 @@ fn dump_game(game: &Game, text: &str) -> Value {
         for (k, e) in a.entries.iter().enumerate() {
             let token = &text[e.range.clone()];
             let call = match e.token {
-                CallToken::Bid(_) => token.to_ascii_uppercase(),
-                CallToken::Pass => "Pass".into(),
-                CallToken::Double => "X".into(),
-                CallToken::Redouble => "XX".into(),
+                CallToken::Bid(_) | CallToken::Pass | CallToken::Double | CallToken::Redouble => {
+                    e.token.canonical(token).unwrap_or(token).to_owned()
+                }
                 CallToken::AllPass if e.post().is_empty() && e.pre().is_empty() => {
                     // AP is the passes it stands for (§3.5.1).
                     let n = super::all_pass_count(&a.entries[..k]);
                     for _ in 0..n {
                         let mut m = Map::new();
-                        m.insert("call".into(), json!("Pass"));
+                        m.insert("call".into(), json!(crate::spec::calls::PASS));
                         if let Some(s) = seat {
-                            m.insert("seat".into(), json!(seat_name(s)));
+                            m.insert("seat".into(), json!(seat_letter(s)));
                         }
                         seat = seat.map(|s| s.lho());
                         calls.push(Value::Object(m));
@@ -244,11 +243,13 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     if n > 0 {
                         continue;
                     }
-                    "AP".into()
+                    crate::spec::calls::ALL_PASS.into()
                 }
-                CallToken::AllPass => "AP".into(),
+                CallToken::AllPass => crate::spec::calls::ALL_PASS.into(),
                 CallToken::Skip => "^S".into(),
-                CallToken::Invalid => token.to_owned(),
+                // A call in another spelling (`P`, `3N`) dumps as the call
+                // it spells, so that its fixed version dumps the same.
+                CallToken::Invalid => e.token.canonical(token).unwrap_or(token).to_owned(),
                 CallToken::Dash => {
                     seat = seat.map(|s| s.lho());
                     continue;
@@ -262,10 +263,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
                     continue;
                 }
             };
-            let mut m = annotations(e.pre(), e.post(), false, text);
+            let mut m = annotations(e.pre(), e.post(), Section::Auction, text);
             m.insert("call".into(), Value::String(call));
             if let Some(s) = seat {
-                m.insert("seat".into(), json!(seat_name(s)));
+                m.insert("seat".into(), json!(seat_letter(s)));
             }
             seat = seat.map(|s| s.lho());
             calls.push(Value::Object(m));
@@ -280,7 +281,7 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 Some(crate::bridge::FinalContract::Contract { contract, declarer }) => {
                     auction["outcome"] = json!({
                         "contract": values::ContractTag { value: ContractValue::Contract(contract), was_lowercase: false }.export_form(),
-                        "declarer": seat_name(declarer),
+                        "declarer": seat_letter(declarer),
                     })
                 }
                 None => {}
@@ -300,10 +301,11 @@ fn dump_game(game: &Game, text: &str) -> Value {
         for e in &p.entries {
             let token = &text[e.range.clone()];
             let card = match e.token {
-                CardToken::Card(_) => token.to_ascii_uppercase(),
+                CardToken::Card(_) | CardToken::Invalid => {
+                    e.token.canonical(token).unwrap_or(token).to_owned()
+                }
                 CardToken::Dash => "-".into(),
                 CardToken::Continuation => "+".into(),
-                CardToken::Invalid => token.to_owned(),
                 CardToken::Terminator => {
                     end = json!("*");
                     continue;
@@ -313,10 +315,10 @@ fn dump_game(game: &Game, text: &str) -> Value {
                 tricks.push(Map::new());
             }
             let key = match first {
-                Some(f) => seat_name(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
+                Some(f) => seat_letter(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
                 None => (col % 4).to_string(),
             };
-            let ann = annotations(e.pre(), e.post(), true, text);
+            let ann = annotations(e.pre(), e.post(), Section::Play, text);
             let v = if ann.is_empty() {
                 Value::String(card)
             } else {
@@ -359,4 +361,50 @@ fn dump_game(game: &Game, text: &str) -> Value {
         g.insert("sections".into(), Value::Object(sections));
     }
     Value::Object(g)
+}
+
+#[cfg(test)]
+mod tests {
+    fn dump(text: &str) -> serde_json::Value {
+        let tree = crate::syntax::parse_pieces(text);
+        let doc = crate::model::lower(&tree, text);
+        super::dump(&doc, text)
+    }
+
+    const OTHER_SPELLINGS: &str = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"n\"]\n\
+        [Vulnerable \"both\"]\n[Declarer \"n\"]\n[Contract \"1n\"]\n[Result \"7\"]\n\
+        [Auction \"N\"]\nP 1S! Dbl Rdbl\n1n p p P\n[Play \"E\"]\nS10 hA? d2 c3\n*\n";
+
+    const CANONICAL: &str = "[Event \"x\"]\n[Date \"2024.07.12\"]\n[Dealer \"N\"]\n\
+        [Vulnerable \"All\"]\n[Declarer \"N\"]\n[Contract \"1NT\"]\n[Result \"7\"]\n\
+        [Auction \"N\"]\nPass 1S $1 X XX\n1NT Pass Pass Pass\n[Play \"E\"]\nST HA $8 D2 C3\n*\n";
+
+    /// Calls, cards, dates and tag values in other spellings dump as their
+    /// canonical form, so a file and its fixed version dump the same.
+    #[test]
+    fn other_spellings_dump_canonical() {
+        let got = dump(OTHER_SPELLINGS);
+        assert_eq!(got, dump(CANONICAL));
+        insta::assert_json_snapshot!(got);
+    }
+
+    /// A different call, card or date is a different meaning.
+    #[test]
+    fn other_values_dump_differently() {
+        let canonical = dump(CANONICAL);
+        for (from, to) in [
+            ("1n p p P", "2n p p P"),
+            ("S10 hA?", "S9 hA?"),
+            ("2024-07-12", "2024-07-13"),
+            ("Dbl Rdbl", "Dbl Dbl"),
+        ] {
+            let changed = OTHER_SPELLINGS.replace(from, to);
+            assert_ne!(dump(&changed), canonical, "{to}");
+        }
+        // What spells no call or card is dumped as written.
+        let odd = dump(&OTHER_SPELLINGS.replace("Rdbl", "Foo"));
+        assert_eq!(odd["games"][0]["auction"]["calls"][3]["call"], "Foo");
+        let odd = dump(&OTHER_SPELLINGS.replace("S10", "S1"));
+        assert_eq!(odd["games"][0]["play"]["tricks"][0]["E"], "S1");
+    }
 }

@@ -406,9 +406,7 @@ impl<'a, 't> Lowerer<'a, 't> {
     fn annotation(&self, range: Range<usize>, kind: Kind) -> Option<Annotation> {
         let t = &self.text[range.clone()];
         let kind = match kind {
-            Kind::Suffix => {
-                AnnotationKind::Suffix(SUFFIXES.iter().position(|s| *s == t).map(|i| i as u8 + 1)?)
-            }
+            Kind::Suffix => AnnotationKind::Suffix(crate::spec::sections::suffix_number(t)?),
             Kind::NoteRef => AnnotationKind::NoteRef(digits(&t[1..t.len() - 1])),
             Kind::Nag => AnnotationKind::Nag(digits(&t[1..])),
             Kind::Irregularity => {

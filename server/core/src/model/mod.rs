@@ -186,9 +186,6 @@ pub enum AnnotationKind {
     Irregularity(char),
 }
 
-/// The six suffixes in NAG order: `!`=1 `?`=2 `!!`=3 `??`=4 `!?`=5 `?!`=6.
-pub const SUFFIXES: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
-
 /// A call token as read (§3.5.1); case is kept in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallToken {
@@ -208,6 +205,38 @@ pub enum CallToken {
     Terminator,
     /// A call token that is not a legal call (`1N`, `P`, …).
     Invalid,
+}
+
+impl CallToken {
+    /// The canonical text of a call (`Pass`, `X`, `XX`, `AP`, `3NT`) from
+    /// [`crate::spec::calls`]; for a token that is no call, the canonical
+    /// form of what it spells (`P` → `Pass`, `3N` → `3NT`), else `None`.
+    /// `written` is the token's text.
+    pub fn canonical(self, written: &str) -> Option<&'static str> {
+        use crate::spec::calls;
+        match self {
+            CallToken::Bid(b) => Some(crate::bridge::bid_word(b)),
+            CallToken::Pass => Some(calls::PASS),
+            CallToken::Double => Some(calls::DOUBLE),
+            CallToken::Redouble => Some(calls::REDOUBLE),
+            CallToken::AllPass => Some(calls::ALL_PASS),
+            CallToken::Invalid => calls::canonical(written),
+            _ => None,
+        }
+    }
+}
+
+impl CardToken {
+    /// The canonical text of a card (`SA`, `HT`) from [`crate::spec::cards`];
+    /// for a token that is no card, the canonical form of what it spells
+    /// (`S10` → `ST`), else `None`. `written` is the token's text.
+    pub fn canonical(self, written: &str) -> Option<&'static str> {
+        match self {
+            CardToken::Card(c) => Some(crate::bridge::card_word(c)),
+            CardToken::Invalid => crate::spec::cards::canonical(written),
+            _ => None,
+        }
+    }
 }
 
 /// A card token as read (§3.6.1).

@@ -10,7 +10,6 @@ use crate::bridge::{
     self, AuctionAnalysis, AuctionItem, AuctionToken, PlayAnalysis, PlayItem, PlayToken, Seat,
     Strain,
 };
-use contract_bridge::{Bid, Level};
 
 /// A call or card token that is not standard PBN, as the analysis read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,37 +54,29 @@ fn value<T>(g: &Game, name: &str, parse: fn(&str) -> Parsed<T>) -> Option<T> {
 }
 
 /// Reads a call token that is not a PBN call: `Some` when its meaning is
-/// clear (`1N`, `P`, `Dbl`, …).
+/// clear (`1N`, `P`, `Dbl`, …; the spellings of [`crate::spec::calls`]).
 pub fn interpret_call(text: &str) -> Option<(AuctionToken, String)> {
-    let u = text.to_ascii_uppercase();
-    let b = u.as_bytes();
-    if b.len() == 2 && (b'1'..=b'7').contains(&b[0]) && b[1] == b'N' {
-        let bid = Bid {
-            level: Level::new(b[0] - b'0'),
-            strain: Strain::Notrump,
-        };
-        return Some((AuctionToken::Bid(bid), format!("{}NT", b[0] - b'0')));
-    }
-    match u.as_str() {
-        "P" | "PA" | "PS" => Some((AuctionToken::Pass, "Pass".into())),
-        "D" | "DBL" | "DB" => Some((AuctionToken::Double, "X".into())),
-        "R" | "RDBL" | "RD" | "REDBL" => Some((AuctionToken::Redouble, "XX".into())),
-        _ => None,
-    }
+    use crate::spec::calls::{self, Call};
+    let call = calls::read(text)?;
+    let token = match call {
+        Call::Pass => AuctionToken::Pass,
+        Call::Double => AuctionToken::Double,
+        Call::Redouble => AuctionToken::Redouble,
+        Call::AllPass => AuctionToken::AllPass,
+        Call::Bid { level, strain } => AuctionToken::Bid(bridge::bid_of(level, strain)?),
+    };
+    Some((token, call.canonical().to_owned()))
 }
 
-/// Reads a card token that is not a PBN card (`--`, `S10`).
+/// Reads a card token that is not a PBN card (`--`, `S10`; the spellings of
+/// [`crate::spec::cards`]).
 pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
     if text.len() > 1 && text.bytes().all(|b| b == b'-') {
         return Some((PlayToken::Dash, "-".into()));
     }
-    let u = text.to_ascii_uppercase();
-    if u.len() == 3 && u.ends_with("10") {
-        let name = format!("{}T", &u[..1]);
-        let card = super::lower::parse_card(&name)?;
-        return Some((PlayToken::Card(card), name));
-    }
-    None
+    let (suit, rank) = crate::spec::cards::read(text)?;
+    let card = bridge::card_of(suit, rank)?;
+    Some((PlayToken::Card(card), bridge::card_word(card).to_owned()))
 }
 
 fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {

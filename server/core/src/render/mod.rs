@@ -23,7 +23,9 @@ pub mod text;
 use crate::bridge::{self, seat_name, FinalContract, Seat, Strain, Suit};
 use crate::model::typed::{typed, TypedGame};
 use crate::model::values::{self, ContractValue};
-use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game, SUFFIXES};
+use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game};
+use crate::spec::calls;
+use crate::spec::sections::SUFFIXES;
 use contract_bridge::{Contract, Hand, Penalty, Rank};
 
 /// A piece of displayed text: plain text, or a suit symbol that outputs
@@ -301,9 +303,9 @@ fn auction_grid(src: &str, g: &Game, t: &TypedGame) -> Option<AuctionGrid> {
                 p.extend(strain_pieces(b.strain));
                 p
             }
-            CallToken::Pass => vec![text("Pass")],
-            CallToken::Double => vec![text("X")],
-            CallToken::Redouble => vec![text("XX")],
+            CallToken::Pass => vec![text(calls::PASS)],
+            CallToken::Double => vec![text(calls::DOUBLE)],
+            CallToken::Redouble => vec![text(calls::REDOUBLE)],
             CallToken::AllPass => vec![text("All pass")],
             CallToken::Dash | CallToken::Skip => vec![text("–")],
             CallToken::Continuation | CallToken::Terminator => continue,

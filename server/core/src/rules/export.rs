@@ -102,14 +102,12 @@ pub fn check_file_text(source: &SourceText, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The seat letter of a one-letter seat value (`n`, `^S`), in upper case.
 fn seat_letter(v: &str) -> Option<char> {
     let t = v.trim();
-    let t = t.strip_prefix('^').unwrap_or(t);
-    match t {
-        "N" | "n" => Some('N'),
-        "E" | "e" => Some('E'),
-        "S" | "s" => Some('S'),
-        "W" | "w" => Some('W'),
+    let mut c = t.strip_prefix('^').unwrap_or(t).chars();
+    match (c.next(), c.next()) {
+        (Some(c), None) => crate::spec::seats::from_letter(c).map(|_| c.to_ascii_uppercase()),
         _ => None,
     }
 }
@@ -448,12 +446,8 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     for e in &a.entries {
         let t = &ctx.text[e.range.clone()];
         let canonical = match e.token {
-            CallToken::Bid(_) => t.to_ascii_uppercase() == t,
-            CallToken::Pass => t == "Pass",
-            CallToken::Double => t == "X",
-            CallToken::Redouble => t == "XX",
-            CallToken::AllPass => t == "AP",
-            _ => true,
+            CallToken::Invalid => true,
+            tok => tok.canonical(t).is_none_or(|c| c == t),
         };
         if !canonical {
             ctx.push(

@@ -7,48 +7,9 @@ use super::GameCtx;
 use crate::codes::notes as c;
 use crate::diagnostic::Diagnostic;
 use crate::hash::Set as HashSet;
-use crate::model::{Annotation, AnnotationKind, Entry, SUFFIXES};
+use crate::model::{Annotation, AnnotationKind, Entry};
+use crate::spec::sections::{Section, SUFFIXES};
 use std::collections::BTreeMap;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Section {
-    Auction,
-    Play,
-}
-
-impl Section {
-    fn name(self) -> &'static str {
-        match self {
-            Section::Auction => "auction",
-            Section::Play => "play",
-        }
-    }
-    fn thing(self) -> &'static str {
-        match self {
-            Section::Auction => "call",
-            Section::Play => "card",
-        }
-    }
-    /// NAG value of suffix `s` (1..=6) in this section (§3.5.3, §3.6.3).
-    fn suffix_nag(self, s: u8) -> u32 {
-        match self {
-            Section::Auction => s as u32,
-            Section::Play => s as u32 + 6,
-        }
-    }
-    fn is_evaluation(self, nag: u32) -> bool {
-        match self {
-            Section::Auction => (1..=6).contains(&nag),
-            Section::Play => (7..=12).contains(&nag),
-        }
-    }
-    fn nag_allowed(self, nag: u32) -> bool {
-        match self {
-            Section::Auction => !((7..=12).contains(&nag) || nag == 14),
-            Section::Play => !((1..=6).contains(&nag) || nag == 13),
-        }
-    }
-}
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;

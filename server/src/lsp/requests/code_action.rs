@@ -45,6 +45,7 @@ use pbn_core::model::{
     typed, Annotation, AnnotationKind, CallToken, CardToken, Game, Inherit, Tag, TagRole,
 };
 use pbn_core::rules::tags::{MANDATORY, MISC_AND_TABLES, SECTION_TAGS, SUPPLEMENTAL};
+use pbn_core::spec::sections::Section;
 use pbn_core::text::{LineEnding, SourceText};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -566,15 +567,10 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         .and_then(|a| a.entries.iter().find(|e| e.range == *r))
     {
         let t = &text[r.clone()];
-        let new = match e.token {
-            CallToken::Bid(_) => t.to_ascii_uppercase(),
-            CallToken::Pass => "Pass".into(),
-            CallToken::Double => "X".into(),
-            CallToken::Redouble => "XX".into(),
-            CallToken::AllPass => "AP".into(),
-            _ => return None,
-        };
-        (t, new)
+        if e.token == CallToken::Invalid {
+            return None;
+        }
+        (t, e.token.canonical(t)?.to_owned())
     } else if let Some(e) = g
         .play
         .as_ref()
@@ -618,7 +614,12 @@ fn annotations_at<'g>(g: &'g Game, r: &Range<usize>) -> Option<(bool, &'g [Annot
 /// suffixes written as their NAG (§3.5.2, §3.7).
 fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Option<Fix> {
     let (play, post) = annotations_at(g, r)?;
-    let nag_of = |s: u8| s as u32 + if play { 6 } else { 0 };
+    let sec = if play {
+        Section::Play
+    } else {
+        Section::Auction
+    };
+    let nag_of = |s: u8| sec.suffix_nag(s);
     let title = if suffix {
         let a = post.iter().find(|a| a.range == *r)?;
         let AnnotationKind::Suffix(s) = a.kind else {

@@ -17,13 +17,12 @@
 //! Completions replace the word being typed (a `textEdit` over it); no
 //! snippets.
 
-use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
-use contract_bridge::auction::Call;
 use contract_bridge::{Bid, Level, Strain};
 use pbn_core::bridge::{self, Seat};
 use pbn_core::model::values::misc::{OpenListTag, SCORING_BASICS, SCORING_MODIFIERS};
 use pbn_core::model::{self, values, AnnotationKind, CommentKind, Game};
+use pbn_core::spec::{self, sections::Section};
 use std::ops::Range;
 use tower_lsp_server::ls_types::*;
 
@@ -142,12 +141,6 @@ fn tag_name_at(text: &str, offset: usize) -> Option<Range<usize>> {
         end += 1;
     }
     Some(start..end)
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    Auction,
-    Play,
 }
 
 /// Where the calls (cards) of a section are written: from the end of its
@@ -297,7 +290,7 @@ fn markdown(value: String) -> Documentation {
 }
 
 fn tag_name_items(snap: &Snapshot, replace: Range<usize>) -> Option<Vec<CompletionItem>> {
-    let items = docs::TAGS
+    let items = spec::tags::DOCS
         .iter()
         .enumerate()
         .map(|(i, (name, section, description))| CompletionItem {
@@ -411,7 +404,7 @@ fn value_items(snap: &Snapshot, tag: &model::Tag, offset: usize) -> Option<Vec<C
         }
         replace = start..end;
     }
-    let section = docs::tag_doc(&tag.name).map(|(s, _)| s).unwrap_or("");
+    let section = spec::tags::doc(&tag.name).map(|(s, _)| s).unwrap_or("");
     let items = values
         .into_iter()
         .enumerate()
@@ -516,15 +509,6 @@ fn note_items(
     Some(items)
 }
 
-fn call_text(c: Call) -> String {
-    match c {
-        Call::Pass => "Pass".into(),
-        Call::Double => "X".into(),
-        Call::Redouble => "XX".into(),
-        Call::Bid(b) => bridge::bid_text(b),
-    }
-}
-
 /// The legal next calls after the calls before the cursor.
 fn call_items(
     snap: &Snapshot,
@@ -583,7 +567,7 @@ fn call_items(
         return Some(items);
     }
     for (i, c) in analysis.legal_next_calls.iter().enumerate() {
-        let label = call_text(*c);
+        let label = bridge::call_word(*c).to_owned();
         items.push(CompletionItem {
             detail: Some(who.to_string()),
             ..item(
@@ -828,7 +812,7 @@ mod tests {
     fn tag_names_after_bracket() {
         let (_, r) = complete("[Event \"x\"]\n[|");
         let all = items(&r);
-        assert_eq!(all.len(), docs::TAGS.len());
+        assert_eq!(all.len(), spec::tags::DOCS.len());
         insta::assert_json_snapshot!(all[..2]);
         // On a partly typed name, the whole name is replaced.
         insta::assert_snapshot!(summary("[Event \"x\"]\n[ Dea|ler \"N\"]\n").lines().nth(8).unwrap(), @r#"Dealer "PBN tag (§3.4.9)" replaces "Dealer" with "Dealer""#);

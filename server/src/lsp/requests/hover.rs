@@ -14,13 +14,13 @@
 //! - Calls: who made it and where in the auction; cards: who played it, in
 //!   which trick, who led and who won that trick.
 
-use crate::lsp::docs;
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Hand, Rank};
 use pbn_core::bridge::{self, seat_name, Seat, Strain, Suit};
 use pbn_core::model::typed::{typed, TokenReading, TypedGame};
 use pbn_core::model::values::{self, ContractValue};
 use pbn_core::model::{CallToken, CardToken, Game, Inherit, Tag, TagRole};
+use pbn_core::spec::{self, sections, sections::Section};
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
 use tree_sitter::Node;
@@ -58,25 +58,18 @@ pub fn hover(snap: &Snapshot, params: HoverParams) -> Option<Hover> {
     None
 }
 
-/// Which section a node is in.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Section {
-    Auction,
-    Play,
-    Other,
-}
-
-fn section_of(node: Node<'_>) -> Section {
+/// Which section a node is in (`None`: outside the auction and play).
+fn section_of(node: Node<'_>) -> Option<Section> {
     let mut n = node.parent();
     while let Some(p) = n {
         match p.kind() {
-            "auction_section" => return Section::Auction,
-            "play_section" => return Section::Play,
-            "game" | "document" => return Section::Other,
+            "auction_section" => return Some(Section::Auction),
+            "play_section" => return Some(Section::Play),
+            "game" | "document" => return None,
             _ => n = p.parent(),
         }
     }
-    Section::Other
+    None
 }
 
 /// The hover of `node`, the token at or just before the cursor `offset`.
@@ -107,7 +100,7 @@ fn hover_node(
         "suffix" => suffix_hover(text, section_of(node)),
         "note_ref" => note_hover(snap, game?, text, section_of(node)),
         "irregularity" => match section_of(node) {
-            Section::Auction if text[1..].eq_ignore_ascii_case("S") => {
+            Some(Section::Auction) if text[1..].eq_ignore_ascii_case("S") => {
                 call_hover(snap, game?, range.start)
             }
             _ => irregularity_hover(text),
@@ -120,9 +113,9 @@ fn hover_node(
         }
         "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "cards"
         | "continuation" | "terminator" => match section_of(node) {
-            Section::Auction => call_hover(snap, game?, range.start),
-            Section::Play => card_hover(snap, game?, range.start),
-            Section::Other => None,
+            Some(Section::Auction) => call_hover(snap, game?, range.start),
+            Some(Section::Play) => card_hover(snap, game?, range.start),
+            None => None,
         },
         _ => None,
     }?;
@@ -131,7 +124,7 @@ fn hover_node(
 
 // ---- annotations --------------------------------------------------------
 
-fn nag_hover(text: &str, section: Section) -> Option<String> {
+fn nag_hover(text: &str, section: Option<Section>) -> Option<String> {
     let digits = &text[1..];
     let n = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
         .then(|| digits.parse::<u32>().ok())
@@ -141,34 +134,39 @@ fn nag_hover(text: &str, section: Section) -> Option<String> {
             "**`{text}`**: not a NAG — a NAG is `$` followed by a number 0..255 (§3.7)"
         ));
     };
-    let mut md = format!("**NAG ${n}**: {} (§3.7)", docs::nag_meaning(n));
-    if let Some(warn) = (section != Section::Other)
-        .then(|| docs::nag_misplaced(n, section == Section::Play))
-        .flatten()
-    {
+    let mut md = format!("**NAG ${n}**: {} (§3.7)", sections::nag_meaning(n));
+    if let Some(warn) = section.and_then(|s| s.nag_misplaced(n)) {
         md.push_str(&format!("\n\n⚠ {warn}"));
     }
     Some(md)
 }
 
-fn suffix_hover(text: &str, section: Section) -> Option<String> {
-    let line = |play: bool| {
-        docs::suffix_nag(text, play).map(|n| {
+fn suffix_hover(text: &str, section: Option<Section>) -> Option<String> {
+    let line = |sec: Section| {
+        sec.nag_of_suffix(text).map(|n| {
             format!(
-                "**`{text}`** = **${n}**: {} (§{}, §3.7)",
-                docs::nag_meaning(n),
-                if play { "3.6.3" } else { "3.5.3" }
+                "**`{text}`** = **${n}**: {} ({}, §3.7)",
+                sections::nag_meaning(n),
+                sec.suffix_section()
             )
         })
     };
     match section {
-        Section::Auction => line(false),
-        Section::Play => line(true),
-        Section::Other => Some(format!("{}\n\n{}", line(false)?, line(true)?)),
+        Some(sec) => line(sec),
+        None => Some(format!(
+            "{}\n\n{}",
+            line(Section::Auction)?,
+            line(Section::Play)?
+        )),
     }
 }
 
-fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Option<String> {
+fn note_hover(
+    snap: &Snapshot,
+    game: &Game,
+    text: &str,
+    section: Option<Section>,
+) -> Option<String> {
     let inside = &text[1..text.len() - 1];
     let n = inside
         .parse::<u32>()
@@ -179,6 +177,7 @@ fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Opt
             "**`{text}`**: not a note reference — it is `=n=` with n 1..32 (§3.5.4, §3.6.4)"
         ));
     };
+    let section = section?;
     let (notes, what, sec) = match section {
         Section::Auction => (
             game.auction.as_ref().map(|a| a.notes.as_slice()),
@@ -190,7 +189,6 @@ fn note_hover(snap: &Snapshot, game: &Game, text: &str, section: Section) -> Opt
             "play",
             "§3.6.5",
         ),
-        Section::Other => return None,
     };
     let found = notes
         .unwrap_or(&[])
@@ -288,7 +286,7 @@ fn note_tag_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
 
 fn irregularity_hover(text: &str) -> Option<String> {
     let letter = text[1..].chars().next()?;
-    Some(match docs::irregularity_doc(letter) {
+    Some(match sections::irregularity_meaning(letter) {
         Some(doc) => format!("**`^{}`**: {doc} (§3.9)", letter.to_ascii_uppercase()),
         None => {
             format!("**`{text}`**: not an irregularity — PBN has `^I`, `^S`, `^R` and `^L` (§3.9)")
@@ -300,7 +298,7 @@ fn irregularity_hover(text: &str) -> Option<String> {
 
 fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option<String> {
     let tag = game.tags.iter().find(|t| t.name_range.start == at);
-    let mut md = match docs::tag_doc(name) {
+    let mut md = match spec::tags::doc(name) {
         Some((sec, desc)) => format!("**{name}** ({sec})\n\n{desc}"),
         None => format!(
             "**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"

@@ -20,6 +20,7 @@
 
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::model::{values, Annotation, AnnotationKind, Game, Inherit, Source, TagRole};
+use pbn_core::spec::sections::Section;
 use std::collections::HashMap;
 use std::ops::Range;
 use tower_lsp_server::ls_types::*;
@@ -32,13 +33,6 @@ pub fn register(caps: &mut ServerCapabilities) {
         prepare_provider: Some(true),
         work_done_progress_options: WorkDoneProgressOptions::default(),
     }));
-}
-
-/// The two sections that have notes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteSection {
-    Auction,
-    Play,
 }
 
 /// A `[Note "n:…"]` of a section.
@@ -72,9 +66,9 @@ impl NoteRef {
     }
 }
 
-fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[usize])> {
+fn section_parts(g: &Game, section: Section) -> Option<(Vec<&Annotation>, &[usize])> {
     let (annotations, notes): (Vec<&Annotation>, &[usize]) = match section {
-        NoteSection::Auction => {
+        Section::Auction => {
             let a = g.auction.as_ref()?;
             (
                 a.stray
@@ -84,7 +78,7 @@ fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[
                 &a.notes,
             )
         }
-        NoteSection::Play => {
+        Section::Play => {
             let p = g.play.as_ref()?;
             (
                 p.stray
@@ -99,7 +93,7 @@ fn section_parts(g: &Game, section: NoteSection) -> Option<(Vec<&Annotation>, &[
 }
 
 /// The note references of a section, in document order.
-pub fn section_refs(g: &Game, section: NoteSection) -> Vec<NoteRef> {
+pub fn section_refs(g: &Game, section: Section) -> Vec<NoteRef> {
     let Some((annotations, _)) = section_parts(g, section) else {
         return Vec::new();
     };
@@ -118,7 +112,7 @@ pub fn section_refs(g: &Game, section: NoteSection) -> Vec<NoteRef> {
 }
 
 /// The Note tags of a section with a readable index, in document order.
-pub fn section_notes(g: &Game, section: NoteSection) -> Vec<NoteDecl> {
+pub fn section_notes(g: &Game, section: Section) -> Vec<NoteDecl> {
     let Some((_, notes)) = section_parts(g, section) else {
         return Vec::new();
     };
@@ -145,14 +139,14 @@ enum Target<'a> {
     /// A note reference with a number.
     Ref {
         game: &'a Game,
-        section: NoteSection,
+        section: Section,
         number: u32,
         range: Range<usize>,
     },
     /// A Note tag of a section.
     Note {
         game: &'a Game,
-        section: NoteSection,
+        section: Section,
         decl: NoteDecl,
     },
     /// A tag value that takes part in `#` inheritance: the `#` itself
@@ -170,7 +164,7 @@ fn contains(r: &Range<usize>, offset: usize) -> bool {
 
 fn target_at(snap: &Snapshot, offset: usize) -> Option<Target<'_>> {
     let game = snap.game_at(offset)?;
-    for section in [NoteSection::Auction, NoteSection::Play] {
+    for section in [Section::Auction, Section::Play] {
         for r in section_refs(game, section) {
             if contains(&r.range, offset) {
                 return Some(Target::Ref {
@@ -317,7 +311,7 @@ pub fn definition(snap: &Snapshot, params: GotoDefinitionParams) -> Option<GotoD
 }
 
 /// The section, number and game of a note target.
-fn note_of<'a>(target: &Target<'a>) -> Option<(&'a Game, NoteSection, u32)> {
+fn note_of<'a>(target: &Target<'a>) -> Option<(&'a Game, Section, u32)> {
     match target {
         Target::Ref {
             game,
@@ -419,7 +413,7 @@ pub fn highlight(
 /// What can be renamed at `offset`: a note reference (its number) or the
 /// number of a Note tag value. Returns the section, the number and the
 /// byte range of the digits under the cursor.
-fn rename_site(snap: &Snapshot, offset: usize) -> Option<(&Game, NoteSection, u32, Range<usize>)> {
+fn rename_site(snap: &Snapshot, offset: usize) -> Option<(&Game, Section, u32, Range<usize>)> {
     match target_at(snap, offset)? {
         Target::Ref {
             game,

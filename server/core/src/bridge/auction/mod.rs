@@ -48,6 +48,7 @@ mod legality;
 mod walk;
 
 use super::{bid_text, Issues};
+use crate::spec::calls;
 use contract_bridge::auction::Call;
 use contract_bridge::{Bid, Contract, Seat};
 
@@ -150,10 +151,10 @@ pub struct AuctionAnalysis {
 fn token_text(token: AuctionToken) -> String {
     match token {
         AuctionToken::Bid(b) => bid_text(b),
-        AuctionToken::Pass => "Pass".into(),
-        AuctionToken::Double => "X".into(),
-        AuctionToken::Redouble => "XX".into(),
-        AuctionToken::AllPass => "AP".into(),
+        AuctionToken::Pass => calls::PASS.into(),
+        AuctionToken::Double => calls::DOUBLE.into(),
+        AuctionToken::Redouble => calls::REDOUBLE.into(),
+        AuctionToken::AllPass => calls::ALL_PASS.into(),
         AuctionToken::Dash => "-".into(),
         AuctionToken::Skip => "^S".into(),
         AuctionToken::Continuation => "+".into(),

@@ -31,31 +31,11 @@ impl ContractTag {
     /// The export-format spelling: `Pass`, `3NTXX`, `NT`, ``.
     pub fn export_form(&self) -> String {
         match self.value {
-            ContractValue::Pass => "Pass".into(),
+            ContractValue::Pass => crate::spec::calls::PASS.into(),
             ContractValue::Empty => String::new(),
-            ContractValue::EndPosition(s) => strain_name(s).into(),
-            ContractValue::Contract(c) => format!(
-                "{}{}{}",
-                c.bid.level.get(),
-                strain_name(c.bid.strain),
-                match c.penalty {
-                    Penalty::Undoubled => "",
-                    Penalty::Doubled => "X",
-                    Penalty::Redoubled => "XX",
-                }
-            ),
+            ContractValue::EndPosition(s) => crate::bridge::strain_text(s).into(),
+            ContractValue::Contract(c) => crate::bridge::contract_text(c),
         }
-    }
-}
-
-/// The PBN spelling of a denomination: S, H, D, C, NT.
-pub fn strain_name(s: Strain) -> &'static str {
-    match s {
-        Strain::Spades => "S",
-        Strain::Hearts => "H",
-        Strain::Diamonds => "D",
-        Strain::Clubs => "C",
-        Strain::Notrump => "NT",
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Deal tag (§3.4.11), end positions (§3.10), lowercase (§3.11).
 
 use super::{is_unknown, issue, Parsed};
+use crate::bridge::seat_name;
 use crate::codes::values as codes;
 use crate::diagnostic::Related;
 use contract_bridge::{Card, Hand, Rank, Seat, Suit};
@@ -103,15 +104,6 @@ pub fn rank_of_char(c: char) -> Option<Rank> {
         _ => return None,
     };
     Some(Rank::new(n))
-}
-
-fn seat_name(seat: Seat) -> &'static str {
-    match seat {
-        Seat::North => "North",
-        Seat::East => "East",
-        Seat::South => "South",
-        Seat::West => "West",
-    }
 }
 
 fn card_index(card: Card) -> usize {

@@ -3,6 +3,7 @@
 
 use super::{is_unknown, issue, trim_padded, Parsed, ValueIssue};
 use crate::codes::values as codes;
+use crate::spec;
 use contract_bridge::{AbsoluteVulnerability, Seat};
 
 /// A direction tag value (Dealer, Auction, Play).
@@ -16,25 +17,13 @@ pub struct SeatTag {
 /// `W`, `N`, `E`, `S` in either case (§3.11); returns the seat and whether it
 /// was lowercase.
 pub fn seat_letter(c: char) -> Option<(Seat, bool)> {
-    let seat = match c.to_ascii_uppercase() {
-        'N' => Seat::North,
-        'E' => Seat::East,
-        'S' => Seat::South,
-        'W' => Seat::West,
-        _ => return None,
-    };
+    let seat = crate::bridge::seat_of(spec::seats::from_letter(c)?)?;
     Some((seat, c.is_ascii_lowercase()))
 }
 
 /// A direction written as a word ("North", "west", …).
 fn seat_word(s: &str) -> Option<Seat> {
-    match s.to_ascii_lowercase().as_str() {
-        "north" => Some(Seat::North),
-        "east" => Some(Seat::East),
-        "south" => Some(Seat::South),
-        "west" => Some(Seat::West),
-        _ => None,
-    }
+    crate::bridge::seat_of(spec::seats::from_name(s)?)
 }
 
 /// A single direction at `off` in the value; `None` (with an issue) if it is
@@ -212,17 +201,8 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
         return Parsed::new(None, issues);
     }
     let range = off..off + s.len();
-    use AbsoluteVulnerability as V;
-    const LISTED: [(&str, AbsoluteVulnerability); 7] = [
-        ("None", V::NONE),
-        ("Love", V::NONE),
-        ("-", V::NONE),
-        ("NS", V::NS),
-        ("EW", V::EW),
-        ("All", V::ALL),
-        ("Both", V::ALL),
-    ];
-    for (name, v) in LISTED {
+    for (name, v) in spec::seats::VULNERABLE_SPELLINGS {
+        let v = crate::bridge::vulnerability_of(v);
         let lower = name.to_ascii_lowercase();
         if s == name || s == lower {
             let was_lowercase = s == lower && s != name;
@@ -252,12 +232,7 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
             );
         }
     }
-    let variant = match s.to_ascii_uppercase().as_str() {
-        "N-S" | "N/S" | "N+S" => Some(V::NS),
-        "E-W" | "E/W" | "E+W" => Some(V::EW),
-        "NONE-VUL" | "NOBODY" | "NEITHER" => Some(V::NONE),
-        _ => None,
-    };
+    let variant = spec::seats::read_vulnerable_variant(s).map(crate::bridge::vulnerability_of);
     if let Some(v) = variant {
         issues.push(issue(
             &codes::NONSTANDARD_VULNERABLE,

@@ -5,16 +5,7 @@ use crate::codes::values as codes;
 use std::ops::Range;
 
 /// The tags of the tables defined in §5.3-§5.10.
-pub const TABLE_TAGS: &[&str] = &[
-    "ActionTable",
-    "AuctionTimeTable",
-    "InstantScoreTable",
-    "OptimumPlayTable",
-    "OptimumResultTable",
-    "PlayTimeTable",
-    "ScoreTable",
-    "TotalScoreTable",
-];
+pub const TABLE_TAGS: &[&str] = crate::spec::tags::TABLES;
 
 /// Whether `name` is a table tag of §5 (whose value is a column spec).
 pub fn is_table_tag(name: &str) -> bool {
@@ -248,8 +239,11 @@ pub fn check_cell(column_name: &str, cell: &str) -> Option<ValueIssue> {
             (!ok).then(|| bad("a card <suit><rank> as in the play section", "§5.3, §3.6.1")).flatten()
         }
         "Call" => {
-            let u = v.to_ascii_uppercase();
-            let ok = matches!(u.as_str(), "PASS" | "X" | "XX" | "AP")
+            use crate::spec::calls::{self, Call};
+            // Pass, X, XX, AP in any case (§3.11), or a bid as a contract
+            // writes it.
+            let other = calls::read(v).filter(|c| !matches!(c, Call::Bid { .. }));
+            let ok = other.is_some_and(|c| c.canonical().eq_ignore_ascii_case(v))
                 || matches!(super::parse_contract(v).value, Some(t)
                     if matches!(t.value, super::ContractValue::Contract(c) if c.penalty == contract_bridge::Penalty::Undoubled));
             (!ok).then(|| bad("a call as in the auction section", "§5.3, §3.5.1")).flatten()
