@@ -180,3 +180,44 @@ fn a_formatted_document_gets_no_edit_and_a_one_game_edit_only_that_game() {
     assert_eq!(lsp.len(), 1);
     assert_eq!(lsp[0].new_text, &text[at..at + 1]);
 }
+
+/// Not a test: `PBN_FORMAT_TIMING=N cargo test --release -p pbn-tests
+/// --test lsp_format -- --ignored --nocapture` prints the formatting
+/// request's times on a generated formatted file of N games (cold, kept,
+/// after a one-game edit) for BENCHMARKS.md. No assertion on time.
+#[test]
+#[ignore]
+fn print_formatting_request_times() {
+    let n: usize = std::env::var("PBN_FORMAT_TIMING")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let text = generate(n, 1, &GenOptions::default());
+    let mut doc = open(&text);
+    let _ = doc.snapshot.checked();
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: first request (cold) {:?}, {} edits",
+        t.elapsed(),
+        e.len()
+    );
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: again (kept pieces) {:?}, {} edits",
+        t.elapsed(),
+        e.len()
+    );
+    let at = text.match_indices("[Dealer \"").nth(n / 2).unwrap().0 + 9;
+    change(&mut doc, at..at + 1, "n");
+    let _ = doc.snapshot.checked();
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: after a one-game edit {:?}, {} edit(s) of {} bytes",
+        t.elapsed(),
+        e.len(),
+        e.iter().map(|(_, s)| s.len()).sum::<usize>()
+    );
+}
