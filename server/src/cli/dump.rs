@@ -1,6 +1,6 @@
 use super::files::{self, Input};
 use clap::Args;
-use pbn_core::text::decode;
+use pbn_core::text::decode_owned;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,16 +35,19 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let source = decode(&bytes);
-    let tree = pbn_core::syntax::parse_pieces(&source.text);
-    let doc = pbn_core::model::lower(&tree, &source.text);
-    let mut value = pbn_core::model::dump::dump(&doc, &source.text);
-    value["encoding"] = serde_json::json!(source.encoding.name());
-    let out = if args.compact {
-        serde_json::to_string(&value)
-    } else {
-        serde_json::to_string_pretty(&value)
-    };
-    outln!("{}", out.expect("JSON values serialize"));
+    let source = decode_owned(bytes);
+    // Printed as the games are dumped, piece by piece: never the model or
+    // JSON of the whole file at once.
+    let encoding = [("encoding", serde_json::json!(source.encoding.name()))];
+    let mut buf = String::new();
+    pbn_core::model::dump::write_streamed(&source.text, &encoding, !args.compact, |s| {
+        buf.push_str(s);
+        if buf.len() >= 1 << 16 {
+            super::out::stdout(buf.as_bytes());
+            buf.clear();
+        }
+    });
+    buf.push('\n');
+    super::out::stdout(buf.as_bytes());
     ExitCode::SUCCESS
 }

@@ -4,8 +4,8 @@ use super::files::{self, Input};
 use super::write;
 use clap::{Args, ValueEnum};
 use pbn_core::config;
-use pbn_core::format::{format, EolOption, FormatOptions};
-use pbn_core::text::{decode, encode};
+use pbn_core::format::{EolOption, FormatOptions};
+use pbn_core::text::{decode, encode, Encoding};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -129,7 +129,31 @@ pub fn run(args: FmtArgs) -> ExitCode {
             }
         };
         let source = decode(&bytes);
-        let result = match std::panic::catch_unwind(|| format(&source, &opts)) {
+        // A UTF-8 file's text is its bytes: one copy of them is enough.
+        let bytes =
+            (source.encoding != Encoding::Utf8 || source.text.as_bytes() != bytes).then_some(bytes);
+        let bytes: &[u8] = bytes.as_deref().unwrap_or(source.text.as_bytes());
+        // Formatted and encoded piece by piece (`format_streamed`): the tree
+        // and model of the whole file never exist at once.
+        let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
+        let mut text = String::new();
+        let mut lost = 0;
+        let streamed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pbn_core::format::format_streamed(&source, &opts, |part| {
+                // A byte order mark only in front of the first part.
+                let enc = match source.encoding {
+                    Encoding::Utf8Bom if !out.is_empty() => Encoding::Utf8,
+                    e => e,
+                };
+                let (b, l) = encode(part, enc);
+                out.extend_from_slice(&b);
+                lost += l;
+                if args.diff {
+                    text.push_str(part);
+                }
+            })
+        }));
+        let result = match streamed {
             Ok(r) => r,
             Err(_) => {
                 errln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
@@ -137,7 +161,6 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 continue;
             }
         };
-        let (out, lost) = encode(&result.text, source.encoding);
         let name = input.display();
         if lost > 0 {
             errln!(
@@ -188,8 +211,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if args.diff {
             if differs {
-                let diff =
-                    similar::TextDiff::from_lines(source.text.as_str(), result.text.as_str());
+                let diff = similar::TextDiff::from_lines(source.text.as_str(), text.as_str());
                 out!(
                     "{}",
                     diff.unified_diff()

@@ -6,11 +6,14 @@ use super::convert::Converter;
 use super::settings::Settings;
 use pbn_core::checker::{check_segments, Checked, State as CheckState};
 use pbn_core::checker::{CheckOptions, CheckResult};
+use pbn_core::format::{FormatOptions, PieceOut};
 use pbn_core::model::{self, Comment, Game};
 use pbn_core::syntax::{Forest, PieceTrees, EDIT_PIECE};
 use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::OnceLock;
 use tower_lsp_server::ls_types::Uri;
 
@@ -39,6 +42,20 @@ pub struct Snapshot {
     /// the whole document stops when it is no longer this snapshot's
     /// ([`Snapshot::is_stale`]).
     latest: Arc<AtomicI32>,
+    /// Formatted pieces, shared by the document's versions (see
+    /// [`Snapshot::format_edits`]).
+    format_cache: Arc<Mutex<FormatCache>>,
+}
+
+/// What formatting keeps between versions of a document: each piece's
+/// formatted blocks, by a key of everything they depend on (the piece's
+/// id, its games' inherited values and missing-tag marks, the options),
+/// and each piece's games' missing-tag marks by piece id (needed only when
+/// the text uses `#` values). Only the current version's are kept.
+#[derive(Default)]
+struct FormatCache {
+    pieces: HashMap<u64, Arc<PieceOut>>,
+    marks: HashMap<u64, Arc<Vec<(u16, u16)>>>,
 }
 
 impl Snapshot {
@@ -78,6 +95,7 @@ impl Snapshot {
             flat: OnceLock::new(),
             previous_check: None,
             latest: Arc::new(AtomicI32::new(version)),
+            format_cache: Arc::default(),
         }
     }
 
@@ -97,6 +115,8 @@ impl Snapshot {
     /// A snapshot that may reuse the per-game diagnostics of `previous` (or
     /// of the last version before it that was checked).
     pub fn with_previous(mut self, previous: &Snapshot) -> Snapshot {
+        // Keyed by everything a piece's formatting depends on.
+        self.format_cache = previous.format_cache.clone();
         if previous.settings == self.settings {
             self.previous_check = if previous.check.get().is_some() {
                 Some(previous.check.clone())
@@ -259,10 +279,179 @@ impl Snapshot {
         };
         let mut out = pbn_core::format::Assembler::new(&self.source);
         let done = self.map_pieces(
-            |trees, games, _| pbn_core::format::format_part(text, trees, &games, &keep, opts),
+            |trees, games, _| {
+                let first = games.first().map_or(0, |g| g.index);
+                let keep = &keep[first..first + games.len()];
+                pbn_core::format::format_part(text, trees, &games, keep, opts)
+            },
             |p| out.push(p),
         );
         done.then(|| out.finish(opts))
+    }
+
+    /// The edits that format the document ([`pbn_core::format::edits`]):
+    /// none when it is formatted already, else one per run of changed
+    /// text (a game, or the blank lines around it). The pieces formatted for
+    /// an earlier version are reused while their text, their games'
+    /// inherited values and missing-tag marks and the options are the same:
+    /// after an edit, only the pieces it touched are parsed and formatted.
+    /// `None` when the snapshot became stale. The text the edits give is
+    /// [`pbn_core::format::format`]'s (`tests/tests/lsp_format.rs`).
+    pub fn format_edits(
+        &self,
+        opts: &FormatOptions,
+    ) -> Option<Vec<(std::ops::Range<usize>, String)>> {
+        if opts.export_header {
+            return self.format_whole_edit(opts);
+        }
+        let text = self.source.text.as_str();
+        let spans = self.game_spans();
+        let resolutions = self.checked().resolutions.clone();
+        let eol = pbn_core::format::eol_of(opts, &self.source);
+        let ranges = self.forest.ranges();
+        let ids = self.forest.ids();
+        let n = ranges.len();
+        // Each piece's games, as the check numbered them.
+        let firsts: Vec<usize> = ranges
+            .iter()
+            .map(|r| spans.partition_point(|g| g.start < r.start))
+            .chain([spans.len()])
+            .collect();
+        let (mut old_pieces, mut old_marks) = {
+            let mut c = self.format_cache.lock().unwrap_or_else(|e| e.into_inner());
+            (std::mem::take(&mut c.pieces), std::mem::take(&mut c.marks))
+        };
+        let mut new_marks: HashMap<u64, Arc<Vec<(u16, u16)>>> = HashMap::default();
+        // Only `#` values make a game's missing tags depend on later games.
+        let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
+            let missing: Vec<usize> = (0..n)
+                .filter(|&p| !old_marks.contains_key(&ids[p]))
+                .collect();
+            let fresh = self.lower_pieces(&missing, &firsts, |_, _, games| {
+                games
+                    .iter()
+                    .map(pbn_core::format::mandatory_marks)
+                    .collect::<Vec<_>>()
+            });
+            let Some(fresh) = fresh else {
+                return if self.is_stale() {
+                    None
+                } else {
+                    self.format_whole_edit(opts)
+                };
+            };
+            for (p, m) in fresh {
+                old_marks.insert(ids[p], Arc::new(m));
+            }
+            let mut marks = Vec::with_capacity(spans.len());
+            for id in ids {
+                let m = old_marks[id].clone();
+                marks.extend(m.iter().copied());
+                new_marks.insert(*id, m);
+            }
+            pbn_core::format::keep_from_marks(&marks)
+        } else {
+            vec![0; spans.len()]
+        };
+        let keys: Vec<u64> = (0..n)
+            .map(|p| {
+                use std::hash::{Hash, Hasher};
+                let mut h = rustc_hash::FxHasher::default();
+                (ids[p], opts.add_missing_tags, eol).hash(&mut h);
+                keep[firsts[p]..firsts[p + 1]].hash(&mut h);
+                if let Some(r) = &resolutions {
+                    for g in firsts[p]..firsts[p + 1] {
+                        r.get(g).map(|r| r.value_hash()).hash(&mut h);
+                    }
+                }
+                h.finish()
+            })
+            .collect();
+        let missing: Vec<usize> = (0..n)
+            .filter(|&p| !old_pieces.contains_key(&keys[p]))
+            .collect();
+        let fresh = self.lower_pieces(&missing, &firsts, |p, trees, mut games| {
+            if let Some(r) = &resolutions {
+                for g in &mut games {
+                    if let Some(r) = r.get(g.index) {
+                        r.clone().apply_to(g);
+                    }
+                }
+            }
+            let keep = &keep[firsts[p]..firsts[p + 1]];
+            pbn_core::format::format_part(text, trees, &games, keep, opts).into_piece_out(
+                text,
+                ranges[p].start,
+                eol,
+            )
+        });
+        let Some(fresh) = fresh else {
+            return if self.is_stale() {
+                None
+            } else {
+                self.format_whole_edit(opts)
+            };
+        };
+        for (p, out) in fresh {
+            old_pieces.insert(keys[p], Arc::new(out));
+        }
+        let pieces: Vec<Arc<PieceOut>> = keys.iter().map(|k| old_pieces[k].clone()).collect();
+        let edits = pbn_core::format::edits(
+            text,
+            ranges.iter().zip(&pieces).map(|(r, p)| (r.start, &**p)),
+            eol,
+        );
+        let mut c = self.format_cache.lock().unwrap_or_else(|e| e.into_inner());
+        c.pieces = keys.into_iter().zip(pieces).collect();
+        c.marks = new_marks;
+        Some(edits)
+    }
+
+    /// `f` on the trees and games (numbered in the document) of each piece
+    /// of `list`, on every core, a few pieces at a time. `None` when the
+    /// snapshot became stale, or when a piece's games are not those the
+    /// check found there (error recovery across a piece's end).
+    fn lower_pieces<R: Send>(
+        &self,
+        list: &[usize],
+        firsts: &[usize],
+        f: impl Fn(usize, &[tree_sitter::Tree], Vec<Game>) -> R + Sync,
+    ) -> Option<Vec<(usize, R)>> {
+        let text = self.source.text.as_str();
+        let mut out = Vec::with_capacity(list.len());
+        for batch in list.chunks(4 * pbn_core::par::threads().max(1)) {
+            if self.is_stale() {
+                return None;
+            }
+            let parts = pbn_core::par::map(batch, |&p| {
+                // A few pieces (an edit's): through the cache the check filled.
+                let trees = if list.len() <= 4 {
+                    self.forest.piece_trees(p, text)
+                } else {
+                    self.forest.piece_trees_uncached(p, text)
+                };
+                let (games, _) = model::lower::lower_piece(&trees, text, firsts[p]);
+                (games.len() == firsts[p + 1] - firsts[p]).then(|| (p, f(p, &trees, games)))
+            });
+            for r in parts {
+                out.push(r?);
+            }
+        }
+        Some(out)
+    }
+
+    /// The whole document formatted ([`Snapshot::format`]) as one edit, or
+    /// none when it is formatted already.
+    fn format_whole_edit(
+        &self,
+        opts: &FormatOptions,
+    ) -> Option<Vec<(std::ops::Range<usize>, String)>> {
+        let out = self.format(opts)?;
+        Some(if out.text == self.source.text {
+            Vec::new()
+        } else {
+            vec![(0..self.source.text.len(), out.text)]
+        })
     }
 
     /// The index of the game containing byte `offset`.

@@ -76,19 +76,32 @@ impl<'a> Printer<'a> {
 /// it writes `"#"`. Adding `"?"` would change that game's value from the
 /// earlier real value (or `""`) to unknown, so the tag stays absent.
 pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
-    let mut next_is_hash: u16 = 0;
-    let mut out = vec![0; doc.games.len()];
-    for (gi, g) in doc.games.iter().enumerate().rev() {
-        out[gi] = next_is_hash;
-        for (bit, name) in MANDATORY.iter().enumerate() {
-            if let Some(t) = g.tag(name) {
-                if t.inherit == Inherit::Previous {
-                    next_is_hash |= 1 << bit;
-                } else {
-                    next_is_hash &= !(1 << bit);
-                }
+    let marks: Vec<(u16, u16)> = doc.games.iter().map(mandatory_marks).collect();
+    keep_from_marks(&marks)
+}
+
+/// The mandatory tags (bit `i` for `MANDATORY[i]`) game `g` has, and those
+/// of them whose value is `"#"`: all [`absent_to_keep`] needs of a game.
+pub(super) fn mandatory_marks(g: &Game) -> (u16, u16) {
+    let (mut present, mut hash) = (0u16, 0u16);
+    for (bit, name) in MANDATORY.iter().enumerate() {
+        if let Some(t) = g.tag(name) {
+            present |= 1 << bit;
+            if t.inherit == Inherit::Previous {
+                hash |= 1 << bit;
             }
         }
+    }
+    (present, hash)
+}
+
+/// [`absent_to_keep`] from every game's [`mandatory_marks`], in order.
+pub(super) fn keep_from_marks(marks: &[(u16, u16)]) -> Vec<u16> {
+    let mut next_is_hash: u16 = 0;
+    let mut out = vec![0; marks.len()];
+    for (gi, &(present, hash)) in marks.iter().enumerate().rev() {
+        out[gi] = next_is_hash;
+        next_is_hash = (next_is_hash & !present) | hash;
     }
     out
 }

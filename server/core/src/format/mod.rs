@@ -12,7 +12,10 @@
 //! check, or has a syntax error, is printed verbatim.
 
 mod game;
+mod incremental;
 mod options;
+
+pub use incremental::{edits, PieceOut};
 
 pub use options::{EolOption, FormatOptions};
 
@@ -55,6 +58,78 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let out = format_parsed(source, &trees, &doc, opts);
     crate::par::drop_later((trees, doc));
     out
+}
+
+/// [`format`] piece by piece ([`model::lower::for_each_piece`]): the
+/// formatted text is handed to `sink` in order, a part at a time, and the
+/// result's `text` is empty. What `sink` gets, put together, is [`format`]'s
+/// text (`tests/tests/formatter.rs`), without the tree and model of the
+/// whole document: `pbn fmt`'s path.
+pub fn format_streamed(
+    source: &SourceText,
+    opts: &FormatOptions,
+    mut sink: impl FnMut(&str),
+) -> Formatted {
+    let text = source.text.as_str();
+    // Only `#` values make a game's missing tags depend on later games:
+    // their marks first, in a pass of their own.
+    let keep = if opts.add_missing_tags && source.uses_hash_values() {
+        let mut marks = Vec::new();
+        model::lower::for_each_piece(
+            text,
+            |_, games, _| games.iter().map(game::mandatory_marks).collect::<Vec<_>>(),
+            |m| marks.extend(m),
+        );
+        game::keep_from_marks(&marks)
+    } else {
+        Vec::new()
+    };
+    let mut out = Assembler::new(source);
+    out.out = String::new();
+    model::lower::for_each_piece(
+        text,
+        |trees, games, _| {
+            let keep = match games.first() {
+                Some(g) if !keep.is_empty() => keep[g.index..g.index + games.len()].to_vec(),
+                _ => vec![0; games.len()],
+            };
+            format_part(text, trees, games, &keep, opts)
+        },
+        |part| {
+            out.push(part);
+            let ready = out.take_ready(opts);
+            if !ready.is_empty() {
+                sink(&ready);
+            }
+        },
+    );
+    let mut done = out.finish(opts);
+    sink(&std::mem::take(&mut done.text));
+    done
+}
+
+/// The mandatory tags a game has and those of them it writes `"#"` (a bit
+/// per tag of the roster): what [`absent_to_keep`] needs of each game.
+pub fn mandatory_marks(g: &model::Game) -> (u16, u16) {
+    game::mandatory_marks(g)
+}
+
+/// [`absent_to_keep`] from each game's [`mandatory_marks`], in order.
+pub fn keep_from_marks(marks: &[(u16, u16)]) -> Vec<u16> {
+    game::keep_from_marks(marks)
+}
+
+/// The line end to write (`opts.eol`, or the source's most frequent one).
+pub fn eol_of(opts: &FormatOptions, source: &SourceText) -> &'static str {
+    match opts.eol {
+        EolOption::Keep => match source.dominant_line_ending {
+            LineEnding::Lf => "\n",
+            LineEnding::Cr => "\r",
+            _ => "\r\n",
+        },
+        EolOption::Crlf => "\r\n",
+        EolOption::Lf => "\n",
+    }
 }
 
 /// Formats a document already parsed and lowered.
@@ -112,8 +187,8 @@ enum Kept {
 }
 
 /// Formats the games `games` of `trees` (consecutive pieces of the
-/// document, whose games these are, in order); `keep_absent` is indexed by
-/// the games' `index` ([`absent_to_keep`], or zeros). Parts of a document
+/// document, whose games these are, in order); `keep_absent` has an entry
+/// per game of `games` ([`absent_to_keep`]'s for them, or zeros). Parts of a document
 /// formatted one after the other and put together by an [`Assembler`] give
 /// what [`format_parsed`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
@@ -186,11 +261,12 @@ pub fn format_part<'a>(
     let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
         games[run.clone()]
             .iter()
-            .map(|g| {
+            .zip(&keep_absent[run.clone()])
+            .map(|(g, &keep)| {
                 if g.syntax_error {
                     None
                 } else {
-                    game::print(text, g, opts, keep_absent[g.index])
+                    game::print(text, g, opts, keep)
                 }
             })
             .collect::<Vec<_>>()
@@ -262,6 +338,8 @@ pub struct Assembler<'s> {
     /// between them and their neighbours): its line ends are kept too, since
     /// a lone CR and a LF do not always end a broken game alike.
     raw: Vec<std::ops::Range<usize>>,
+    /// The export header is in `out` already ([`Assembler::take_ready`]).
+    header_done: bool,
 }
 
 impl<'s> Assembler<'s> {
@@ -276,7 +354,54 @@ impl<'s> Assembler<'s> {
             verbatim_first: false,
             prev: None,
             raw: Vec::new(),
+            header_done: false,
         }
+    }
+
+    /// The output so far that no later part can change, in its final form
+    /// (line ends made, export header added), taken out of the assembler:
+    /// for writing a large document as it is formatted. Empty while the
+    /// export header cannot be placed yet (the text so far is all `%` lines).
+    pub fn take_ready(&mut self, opts: &FormatOptions) -> String {
+        if opts.export_header && !self.header_done {
+            if leading_escape_lines(&self.out) == self.out.len() {
+                return String::new();
+            }
+            self.add_export_header();
+        }
+        // After a printed block, its line end: the next block, if kept as
+        // written, takes it back (see `push`).
+        let keep = match self.prev {
+            Some((_, false)) => 1,
+            _ => 0,
+        };
+        let cut = self.out.len() - keep;
+        let rest = self.out.split_off(cut);
+        let done = std::mem::replace(&mut self.out, rest);
+        let raw = std::mem::take(&mut self.raw);
+        normalize_eol(done, eol_of(opts, self.source), &raw)
+    }
+
+    /// Puts the export header in front of `out`, moving the ranges kept as
+    /// written behind it.
+    fn add_export_header(&mut self) {
+        self.header_done = true;
+        let (with, at, added) =
+            with_export_header(std::mem::take(&mut self.out), self.verbatim_first);
+        self.out = with;
+        // The ranges kept as written after the added lines move; one
+        // the lines went into (a version line's end kept as written
+        // with what follows: found by fuzzing) is cut around them.
+        self.raw = std::mem::take(&mut self.raw)
+            .into_iter()
+            .flat_map(|r| match r {
+                r if r.start >= at => [Some(r.start + added..r.end + added), None],
+                r if r.end > at => [Some(r.start..at), Some(at + added..r.end + added)],
+                r => [Some(r), None],
+            })
+            .flatten()
+            .filter(|r| !r.is_empty())
+            .collect();
     }
 
     /// Appends the next part.
@@ -358,35 +483,11 @@ impl<'s> Assembler<'s> {
             let source = self.source;
             self.push_raw(&source.text[end..]);
         }
-        let mut out = self.out;
-        let mut raw = self.raw;
-        if opts.export_header {
-            let (with, at, added) = with_export_header(out, self.verbatim_first);
-            out = with;
-            // The ranges kept as written after the added lines move; one
-            // the lines went into (a version line's end kept as written
-            // with what follows: found by fuzzing) is cut around them.
-            raw = raw
-                .into_iter()
-                .flat_map(|r| match r {
-                    r if r.start >= at => [Some(r.start + added..r.end + added), None],
-                    r if r.end > at => [Some(r.start..at), Some(at + added..r.end + added)],
-                    r => [Some(r), None],
-                })
-                .flatten()
-                .filter(|r| !r.is_empty())
-                .collect();
+        if opts.export_header && !self.header_done {
+            self.add_export_header();
         }
-        let eol = match opts.eol {
-            EolOption::Keep => match self.source.dominant_line_ending {
-                LineEnding::Lf => "\n",
-                LineEnding::Cr => "\r",
-                _ => "\r\n",
-            },
-            EolOption::Crlf => "\r\n",
-            EolOption::Lf => "\n",
-        };
-        let text = normalize_eol(out, eol, &raw);
+        let eol = eol_of(opts, self.source);
+        let text = normalize_eol(self.out, eol, &self.raw);
         let _ = CommentKind::Line;
         Formatted {
             text,
@@ -406,28 +507,7 @@ impl<'s> Assembler<'s> {
 /// normalised later), so formatting the result again adds nothing.
 /// Returns the text, where the lines were added and their length.
 fn with_export_header(out: String, verbatim_first: bool) -> (String, usize, usize) {
-    let mut version_end = None; // byte offset after the version line's end
-    let mut export = false;
-    let mut at = 0;
-    while out[at..].starts_with('%') {
-        let len = out[at..].find(['\n', '\r']).unwrap_or(out.len() - at);
-        let line = out[at..at + len].trim();
-        let mut next = at + len;
-        if out[next..].starts_with("\r\n") {
-            next += 2;
-        } else if next < out.len() {
-            next += 1;
-        }
-        if version_end.is_none()
-            && line
-                .strip_prefix('%')
-                .is_some_and(|l| l.trim_start().starts_with("PBN"))
-        {
-            version_end = Some(next);
-        }
-        export |= line == "% EXPORT";
-        at = next;
-    }
+    let (version_end, export) = escape_lines(&out);
     let export_line = if export { "" } else { "% EXPORT\n" };
     let n = out.len();
     let (s, at) = match version_end {
@@ -451,6 +531,45 @@ fn with_export_header(out: String, verbatim_first: bool) -> (String, usize, usiz
     };
     let added = s.len() - n;
     (s, at, added)
+}
+
+/// Where the `%` lines that start `out` end.
+fn leading_escape_lines(out: &str) -> usize {
+    scan_escape_lines(out).2
+}
+
+/// Of the `%` lines that start `out`: the end of the version line (after
+/// its line end) and whether one is `% EXPORT`.
+fn escape_lines(out: &str) -> (Option<usize>, bool) {
+    let (v, e, _) = scan_escape_lines(out);
+    (v, e)
+}
+
+/// [`escape_lines`] and [`leading_escape_lines`] in one scan.
+fn scan_escape_lines(out: &str) -> (Option<usize>, bool, usize) {
+    let mut version_end = None; // byte offset after the version line's end
+    let mut export = false;
+    let mut at = 0;
+    while out[at..].starts_with('%') {
+        let len = out[at..].find(['\n', '\r']).unwrap_or(out.len() - at);
+        let line = out[at..at + len].trim();
+        let mut next = at + len;
+        if out[next..].starts_with("\r\n") {
+            next += 2;
+        } else if next < out.len() {
+            next += 1;
+        }
+        if version_end.is_none()
+            && line
+                .strip_prefix('%')
+                .is_some_and(|l| l.trim_start().starts_with("PBN"))
+        {
+            version_end = Some(next);
+        }
+        export |= line == "% EXPORT";
+        at = next;
+    }
+    (version_end, export, at)
 }
 
 /// Converts every line end (LF, CRLF, CR) to `eol` (in place when they

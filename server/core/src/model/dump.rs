@@ -27,6 +27,86 @@ pub fn dump(doc: &Document, text: &str) -> Value {
     })
 }
 
+/// [`dump`]'s value with the top-level fields `extra` after `games`, as
+/// JSON text (`pretty`: serde_json's pretty printing, else its compact
+/// one), streamed: the games are lowered, dumped and printed piece by piece
+/// on every core ([`super::lower::for_each_piece`]) and `sink` gets the
+/// text in order, never the model or JSON value of the whole document. The
+/// text is serde_json's printing of that value (`tests/tests/formatter.rs`).
+pub fn write_streamed(
+    text: &str,
+    extra: &[(&str, Value)],
+    pretty: bool,
+    mut sink: impl FnMut(&str),
+) {
+    let print = |v: &Value| {
+        if pretty {
+            serde_json::to_string_pretty(v)
+        } else {
+            serde_json::to_string(v)
+        }
+        .expect("JSON values serialize")
+    };
+    // In pretty printing, a value's lines after its first are indented by
+    // its depth.
+    let indent = |s: String, by: &str| -> String {
+        if !pretty || !s.contains('\n') {
+            return s;
+        }
+        s.replace('\n', &format!("\n{by}"))
+    };
+    let (sep, open, close) = if pretty {
+        (",\n    ", "[\n    ", "\n  ]")
+    } else {
+        (",", "[", "]")
+    };
+    // The fields in the order serde_json's map keeps them (sorted, or as
+    // inserted with its `preserve_order` feature): `games` put first.
+    let mut fields = serde_json::Map::new();
+    fields.insert("games".to_owned(), Value::Null);
+    for (name, v) in extra {
+        fields.insert((*name).to_owned(), v.clone());
+    }
+    sink("{");
+    for (i, (name, v)) in fields.iter().enumerate() {
+        let key = print(&Value::String(name.clone()));
+        match (i > 0, pretty) {
+            (true, true) => sink(&format!(",\n  {key}: ")),
+            (false, true) => sink(&format!("\n  {key}: ")),
+            (true, false) => sink(&format!(",{key}:")),
+            (false, false) => sink(&format!("{key}:")),
+        }
+        if name != "games" {
+            sink(&indent(print(v), "  "));
+            continue;
+        }
+        let mut any = false;
+        super::lower::for_each_piece(
+            text,
+            |_, games, _| {
+                let mut out = String::new();
+                for (k, g) in games.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(sep);
+                    }
+                    out.push_str(&indent(print(&dump_game(g, text)), "    "));
+                }
+                out
+            },
+            |part| {
+                if part.is_empty() {
+                    return;
+                }
+                sink(if any { sep } else { open });
+                any = true;
+                sink(&part);
+            },
+        );
+        sink(if any { close } else { "[]" });
+    }
+    sink(if pretty { "\n}" } else { "}" });
+}
+
 fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
     let parsed_ok = |v: Option<String>| {
         v.map(Value::String)

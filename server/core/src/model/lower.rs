@@ -33,6 +33,47 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
     doc
 }
 
+/// Every game of `text` in order, piece by piece, for batch tools that
+/// stream (`pbn fmt`, `pbn dump`): the text is cut at game breaks into
+/// pieces of about [`syntax::EDIT_PIECE`] bytes ([`syntax::Forest`]); a few
+/// pieces at a time are parsed and lowered on every core, their games
+/// numbered and their `#`/`##` values resolved in document order (§4.8: the
+/// state [`lower`] carries from game to game is carried from piece to
+/// piece), then `f` runs on each piece's trees, games and comments outside
+/// games, on every core, and `sink` gets the results in document order.
+/// The trees and games are dropped after `f`: the tree and model of the
+/// whole file never exist at once. The games are [`lower`]'s.
+pub fn for_each_piece<R: Send>(
+    text: &str,
+    f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
+    mut sink: impl FnMut(R),
+) {
+    let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, 0);
+    let inherits = memchr::memchr(b'#', text.as_bytes()).is_some();
+    let mut env = super::inherit::Env::default();
+    let mut next = 0;
+    let all: Vec<usize> = (0..forest.len()).collect();
+    for batch in all.chunks(4 * crate::par::threads().max(1)) {
+        let mut parts = crate::par::map(batch, |&p| {
+            let trees = forest.piece_trees_uncached(p, text);
+            let (games, loose) = lower_piece(&trees, text, 0);
+            (trees, games, loose)
+        });
+        for (_, games, _) in &mut parts {
+            for g in games.iter_mut() {
+                g.index = next;
+                next += 1;
+                if inherits {
+                    env.apply(g.index, g);
+                }
+            }
+        }
+        let out = crate::par::map(&parts, |(trees, games, loose)| f(trees, games, loose));
+        crate::par::drop_later(parts);
+        out.into_iter().for_each(&mut sink);
+    }
+}
+
 /// The games (numbered from `first`) and the comments outside games of
 /// consecutive trees (a piece of a document, [`syntax::PieceTrees`]),
 /// without `#`/`##` inheritance, which needs the games before them.

@@ -18,18 +18,22 @@ fn options(snap: &Snapshot) -> FormatOptions {
     }
 }
 
-/// One edit replacing the whole document, or none when nothing changes.
+/// The edits that format the document: none when it is formatted already,
+/// else one per run of changed text (a game and the blank lines around it),
+/// from the pieces formatted for earlier versions where they did not change
+/// ([`Snapshot::format_edits`]).
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
-    // Piece by piece: never the tree and model of the whole document at once.
-    let out = snap.format(&options(snap))?;
-    if out.text == snap.source.text {
-        return Some(Vec::new());
-    }
+    let edits = snap.format_edits(&options(snap))?;
     let conv = snap.converter();
-    Some(vec![TextEdit {
-        range: conv.range(0..snap.source.text.len()),
-        new_text: out.text,
-    }])
+    Some(
+        edits
+            .into_iter()
+            .map(|(r, new_text)| TextEdit {
+                range: conv.range(r),
+                new_text,
+            })
+            .collect(),
+    )
 }
 
 /// Formats the whole games that the range touches.
@@ -90,12 +94,15 @@ mod tests {
     }
 
     #[test]
-    fn document_formatting_is_one_whole_edit() {
+    fn document_formatting_edits_the_changed_games_only() {
         let snap = snapshot(TEXT);
         let edits = document(&snap, doc_params()).unwrap();
+        // One edit per game: the first game's tags and auction, the second's.
         insta::assert_debug_snapshot!(edits);
+        assert_eq!(edits.len(), 2);
         // Formatting formatted text changes nothing.
-        let again = snapshot(&edits[0].new_text);
+        let formatted = format(&SourceText::from_text(TEXT.to_owned()), &options(&snap)).text;
+        let again = snapshot(&formatted);
         assert!(document(&again, doc_params()).unwrap().is_empty());
     }
 

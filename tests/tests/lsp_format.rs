@@ -1,0 +1,223 @@
+//! The language server's formatting request answers with edits computed
+//! piece by piece from formatted pieces it keeps between versions
+//! (`Snapshot::format_edits`). Under random edits (seeded), applying its
+//! edits must give exactly the whole-document format (`format::format`);
+//! an already formatted document gets no edit, and after an edit of one
+//! game, only that game is edited.
+
+use pbn::lsp::document::Document;
+use pbn::lsp::settings::Settings;
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::{PositionEncoding, SourceText};
+use pbn_tests::gen::{generate, GenOptions};
+use std::ops::Range;
+
+fn settings() -> Settings {
+    Settings {
+        encoding: PositionEncoding::Utf8,
+        ..Settings::default()
+    }
+}
+
+fn open(text: &str) -> Document {
+    Document::open(
+        "file:///t.pbn".parse().unwrap(),
+        1,
+        text.to_owned(),
+        settings(),
+    )
+}
+
+/// Replaces bytes `r` of the document by `new`, as an editor would.
+fn change(doc: &mut Document, r: Range<usize>, new: &str) {
+    let pos = |b: usize| {
+        let line = doc.rope.byte_to_line(b);
+        serde_json::json!({"line": line, "character": b - doc.rope.line_to_byte(line)})
+    };
+    let changes = serde_json::from_value(serde_json::json!([
+        {"range": {"start": pos(r.start), "end": pos(r.end)}, "text": new}
+    ]))
+    .unwrap();
+    let v = doc.version + 1;
+    doc.apply(v, changes, PositionEncoding::Utf8, settings());
+}
+
+fn whole(text: &str) -> String {
+    let opts = FormatOptions {
+        add_missing_tags: settings().add_missing_tags,
+        ..FormatOptions::default()
+    };
+    format(&SourceText::from_text(text.to_owned()), &opts).text
+}
+
+fn edits(doc: &Document) -> Vec<(Range<usize>, String)> {
+    let opts = FormatOptions {
+        add_missing_tags: settings().add_missing_tags,
+        ..FormatOptions::default()
+    };
+    doc.snapshot.format_edits(&opts).expect("not stale")
+}
+
+fn applied(text: &str, edits: &[(Range<usize>, String)]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for (r, s) in edits {
+        assert!(r.start >= at, "edits in order and apart: {edits:?}");
+        out.push_str(&text[at..r.start]);
+        out.push_str(s);
+        at = r.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// splitmix64: a seeded generator of its own, stable across runs.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A random edit: text an editor could type, at a char boundary.
+fn random_edit(rng: &mut Rng, text: &str) -> (Range<usize>, String) {
+    let mut at = rng.below(text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut end = (at + rng.below(40)).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    const INSERTS: &[&str] = &[
+        "",
+        " ",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "[Event \"#\"]\n",
+        "[Site \"##Club\"]\n",
+        "{",
+        "}",
+        "\"",
+        "]",
+        "% x\n",
+        "[dealer \"s\"]\n",
+        "  ",
+        "; note\n",
+        "pass ",
+        "SA ",
+        "#",
+    ];
+    (at..end, INSERTS[rng.below(INSERTS.len())].to_owned())
+}
+
+#[test]
+fn incremental_formatting_equals_the_whole_document_format_under_random_edits() {
+    for (seed, crlf) in [(1u64, false), (2, true), (3, false)] {
+        let mut text = generate(120, seed, &GenOptions::default());
+        if crlf {
+            text = text.replace('\n', "\r\n");
+        }
+        let mut doc = open(&text);
+        assert!(doc.forest.len() > 3, "several pieces");
+        let mut rng = Rng(seed);
+        for step in 0..60 {
+            let (r, new) = random_edit(&mut rng, &doc.snapshot.source.text);
+            change(&mut doc, r, &new);
+            let text = doc.snapshot.source.text.clone();
+            let e = edits(&doc);
+            assert_eq!(applied(&text, &e), whole(&text), "seed {seed}, step {step}");
+            // Now and then, as on save: the edits applied to the document;
+            // formatting it again then changes nothing.
+            if step % 7 == 0 {
+                for (r, s) in e.iter().rev() {
+                    change(&mut doc, r.clone(), s);
+                }
+                let e = edits(&doc);
+                assert_eq!(
+                    applied(&doc.snapshot.source.text, &e),
+                    whole(&doc.snapshot.source.text),
+                    "seed {seed}, step {step}, after formatting"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_formatted_document_gets_no_edit_and_a_one_game_edit_only_that_game() {
+    let text = generate(150, 5, &GenOptions::default());
+    let mut doc = open(&text);
+    // The generator writes export format: already formatted.
+    assert_eq!(whole(&text), text);
+    assert!(edits(&doc).is_empty());
+    assert!(edits(&doc).is_empty(), "again, from the kept pieces");
+    // One game made unformatted: one edit, inside that game.
+    let at = text.match_indices("[Dealer \"").nth(80).unwrap().0 + 9;
+    change(&mut doc, at..at + 1, "n");
+    let e = edits(&doc);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].0, at..at + 1);
+    assert_eq!(e[0].1, &text[at..at + 1]);
+    let spans = doc.snapshot.game_spans();
+    let game = spans.iter().find(|g| g.contains(&at)).unwrap();
+    assert!(game.start <= e[0].0.start && e[0].0.end <= game.end);
+    // The request in LSP positions: the same single edit.
+    let params = serde_json::from_value(serde_json::json!({
+        "textDocument": {"uri": "file:///t.pbn"},
+        "options": {"tabSize": 4, "insertSpaces": true}
+    }))
+    .unwrap();
+    let lsp = pbn::lsp::requests::formatting::document(&doc.snapshot, params).unwrap();
+    assert_eq!(lsp.len(), 1);
+    assert_eq!(lsp[0].new_text, &text[at..at + 1]);
+}
+
+/// Not a test: `PBN_FORMAT_TIMING=N cargo test --release -p pbn-tests
+/// --test lsp_format -- --ignored --nocapture` prints the formatting
+/// request's times on a generated formatted file of N games (cold, kept,
+/// after a one-game edit) for BENCHMARKS.md. No assertion on time.
+#[test]
+#[ignore]
+fn print_formatting_request_times() {
+    let n: usize = std::env::var("PBN_FORMAT_TIMING")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let text = generate(n, 1, &GenOptions::default());
+    let mut doc = open(&text);
+    let _ = doc.snapshot.checked();
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: first request (cold) {:?}, {} edits",
+        t.elapsed(),
+        e.len()
+    );
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: again (kept pieces) {:?}, {} edits",
+        t.elapsed(),
+        e.len()
+    );
+    let at = text.match_indices("[Dealer \"").nth(n / 2).unwrap().0 + 9;
+    change(&mut doc, at..at + 1, "n");
+    let _ = doc.snapshot.checked();
+    let t = std::time::Instant::now();
+    let e = edits(&doc);
+    println!(
+        "{n} games: after a one-game edit {:?}, {} edit(s) of {} bytes",
+        t.elapsed(),
+        e.len(),
+        e.iter().map(|(_, s)| s.len()).sum::<usize>()
+    );
+}

@@ -1,0 +1,174 @@
+//! `pbn fmt` and `pbn dump` stream piece by piece
+//! (`format::format_streamed`, `model::dump::write_streamed`): their
+//! output must be byte for byte that of the whole-document path
+//! (`format::format`, `model::dump::dump` printed by serde_json), on the
+//! corpus, the fixtures and examples, and generated files of several pieces
+//! with the cases that cross pieces (`#`/`##` values, §4.8; games kept as
+//! written; a byte order mark; CR and CRLF line ends; the export header).
+
+use pbn_core::format::{format, format_streamed, EolOption, FormatOptions};
+use pbn_core::text::{decode, SourceText};
+use pbn_tests::gen::{generate, GenOptions};
+
+fn options() -> Vec<FormatOptions> {
+    let mut all = Vec::new();
+    for add_missing_tags in [true, false] {
+        for eol in [EolOption::Keep, EolOption::Crlf, EolOption::Lf] {
+            for export_header in [false, true] {
+                all.push(FormatOptions {
+                    add_missing_tags,
+                    eol,
+                    export_header,
+                });
+            }
+        }
+    }
+    all
+}
+
+fn streamed(source: &SourceText, opts: &FormatOptions) -> (String, usize) {
+    let mut text = String::new();
+    let mut parts = 0;
+    let r = format_streamed(source, opts, |s| {
+        parts += 1;
+        text.push_str(s)
+    });
+    let whole = format(source, opts);
+    assert_eq!(r.verbatim_games, whole.verbatim_games);
+    assert_eq!(r.unprintable_games, whole.unprintable_games);
+    assert_eq!(r.dropped_duplicates, whole.dropped_duplicates);
+    (text, parts)
+}
+
+fn dump_whole(text: &str, pretty: bool) -> String {
+    let trees = pbn_core::syntax::parse_pieces(text);
+    let doc = pbn_core::model::lower(&trees, text);
+    let mut v = pbn_core::model::dump::dump(&doc, text);
+    v["encoding"] = serde_json::json!("x");
+    if pretty {
+        serde_json::to_string_pretty(&v).unwrap()
+    } else {
+        serde_json::to_string(&v).unwrap()
+    }
+}
+
+fn dump_streamed(text: &str, pretty: bool) -> String {
+    let mut out = String::new();
+    let extra = [("encoding", serde_json::json!("x"))];
+    pbn_core::model::dump::write_streamed(text, &extra, pretty, |s| out.push_str(s));
+    out
+}
+
+/// The first line where `a` and `b` differ, for the failure message.
+fn first_difference(a: &str, b: &str) -> String {
+    let line = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+    format!("first difference at line {:?}", line.map(|l| l + 1))
+}
+
+fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
+    for opts in options() {
+        let whole = format(source, &opts).text;
+        let (text, _) = streamed(source, &opts);
+        if text != whole {
+            failures.push(format!(
+                "{name} {opts:?}: fmt {}",
+                first_difference(&text, &whole)
+            ));
+        }
+    }
+    for pretty in [true, false] {
+        let (a, b) = (
+            dump_streamed(&source.text, pretty),
+            dump_whole(&source.text, pretty),
+        );
+        if a != b {
+            failures.push(format!("{name}: dump {}", first_difference(&a, &b)));
+        }
+    }
+}
+
+/// Generated games, with every tenth game given `#`/`##` values, a broken
+/// game and comment-only stretches between games; several pieces long.
+fn tricky(games: usize, crlf: bool) -> String {
+    let text = generate(games, 7, &GenOptions::default());
+    let mut out = String::new();
+    for (i, g) in text.split("\n\n").enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        match i % 10 {
+            3 => out.push_str(&g.replacen("[Event \"", "[Event \"##", 1)),
+            4 => out.push_str(&g.replacen("[Site \"", "[Site \"#\"]\n[X \"", 1)),
+            5 => out.push_str(&g.replacen("[Dealer \"", "[Dealer \"#", 1)),
+            6 => out.push_str(&g.replacen("[Auction", "{ loose }\n\n[Board \"x\"] [Auction", 1)),
+            7 => out.push_str(&g.replacen("]\n", "\n", 1)),
+            8 => out.push_str(&g.replacen("[Deal ", "[Contract \"#\"]\n[Deal ", 1)),
+            _ => out.push_str(g),
+        }
+    }
+    if crlf {
+        out = out.replace('\n', "\r\n");
+    }
+    out
+}
+
+#[test]
+fn streamed_fmt_and_dump_equal_the_whole_document_path_on_generated_files() {
+    let mut failures = Vec::new();
+    for crlf in [false, true] {
+        let text = tricky(300, crlf);
+        assert!(
+            text.len() > 8 * pbn_core::syntax::EDIT_PIECE,
+            "several pieces"
+        );
+        let source = decode(text.as_bytes());
+        check_same(&format!("tricky crlf={crlf}"), &source, &mut failures);
+        // It is streamed: more than one part reaches the sink.
+        let (_, parts) = streamed(&source, &FormatOptions::default());
+        assert!(parts > 4, "{parts} parts");
+    }
+    let plain = generate(200, 3, &GenOptions::default());
+    check_same("generated", &decode(plain.as_bytes()), &mut failures);
+    let bom = format!("\u{feff}{plain}");
+    check_same("bom", &decode(bom.as_bytes()), &mut failures);
+    let cr = plain.replace('\n', "\r");
+    check_same("cr", &decode(cr.as_bytes()), &mut failures);
+    for small in [
+        "",
+        "\n\n",
+        "% PBN 2.1\n",
+        "{ only }\n",
+        "[Event \"a\"\n",
+        "]\n\n[Event \"#\"]\n",
+    ] {
+        check_same(
+            &format!("{small:?}"),
+            &decode(small.as_bytes()),
+            &mut failures,
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn streamed_fmt_and_dump_equal_the_whole_document_path_on_corpus_and_fixtures() {
+    let mut sources = pbn_tests::corpus::own_sources();
+    if let Some(dir) = pbn_tests::corpus::corpus_dir() {
+        sources.extend(pbn_tests::corpus::corpus_sources(&dir));
+    }
+    assert!(sources.len() > 10);
+    let mut failures = Vec::new();
+    for (name, source) in &sources {
+        check_same(name, source, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_difference_is_reported() {
+    // The comparison itself can fail: a one-byte change is found.
+    let a = generate(3, 1, &GenOptions::default());
+    let b = a.replacen("[Event", "[event", 1);
+    assert_ne!(a, b);
+    assert!(first_difference(&a, &b).contains("Some("));
+}
