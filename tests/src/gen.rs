@@ -56,6 +56,12 @@ pub struct GenOptions {
     /// The application-specific `DoubleDummyTricks` tag (§4.9: `pbn check`
     /// gives it a hint, one per game).
     pub double_dummy_tag: bool,
+    /// Solved double-dummy data (the core's solver): `DoubleDummyTricks`
+    /// and the `OptimumResultTable` rows from the solver instead of an
+    /// estimate, and `OptimumScore` and `ParContract` (§4.2.7) added, all
+    /// of which `pbn check --dd` accepts. The games are otherwise the same
+    /// (auctions still follow the estimate). Costs a solve per deal.
+    pub solved_dd: bool,
 }
 
 impl Default for GenOptions {
@@ -65,6 +71,7 @@ impl Default for GenOptions {
             comments: true,
             line_ending: LineEnding::Lf,
             double_dummy_tag: true,
+            solved_dd: false,
         }
     }
 }
@@ -106,6 +113,33 @@ pub fn generate(games: usize, seed: u64, opts: &GenOptions) -> String {
         LineEnding::Lf => out,
         LineEnding::CrLf => out.replace('\n', "\r\n"),
     }
+}
+
+/// The solved double-dummy tricks `[seat][denom]` of a Deal value, with
+/// its OptimumScore and ParContract values at `vul` with `dealer` first.
+fn solve(deal: &str, vul: &str, dealer: usize) -> ([[u8; 5]; 4], String, String) {
+    use pbn_core::bridge::{Seat, Strain};
+    use pbn_core::model::values::{parse_deal, parse_vulnerable};
+    let parsed = parse_deal(deal)
+        .value
+        .expect("the generator writes valid deals");
+    let table = pbn_core::dd::solve_table(&parsed).expect("a full deal solves");
+    let vul = parse_vulnerable(vul)
+        .value
+        .expect("the generator writes valid vulnerabilities")
+        .vulnerability;
+    let par = pbn_core::dd::par(&table, vul, Seat::ALL[dealer]);
+    let strains = [
+        Strain::Clubs,
+        Strain::Diamonds,
+        Strain::Hearts,
+        Strain::Spades,
+        Strain::Notrump,
+    ];
+    let dd = std::array::from_fn(|seat| {
+        std::array::from_fn(|denom| table.get(strains[denom], Seat::ALL[seat]))
+    });
+    (dd, par.optimum_score(), par.par_contracts().join(", "))
 }
 
 // ---------------------------------------------------------------------------
@@ -1035,6 +1069,8 @@ impl Generator {
             }
         }
         tag(out, "Deal", &deal_str);
+        let solved = self.opts.solved_dd.then(|| solve(&deal_str, vul, dealer));
+        let dd = solved.as_ref().map_or(deal.dd, |s| s.0);
         tag(
             out,
             "Scoring",
@@ -1065,7 +1101,7 @@ impl Generator {
         let mut ddt = String::with_capacity(20);
         for seat in [0, 2, 1, 3] {
             for denom in [4, 3, 2, 1, 0] {
-                ddt.push(char::from_digit(deal.dd[seat][denom] as u32, 16).unwrap());
+                ddt.push(char::from_digit(dd[seat][denom] as u32, 16).unwrap());
             }
         }
         if self.opts.double_dummy_tag {
@@ -1073,6 +1109,10 @@ impl Generator {
         }
         if scoring == Scoring::Imp {
             tag(out, "HomeTeam", home);
+        }
+        if let Some((_, score, contracts)) = &solved {
+            tag(out, "OptimumScore", score);
+            tag(out, "ParContract", contracts);
         }
         if let Some(r) = room {
             tag(out, "Room", r);
@@ -1183,7 +1223,7 @@ impl Generator {
                 let _ = writeln!(
                     out,
                     "{} {:>2} {:>2}",
-                    SEATS[seat], DENOMS[denom], deal.dd[seat][denom]
+                    SEATS[seat], DENOMS[denom], dd[seat][denom]
                 );
             }
         }

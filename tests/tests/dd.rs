@@ -197,3 +197,30 @@ fn dd_reads_stdin_and_reports_unsolvable_deals() {
     assert_eq!(code, 0);
     assert!(out.starts_with(DEAL) && out.ends_with("W  C  0\n"), "{out}");
 }
+
+#[test]
+fn generated_solved_dd_passes_check_dd_and_estimates_do_not() {
+    use pbn_tests::gen::{generate, GenOptions};
+    let dir = tmp("gen");
+    let solved = generate(
+        40,
+        11,
+        &GenOptions {
+            solved_dd: true,
+            ..GenOptions::default()
+        },
+    );
+    assert!(
+        solved.contains("[OptimumScore \"") && solved.contains("[ParContract \""),
+        "{solved}"
+    );
+    let (_, out) = run(&["check", "--dd", "-"], &dir, &solved);
+    assert_eq!(out.matches("[PBN11").count(), 0, "{out}");
+    // The default's estimated tricks are not the solver's.
+    let (_, out) = run(
+        &["check", "--dd", "-"],
+        &dir,
+        &generate(40, 11, &GenOptions::default()),
+    );
+    assert!(out.contains("[PBN1101]"), "{out}");
+}

@@ -4,10 +4,12 @@
 //!
 //! - `server.rs`: the `LanguageServer` implementation, one table of handlers;
 //! - `document.rs`: incremental sync (ropey rope + tree-sitter `InputEdit`);
+//! - `dd.rs`: double-dummy solving on a worker thread, cached per deal;
 //! - `snapshot.rs`: immutable per-version views that requests run on;
 //! - `requests/*.rs`, `notifications/*.rs`: one file per handler.
 
 pub mod convert;
+pub mod dd;
 pub mod document;
 pub mod notifications;
 pub mod requests;

@@ -166,31 +166,55 @@ impl Backend {
                     // Checked outside the lock; serialised and sent under it,
                     // so that publications of one document stay in order.
                     snap.checked();
-                    let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
-                    let current = state.snapshot(&snap.uri).map(|c| c.version);
-                    if current != Some(snap.version) {
-                        return; // stale, or closed
+                    let publish_now = |snap: &Snapshot| {
+                        let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
+                        let current = state.snapshot(&snap.uri).map(|c| c.version);
+                        if current != Some(snap.version) {
+                            return; // stale, or closed
+                        }
+                        let entry = docs.entry(snap.uri.clone()).or_default();
+                        let _ = output.send(super::notifications::diagnostics::publish_frame(
+                            snap,
+                            &mut entry.cache,
+                        ));
+                    };
+                    // With `[check] dd`: the double-dummy diagnostics join
+                    // at once when every deal is solved already, else in a
+                    // second publication once they are.
+                    let dd_ready = snap.dd_diagnostics(false).is_some();
+                    publish_now(&snap);
+                    if !dd_ready && snap.dd_diagnostics(true).is_some() {
+                        publish_now(&snap);
                     }
-                    let entry = docs.entry(snap.uri.clone()).or_default();
-                    let _ = output.send(super::notifications::diagnostics::publish_frame(
-                        &snap,
-                        &mut entry.cache,
-                    ));
                 })
                 .await;
                 return;
             }
             let diags = tokio::task::spawn_blocking(move || {
                 let d = super::notifications::diagnostics::to_lsp(&snap);
-                (snap.version, d)
+                (snap, d)
             })
             .await;
-            let Ok((v, diags)) = diags else { return };
-            match state.snapshot(&uri) {
-                Some(current) if current.version == v => {
-                    client.publish_diagnostics(uri, diags, Some(v)).await
+            let Ok((snap, diags)) = diags else { return };
+            let current = |v: i32| state.snapshot(&uri).is_some_and(|c| c.version == v);
+            let v = snap.version;
+            if current(v) {
+                client
+                    .publish_diagnostics(uri.clone(), diags, Some(v))
+                    .await;
+            }
+            if snap.dd_ready().is_none() && snap.settings.dd {
+                let diags = tokio::task::spawn_blocking(move || {
+                    snap.dd_diagnostics(true)
+                        .is_some()
+                        .then(|| super::notifications::diagnostics::to_lsp(&snap))
+                })
+                .await;
+                if let Ok(Some(diags)) = diags {
+                    if current(v) {
+                        client.publish_diagnostics(uri, diags, Some(v)).await;
+                    }
                 }
-                _ => {}
             }
         });
     }
@@ -546,6 +570,7 @@ fn settings_for(state: &State, uri: &Uri) -> Settings {
     if let Some(dir) = dir {
         if let Some(config) = state.config_for_dir(&dir) {
             s.export = s.export || config.check.export;
+            s.dd = s.dd || config.check.dd;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
         }
     }

@@ -13,6 +13,9 @@ pub struct Settings {
     pub export: bool,
     /// Formatter: add missing mandatory tags as "?".
     pub add_missing_tags: bool,
+    /// Check the double-dummy values a game states (PBN11xx), as
+    /// `pbn check --dd`; also on with `[check] dd = true` in pbn.toml.
+    pub dd: bool,
 }
 
 impl Default for Settings {
@@ -21,6 +24,7 @@ impl Default for Settings {
             encoding: PositionEncoding::Utf16,
             export: false,
             add_missing_tags: true,
+            dd: false,
         }
     }
 }
@@ -32,12 +36,20 @@ pub struct ClientSettings {
     pub export: Option<bool>,
     pub add_missing_tags: Option<bool>,
     pub format: Option<ClientFormatSettings>,
+    pub check: Option<ClientCheckSettings>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClientFormatSettings {
     pub add_missing_tags: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClientCheckSettings {
+    /// `{"pbn": {"check": {"dd": true}}}`.
+    pub dd: Option<bool>,
 }
 
 impl Settings {
@@ -53,6 +65,9 @@ impl Settings {
                 .or(c.format.and_then(|f| f.add_missing_tags))
             {
                 self.add_missing_tags = a;
+            }
+            if let Some(d) = c.check.and_then(|c| c.dd) {
+                self.dd = d;
             }
         }
     }

@@ -42,6 +42,9 @@ pub struct Snapshot {
     /// the whole document stops when it is no longer this snapshot's
     /// ([`Snapshot::is_stale`]).
     latest: Arc<AtomicI32>,
+    /// The double-dummy diagnostics (PBN11xx) when `settings.dd`, once
+    /// every game's deal is solved ([`Snapshot::dd_diagnostics`]).
+    dd: OnceLock<Vec<pbn_core::diagnostic::Diagnostic>>,
     /// Formatted pieces, shared by the document's versions (see
     /// [`Snapshot::format_edits`]).
     format_cache: Arc<Mutex<FormatCache>>,
@@ -96,6 +99,7 @@ impl Snapshot {
             previous_check: None,
             latest: Arc::new(AtomicI32::new(version)),
             format_cache: Arc::default(),
+            dd: OnceLock::new(),
         }
     }
 
@@ -110,6 +114,67 @@ impl Snapshot {
     /// cancellation cannot stop work already running on a thread).
     pub fn is_stale(&self) -> bool {
         self.latest.load(Ordering::Relaxed) != self.version
+    }
+
+    /// This snapshot's version and the document's latest, for work queued
+    /// on its behalf (the double-dummy solver drops stale jobs).
+    pub fn staleness(&self) -> super::dd::Staleness {
+        super::dd::Staleness {
+            latest: self.latest.clone(),
+            version: self.version,
+        }
+    }
+
+    /// The double-dummy diagnostics (PBN11xx, what `pbn check --dd` adds);
+    /// empty unless `settings.dd`. Deals are solved by the server's solver
+    /// ([`super::dd::service`]), cached per deal. With `wait`, this thread
+    /// waits for every solve; without, deals not yet solved are queued and
+    /// `None` says the diagnostics are not complete. `None` too when the
+    /// snapshot became stale.
+    pub fn dd_diagnostics(&self, wait: bool) -> Option<&[pbn_core::diagnostic::Diagnostic]> {
+        if !self.settings.dd {
+            return Some(&[]);
+        }
+        if let Some(d) = self.dd.get() {
+            return Some(d);
+        }
+        let solver = super::dd::service();
+        let asked = self.staleness();
+        let mut out = Vec::new();
+        let mut complete = true;
+        let walked = self.for_each_piece(|games, _| {
+            for g in games {
+                if !complete || !pbn_core::dd::verify::states_dd(g) {
+                    continue;
+                }
+                let Some(p) = pbn_core::dd::verify::Position::of(g) else {
+                    continue;
+                };
+                let solved = if wait {
+                    solver.solve(&p, &asked)
+                } else {
+                    match solver.lookup(&p, &asked) {
+                        super::dd::Lookup::Ready(r) => Some(r),
+                        super::dd::Lookup::Solving => None,
+                    }
+                };
+                match solved {
+                    Some(r) => out.extend(pbn_core::dd::verify::check_game_with(g, |_| {
+                        Some(r.as_ref().clone())
+                    })),
+                    None => complete = false,
+                }
+            }
+        });
+        if !walked || !complete {
+            return None;
+        }
+        Some(self.dd.get_or_init(|| out))
+    }
+
+    /// The double-dummy diagnostics if already computed.
+    pub fn dd_ready(&self) -> Option<&[pbn_core::diagnostic::Diagnostic]> {
+        self.dd.get().map(Vec::as_slice)
     }
 
     /// A snapshot that may reuse the per-game diagnostics of `previous` (or

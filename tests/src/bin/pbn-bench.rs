@@ -18,6 +18,8 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp [--games N] [--budget S] [--pbn PATH] [--perf DIR]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp --quick     # CI smoke run
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp-clean [--games N]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- dd [--games N] [--python PATH]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- dd --quick      # CI smoke run (no endplay)
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -58,6 +60,11 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
         lsp::run_clean,
     ),
     (
+        "dd",
+        "double-dummy tables of 1,000 random deals against endplay's calc_all_tables",
+        dd::run,
+    ),
+    (
         "hostile",
         "pbn check on the hostile inputs at growing sizes: time exponent, peak memory",
         hostile::run,
@@ -71,6 +78,8 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
 
 #[path = "../bench/check.rs"]
 mod check;
+#[path = "../bench/dd.rs"]
+mod dd;
 #[path = "../bench/fmt.rs"]
 mod fmt;
 #[path = "../bench/hostile.rs"]
@@ -95,7 +104,8 @@ fn help() -> String {
          \x20   --quick          tiny sizes, 2 repetitions, BENCHMARKS.md untouched (CI smoke run)\n\
          \x20   --full           also the largest size (parse: 100k games)\n\
          \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run);\n\
-         \x20                    lsp, lsp-clean: the largest size (default 100000; also 1000 and 20000 run)\n\
+         \x20                    lsp, lsp-clean: the largest size (default 100000; also 1000 and 20000 run);\n\
+         \x20                    dd: the number of deals (default 1000)\n\
          \x20   --perf DIR       lsp: record the server with `perf record` during its edits into DIR\n\
          \x20   --budget S       check, lsp: skip a measurement whose run at a size is estimated to take\n\
          \x20                    more than S seconds, and report the estimate (default 120; 0: no limit)\n\

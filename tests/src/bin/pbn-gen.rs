@@ -10,7 +10,7 @@ const HELP: &str = "\
 pbn-gen: generate a realistic PBN 2.1 export-format file of legal bridge games
 
 USAGE:
-    pbn-gen --games N [--seed S] [--no-nags] [--no-comments] [--endplay] [--crlf] [--clean] [-o FILE]
+    pbn-gen --games N [--seed S] [--no-nags] [--no-comments] [--endplay] [--crlf] [--clean] [--dd] [-o FILE]
 
 OPTIONS:
     -n, --games N      number of games to generate (required)
@@ -22,6 +22,10 @@ OPTIONS:
         --crlf         CRLF line endings (default LF)
         --clean        a file `pbn check --export` reports nothing on: --crlf,
                        and no application-specific DoubleDummyTricks tag
+        --dd           solved double-dummy data: DoubleDummyTricks and
+                       OptimumResultTable from the solver, with OptimumScore
+                       and ParContract; `pbn check --dd` accepts it (slower:
+                       one solve per deal)
     -o, --output FILE  write to FILE instead of standard output
     -h, --help         print this help
 ";
@@ -84,6 +88,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
                 opts.line_ending = clean.line_ending;
                 opts.double_dummy_tag = clean.double_dummy_tag;
             }
+            "--dd" => opts.solved_dd = true,
             "-o" | "--output" => output = Some(value("--output")?),
             other => return Err(format!("unknown argument: {other}")),
         }

@@ -7,7 +7,7 @@
 //! other byte stays as it was. The language server's code action "Add
 //! double-dummy analysis" uses [`game_edits`] too.
 
-use super::verify::{check_game, solve_game};
+use super::verify::{check_game_with, solve_game, Solved};
 use super::{DdError, DdTable, Par, DECLARERS, STRAINS};
 use crate::codes::dd as c;
 use crate::model::values::{parse_optimum_score, SideScores};
@@ -126,12 +126,23 @@ fn section_end(g: &Game, ti: usize) -> usize {
 
 /// The edits that complete one game. `text` is the document's text.
 pub fn game_edits(g: &Game, text: &str, overwrite: bool) -> GameReport {
+    game_edits_with(g, text, overwrite, &mut solve_game)
+}
+
+/// [`game_edits`] with the game solved by `solve` (the language server
+/// passes its cache).
+pub fn game_edits_with(
+    g: &Game,
+    text: &str,
+    overwrite: bool,
+    solve: &mut impl FnMut(&Game) -> Option<Solved>,
+) -> GameReport {
     let mut r = GameReport {
         game: g.index,
         offset: g.range.start,
         ..GameReport::default()
     };
-    let (table, par) = match solve_game(g) {
+    let (table, par) = match solve(g) {
         None => return r,
         Some(Err(e)) => {
             r.skipped = Some(skip_reason(&e));
@@ -144,7 +155,7 @@ pub fn game_edits(g: &Game, text: &str, overwrite: bool) -> GameReport {
         return r;
     }
     let eol = eol_of(text);
-    let diags = check_game(g);
+    let diags = check_game_with(g, |_| Some(Ok((table, par.clone()))));
     let flagged = |code: &crate::codes::CodeInfo| diags.iter().any(|d| d.code.code == code.code);
     let mut append: Vec<String> = Vec::new();
     for name in WRITE_ORDER {

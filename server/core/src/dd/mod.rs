@@ -122,13 +122,22 @@ fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, DdError> {
 
 /// The four hands of a deal that the solver can take.
 fn builder(deal: &Deal) -> Result<(Builder, usize), DdError> {
+    builder_of(&deal.hands, &deal.spot_cards)
+}
+
+/// [`builder`] from the hands (indexed by `Seat as usize`) and their `x`
+/// spot-card counts.
+fn builder_of(
+    hands: &[Option<contract_bridge::Hand>; 4],
+    spot_cards: &[usize; 4],
+) -> Result<(Builder, usize), DdError> {
     let mut b = Builder::default();
     let mut size = None;
     for seat in Seat::ALL {
-        let Some(hand) = deal.hand(seat) else {
+        let Some(hand) = hands[seat as usize] else {
             return Err(DdError::MissingHand(seat));
         };
-        if deal.spot_cards[seat as usize] > 0 {
+        if spot_cards[seat as usize] > 0 {
             return Err(DdError::SpotCards(seat));
         }
         let n = hand.len();
@@ -153,7 +162,16 @@ fn builder(deal: &Deal) -> Result<(Builder, usize), DdError> {
 /// Solves a deal: the tricks of each declarer in each strain. A full deal
 /// or an end position (§3.10: four hands of the same size).
 pub fn solve_table(deal: &Deal) -> Result<DdTable, DdError> {
-    let (b, n) = builder(deal)?;
+    solve_hands(&deal.hands, &deal.spot_cards)
+}
+
+/// [`solve_table`] from the hands (indexed by `Seat as usize`) and their
+/// `x` spot-card counts.
+pub fn solve_hands(
+    hands: &[Option<contract_bridge::Hand>; 4],
+    spot_cards: &[usize; 4],
+) -> Result<DdTable, DdError> {
+    let (b, n) = builder_of(hands, spot_cards)?;
     if n == 13 {
         let full = b.build_full().map_err(|_| DdError::DuplicateCard)?;
         let t = guarded(|| {

@@ -4,7 +4,7 @@
 //! §4.2.7); PBN1105 when the Deal cannot be solved. Values that do not
 //! parse are left to the value rules (PBN03xx).
 
-use super::{par, solve_table, DdTable, Par, STRAINS};
+use super::{par, DdTable, Par, STRAINS};
 use crate::codes::dd as c;
 use crate::diagnostic::Diagnostic;
 use crate::model::values::{
@@ -31,12 +31,24 @@ pub fn check_document(doc: &Document) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The solved table and par of a game, or why it has none. `None` when the
-/// game has no Deal.
-pub fn solve_game(g: &Game) -> Option<Result<(DdTable, Par), super::DdError>> {
-    let deal = parse_deal(g.value("Deal")?).value?;
-    Some(solve_table(&deal).map(|t| {
-        let vul = g
+/// What the solver needs of a game: its deal, dealer and vulnerability
+/// (the key the language server caches results under).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// The known cards of each hand (`None`: not given).
+    pub hands: [Option<contract_bridge::Hand>; 4],
+    /// `x` spot cards per hand (such a deal cannot be solved).
+    pub spot_cards: [usize; 4],
+    pub dealer: Seat,
+    pub vulnerability: AbsoluteVulnerability,
+}
+
+impl Position {
+    /// The position of a game; `None` when it has no readable Deal. The
+    /// dealer defaults to the Deal's first seat, the vulnerability to none.
+    pub fn of(g: &Game) -> Option<Position> {
+        let deal = parse_deal(g.value("Deal")?).value?;
+        let vulnerability = g
             .value("Vulnerable")
             .and_then(|v| parse_vulnerable(v).value)
             .map_or(AbsoluteVulnerability::NONE, |v| v.vulnerability);
@@ -44,9 +56,30 @@ pub fn solve_game(g: &Game) -> Option<Result<(DdTable, Par), super::DdError>> {
             .value("Dealer")
             .and_then(|v| parse_dealer(v).value)
             .map_or(deal.first, |d| d.seat);
-        let p = par(&t, vul, dealer);
-        (t, p)
-    }))
+        Some(Position {
+            hands: deal.hands,
+            spot_cards: deal.spot_cards,
+            dealer,
+            vulnerability,
+        })
+    }
+
+    /// Solves the position: its table and par.
+    pub fn solve(&self) -> Solved {
+        super::solve_hands(&self.hands, &self.spot_cards).map(|t| {
+            let p = par(&t, self.vulnerability, self.dealer);
+            (t, p)
+        })
+    }
+}
+
+/// A solved position, or why it cannot be solved.
+pub type Solved = Result<(DdTable, Par), super::DdError>;
+
+/// The solved table and par of a game, or why it has none. `None` when the
+/// game has no Deal.
+pub fn solve_game(g: &Game) -> Option<Solved> {
+    Position::of(g).map(|p| p.solve())
 }
 
 fn strain_name(s: Strain) -> &'static str {
@@ -70,13 +103,26 @@ fn value_range(g: &Game, name: &str) -> Range<usize> {
     }
 }
 
+/// Whether a game states any double-dummy value (only those are solved
+/// when checking).
+pub fn states_dd(g: &Game) -> bool {
+    DD_TAGS.iter().any(|n| g.value(n).is_some())
+}
+
 /// Checks one game's double-dummy values.
 pub fn check_game(g: &Game) -> Vec<Diagnostic> {
+    check_game_with(g, solve_game)
+}
+
+/// [`check_game`] with the game solved by `solve` (the language server
+/// passes its cache); `solve` is called only when the game states a
+/// double-dummy value.
+pub fn check_game_with(g: &Game, solve: impl FnOnce(&Game) -> Option<Solved>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if !DD_TAGS.iter().any(|n| g.value(n).is_some()) {
+    if !states_dd(g) {
         return out;
     }
-    let (table, par) = match solve_game(g) {
+    let (table, par) = match solve(g) {
         None => return out,
         Some(Err(e)) => {
             out.push(

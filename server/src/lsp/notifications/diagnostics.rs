@@ -16,9 +16,11 @@ use tower_lsp_server::ls_types::{
 
 pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
     let conv = snap.converter();
+    let dd = snap.dd_diagnostics(false).unwrap_or_default();
     snap.check()
         .diagnostics
         .iter()
+        .chain(dd)
         .map(|d| one(snap, &conv, d))
         .collect()
 }
@@ -280,6 +282,14 @@ impl Message {
                 };
                 map.insert(key, json.clone());
                 parts.push(json);
+            }
+        }
+        // The double-dummy diagnostics once solved (few: not cached).
+        if let Some(dd) = snap.dd_ready() {
+            for d in dd {
+                parts.push(Arc::from(
+                    serde_json::to_string(&one(snap, &conv, d)).expect("a diagnostic serialises"),
+                ));
             }
         }
         cache.pieces = pieces;

@@ -30,6 +30,10 @@
 //! | PBN1013           | Vulnerable `None`/`NS`/`EW`/`All`; Result as declarer's tricks |
 //! | PBN1002, PBN1003, PBN1009, PBN1010, PBN1011 | format the game (the export formatter) |
 //!
+//! Rewrites: Declarer/Contract/Result from the auction and play; "Add
+//! double-dummy analysis" (the game's double-dummy tags from the solver,
+//! as `pbn dd --overwrite`).
+//!
 //! Source actions: `source.convertToExport` replaces the whole file with the
 //! formatter's output; `source.convertGameToExport` replaces one game (the
 //! one at the start of the range). They are not computed for automatic
@@ -117,12 +121,15 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     let game = snap
         .game_at(range.start)
         .or_else(|| snap.games_overlapping(range.clone()).next());
+    let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
     if wants(&CodeActionKind::REFACTOR_REWRITE) {
         if let Some(fix) = game.and_then(|g| fill_from_auction(snap, g)) {
             out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
         }
+        if let Some(fix) = game.and_then(|g| add_dd(snap, g, !automatic)) {
+            out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
+        }
     }
-    let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
     if !(automatic && only.is_none()) {
         // A layout quick fix already offers the same edit under the same
         // title: one entry in the menu is enough.
@@ -1091,6 +1098,42 @@ fn fill_from_auction(snap: &Snapshot, g: &Game) -> Option<Fix> {
             false,
         )
     })
+}
+
+/// "Add double-dummy analysis": the game's DoubleDummyTricks, OptimumScore,
+/// ParContract and OptimumResultTable from the solver, the missing ones
+/// added and wrong ones replaced ([`pbn_core::dd::fill`], as `pbn dd
+/// --overwrite`). The deal is solved by the server's solver, cached; an
+/// automatic request (the lightbulb) never waits for it: it offers the
+/// action once the deal is solved (a hover or an earlier request queued it).
+fn add_dd(snap: &Snapshot, g: &Game, wait: bool) -> Option<Fix> {
+    use crate::lsp::dd::{service, Lookup};
+    let p = pbn_core::dd::verify::Position::of(g)?;
+    if p.hands.iter().any(Option::is_none) {
+        return None;
+    }
+    let asked = snap.staleness();
+    let solved = if wait {
+        service().solve(&p, &asked)?
+    } else {
+        match service().lookup(&p, &asked) {
+            Lookup::Ready(r) => r,
+            Lookup::Solving => return None,
+        }
+    };
+    let r = pbn_core::dd::fill::game_edits_with(g, &snap.source.text, true, &mut |_| {
+        Some(solved.as_ref().clone())
+    });
+    if r.edits.is_empty() {
+        return None;
+    }
+    let title = if r.missing.is_empty() {
+        "Correct the double-dummy analysis"
+    } else {
+        "Add double-dummy analysis"
+    };
+    let edits = r.edits.into_iter().map(|e| (e.range, e.text)).collect();
+    Some(Fix::new(title, edits, false))
 }
 
 // ---------------------------------------------------------------------------

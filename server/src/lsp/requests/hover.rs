@@ -363,7 +363,14 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
         "Deal" => tag
             .effective()
             .and_then(|v| values::parse_deal(v).value)
-            .map(|d| deal_diagram(snap, game, &d)),
+            .map(|d| {
+                let mut md = deal_diagram(snap, game, &d);
+                if let Some(dd) = dd_section(snap, game) {
+                    md.push_str("\n\n");
+                    md.push_str(&dd);
+                }
+                md
+            }),
         "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
         "Note" => note_tag_hover(snap, game, tag),
         _ => None,
@@ -409,6 +416,56 @@ fn deal_diagram(snap: &Snapshot, game: &Game, deal: &values::Deal) -> String {
         .is_end_position
         .then(|| deal.card_counts.iter().copied().max().unwrap_or(0));
     pbn_core::render::markdown::deal(&r)
+}
+
+/// The double-dummy table and par under the diagram, from the server's
+/// solver ([`crate::lsp::dd`]): never waits; "solving…" until the deal is
+/// solved (the next hover shows it). Nothing for a deal with hands not
+/// given; par only for a full deal (not an end position, §3.10).
+fn dd_section(snap: &Snapshot, game: &Game) -> Option<String> {
+    use crate::lsp::dd::{service, Lookup};
+    use pbn_core::dd::{DdError, DECLARERS, STRAINS};
+    let p = pbn_core::dd::verify::Position::of(game)?;
+    if p.hands.iter().any(Option::is_none) {
+        return None;
+    }
+    let solved = match service().lookup(&p, &snap.staleness()) {
+        Lookup::Solving => return Some("*Double dummy: solving…*".into()),
+        Lookup::Ready(r) => r,
+    };
+    let (table, par) = match solved.as_ref() {
+        Err(DdError::MissingHand(_)) => return None,
+        Err(e) => return Some(format!("*Double dummy: not solved ({e}).*")),
+        Ok(r) => r,
+    };
+    let mut md = String::from("**Double dummy** (tricks by declarer)\n\n| |");
+    for strain in STRAINS {
+        match strain {
+            Strain::Notrump => md.push_str(" NT |"),
+            s => md.push_str(&format!(" {} |", s.suit().map_or('?', suit_symbol))),
+        }
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|");
+    for seat in DECLARERS {
+        md.push_str(&format!("\n| {} |", seat.letter()));
+        for strain in STRAINS {
+            md.push_str(&format!(" {} |", table.get(strain, seat)));
+        }
+    }
+    let full = p.hands.iter().flatten().all(|h| h.len() == 13);
+    if full {
+        md.push_str("\n\n**Par:** ");
+        if par.contracts.is_empty() {
+            md.push_str("all pass, 0");
+        } else {
+            md.push_str(&format!(
+                "{} ({})",
+                par.par_contracts().join(", "),
+                side_score(par.score_ns)
+            ));
+        }
+    }
+    Some(md)
 }
 
 // ---- Contract and Result ------------------------------------------------

@@ -1,0 +1,130 @@
+//! Par against endplay's `par` (DDS's DealerParBin through endplay) on 300
+//! random deals with random dealers and vulnerabilities:
+//! `tests/fixtures/dd/par_endplay.json`, written by
+//! `tests/bench/endplay_dd.py par --seed 42 --count 300` (the test needs no
+//! Python). Score and the set of par contracts must be equal for every deal.
+
+use pbn_core::bridge::{Seat, Vulnerability};
+use pbn_core::dd::{par, solve_tables, DdTable, Par};
+use pbn_core::model::values::{parse_deal, parse_vulnerable};
+use serde_json::Value;
+
+struct Case {
+    text: String,
+    dealer: Seat,
+    vul: Vulnerability,
+    score: i32,
+    contracts: Vec<String>,
+}
+
+fn cases() -> (Vec<Case>, Vec<DdTable>) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/dd/par_endplay.json");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut cases = Vec::new();
+    let mut deals = Vec::new();
+    for d in json["deals"].as_array().unwrap() {
+        let text = d["deal"].as_str().unwrap().to_owned();
+        deals.push(parse_deal(&text).value.expect("a deal"));
+        let dealer = match d["dealer"].as_str().unwrap() {
+            "N" => Seat::North,
+            "E" => Seat::East,
+            "S" => Seat::South,
+            _ => Seat::West,
+        };
+        let vul = parse_vulnerable(d["vulnerable"].as_str().unwrap())
+            .value
+            .unwrap()
+            .vulnerability;
+        let mut contracts: Vec<String> = d["contracts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+        contracts.sort();
+        cases.push(Case {
+            text,
+            dealer,
+            vul,
+            score: d["score"].as_i64().unwrap() as i32,
+            contracts,
+        });
+    }
+    let tables = solve_tables(&deals)
+        .into_iter()
+        .map(|t| t.expect("a full deal"))
+        .collect();
+    (cases, tables)
+}
+
+/// Our par's contracts in the fixture's form: `E 4SX-1`, sorted.
+fn ours(p: &Par) -> Vec<String> {
+    let mut v: Vec<String> = p
+        .contracts
+        .iter()
+        .map(|c| format!("{} {}", c.declarer.letter(), c.contract_text()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn par_equals_endplay_on_300_random_deals() {
+    let (cases, tables) = cases();
+    assert_eq!(cases.len(), 300);
+    let mut wrong = Vec::new();
+    for (c, t) in cases.iter().zip(&tables) {
+        let p = par(t, c.vul, c.dealer);
+        if p.score_ns != c.score || ours(&p) != c.contracts {
+            wrong.push(format!(
+                "{} dealer {:?} vul {:?}: ours {} {:?}, endplay {} {:?}",
+                c.text,
+                c.dealer,
+                c.vul,
+                p.score_ns,
+                ours(&p),
+                c.score,
+                c.contracts
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} deals differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    // The fixture exercises what par depends on: sacrifices (doubled
+    // contracts going down) and both sides scoring.
+    let all: Vec<&String> = cases.iter().flat_map(|c| &c.contracts).collect();
+    assert!(all.iter().any(|c| c.contains('X')), "no sacrifice");
+    assert!(cases.iter().any(|c| c.score < 0) && cases.iter().any(|c| c.score > 0));
+}
+
+#[test]
+fn the_comparison_sees_a_wrong_dealer_or_vulnerability() {
+    // The same check with the dealer or the vulnerability changed must fail
+    // on some deals: the fixture can catch a par that ignores them.
+    let (cases, tables) = cases();
+    let differs = |f: &dyn Fn(&Case, &DdTable) -> Par| {
+        cases
+            .iter()
+            .zip(&tables)
+            .filter(|(c, t)| {
+                let p = f(c, t);
+                p.score_ns != c.score || ours(&p) != c.contracts
+            })
+            .count()
+    };
+    let by_dealer = differs(&|c, t| par(t, c.vul, c.dealer.lho()));
+    let by_vul = differs(&|c, t| {
+        let flipped = if c.vul == Vulnerability::NONE {
+            Vulnerability::ALL
+        } else {
+            Vulnerability::NONE
+        };
+        par(t, flipped, c.dealer)
+    });
+    assert!(by_dealer > 0, "a wrong dealer went unnoticed");
+    assert!(by_vul > 0, "a wrong vulnerability went unnoticed");
+}

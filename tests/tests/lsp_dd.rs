@@ -1,0 +1,221 @@
+//! The language server's double-dummy analysis over stdio: the hover's
+//! table and par (after "solving…"), the code action "Add double-dummy
+//! analysis", and the PBN11xx diagnostics with `[check] dd`.
+
+use pbn_tests::lsp_client::LspClient;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const DEAL: &str = "N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7";
+
+fn text(extra: &str) -> String {
+    format!("[Event \"dd\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"{DEAL}\"]\n{extra}")
+}
+
+fn open(c: &mut LspClient, uri: &str, text: &str) {
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": 1, "text": text}}),
+    );
+}
+
+fn hover_deal(c: &mut LspClient, uri: &str) -> String {
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}}),
+    );
+    h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Hovers until the table is there; the first hover must not wait for it.
+fn hover_until_solved(c: &mut LspClient, uri: &str) -> (String, String) {
+    let start = Instant::now();
+    let first = hover_deal(c, uri);
+    loop {
+        let md = hover_deal(c, uri);
+        if !md.contains("solving") {
+            return (first, md);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never solved: {md}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn hover_shows_solving_then_the_table_and_par() {
+    let uri = "file:///tmp/pbn-lsp-dd/hover.pbn";
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    open(&mut c, uri, &text(""));
+    let _ = c.diagnostics(uri, 1);
+    let (first, md) = hover_until_solved(&mut c, uri);
+    // The first hover of a deal answers before the solver has finished.
+    assert!(first.contains("solving…"), "{first}");
+    assert!(first.contains("HCP"), "{first}");
+    let table = &md[md.find("**Double dummy**").expect("a table")..];
+    insta::assert_snapshot!("lsp_dd_hover", table);
+    // A deal with a hand not given: the diagram only, nothing to solve.
+    let partial = "file:///tmp/pbn-lsp-dd/partial.pbn";
+    open(
+        &mut c,
+        partial,
+        "[Event \"\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n",
+    );
+    let md = hover_deal(&mut c, partial);
+    assert!(md.contains("HCP") && !md.contains("Double dummy"), "{md}");
+    c.shutdown();
+}
+
+fn code_actions(c: &mut LspClient, uri: &str, automatic: bool) -> Vec<Value> {
+    let mut context = json!({"diagnostics": []});
+    if automatic {
+        context["triggerKind"] = json!(2);
+    }
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 3, "character": 10}, "end": {"line": 3, "character": 10}}, "context": context}),
+    );
+    r["result"].as_array().cloned().unwrap_or_default()
+}
+
+fn apply(text: &str, edits: &[Value]) -> String {
+    // Single-line-safe application for the LF text of these tests.
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let ch = p["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + ch
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_owned();
+    for (a, b, t) in edits {
+        out.replace_range(a..b, &t);
+    }
+    out
+}
+
+fn dd_action(actions: &[Value]) -> Option<&Value> {
+    actions
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("double-dummy"))
+}
+
+#[test]
+fn code_action_adds_the_analysis_and_the_result_checks_clean() {
+    let uri = "file:///tmp/pbn-lsp-dd/action.pbn";
+    let before = text("\n[Event \"next\"]\n");
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pbn": {"check": {"dd": true}}}}),
+    );
+    open(&mut c, uri, &before);
+    let actions = code_actions(&mut c, uri, false);
+    let a = dd_action(&actions).expect("the action");
+    assert_eq!(a["title"], "Add double-dummy analysis", "{a}");
+    let edits = a["edit"]["changes"][uri].as_array().unwrap().clone();
+    let after = apply(&before, &edits);
+    insta::assert_snapshot!("lsp_dd_code_action", after);
+    // The filled game: no PBN11xx diagnostic, and no action left to offer.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": after}]}),
+    );
+    let diags = c.diagnostics(uri, 2);
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["code"].as_str().unwrap_or("").starts_with("PBN11")),
+        "{diags:?}"
+    );
+    assert!(dd_action(&code_actions(&mut c, uri, false)).is_none());
+    c.shutdown();
+}
+
+#[test]
+fn wrong_values_are_diagnostics_with_check_dd() {
+    let wrong = text("[OptimumScore \"NS 420\"]\n[DoubleDummyTricks \"73b3c63b3c492a0492a0\"]\n");
+    // Off: no PBN11xx diagnostics.
+    let off = "file:///tmp/pbn-lsp-dd/off.pbn";
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    open(&mut c, off, &wrong);
+    let diags = c.diagnostics(off, 1);
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["code"].as_str().unwrap_or("").starts_with("PBN11")),
+        "{diags:?}"
+    );
+    // On (the client's setting): the wrong digit and score, in a later
+    // publication once solved.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pbn": {"check": {"dd": true}}}}),
+    );
+    let uri = "file:///tmp/pbn-lsp-dd/on.pbn";
+    open(&mut c, uri, &wrong);
+    let codes = loop {
+        let m = c.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        let codes: Vec<String> = m["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d["code"].as_str())
+            .filter(|c| c.starts_with("PBN11"))
+            .map(str::to_owned)
+            .collect();
+        if !codes.is_empty() {
+            break codes;
+        }
+    };
+    assert_eq!(codes, ["PBN1101", "PBN1104"], "{codes:?}");
+    // The code action replaces them and adds the missing two.
+    let a = dd_action(&code_actions(&mut c, uri, false))
+        .cloned()
+        .expect("an action");
+    assert!(a["title"].as_str().unwrap().starts_with("Add"), "{a}");
+    c.shutdown();
+}
+
+#[test]
+fn an_automatic_request_does_not_wait_for_the_solver() {
+    let uri = "file:///tmp/pbn-lsp-dd/auto.pbn";
+    // A deal no other test solves (the cache is per process anyway).
+    let t = "[Event \"\"]\n[Dealer \"E\"]\n[Vulnerable \"All\"]\n[Deal \"N:AK2.QJ3.T98.7654 QJT.AK2.765.AKQ8 9876.T98.AKQ.JT9 543.7654.J432.32\"]\n";
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    open(&mut c, uri, t);
+    let _ = c.diagnostics(uri, 1);
+    // The lightbulb's request: offered only once solved (it queues it).
+    assert!(dd_action(&code_actions(&mut c, uri, true)).is_none());
+    let start = Instant::now();
+    let found = loop {
+        if let Some(a) = dd_action(&code_actions(&mut c, uri, true)) {
+            break a.clone();
+        }
+        assert!(start.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(found["title"], "Add double-dummy analysis");
+    c.shutdown();
+}
