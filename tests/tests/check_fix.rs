@@ -96,7 +96,7 @@ fn diff_shows_the_fixes_without_writing() {
     assert_eq!(after, before, "--diff wrote the file");
     assert_eq!(status, 1, "--diff exits 1 when there is something to fix");
     assert!(
-        stdout.contains("-1N P 3N Dbl\n+1NT Pass 3NT X\n"),
+        stdout.contains("-1N P 3N Dbl\n-Rdbl P P P\n+1NT Pass 3NT X\n+XX Pass Pass Pass\n"),
         "{stdout}"
     );
     assert!(stderr.contains("would apply"), "{stderr}");
