@@ -28,6 +28,146 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// The range is unused code (rendered faded by editors).
     pub unnecessary: bool,
+    /// The repair, when the meaning is recoverable (shared, like the
+    /// message, when the checker reuses a game's diagnostics).
+    pub fix: Option<Arc<Fix>>,
+}
+
+/// One replacement of a byte range of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub range: Range<usize>,
+    pub new_text: String,
+}
+
+/// Whether a fix may be applied without asking (`pbn check --fix`, `pbn
+/// fmt`, the editors' fix-all) or only on request (`--unsafe-fixes`, a
+/// quick fix chosen by hand): unsafe when a guess is involved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Applicability {
+    Safe,
+    Unsafe,
+}
+
+/// The text edits that resolve a diagnostic (as ruff's fixes): edits do not
+/// overlap and are in no particular order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<Edit>,
+    pub applicability: Applicability,
+    /// The editor's preferred quick fix for the diagnostic.
+    pub preferred: bool,
+}
+
+impl Fix {
+    pub fn new(title: impl Into<String>, edits: Vec<Edit>, applicability: Applicability) -> Fix {
+        Fix {
+            title: title.into(),
+            edits,
+            applicability,
+            preferred: applicability == Applicability::Safe,
+        }
+    }
+
+    /// One replacement.
+    pub fn replace(
+        title: impl Into<String>,
+        range: Range<usize>,
+        new_text: impl Into<String>,
+        applicability: Applicability,
+    ) -> Fix {
+        let new_text = new_text.into();
+        Fix::new(title, vec![Edit { range, new_text }], applicability)
+    }
+
+    /// The bytes the edits cover, from the first start to the last end.
+    pub fn span(&self) -> Range<usize> {
+        let start = self.edits.iter().map(|e| e.range.start).min().unwrap_or(0);
+        let end = self.edits.iter().map(|e| e.range.end).max().unwrap_or(0);
+        start..end
+    }
+
+    /// Whether the fix would be applied when `unsafe_fixes` are allowed or not.
+    pub fn applies(&self, unsafe_fixes: bool) -> bool {
+        unsafe_fixes || self.applicability == Applicability::Safe
+    }
+}
+
+/// The text with the fixes of `diagnostics` applied: those that
+/// [`Fix::applies`], in the order of their first edit; a fix whose edits
+/// overlap or touch a fix already taken is left for the next round (as ruff
+/// does), as is a fix with an edit outside the text or not on character
+/// boundaries. Returns the new text and the indices of the diagnostics
+/// whose fix was applied; `None` when none was.
+pub fn apply_fixes(
+    text: &str,
+    diagnostics: &[Diagnostic],
+    unsafe_fixes: bool,
+) -> Option<(String, Vec<usize>)> {
+    let mut fixes: Vec<(usize, &Fix)> = diagnostics
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| Some((i, d.fix.as_deref().filter(|f| f.applies(unsafe_fixes))?)))
+        .filter(|(_, f)| {
+            !f.edits.is_empty()
+                && f.edits.iter().all(|e| {
+                    e.range.start <= e.range.end
+                        && text.is_char_boundary(e.range.start)
+                        && text.is_char_boundary(e.range.end)
+                        && e.range.end <= text.len()
+                })
+        })
+        .collect();
+    fixes.sort_by_key(|(i, f)| (f.span().start, f.span().end, *i));
+    // Taken edits by start: (end, index of the edit).
+    let mut taken: std::collections::BTreeMap<usize, (usize, &Edit)> = Default::default();
+    let mut applied = Vec::new();
+    let mut seen: Vec<&Fix> = Vec::new();
+    // Two edits conflict when they overlap or start or end at one point
+    // (two insertions there would be ordered by chance).
+    let conflict = |a: &Range<usize>, b: &Range<usize>| {
+        (a.start < b.end && b.start < a.end) || a.start == b.start || a.end == b.end
+    };
+    for (i, f) in fixes {
+        if seen.last().is_some_and(|s| *s == f) {
+            // The same fix on two diagnostics (a Deal's two PBN1012).
+            applied.push(i);
+            continue;
+        }
+        let mut own: Vec<&Edit> = f.edits.iter().collect();
+        own.sort_by_key(|e| (e.range.start, e.range.end));
+        let inner = own.windows(2).any(|w| conflict(&w[0].range, &w[1].range));
+        let clash = own.iter().any(|e| {
+            let before = taken.range(..=e.range.start).next_back();
+            let after = taken.range(e.range.start..).next();
+            before
+                .into_iter()
+                .chain(after)
+                .any(|(_, (_, t))| conflict(&e.range, &t.range))
+        });
+        if inner || clash {
+            continue;
+        }
+        for e in own {
+            taken.insert(e.range.start, (e.range.end, e));
+        }
+        seen.push(f);
+        applied.push(i);
+    }
+    if applied.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for (_, (_, e)) in taken {
+        out.push_str(&text[at..e.range.start]);
+        out.push_str(&e.new_text);
+        at = e.range.end;
+    }
+    out.push_str(&text[at..]);
+    applied.sort_unstable();
+    Some((out, applied))
 }
 
 impl Diagnostic {
@@ -44,7 +184,13 @@ impl Diagnostic {
             game: None,
             related: Vec::new(),
             unnecessary: false,
+            fix: None,
         }
+    }
+
+    pub fn with_fix(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix.map(Arc::new);
+        self
     }
 
     pub fn with_game(mut self, game: Option<usize>) -> Self {

@@ -29,7 +29,7 @@ pub enum Format {
 /// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --dd analysed.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --dd analysed.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
@@ -61,11 +61,23 @@ pub struct CheckArgs {
     /// taken and the peak memory of the process (Linux: VmHWM).
     #[arg(long)]
     stats: bool,
+    /// Apply every safe fix and write the files back (standard input: the
+    /// fixed text to standard output); report what was changed and what is
+    /// left.
+    #[arg(long)]
+    fix: bool,
+    /// With --fix or --diff, also apply the fixes that involve a guess
+    /// (a quoted bare value, a Contract from the auction…).
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the changes --fix would make as a unified diff; write nothing.
+    #[arg(long)]
+    diff: bool,
 }
 
-struct FileReport {
-    input: Input,
-    outcome: Result<(SourceText, pbn_core::checker::CheckResult), String>,
+pub(super) struct FileReport {
+    pub(super) input: Input,
+    pub(super) outcome: Result<(SourceText, pbn_core::checker::CheckResult), String>,
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
@@ -84,6 +96,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.fix || args.diff || args.unsafe_fixes {
+        let check: Vec<CheckOptions> = opts.iter().map(|o| o.check.clone()).collect();
+        return super::fix::run(
+            &inputs,
+            &check,
+            super::fix::Mode {
+                write: !args.diff,
+                unsafe_fixes: args.unsafe_fixes,
+                style: Style {
+                    color: color_on(&args.color),
+                },
+            },
+        );
+    }
     let reports = check_all(&inputs, &opts);
 
     let mut errors = 0usize;
@@ -114,14 +140,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     match args.format {
         Format::Json => print_json(&reports, errors, warnings, infos + hints, games),
         Format::Human => {
-            let color = match args.color.as_str() {
-                "always" => true,
-                "never" => false,
-                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-            };
             print_human(
                 &reports,
-                &Style { color },
+                &Style {
+                    color: color_on(&args.color),
+                },
                 [errors, warnings, infos, hints],
                 games,
             );
@@ -299,7 +322,16 @@ fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
         .collect()
 }
 
-fn print_human(
+/// `--color`: always, never, or auto (on a terminal unless NO_COLOR is set).
+fn color_on(setting: &str) -> bool {
+    match setting {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    }
+}
+
+pub(super) fn print_human(
     reports: &[FileReport],
     style: &Style,
     [errors, warnings, infos, hints]: [usize; 4],

@@ -32,6 +32,7 @@ pub mod dd;
 pub mod dump;
 pub mod explain;
 pub mod files;
+pub mod fix;
 pub mod fmt;
 pub mod html;
 pub mod lsp;

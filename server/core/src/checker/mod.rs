@@ -5,6 +5,7 @@
 //! functions of [`crate::rules`].
 
 mod engine;
+pub mod fix;
 mod game;
 mod layout;
 mod merge;

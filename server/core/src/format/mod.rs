@@ -38,6 +38,8 @@ pub struct Formatted {
     pub unprintable_games: Vec<usize>,
     /// Number of later duplicate tags dropped (§3.4: they are ignored).
     pub dropped_duplicates: usize,
+    /// Number of safe fixes applied before formatting ([`format`]).
+    pub fixes: usize,
 }
 
 impl Formatted {
@@ -51,8 +53,23 @@ impl Formatted {
     }
 }
 
-/// Formats a whole document (a large one on every core).
+/// Formats a whole document (a large one on every core), after applying
+/// every safe fix of its diagnostics ([`crate::checker::fix`]): what the
+/// checker reads as something else is written as what it was read as, and
+/// a game whose syntax error a safe fix removes is formatted.
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let fixed =
+        crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
+    let fixes = fixed.count();
+    let source = if fixes > 0 { &fixed.source } else { source };
+    let mut out = format_unfixed(source, opts);
+    out.fixes = fixes;
+    crate::par::drop_later(fixed);
+    out
+}
+
+/// Formats a whole document as written, without applying fixes.
+pub fn format_unfixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let trees = crate::syntax::parse_pieces(&source.text);
     let doc = model::lower(&trees, &source.text);
     let out = format_parsed(source, &trees, &doc, opts);
@@ -494,6 +511,7 @@ impl<'s> Assembler<'s> {
             verbatim_games: self.verbatim_games,
             unprintable_games: self.unprintable_games,
             dropped_duplicates: self.dropped,
+            fixes: 0,
         }
     }
 }

@@ -411,20 +411,7 @@ pub fn raw_offset(raw: &str, off: usize) -> usize {
     i
 }
 
-/// Escapes a value for writing inside quotes.
-pub fn escape(text: &str) -> String {
-    if !text.contains(['"', '\\']) {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 2);
-    for c in text.chars() {
-        if c == '"' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::spec::escape;
 
 /// How many passes an `AP` after `before` stands for (§3.5.1 "all players
 /// pass"): enough for three passes after the last bid, double or redouble,

@@ -4,6 +4,7 @@
 
 mod bridge;
 pub(crate) mod export;
+pub mod fixes;
 mod notes;
 mod tables;
 pub mod tags;
@@ -140,6 +141,7 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     if export {
         export::check(&ctx, &mut out);
     }
+    fixes::attach(text, g, &mut out);
     cap_per_code(&mut out);
     out
 }
@@ -186,15 +188,44 @@ pub(crate) fn keep_first_per_code(
         return;
     }
     let mut seen: FastMap<&'static str, usize> = FastMap::default();
+    // The fixes of the diagnostics not shown join the last one shown of
+    // their code, so that fixing all still fixes them all.
+    let mut last: FastMap<&'static str, usize> = FastMap::default();
+    let mut merged: Vec<(usize, Vec<crate::diagnostic::Fix>)> = Vec::new();
+    let mut k = 0;
     diags.retain_mut(|d| {
         let n = seen.entry(d.code.code).or_default();
         *n += 1;
         let total = counts[d.code.code];
         if *n == cap && total > cap {
             d.message = format!("{} {}", d.message, note(total - cap)).into();
+            last.insert(d.code.code, k);
         }
-        *n <= cap
+        let keep = *n <= cap;
+        if !keep {
+            if let (Some(f), Some(&at)) = (d.fix.take(), last.get(d.code.code)) {
+                match merged.iter_mut().find(|(i, _)| *i == at) {
+                    Some((_, v)) => v.push((*f).clone()),
+                    None => merged.push((at, vec![(*f).clone()])),
+                }
+            }
+        }
+        k += usize::from(keep);
+        keep
     });
+    for (at, more) in merged {
+        let d = &mut diags[at];
+        let Some(first) = d.fix.as_deref() else {
+            continue;
+        };
+        let mut f = first.clone();
+        for m in more {
+            f.applicability = f.applicability.max(m.applicability);
+            f.edits.extend(m.edits);
+        }
+        f.title = format!("{} (and the same fix where not shown)", f.title);
+        d.fix = Some(std::sync::Arc::new(f));
+    }
 }
 
 /// The per-game diagnostics of the games `idx`, in that order; in parallel

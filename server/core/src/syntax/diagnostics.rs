@@ -79,14 +79,23 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
             ));
         }
         "unquoted_value" => {
-            out.push(Diagnostic::new(
-                &codes::syntax::UNQUOTED_TAG_VALUE,
+            let raw = &text[node.byte_range()];
+            // Unsafe: where the writer meant the value to end is a guess
+            // (`[Event Random Deal #]`).
+            let fix = crate::diagnostic::Fix::replace(
+                format!("Quote the value: \"{raw}\""),
                 node.byte_range(),
-                format!(
-                    "tag value `{}` is not a quoted string (§3.3)",
-                    &text[node.byte_range()]
-                ),
-            ));
+                format!("\"{}\"", crate::spec::escape(raw)),
+                crate::diagnostic::Applicability::Unsafe,
+            );
+            out.push(
+                Diagnostic::new(
+                    &codes::syntax::UNQUOTED_TAG_VALUE,
+                    node.byte_range(),
+                    format!("tag value `{raw}` is not a quoted string (§3.3)"),
+                )
+                .with_fix(Some(fix)),
+            );
         }
         "tag_pair" if node.child_by_field_name("value").is_none() => {
             let name = node

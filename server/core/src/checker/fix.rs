@@ -1,0 +1,81 @@
+//! Applying the diagnostics' fixes ([`crate::diagnostic::Fix`]) until none
+//! is left: `pbn check --fix` and `pbn fmt` (which then formats the result).
+
+use super::{check_text, CheckOptions, CheckResult};
+use crate::codes::CodeInfo;
+use crate::diagnostic::apply_fixes;
+use crate::text::SourceText;
+
+/// At most this many rounds of check-and-fix: a fix whose edits touch an
+/// earlier one waits for the next round, and a fix may uncover another
+/// (a quoted value then read as a date); more rounds than this mean two
+/// fixes undo each other, and the text of the last round is kept.
+pub const MAX_PASSES: usize = 10;
+
+/// What [`fix_source`] did.
+pub struct Fixed {
+    /// The text with the fixes applied (the input's encoding and decode
+    /// notes kept).
+    pub source: SourceText,
+    /// How many fixes of each code were applied, in code order.
+    pub applied: Vec<(&'static CodeInfo, usize)>,
+    /// The rounds of checking that applied at least one fix.
+    pub passes: usize,
+    /// Whether the text was still changing after [`MAX_PASSES`] rounds.
+    pub unstable: bool,
+    /// The check of the fixed text: what is left.
+    pub remaining: CheckResult,
+}
+
+impl Fixed {
+    pub fn count(&self) -> usize {
+        self.applied.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// A source whose text was edited: the same encoding and decode notes.
+fn edited(original: &SourceText, text: String) -> SourceText {
+    let mut s = SourceText::from_text(text);
+    s.encoding = original.encoding;
+    s.notes = original.notes.clone();
+    s
+}
+
+/// Applies every safe fix (and the unsafe ones with `unsafe_fixes`) of the
+/// check of `source`, checks again and repeats until no fix applies, at
+/// most [`MAX_PASSES`] times.
+pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) -> Fixed {
+    let mut current: Option<SourceText> = None;
+    let mut applied: Vec<(&'static CodeInfo, usize)> = Vec::new();
+    let mut passes = 0;
+    loop {
+        let src = current.as_ref().unwrap_or(source);
+        let res = check_text(src, opts);
+        let fixed = if passes < MAX_PASSES {
+            apply_fixes(&src.text, &res.diagnostics, unsafe_fixes)
+        } else {
+            None
+        };
+        let Some((text, which)) = fixed else {
+            let unstable = passes == MAX_PASSES
+                && apply_fixes(&src.text, &res.diagnostics, unsafe_fixes).is_some();
+            applied.sort_by_key(|(c, _)| c.code);
+            return Fixed {
+                source: current.unwrap_or_else(|| edited(source, source.text.clone())),
+                applied,
+                passes,
+                unstable,
+                remaining: res,
+            };
+        };
+        for i in which {
+            let code = res.diagnostics[i].code;
+            match applied.iter_mut().find(|(c, _)| std::ptr::eq(*c, code)) {
+                Some((_, n)) => *n += 1,
+                None => applied.push((code, 1)),
+            }
+        }
+        passes += 1;
+        current = Some(edited(source, text));
+    }
+}

@@ -1,0 +1,170 @@
+//! `pbn check --fix` / `--unsafe-fixes` / `--diff`: apply the diagnostics'
+//! fixes ([`pbn_core::checker::fix`]), write the files back safely
+//! ([`super::write`]), and report what changed and what is left.
+
+use super::check::{print_human, FileReport};
+use super::files::Input;
+use super::render::Style;
+use super::write;
+use pbn_core::checker::fix::{fix_source, Fixed};
+use pbn_core::checker::CheckOptions;
+use pbn_core::diagnostic::{Applicability, Severity};
+use pbn_core::text::{decode, encode};
+use std::process::ExitCode;
+
+pub struct Mode {
+    /// Write the files (else print a diff).
+    pub write: bool,
+    pub unsafe_fixes: bool,
+    pub style: Style,
+}
+
+/// `3 fixes (PBN0520 ×2, PBN0302)`.
+fn applied_text(f: &Fixed) -> String {
+    let codes: Vec<String> = f
+        .applied
+        .iter()
+        .map(|(c, n)| {
+            if *n == 1 {
+                c.code.to_string()
+            } else {
+                format!("{} ×{n}", c.code)
+            }
+        })
+        .collect();
+    let n = f.count();
+    format!(
+        "{n} fix{} ({})",
+        if n == 1 { "" } else { "es" },
+        codes.join(", ")
+    )
+}
+
+pub fn run(inputs: &[Input], opts: &[CheckOptions], mode: Mode) -> ExitCode {
+    let mut failed = false;
+    let mut reports = Vec::new();
+    let (mut errors, mut warnings, mut infos, mut hints, mut games) = (0, 0, 0, 0, 0);
+    let mut would_change = 0;
+    let mut left_unsafe = 0;
+    for (input, opts) in inputs.iter().zip(opts) {
+        let name = input.display();
+        let (bytes, original) = match write::read_input(input) {
+            Ok(r) => r,
+            Err(e) => {
+                reports.push(FileReport {
+                    input: input.clone(),
+                    outcome: Err(format!("{name}: {}", write::message(&e))),
+                });
+                failed = true;
+                continue;
+            }
+        };
+        let source = decode(&bytes);
+        let fixed = match std::panic::catch_unwind(|| fix_source(&source, opts, mode.unsafe_fixes))
+        {
+            Ok(f) => f,
+            Err(_) => {
+                reports.push(FileReport {
+                    input: input.clone(),
+                    outcome: Err(format!(
+                        "{name}: internal error while fixing (file left unchanged; please report it)"
+                    )),
+                });
+                failed = true;
+                continue;
+            }
+        };
+        let changed = fixed.count() > 0 && fixed.source.text != source.text;
+        if fixed.unstable {
+            errln!(
+                "warning: {name}: fixes still changed the text after {} rounds; the last round is kept",
+                pbn_core::checker::fix::MAX_PASSES
+            );
+        }
+        if !mode.write {
+            if changed {
+                would_change += 1;
+                let diff =
+                    similar::TextDiff::from_lines(source.text.as_str(), fixed.source.text.as_str());
+                out!(
+                    "{}",
+                    diff.unified_diff()
+                        .context_radius(3)
+                        .header(&name, &format!("{name} (fixed)"))
+                );
+                errln!("{name}: would apply {}", applied_text(&fixed));
+            }
+        } else if changed {
+            let (out, lost) = encode(&fixed.source.text, source.encoding);
+            if lost > 0 {
+                errln!(
+                    "error: {name}: {lost} character(s) cannot be written in {}; not written",
+                    source.encoding.name()
+                );
+                failed = true;
+                continue;
+            }
+            match (&original, input) {
+                (_, Input::Stdin) => super::out::stdout(&out),
+                (Some(original), _) => match write::replace(original, &out, false) {
+                    Ok(()) => errln!("{name}: applied {}", applied_text(&fixed)),
+                    Err(e) => {
+                        errln!("error: {name}: {}", write::message(&e));
+                        failed = true;
+                        continue;
+                    }
+                },
+                (None, _) => {}
+            }
+        } else if matches!(input, Input::Stdin) {
+            super::out::stdout(&bytes);
+        }
+        for d in &fixed.remaining.diagnostics {
+            match d.severity {
+                Severity::Error => errors += 1,
+                Severity::Warning => warnings += 1,
+                Severity::Info => infos += 1,
+                Severity::Hint => hints += 1,
+            }
+            if d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Unsafe)
+            {
+                left_unsafe += 1;
+            }
+        }
+        games += fixed.remaining.games;
+        reports.push(FileReport {
+            input: input.clone(),
+            outcome: Ok((fixed.source, fixed.remaining)),
+        });
+    }
+    // What is left, as `pbn check` shows it: on standard error when the
+    // fixed text or the diff goes to standard output.
+    let to_stdout = mode.write && !inputs.iter().any(|i| matches!(i, Input::Stdin));
+    if to_stdout {
+        print_human(
+            &reports,
+            &mode.style,
+            [errors, warnings, infos, hints],
+            games,
+        );
+    } else {
+        for r in &reports {
+            if let Err(e) = &r.outcome {
+                errln!("error: {e}");
+            }
+        }
+        errln!("left: {errors} error(s), {warnings} warning(s)");
+    }
+    if left_unsafe > 0 && !mode.unsafe_fixes {
+        errln!("{left_unsafe} more fix(es) available with --unsafe-fixes");
+    }
+    if failed {
+        ExitCode::from(2)
+    } else if (!mode.write && would_change > 0) || errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
