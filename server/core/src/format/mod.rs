@@ -85,6 +85,23 @@ pub fn format_unfixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
 pub fn format_streamed(
     source: &SourceText,
     opts: &FormatOptions,
+    sink: impl FnMut(&str),
+) -> Formatted {
+    let fixed =
+        crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
+    let fixes = fixed.count();
+    let source = if fixes > 0 { &fixed.source } else { source };
+    let mut out = format_streamed_unfixed(source, opts, sink);
+    out.fixes = fixes;
+    crate::par::drop_later(fixed);
+    out
+}
+
+/// [`format_streamed`] of the document as written, without applying
+/// fixes.
+pub fn format_streamed_unfixed(
+    source: &SourceText,
+    opts: &FormatOptions,
     mut sink: impl FnMut(&str),
 ) -> Formatted {
     let text = source.text.as_str();
