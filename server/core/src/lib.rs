@@ -12,20 +12,21 @@
 //! - [`syntax`]: the tree-sitter-pbn tree, games, syntax diagnostics;
 //! - [`bridge`]: bridge logic (auction, play, scores) on plain values;
 //! - [`model`]: the typed game model lowered from the tree;
-//! - [`dd`]: the double-dummy solver boundary (DDS through `dds-bridge`);
+//! - [`dd`]: double-dummy analysis (the DDS solver behind the core's types)
+//!   and `pbn check --dd`;
 //! - [`rules`]: every rule of the standard, on the model;
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
-//! - [`dd`]: double-dummy analysis (the DDS solver behind the core's types)
-//!   and `pbn check --dd`;
 //! - [`format`]: the export-format formatter;
 //! - [`render`]: hand records (terminal text, HTML, hover Markdown);
+//! - [`convert`]: PBN ↔ RBN and LIN, PBN → forum notation;
 //! - [`config`]: the `pbn.toml` options.
 
 pub mod bridge;
 pub mod checker;
 pub mod codes;
 pub mod config;
+pub mod convert;
 pub mod dd;
 pub mod diagnostic;
 pub mod format;
