@@ -28,6 +28,7 @@ macro_rules! errln {
 
 pub mod check;
 pub mod config;
+pub mod convert;
 pub mod dd;
 pub mod dump;
 pub mod explain;

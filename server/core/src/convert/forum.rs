@@ -1,10 +1,327 @@
-//! PBN → forum notation. (Interface only on this base branch; the helper
-//! owning this file implements it.)
+//! PBN → forum notation (write only).
+//!
+//! Forum notation ("Using special bridge notation", the forum article kept
+//! in the project's shared material) expands bracketed items in a post:
+//! - `[Hand S.H.D.C]`: one hand, suits in the order spades, hearts,
+//!   diamonds, clubs, ranks `AKQJT98765432x`, dots compulsory ("Hand
+//!   description");
+//! - `[Deal <south> <west> <north> <east>]`: all four hands, "exactly in
+//!   that order" ("Deal description");
+//! - `[2HandDeal <hand> <hand>]`: two hands ("Deal description");
+//! - `[Bidding <calls>]`: calls from South clockwise, `-` for each seat
+//!   before the dealer, calls `P X XX 1S … 7N`, `=n=` after a call for an
+//!   annotation ("Bidding description");
+//! - `[S]` `[H]` `[D]` `[C]`: suit symbols in text ("Suit symbols in the
+//!   text").
+//!
+//! Everything else of a game (headings, contract, play, commentary) is
+//! written as plain text with suit symbols; what forum notation cannot show
+//! is reported as a [`Loss`].
 
-use super::Converted;
+use super::{read_pbn, Converted, Loss};
+use crate::bridge::{self, rotate, Seat, Strain, Suit};
+use crate::model::values::contract::strain_name;
+use crate::model::values::deal::rank_char;
+use crate::model::values::{self, ContractValue};
+use crate::model::{all_pass_count, typed, AnnotationKind, CallToken, CardToken, CommentKind};
+
+/// Tags whose content the forum text shows.
+const SHOWN: &[&str] = &[
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Declarer",
+    "Contract",
+    "Result",
+    "Score",
+    "Auction",
+    "Play",
+    "Note",
+];
 
 /// Reads PBN and writes forum notation.
 pub fn from_pbn(pbn: &str) -> Converted {
+    let doc = read_pbn(pbn);
+    let mut out = String::new();
+    let mut losses = Vec::new();
+    for g in &doc.games {
+        let mut lose = |what: String| {
+            losses.push(Loss {
+                game: g.index,
+                what,
+            })
+        };
+        for t in &g.tags {
+            if !SHOWN.contains(&t.name.as_str())
+                && t.effective().is_some_and(|v| !v.is_empty() && v != "?")
+            {
+                lose(format!(
+                    "tag {} (forum notation has no place for it)",
+                    t.name
+                ));
+            }
+        }
+        let ty = typed::typed(pbn, g);
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        // Heading: event, board, dealer, vulnerability.
+        let mut head: Vec<String> = Vec::new();
+        for name in ["Event", "Site", "Date"] {
+            if let Some(v) = g.value(name).filter(|v| !v.is_empty() && *v != "?") {
+                head.push(v.to_string());
+            }
+        }
+        if let Some(b) = g.value("Board").filter(|v| !v.is_empty() && *v != "?") {
+            head.push(format!("Board {b}"));
+        }
+        if let Some(d) = ty.dealer {
+            head.push(format!("Dealer {}", bridge::seat_name(d)));
+        }
+        if let Some(v) = ty.vulnerable {
+            head.push(match v.canonical_export() {
+                "None" => "None vulnerable".to_string(),
+                "All" => "All vulnerable".to_string(),
+                s => format!("{s} vulnerable"),
+            });
+        }
+        if !head.is_empty() {
+            out.push_str(&head.join(", "));
+            out.push('\n');
+        }
+        let names: Vec<String> = Seat::ALL
+            .iter()
+            .filter_map(|s| {
+                g.value(bridge::seat_name(*s))
+                    .filter(|v| !v.is_empty() && *v != "?")
+                    .map(|v| format!("{}: {v}", bridge::seat_name(*s)))
+            })
+            .collect();
+        if !names.is_empty() {
+            out.push_str(&names.join(", "));
+            out.push('\n');
+        }
+        // Hands.
+        if let Some(deal) = &ty.deal {
+            if g.value("Hidden").is_some_and(|v| !v.is_empty()) {
+                lose("Hidden (forum notation shows every hand it gives)".into());
+            }
+            let hand = |s: Seat| -> Option<String> {
+                let h = deal.hands[s as usize]?;
+                let suits: Vec<String> = Suit::DESC
+                    .iter()
+                    .map(|&x| {
+                        let mut t: String = h[x].iter().map(rank_char).collect();
+                        // `x` spot cards have no suit in PBN's model: they
+                        // are not part of `hands`.
+                        let _ = &mut t;
+                        t
+                    })
+                    .collect();
+                Some(suits.join("."))
+            };
+            if deal.spot_cards.iter().any(|&n| n > 0) {
+                lose("`x` spot cards of the Deal".into());
+            }
+            // "[Deal]": South, West, North, East.
+            let order = [Seat::South, Seat::West, Seat::North, Seat::East];
+            let given: Vec<Seat> = order
+                .into_iter()
+                .filter(|s| deal.hands[*s as usize].is_some())
+                .collect();
+            match given.len() {
+                4 => {
+                    let hs: Vec<String> = order.iter().filter_map(|s| hand(*s)).collect();
+                    out.push_str(&format!("[Deal {}]\n", hs.join(" ")));
+                }
+                2 => {
+                    let hs: Vec<String> = given.iter().filter_map(|s| hand(*s)).collect();
+                    out.push_str(&format!(
+                        "{} and {}:\n[2HandDeal {}]\n",
+                        bridge::seat_name(given[0]),
+                        bridge::seat_name(given[1]),
+                        hs.join(" ")
+                    ));
+                }
+                _ => {
+                    for s in given {
+                        if let Some(h) = hand(s) {
+                            out.push_str(&format!("{}: [Hand {h}]\n", bridge::seat_name(s)));
+                        }
+                    }
+                }
+            }
+        }
+        // Bidding.
+        if let Some(a) = &g.auction {
+            let first = g
+                .tags
+                .get(a.tag)
+                .and_then(|t| t.effective())
+                .and_then(|v| values::parse_auction_seat(v).value)
+                .map(|s| s.seat);
+            match first {
+                Some(first) => {
+                    let mut calls: Vec<String> =
+                        vec!["-".to_string(); bridge::distance(Seat::South, first)];
+                    let mut marks_lost = false;
+                    for (k, e) in a.entries.iter().enumerate() {
+                        let call = match e.token {
+                            CallToken::Bid(b) => format!(
+                                "{}{}",
+                                b.level.get(),
+                                match b.strain {
+                                    Strain::Notrump => "N",
+                                    s => strain_name(s),
+                                }
+                            ),
+                            CallToken::Pass => "P".into(),
+                            CallToken::Double => "X".into(),
+                            CallToken::Redouble => "XX".into(),
+                            CallToken::AllPass => {
+                                let n = all_pass_count(&a.entries[..k]);
+                                calls.extend(std::iter::repeat_n("P".to_string(), n));
+                                continue;
+                            }
+                            CallToken::Dash => "-".into(),
+                            CallToken::Skip | CallToken::Invalid => {
+                                lose(format!("the call `{}`", &pbn[e.range.clone()]));
+                                continue;
+                            }
+                            CallToken::Continuation | CallToken::Terminator => continue,
+                        };
+                        let mut call = call;
+                        for an in e.post() {
+                            match an.kind {
+                                AnnotationKind::NoteRef(Some(n)) => {
+                                    call.push_str(&format!("={n}="))
+                                }
+                                _ => marks_lost = true,
+                            }
+                        }
+                        marks_lost |= !e.pre().is_empty();
+                        calls.push(call);
+                    }
+                    if marks_lost {
+                        lose("suffixes, NAGs or irregularity marks in the auction".into());
+                    }
+                    out.push_str(&format!("[Bidding {}]\n", calls.join(" ")));
+                    notes(pbn, g, &a.notes, &mut out);
+                }
+                None => lose("the auction (no readable Auction seat)".into()),
+            }
+        }
+        // Contract and result as text.
+        if let Some(c) = &ty.contract {
+            let text = match c.value {
+                ContractValue::Pass => Some("Passed out".to_string()),
+                ContractValue::Contract(k) => Some(format!(
+                    "{}{}",
+                    suits_text(&bridge::bid_text(k.bid)),
+                    match k.penalty {
+                        bridge::Penalty::Undoubled => "",
+                        bridge::Penalty::Doubled => "X",
+                        bridge::Penalty::Redoubled => "XX",
+                    }
+                )),
+                ContractValue::EndPosition(s) => Some(suits_text(strain_name(s))),
+                ContractValue::Empty => None,
+            };
+            if let Some(mut text) = text {
+                if let Some(d) = ty.declarer.and_then(|d| d.seat) {
+                    text.push_str(&format!(" by {}", bridge::seat_name(d)));
+                }
+                if let Some(r) = g.value("Result").filter(|v| !v.is_empty() && *v != "?") {
+                    text.push_str(&format!(", result {r}"));
+                }
+                if let Some(s) = g.value("Score").filter(|v| !v.is_empty() && *v != "?") {
+                    text.push_str(&format!(", score {s}"));
+                }
+                out.push_str(&format!("Contract: {text}\n"));
+            }
+        }
+        // Play as text, a trick per group.
+        if let (Some(p), Some(first)) = (&g.play, ty.play.as_ref().and_then(|a| a.opening_leader)) {
+            let mut tricks: Vec<String> = Vec::new();
+            for row in p
+                .entries
+                .iter()
+                .filter(|e| !matches!(e.token, CardToken::Terminator))
+                .collect::<Vec<_>>()
+                .chunks(4)
+            {
+                let cards: Vec<String> = row
+                    .iter()
+                    .map(|e| suits_text(&pbn[e.range.clone()].to_ascii_uppercase()))
+                    .collect();
+                tricks.push(cards.join(" "));
+            }
+            if !tricks.is_empty() {
+                out.push_str(&format!(
+                    "Play (columns from {}, {}): {}\n",
+                    bridge::seat_name(first),
+                    (0..4)
+                        .map(|k| rotate(first, k).letter().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    tricks.join(" | ")
+                ));
+                notes(pbn, g, &p.notes, &mut out);
+            }
+        }
+        for c in &g.comments {
+            let raw = &pbn[c.range.clone()];
+            let body = match c.kind {
+                CommentKind::Brace => raw.trim_start_matches('{').trim_end_matches('}'),
+                CommentKind::UnterminatedBrace => raw.trim_start_matches('{'),
+                CommentKind::Line => raw.trim_start_matches(';'),
+                CommentKind::Escape => continue,
+            };
+            let body = body.trim();
+            if !body.is_empty() {
+                out.push_str(body);
+                out.push('\n');
+            }
+        }
+    }
+    Converted {
+        text: out,
+        diagnostics: Vec::new(),
+        losses,
+    }
+}
+
+/// `Note n: text` lines of a section's Note tags.
+fn notes(pbn: &str, g: &crate::model::Game, idx: &[usize], out: &mut String) {
     let _ = pbn;
-    unimplemented!("forum writer")
+    for &i in idx {
+        if let Some(v) = g.tags.get(i).and_then(|t| t.value.as_ref()) {
+            match values::parse_note(&v.raw).value {
+                Some(n) => out.push_str(&format!("Note {}: {}\n", n.index, suits_text(&n.text))),
+                None => out.push_str(&format!("Note: {}\n", v.text)),
+            }
+        }
+    }
+}
+
+/// A call or card text with its suit letter as a forum suit symbol
+/// (`4H` → `4[H]`, `SK` → `[S]K`); `NT` stays.
+fn suits_text(s: &str) -> String {
+    let b = s.as_bytes();
+    match b {
+        [l @ b'1'..=b'7', x @ (b'S' | b'H' | b'D' | b'C')] => {
+            format!("{}[{}]", *l as char, *x as char)
+        }
+        [x @ (b'S' | b'H' | b'D' | b'C'), r] => format!("[{}]{}", *x as char, *r as char),
+        [x @ (b'S' | b'H' | b'D' | b'C')] => format!("[{}]", *x as char),
+        _ => s.to_string(),
+    }
 }

