@@ -46,6 +46,12 @@ module.exports = grammar({
     $.game_break,
     $.escape_line,
     $._note_open,
+    // Only in error recovery: a long run of one punctuation character (see
+    // src/scanner.c), one leaf instead of one per character.
+    $.junk,
+    // Never in the grammar: valid only while the parser recovers from an
+    // error, when every external token is.
+    $._error_sentinel,
   ],
 
   extras: $ => [

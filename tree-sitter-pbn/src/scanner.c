@@ -30,7 +30,24 @@ enum TokenType {
   GAME_BREAK,
   ESCAPE_LINE,
   NOTE_OPEN,
+  JUNK,
+  ERROR_SENTINEL,
 };
+
+/* A run of at least this many of one character is one `junk` token in
+ * error recovery. */
+#define JUNK_MIN 8
+
+/* Characters whose long runs are junk: ASCII punctuation that does not
+ * open a comment, a string or an escape line (`{`, `;`, `"`, `%`), where
+ * no token is that long a run of one character. */
+static inline bool is_junk_char(int32_t c) {
+  return c > ' ' && c < 0x7f && !(c >= '0' && c <= '9') && !(c >= 'A' && c <= 'Z') &&
+         !(c >= 'a' && c <= 'z') && c != '{' && c != '}' && c != ';' && c != '"' &&
+         c != '%' && c != '\\';
+}
+
+
 
 void *tree_sitter_pbn_external_scanner_create(void) { return NULL; }
 void tree_sitter_pbn_external_scanner_destroy(void *payload) { (void)payload; }
@@ -83,9 +100,16 @@ static inline bool is_name_char(int32_t c) {
  * GLR made the nodes built meanwhile "fragile", and tree-sitter never
  * reuses fragile nodes in an incremental reparse, so every edit reparsed
  * the whole file. */
+static bool scan_note_open_rest(TSLexer *lexer);
+
 static bool scan_note_open(TSLexer *lexer) {
   lexer->advance(lexer, false);
   lexer->mark_end(lexer);
+  return scan_note_open_rest(lexer);
+}
+
+/* scan_note_open after its `[` (consumed and marked as the token's end). */
+static bool scan_note_open_rest(TSLexer *lexer) {
   while (is_hspace(lexer->lookahead) || is_newline(lexer->lookahead)) {
     lexer->advance(lexer, false);
   }
@@ -96,6 +120,26 @@ static bool scan_note_open(TSLexer *lexer) {
   }
   if (is_name_char(lexer->lookahead)) return false;
   lexer->result_symbol = NOTE_OPEN;
+  return true;
+}
+
+/* In error recovery, a run of one punctuation character of at least
+ * JUNK_MIN is one token. Tree-sitter otherwise skips it a character at a
+ * time, each one a node of about 190 bytes in the ERROR node: 4 MB of `[`
+ * took 750 MB. A shorter run is no token (false: the lexer goes back to the
+ * token's start), except that a lone `[` may still open a Note tag. */
+static bool scan_junk(TSLexer *lexer) {
+  int32_t c = lexer->lookahead;
+  unsigned n = 0;
+  while (lexer->lookahead == c) {
+    lexer->advance(lexer, false);
+    n++;
+    if (n == 1) lexer->mark_end(lexer);
+  }
+  if (n == 1 && c == '[') return scan_note_open_rest(lexer);
+  if (n < JUNK_MIN) return false;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = JUNK;
   return true;
 }
 
@@ -115,6 +159,8 @@ bool tree_sitter_pbn_external_scanner_scan(void *payload, TSLexer *lexer,
 
   int32_t c = lexer->lookahead;
   bool note = valid_symbols[NOTE_OPEN];
+
+  if (valid_symbols[ERROR_SENTINEL] && is_junk_char(c)) return scan_junk(lexer);
 
   /* A byte order mark at the start of the file: `%` right after it is still
    * in the first column. */

@@ -358,7 +358,10 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
     let r = node.byte_range();
     let s = &text[r.clone()];
     match kind {
-        "comment" | "unterminated_comment" | "escape_line" | "game_break" => {}
+        // `junk`: a run of one punctuation character that the parser
+        // skipped as one leaf while recovering from an error; the syntax
+        // error already reports it.
+        "comment" | "unterminated_comment" | "escape_line" | "game_break" | "junk" => {}
         "string" | "unterminated_string" => {
             if let Some(p) = s.find(['\t', '\u{b}']) {
                 out.push(Diagnostic::new(
