@@ -326,7 +326,7 @@ fn swap_tokens(lines: &mut [String], a: (usize, usize, usize), b: (usize, usize,
 /// each game (in file order). Games the edit does not apply to are left out.
 pub fn mutated_file(games: usize, seed: u64, kinds: &[Mutation]) -> (String, Vec<Mutation>) {
     let text = crate::gen::generate(games, seed, &crate::gen::GenOptions::default());
-    let mut rng = Rng::new(seed ^ 0x5EED_0F_ED17);
+    let mut rng = Rng::new(seed ^ 0x005E_ED0F_ED17);
     let mut out = String::from("% PBN 2.1\n% EXPORT\n");
     let mut applied = Vec::new();
     let body = text.strip_prefix("% PBN 2.1\n% EXPORT\n").unwrap_or(&text);
