@@ -285,11 +285,20 @@ pub fn mutate(lines: &mut Vec<String>, m: Mutation, rng: &mut Rng) -> bool {
                 0 => {
                     let (s, e) = toks[rng.below(toks.len())];
                     lines[r].replace_range(s..e, "");
+                    if lines[r].trim().is_empty() {
+                        lines.remove(r);
+                    }
                 }
-                // A bad value.
+                // A bad value (never the value already there).
                 1 => {
                     let (s, e) = toks[rng.below(toks.len())];
-                    let v = *rng.pick(&["x", "14", "Q", "-"]);
+                    let old = lines[r][s..e].to_string();
+                    let v = ["x", "14", "Q", "-"]
+                        .into_iter()
+                        .cycle()
+                        .skip(rng.below(4))
+                        .find(|v| *v != old)
+                        .unwrap_or("x");
                     lines[r].replace_range(s..e, v);
                 }
                 // A row twice.
@@ -297,10 +306,20 @@ pub fn mutate(lines: &mut Vec<String>, m: Mutation, rng: &mut Rng) -> bool {
                     let row = lines[r].clone();
                     lines.insert(r, row);
                 }
-                // Two rows swapped (out of the declared order, if any).
+                // Two different rows swapped (out of the declared order, if
+                // any); a row twice where there is no other row to swap with.
                 _ => {
-                    let other = rows[rng.below(rows.len())];
-                    lines.swap(r, other);
+                    let others: Vec<usize> = rows
+                        .iter()
+                        .copied()
+                        .filter(|&o| lines[o] != lines[r])
+                        .collect();
+                    if others.is_empty() {
+                        let row = lines[r].clone();
+                        lines.insert(r, row);
+                    } else {
+                        lines.swap(r, others[rng.below(others.len())]);
+                    }
                 }
             }
             true
@@ -382,6 +401,18 @@ mod tests {
                     "{m:?}: no blank line"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_one_row_table_is_still_changed() {
+        for seed in 0..20 {
+            let mut g = game();
+            g.pop();
+            let before = g.clone();
+            assert!(mutate(&mut g, Mutation::DamageTable, &mut Rng::new(seed)));
+            assert_ne!(g, before, "seed {seed} changed nothing");
+            assert!(g.iter().all(|l| !l.trim().is_empty()), "seed {seed}");
         }
     }
 
