@@ -220,7 +220,9 @@ fn verdicts_agree_with_the_reference_verifier_or_are_listed() {
             .to_string();
         games += compare(input, report, &mut seen, &label);
     }
-    let _ = std::fs::remove_dir_all(&scratch);
+    if std::env::var_os("PBN_KEEP_SCRATCH").is_none() {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
 
     let rows = table();
     let mut failures = Vec::new();
@@ -243,6 +245,9 @@ fn verdicts_agree_with_the_reference_verifier_or_are_listed() {
     let mut by_side: BTreeMap<&str, usize> = BTreeMap::new();
     for ((group, side, kind), (n, example)) in &seen {
         *by_side.entry(side).or_default() += n;
+        // Every disagreement with an example, for judging the table's rows
+        // (`cargo test --test verifier_diff -- --nocapture`).
+        eprintln!("{group}\t{side}\t{kind}\t{n} games, e.g. {example}");
         if !listed.contains(&(group.clone(), *side, kind.clone())) {
             failures.push(format!(
                 "not in {TABLE}: {group}\t{side}\t{kind}\t({n} games, e.g. {example})"
