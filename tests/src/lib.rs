@@ -8,4 +8,6 @@ pub mod fuzz;
 pub mod gen;
 pub mod hostile;
 pub mod lsp_client;
+pub mod mutate;
 pub mod skips;
+pub mod verifier;
