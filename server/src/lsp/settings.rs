@@ -13,6 +13,10 @@ pub struct Settings {
     pub export: bool,
     /// Formatter: add missing mandatory tags as "?".
     pub add_missing_tags: bool,
+    /// `[check] ignore` and `[check.severity]` of the file's `pbn.toml`,
+    /// applied to the published diagnostics as `pbn check` applies them.
+    /// Interned ([`intern`]): the settings stay `Copy`.
+    pub policy: &'static pbn_core::config::Policy,
 }
 
 impl Default for Settings {
@@ -21,6 +25,7 @@ impl Default for Settings {
             encoding: PositionEncoding::Utf16,
             export: false,
             add_missing_tags: true,
+            policy: intern(pbn_core::config::Policy::default()),
         }
     }
 }
@@ -56,4 +61,18 @@ impl Settings {
             }
         }
     }
+}
+
+/// The one shared copy of `policy`: each distinct policy (one per
+/// `pbn.toml` content) is allocated once for the life of the server.
+pub fn intern(policy: pbn_core::config::Policy) -> &'static pbn_core::config::Policy {
+    static SEEN: std::sync::Mutex<Vec<&'static pbn_core::config::Policy>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&p) = seen.iter().find(|&&p| *p == policy) {
+        return p;
+    }
+    let p: &'static _ = Box::leak(Box::new(policy));
+    seen.push(p);
+    p
 }

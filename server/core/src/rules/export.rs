@@ -448,22 +448,22 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     for e in &a.entries {
         let t = &ctx.text[e.range.clone()];
         let canonical = match e.token {
-            CallToken::Bid(_) => t.to_ascii_uppercase() == t,
-            CallToken::Pass => t == "Pass",
-            CallToken::Double => t == "X",
-            CallToken::Redouble => t == "XX",
-            CallToken::AllPass => t == "AP",
-            _ => true,
+            CallToken::Bid(_) => t.to_ascii_uppercase(),
+            CallToken::Pass => "Pass".to_string(),
+            CallToken::Double => "X".to_string(),
+            CallToken::Redouble => "XX".to_string(),
+            CallToken::AllPass => "AP".to_string(),
+            _ => t.to_string(),
         };
-        if !canonical {
+        if canonical != t {
+            // Quotes what was written and the form to write: `PASS` is
+            // already upper case, its export form is `Pass`.
             ctx.push(
                 out,
                 Diagnostic::new(
                     &c::EXPORT_LOWERCASE,
                     e.range.clone(),
-                    format!(
-                        "write `{t}` in upper case (`Pass`, `X`, `1NT`…) in export format (§3.11)"
-                    ),
+                    format!("write `{t}` as `{canonical}` in export format (§3.11)"),
                 ),
             );
         }
@@ -521,7 +521,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
                     &c::EXPORT_LOWERCASE,
                     e.range.clone(),
                     format!(
-                        "write `{}` in upper case in export format (§3.11)",
+                        "write `{t}` as `{}` in export format (§3.11)",
                         t.to_ascii_uppercase()
                     ),
                 ),
