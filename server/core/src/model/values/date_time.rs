@@ -408,7 +408,7 @@ mod tests {
         let p = parse_date("2013-08-24 18:36");
         assert_eq!(codes_of(&p.issues), ["PBN0301"], "{:?}", p.issues);
         let i = &p.issues[0];
-        assert_eq!(i.range, 10..13);
+        assert_eq!(i.range, 10..14);
         assert!(
             i.message
                 .ends_with("in `2013-08-24 18:36`, a space, `:` are not digits"),
