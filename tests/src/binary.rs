@@ -1,7 +1,8 @@
 //! Locating the `pbn` binary for end-to-end tests (it is built next to the
 //! test executables; it is (re)built first when running under cargo).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
 /// The path of the `pbn` binary of this build profile.
@@ -35,4 +36,21 @@ pub fn pbn_binary() -> PathBuf {
         bin
     })
     .clone()
+}
+
+/// Runs `pbn` with `args` in `cwd` (the test's own directory when `None`),
+/// `HOME` set to `home` and colours off: its exit status (-1 when killed),
+/// stdout and stderr.
+pub fn run_pbn(args: &[&str], cwd: Option<&Path>, home: &Path) -> (i32, String, String) {
+    let mut cmd = Command::new(pbn_binary());
+    cmd.args(args).env("HOME", home).env("NO_COLOR", "1");
+    if let Some(d) = cwd {
+        cmd.current_dir(d);
+    }
+    let out = cmd.output().expect("run pbn");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -97,7 +97,8 @@ fn check_json_is_one_document_with_the_documented_fields() {
 
 #[test]
 fn check_reads_stdin_and_deny_warnings_fails_on_warnings() {
-    let warn_only = b"[Event \"x\"]\n[Date \"2024-01-02\"]\n";
+    // An unknown tag is a warning (§4.9); `2024-01-02` is an error now.
+    let warn_only = b"[Event \"x\"]\n[MyTag \"y\"]\n";
     let (code, _, _) = run(&["check", "-"], Some(warn_only));
     assert_eq!(code, 0);
     let (code, _, _) = run(&["check", "--deny-warnings", "-"], Some(warn_only));

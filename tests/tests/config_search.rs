@@ -2,7 +2,7 @@
 //! the home directory, is honoured by `pbn check` as by the server, and
 //! `pbn config show` names the file in effect.
 
-use pbn_tests::binary::pbn_binary;
+use pbn_tests::binary::{pbn_binary, run_pbn};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,17 +14,7 @@ fn dir(name: &str) -> PathBuf {
 }
 
 fn pbn(args: &[&str], home: &Path) -> (i32, String, String) {
-    let out = Command::new(pbn_binary())
-        .args(args)
-        .env("HOME", home)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run_pbn(args, None, home)
 }
 
 /// A game legal in import format that export format rejects (lower-case

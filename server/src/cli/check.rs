@@ -29,7 +29,7 @@ pub enum Format {
 /// one shown says how many more there are (the summary counts those shown).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --dd analysed.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --statistics archive/\n  pbn check --dd analysed.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
@@ -73,6 +73,11 @@ pub struct CheckArgs {
     /// Print the changes --fix would make as a unified diff; write nothing.
     #[arg(long)]
     diff: bool,
+    /// Print how many diagnostics of each code were found (most frequent
+    /// first, with the code's severity and title) instead of every
+    /// diagnostic: a first look at a large archive.
+    #[arg(long, conflicts_with = "format")]
+    statistics: bool,
 }
 
 pub(super) struct FileReport {
@@ -138,6 +143,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     match args.format {
+        Format::Human if args.statistics => {
+            print_statistics(&reports, [errors, warnings, infos, hints], games)
+        }
         Format::Json => print_json(&reports, errors, warnings, infos + hints, games),
         Format::Human => {
             print_human(
@@ -183,6 +191,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
 struct FileOptions {
     check: CheckOptions,
     dd: bool,
+    /// `[check] ignore` and `[check.severity]`.
+    policy: pbn_core::config::Policy,
 }
 
 fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, String> {
@@ -225,6 +235,7 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, S
                     export: args.export || c.check.export,
                 },
                 dd: args.dd || c.check.dd,
+                policy: c.check.policy(),
             })
         })
         .collect()
@@ -303,6 +314,7 @@ fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
                             if opts[i].dd {
                                 add_dd_diagnostics(&source, &mut res);
                             }
+                            opts[i].policy.apply(&mut res.diagnostics);
                             (source, res)
                         })
                         .map_err(|_| {
@@ -358,17 +370,76 @@ pub(super) fn print_human(
             }
         }
     }
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     let summary = writeln!(
         lock,
+        "{}",
+        summary_line(files_ok, games, [errors, warnings, infos, hints])
+    );
+    super::out::stdout_result(summary.and_then(|()| lock.flush()));
+}
+
+/// `--statistics`: one line per code, most frequent first (then by code),
+/// then the summary line.
+fn print_statistics(reports: &[FileReport], counts: [usize; 4], games: usize) {
+    let mut per_code: std::collections::HashMap<(&str, Severity), (usize, &str)> =
+        Default::default();
+    let mut files_ok = 0;
+    for r in reports {
+        match &r.outcome {
+            Err(e) => errln!("error: {e}"),
+            Ok((_, res)) => {
+                files_ok += 1;
+                for d in &res.diagnostics {
+                    per_code
+                        .entry((d.code.code, d.severity))
+                        .or_insert((0, d.code.summary))
+                        .0 += 1;
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    for line in statistics_lines(per_code) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(&summary_line(files_ok, games, counts));
+    out.push('\n');
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    super::out::stdout_result(lock.write_all(out.as_bytes()).and_then(|()| lock.flush()));
+}
+
+/// The lines of `--statistics`: `   12  PBN0302  warning  date is readable…`,
+/// counts right-aligned, most frequent first, then by code and severity.
+fn statistics_lines(
+    per_code: std::collections::HashMap<(&str, Severity), (usize, &str)>,
+) -> Vec<String> {
+    let mut rows: Vec<_> = per_code.into_iter().collect();
+    rows.sort_by(|((ca, sa), (na, _)), ((cb, sb), (nb, _))| {
+        nb.cmp(na).then(ca.cmp(cb)).then(sb.cmp(sa))
+    });
+    let width = rows.first().map_or(1, |(_, (n, _))| n.to_string().len());
+    rows.into_iter()
+        .map(|((code, sev), (n, title))| format!("{n:>width$}  {code}  {:<7}  {title}", sev.name()))
+        .collect()
+}
+
+/// `checked 1 file (2 games): 1 error, 0 warnings, 1 info`.
+fn summary_line(
+    files: usize,
+    games: usize,
+    [errors, warnings, infos, hints]: [usize; 4],
+) -> String {
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    format!(
         "checked {} ({}): {}, {}{}",
-        plural(files_ok, "file"),
+        plural(files, "file"),
         plural(games, "game"),
         plural(errors, "error"),
         plural(warnings, "warning"),
         others_text(infos, hints)
-    );
-    super::out::stdout_result(summary.and_then(|()| lock.flush()));
+    )
 }
 
 /// `, 1 info, 2 hints` for the summary line (nothing when both are 0).
@@ -534,6 +605,22 @@ mod tests {
         assert_eq!(
             stats_line(2, 1, 1, t, None),
             "pbn check: 2 files, 1 byte, 1 game in 0.842 s; peak memory not measured on this system"
+        );
+    }
+
+    #[test]
+    fn statistics_most_frequent_first_then_by_code() {
+        let mut m = std::collections::HashMap::new();
+        m.insert(("PBN0302", Severity::Warning), (3, "b"));
+        m.insert(("PBN0301", Severity::Error), (3, "a"));
+        m.insert(("PBN0501", Severity::Error), (12, "c"));
+        assert_eq!(
+            statistics_lines(m),
+            [
+                "12  PBN0501  error    c",
+                " 3  PBN0301  error    a",
+                " 3  PBN0302  warning  b",
+            ]
         );
     }
 

@@ -1,22 +1,31 @@
 use clap::Args;
-use pbn_core::codes::{all, lookup};
+use pbn_core::codes::{all, lookup, POLICY};
 use std::process::ExitCode;
 
-/// Print the long explanation of a diagnostic code.
+/// Print the long explanation of a diagnostic code, the list of codes or
+/// the severity policy (what makes a code an error, a warning or info).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn explain PBN0003\n  pbn explain unterminated-string\n  pbn explain --list"
+    after_help = "Examples:\n  pbn explain PBN0003\n  pbn explain unterminated-string\n  pbn explain --list\n  pbn explain --policy"
 )]
 pub struct ExplainArgs {
     /// The code (`PBN0003`, `3`) or the rule name (`unterminated-string`).
-    #[arg(required_unless_present = "list")]
+    #[arg(required_unless_present_any = ["list", "policy"])]
     code: Option<String>,
-    /// List every code with its summary.
+    /// List every code with its severity, category and summary.
     #[arg(long)]
     list: bool,
+    /// Print the severity policy: when a code is an error, a warning or
+    /// info, and how pbn.toml changes it.
+    #[arg(long, conflicts_with_all = ["list", "code"])]
+    policy: bool,
 }
 
 pub fn run(args: ExplainArgs) -> ExitCode {
+    if args.policy {
+        out!("{POLICY}");
+        return ExitCode::SUCCESS;
+    }
     if args.list {
         for c in all() {
             outln!(

@@ -572,6 +572,7 @@ fn settings_for(state: &State, uri: &Uri) -> Settings {
             s.export = s.export || config.check.export;
             s.dd = s.dd || config.check.dd;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
+            s.policy = super::settings::intern(config.check.policy());
         }
     }
     s

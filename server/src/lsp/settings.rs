@@ -16,6 +16,10 @@ pub struct Settings {
     /// Check the double-dummy values a game states (PBN11xx), as
     /// `pbn check --dd`; also on with `[check] dd = true` in pbn.toml.
     pub dd: bool,
+    /// `[check] ignore` and `[check.severity]` of the file's `pbn.toml`,
+    /// applied to the published diagnostics as `pbn check` applies them.
+    /// Interned ([`intern`]): the settings stay `Copy`.
+    pub policy: &'static pbn_core::config::Policy,
 }
 
 impl Default for Settings {
@@ -25,6 +29,7 @@ impl Default for Settings {
             export: false,
             add_missing_tags: true,
             dd: false,
+            policy: intern(pbn_core::config::Policy::default()),
         }
     }
 }
@@ -71,4 +76,18 @@ impl Settings {
             }
         }
     }
+}
+
+/// The one shared copy of `policy`: each distinct policy (one per
+/// `pbn.toml` content) is allocated once for the life of the server.
+pub fn intern(policy: pbn_core::config::Policy) -> &'static pbn_core::config::Policy {
+    static SEEN: std::sync::Mutex<Vec<&'static pbn_core::config::Policy>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&p) = seen.iter().find(|&&p| *p == policy) {
+        return p;
+    }
+    let p: &'static _ = Box::leak(Box::new(policy));
+    seen.push(p);
+    p
 }

@@ -234,7 +234,7 @@ impl Snapshot {
                     .map(|(_, c)| c)
                     .unwrap_or(&empty);
                 let (result, state, _) = check_segments(source, &self.forest, &opts, prev);
-                (result, state)
+                (with_policy(result, self.settings.policy), state)
             })
             .0
     }
@@ -551,4 +551,21 @@ impl Snapshot {
     pub fn encoding(&self) -> PositionEncoding {
         self.settings.encoding
     }
+}
+
+/// `[check] ignore` and `[check.severity]` applied to a check's segments.
+/// The check's state, which later versions re-check from, keeps every
+/// diagnostic; a filtered segment is a copy (`lasting` off: its JSON is not
+/// cached by the identity of its list).
+fn with_policy(mut checked: Checked, policy: &pbn_core::config::Policy) -> Checked {
+    if policy.is_empty() {
+        return checked;
+    }
+    for seg in &mut checked.segments {
+        let mut diags = seg.diags.as_ref().clone();
+        policy.apply(&mut diags);
+        seg.diags = std::sync::Arc::new(diags);
+        seg.lasting = false;
+    }
+    checked
 }

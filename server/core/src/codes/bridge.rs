@@ -275,7 +275,7 @@ codes! {
          a denomination C, D, H, S or NT. Free text belongs in a `{…}` comment.",
         bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1 Pass Pass Pass\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass Pass Pass\n";
-    NONSTANDARD_CARD = "PBN0620", "nonstandard-card", Warning, Play, "§3.6.1",
+    NONSTANDARD_CARD = "PBN0620", "nonstandard-card", Error, Play, "§3.6.1",
         "card written in a form PBN does not define",
         "A card token is a suit letter followed by a rank letter (`SA`, `HT`), or `-` for an \
          unknown card (§3.6.1). This token (`--`, or a ten written `10`) was read as the \

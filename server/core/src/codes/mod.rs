@@ -17,9 +17,31 @@
 //! | PBN10xx  | export format       | `export.rs`   |
 //! | PBN11xx  | double-dummy analysis (`pbn check --dd`) | `dd.rs` |
 //!
-//! Never renumber or reuse a published code.
+//! Never renumber or reuse a published code. Default severities follow
+//! [`POLICY`]; `pbn.toml` can change them ([`crate::config::Policy`]).
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// How a code's default severity is chosen: printed by `pbn explain
+/// --policy` and quoted in README.md (a test keeps them equal).
+pub const POLICY: &str = "\
+Severity policy
+- error: the file breaks what the PBN standard requires. That holds whether
+  or not the meaning can still be recovered: `P` for Pass, `3N` for 3NT,
+  `2023-07-28` for 2023.07.28 and `North` for N are errors that say how they
+  were read (and carry a fix where one is safe).
+- warning: the file goes against what the standard only recommends or
+  discourages (a missing `*` at the end of an incomplete auction, white
+  space around a value, a duplicate tag), and tags the standard does not
+  define (§4.9).
+- info: advice; the file is correct (a dealer that is not the usual one
+  for the board number).
+A pbn.toml can ignore codes or categories and change a code's severity:
+  [check]
+  ignore = [\"PBN0710\", \"export\"]
+  [check.severity]
+  PBN0208 = \"info\"
+";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Hint,
@@ -39,7 +61,7 @@ impl Severity {
     }
 }
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 pub mod bridge;
@@ -52,7 +74,7 @@ pub mod tags;
 pub mod text;
 pub mod values;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
     Syntax,
@@ -81,6 +103,27 @@ impl Category {
             Category::Consistency => "consistency",
             Category::Export => "export",
         }
+    }
+
+    /// Every category, in code order.
+    pub const ALL: [Category; 10] = [
+        Category::Syntax,
+        Category::Encoding,
+        Category::Tag,
+        Category::Deal,
+        Category::Auction,
+        Category::Play,
+        Category::Note,
+        Category::Table,
+        Category::Consistency,
+        Category::Export,
+    ];
+
+    /// The category named `name` (as [`Category::name`] writes it, any case).
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
     }
 }
 

@@ -1,12 +1,12 @@
 //! PBN03xx: tag values; PBN04xx: the Deal tag. Reported by the value parsers
 //! in `model/values/` (ranges inside the tag value).
 //!
-//! Severity policy: import format is read liberally (§2.1). A value whose
-//! meaning is lost or impossible is an error; a value that bends the spec but
-//! whose meaning is clear is a warning (the parser still returns the
-//! interpreted value); forms the spec allows in import format (lowercase per
-//! §3.11, `Love`, `Both`, `-`, unsorted ranks, any first seat in the Deal)
-//! produce no issue here at all — export-format rules use the typed values.
+//! Severities follow [`super::POLICY`]: a value the spec does not allow is
+//! an error even when its meaning is clear (`2023-07-28`, `3N`, `North`;
+//! the parser still returns the value read); forms the spec allows in
+//! import format (lowercase per §3.11, `Love`, `Both`, `-`, unsorted ranks,
+//! any first seat in the Deal) produce no issue here at all — export-format
+//! rules use the typed values.
 
 use super::codes;
 
@@ -20,7 +20,7 @@ codes! {
          digit cannot be read as a date.",
         bad: "[Date \"95.06.10\"]\n",
         good: "[Date \"1995.06.10\"]\n";
-    NONSTANDARD_DATE = "PBN0302", "nonstandard-date", Warning, Tag, "§3.4.3",
+    NONSTANDARD_DATE = "PBN0302", "nonstandard-date", Error, Tag, "§3.4.3",
         "date is readable but not written as YYYY.MM.DD",
         "The date uses `-` or `/` as separators, has no separators at all, or writes a \
          month or day with one character (e.g. \"2023-07-28\", \"20151006\", \
@@ -89,7 +89,7 @@ codes! {
          players passed.",
         bad: "[Dealer \"Black\"]\n",
         good: "[Dealer \"N\"]\n";
-    NONSTANDARD_SEAT = "PBN0311", "nonstandard-seat", Warning, Tag, "§3.4.9",
+    NONSTANDARD_SEAT = "PBN0311", "nonstandard-seat", Error, Tag, "§3.4.9",
         "direction written as a word instead of a letter",
         "A direction is written with one letter, W, N, E or S (§3.4.9, §3.11). A full \
          name such as \"North\" is understood, but other PBN programs may not read it.",
@@ -103,7 +103,7 @@ codes! {
          vulnerable.",
         bad: "[Vulnerable \"E\"]\n",
         good: "[Vulnerable \"EW\"]\n";
-    NONSTANDARD_VULNERABLE = "PBN0313", "nonstandard-vulnerable", Warning, Tag, "§3.4.10",
+    NONSTANDARD_VULNERABLE = "PBN0313", "nonstandard-vulnerable", Error, Tag, "§3.4.10",
         "vulnerability is readable but not one of the listed values",
         "Values such as \"N-S\", \"E/W\" or \"NONE\" are understood, but the spec lists \
          only \"None\", \"Love\", \"-\", \"NS\", \"EW\", \"All\", \"Both\" (§3.4.10) and \
@@ -131,7 +131,7 @@ codes! {
          format (§3.11).",
         bad: "[Contract \"5Hearts\"]\n",
         good: "[Contract \"5H\"]\n";
-    NONSTANDARD_CONTRACT = "PBN0316", "nonstandard-contract", Warning, Tag, "§3.4.14",
+    NONSTANDARD_CONTRACT = "PBN0316", "nonstandard-contract", Error, Tag, "§3.4.14",
         "contract is readable but not written as the spec prescribes",
         "Notrump is written \"NT\" and redoubled \"XX\" (§3.4.14). \"3N\" or \"4SR\" are \
          understood (as 3NT and 4SXX), but other PBN programs may not read them.",
@@ -183,7 +183,7 @@ codes! {
          [<below-3>]]\", 3 to 5 non-negative integers (§4.2.6).",
         bad: "[ScoreRubberHistory \"NS 0/40 EW 0\"]\n",
         good: "[ScoreRubberHistory \"NS 0 0/40 EW 0 0/0\"]\n";
-    OPTIMUM_SCORE_SIDE = "PBN0323", "optimum-score-side", Warning, Tag, "§4.2.7",
+    OPTIMUM_SCORE_SIDE = "PBN0323", "optimum-score-side", Error, Tag, "§4.2.7",
         "OptimumScore does not say which side the score is for",
         "The OptimumScore has no declarer to refer to, so §4.2.7 allows only the four \
          forms with a side: \"NS <score>\", \"EW <score>\", \"NS <score> EW <score>\" and \
@@ -196,7 +196,7 @@ codes! {
          (§4.1.4) and Room is \"Open\" or \"Closed\" (§4.1.7).",
         bad: "[Room \"Blue\"]\n",
         good: "[Room \"Open\"]\n";
-    VALUE_CASE = "PBN0325", "value-case", Warning, Tag, "§3.11",
+    VALUE_CASE = "PBN0325", "value-case", Error, Tag, "§3.11",
         "keyword in a letter case the spec does not list",
         "PBN is case sensitive (§3.11). Import format also accepts the all-lowercase \
          forms listed in §3.11 (e.g. \"both\", \"3ntx\", \"pass\"); other spellings such as \
@@ -322,7 +322,7 @@ codes! {
          all, use the value \"?\" (unknown, §3.4) or \"\" instead of four `-` hands.",
         bad: "[Deal \"W:- - - -\"]\n",
         good: "[Deal \"?\"]\n";
-    DEAL_SPOT_CARDS = "PBN0410", "deal-spot-cards", Warning, Deal, "§3.4.11",
+    DEAL_SPOT_CARDS = "PBN0410", "deal-spot-cards", Error, Deal, "§3.4.11",
         "`x` used for an unspecified small card",
         "`x` is not a rank (§3.4.11); some programs use it for a small card whose rank \
          does not matter. It is counted as a card of unknown rank, but the hand cannot \

@@ -19,8 +19,8 @@
 //! is reported as a [`Loss`].
 
 use super::{read_pbn, Converted, Loss};
-use crate::bridge::{self, rotate, Seat, Strain, Suit};
 use crate::bridge::strain_text as strain_name;
+use crate::bridge::{self, rotate, Seat, Strain, Suit};
 use crate::model::values::deal::rank_char;
 use crate::model::values::{self, ContractValue};
 use crate::model::{all_pass_count, typed, AnnotationKind, CallToken, CardToken, CommentKind};

@@ -26,9 +26,9 @@
 //!   which the writer turns back into the label.
 
 use super::{read_pbn, Converted, Loss, PbnWriter, ReadDiagnostic};
+use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, card_text, rotate, Card, Rank, Seat, Strain, Suit};
 use crate::codes::Severity;
-use crate::bridge::strain_text as strain_name;
 use crate::model::values::deal::{rank_char, rank_of_char};
 use crate::model::values::seat::seat_letter;
 use crate::model::values::{self, ContractValue};

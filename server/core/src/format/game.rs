@@ -30,6 +30,14 @@ struct Printer<'a> {
     game: &'a Game,
     attached: HashMap<Anchor, Vec<usize>>,
     printed: Vec<bool>,
+    /// Later duplicates (§3.4: ignored) of a tag, by the first one's index:
+    /// printed as comments after it.
+    duplicates: HashMap<usize, Vec<usize>>,
+    /// Pieces of data that export format cannot hold, written as comments
+    /// (a duplicate tag, a `*` before the end of a section).
+    commented: usize,
+    /// Something could not be written as a comment: keep the game as written.
+    failed: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -106,16 +114,25 @@ pub(super) fn keep_from_marks(marks: &[(u16, u16)]) -> Vec<u16> {
     out
 }
 
+/// A game printed in export format.
+pub(super) struct Printed {
+    pub text: String,
+    /// Later duplicate tags, written as comments.
+    pub duplicates: usize,
+    /// Everything written as a comment because export format cannot hold
+    /// it (duplicates included).
+    pub commented: usize,
+}
+
 /// Prints a game; `None` when it cannot be printed safely (then the caller
-/// prints it verbatim). Returns the text and the number of duplicate tags
-/// dropped. `keep_absent` (from [`absent_to_keep`]) names the missing
-/// mandatory tags that must not be added.
+/// prints it verbatim). `keep_absent` (from [`absent_to_keep`]) names the
+/// missing mandatory tags that must not be added.
 pub(super) fn print(
     text: &str,
     g: &Game,
     opts: &FormatOptions,
     keep_absent: u16,
-) -> Option<(String, usize)> {
+) -> Option<Printed> {
     // A NUL (an error, PBN0101, §2.2) ends a `{` comment or a string for
     // tree-sitter's lexer, so where it stands decides how the text before
     // it reads, an earlier game's `{` included: a `{` whose `}` comes after
@@ -132,6 +149,9 @@ pub(super) fn print(
         game: g,
         attached: HashMap::default(),
         printed: vec![false; g.comments.len()],
+        duplicates: HashMap::default(),
+        commented: 0,
+        failed: false,
     };
     attach(&mut p);
 
@@ -139,8 +159,8 @@ pub(super) fn print(
     // Leading comments and escape lines.
     p.tag_comments(Anchor::Lead, &mut out);
 
-    // First occurrence of each tag; later duplicates are dropped and their
-    // comments go to the first one.
+    // First occurrence of each tag; later duplicates (ignored, §3.4) are
+    // kept as comments after the first one, with their own comments.
     let mut first: HashMap<&str, usize> = HashMap::default();
     let mut dropped = 0;
     for (i, t) in g.tags.iter().enumerate() {
@@ -153,8 +173,7 @@ pub(super) fn print(
             }
             Some(&f) => {
                 dropped += 1;
-                let moved = p.attached.remove(&Anchor::Tag(i)).unwrap_or_default();
-                p.attached.entry(Anchor::Tag(f)).or_default().extend(moved);
+                p.duplicates.entry(f).or_default().push(i);
                 if matches!(t.role, TagRole::Auction | TagRole::Play | TagRole::Section) {
                     return None; // a second section: keep the game as written
                 }
@@ -179,7 +198,15 @@ pub(super) fn print(
             Some(&i) if g.tags[i].role == TagRole::Plain => print_tag(&mut p, i, &mut out),
             Some(_) => {}
             None => {
-                if opts.add_missing_tags && g.value(name).is_none() && keep_absent & (1 << bit) == 0
+                // Omitted only where a `##` value supplies it (§4.8); a
+                // plain value that replaced one is written out.
+                let inherited = g.inherited.iter().find(|t| t.name == name);
+                if let Some(t) = inherited.filter(|t| !t.marked) {
+                    let v = crate::model::escape(&t.value);
+                    out.push_str(&format!("[{name} \"{v}\"]\n"));
+                } else if opts.add_missing_tags
+                    && inherited.is_none()
+                    && keep_absent & (1 << bit) == 0
                 {
                     // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
                     let passed =
@@ -231,10 +258,14 @@ pub(super) fn print(
         section(&mut p, s, &mut out)?;
     }
     // Every comment printed exactly once, or the game is left as written.
-    if p.printed.iter().any(|&b| !b) {
+    if p.failed || p.printed.iter().any(|&b| !b) {
         return None;
     }
-    Some((out, dropped))
+    Some(Printed {
+        text: out,
+        duplicates: dropped,
+        commented: p.commented,
+    })
 }
 
 /// Attaches each comment to the item it follows.
@@ -397,6 +428,32 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
         out.push('\n');
     }
     p.tag_comments(Anchor::Tag(i), out);
+    for d in p.duplicates.remove(&i).unwrap_or_default() {
+        let raw = &p.text[p.game.tags[d].range.clone()];
+        match as_comment(raw) {
+            Some(c) => {
+                out.push_str(&c);
+                out.push('\n');
+                p.commented += 1;
+            }
+            None => p.failed = true,
+        }
+        p.tag_comments(Anchor::Tag(d), out);
+    }
+}
+
+/// `raw` as a comment (§3.8): `{raw}`, or `;raw` when it holds a `}`;
+/// `None` when it holds both a `}` and a line end, or a NUL.
+fn as_comment(raw: &str) -> Option<String> {
+    if raw.contains('\0') {
+        None
+    } else if !raw.contains('}') {
+        Some(format!("{{{raw}}}"))
+    } else if !raw.contains(['\n', '\r']) {
+        Some(format!(";{raw}"))
+    } else {
+        None
+    }
 }
 
 /// Appends `piece` to the current line, separated by one space.
@@ -547,11 +604,20 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     };
     out.push_str(&format!("[Auction \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(a.tag), out);
-    let mut terminator: Option<usize> = None;
+    // The `*` that ends the section (§3.5); any other, before a call or a
+    // second one, cannot stand in export format: kept as a comment there.
+    let last_call = a
+        .entries
+        .iter()
+        .rposition(|e| e.token != CallToken::Terminator);
+    let terminator = (last_call.map_or(0, |l| l + 1)..a.entries.len())
+        .find(|&k| a.entries[k].token == CallToken::Terminator);
     let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
     for (k, e) in a.entries.iter().enumerate().skip(skip) {
         if e.token == CallToken::Terminator {
-            terminator = Some(k);
+            if Some(k) != terminator {
+                pieces.push(stray_terminator(p, Section::Auction, k, e)?);
+            }
             continue;
         }
         // `AP` is written as the passes it stands for (as the reference
@@ -609,6 +675,29 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     Some(())
 }
 
+/// A `*` that does not end its section, as a `{*}` comment piece where it
+/// stood; `None` (keep the game as written) when it carries annotations,
+/// which would then annotate the entry before it.
+fn stray_terminator<'e, T>(
+    p: &mut Printer<'_>,
+    sec: Section,
+    k: usize,
+    e: &'e Entry<T>,
+) -> Option<(bool, Emit<'e>)> {
+    if !e.pre().is_empty() || !e.post().is_empty() {
+        return None;
+    }
+    p.commented += 1;
+    Some((
+        false,
+        Box::new(
+            move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
+                entry_pieces(p, sec, k, e, "{*}", line, lines)
+            },
+        ),
+    ))
+}
+
 fn call_text(text: &str, e: &Entry<CallToken>) -> String {
     let t = &text[e.range.clone()];
     match e.token {
@@ -638,9 +727,11 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     let cards: Vec<usize> = (0..pl.entries.len())
         .filter(|&k| pl.entries[k].token != CardToken::Terminator)
         .collect();
-    let terminator: Vec<usize> = (0..pl.entries.len())
-        .filter(|&k| pl.entries[k].token == CardToken::Terminator)
-        .collect();
+    // The `*` that ends the section (§3.6); the others are kept as comments
+    // where they stood (before a card, or a second one).
+    let terminator: Option<usize> = (cards.last().map_or(0, |&l| l + 1)..pl.entries.len())
+        .find(|&k| pl.entries[k].token == CardToken::Terminator);
+    let stray = |k: usize| pl.entries[k].token == CardToken::Terminator && Some(k) != terminator;
     // Rotate the columns so that each line starts with the opening leader
     // (§3.6) when every trick line is complete and nothing marks a lead out
     // of turn.
@@ -654,8 +745,8 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
                 .iter()
                 .any(|a| a.kind == AnnotationKind::Irregularity('L'))
         });
-        let terminator_last = terminator.iter().all(|&t| t + 1 == pl.entries.len());
-        if shift > 0 && cards.len().is_multiple_of(4) && !any_l && terminator_last {
+        let no_stray = !(0..pl.entries.len()).any(stray);
+        if shift > 0 && cards.len().is_multiple_of(4) && !any_l && no_stray {
             order = cards
                 .chunks(4)
                 .flat_map(|row| {
@@ -668,6 +759,12 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
                 .collect();
             tag_seat = Some(leader);
         }
+    }
+    if order == cards {
+        // In place, with the stray `*`s.
+        order = (0..pl.entries.len())
+            .filter(|&k| Some(k) != terminator)
+            .collect();
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
@@ -682,6 +779,10 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
     for k in order {
         let e = &pl.entries[k];
+        if e.token == CardToken::Terminator {
+            pieces.push(stray_terminator(p, Section::Play, k, e)?);
+            continue;
+        }
         let t = &p.text[e.range.clone()];
         let token = match e.token {
             CardToken::Card(_) => t.to_ascii_uppercase(),
@@ -700,7 +801,7 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
         out.push_str(&l);
         out.push('\n');
     }
-    for k in terminator {
+    if let Some(k) = terminator {
         let e = &pl.entries[k];
         let mut line = String::new();
         let mut lines = Vec::new();

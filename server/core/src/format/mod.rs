@@ -10,6 +10,10 @@
 //! order) their comments move with them. After printing, the multiset of
 //! printed comments is checked against the input's; a game that fails this
 //! check, or has a syntax error, is printed verbatim.
+//!
+//! Nothing is dropped: what export format cannot hold (a repeated tag's
+//! ignored value, a `*` before the end of the auction or play) is written
+//! as a `{…}` comment where it stood ([`Formatted::commented_games`]).
 
 mod game;
 mod incremental;
@@ -36,10 +40,15 @@ pub struct Formatted {
     /// change of meaning or a lost comment (a Note tag with data before the
     /// auction, a second auction…). Writing them back loses nothing.
     pub unprintable_games: Vec<usize>,
-    /// Number of later duplicate tags dropped (§3.4: they are ignored).
+    /// Number of later duplicate tags (§3.4: they are ignored), written as
+    /// comments after the first one.
     pub dropped_duplicates: usize,
     /// Number of safe fixes applied before formatting ([`format`]).
     pub fixes: usize,
+    /// 0-based indices of the games where something export format cannot
+    /// hold (a repeated tag's ignored value, a `*` before the end of the
+    /// auction or play) was kept as a `{…}` comment where it stood.
+    pub commented_games: Vec<usize>,
 }
 
 impl Formatted {
@@ -207,6 +216,7 @@ pub struct Part<'a> {
     /// Per block: how it is written.
     kept: Vec<Kept>,
     dropped: usize,
+    commented: Vec<usize>,
 }
 
 /// How a block of a [`Part`] is written.
@@ -292,7 +302,7 @@ pub fn format_part<'a>(
         .step_by(256)
         .map(|s| s..(s + 256).min(games.len()))
         .collect();
-    let printed: Vec<Option<(String, usize)>> = crate::par::map(&runs, |run| {
+    let printed: Vec<Option<game::Printed>> = crate::par::map(&runs, |run| {
         games[run.clone()]
             .iter()
             .zip(&keep_absent[run.clone()])
@@ -309,6 +319,7 @@ pub fn format_part<'a>(
     .flatten()
     .collect();
     let mut dropped = 0;
+    let mut commented = Vec::new();
     let mut printed = printed.into_iter();
     let mut kept = Vec::with_capacity(blocks.len());
     let blocks: Vec<std::borrow::Cow<'_, str>> = blocks
@@ -324,10 +335,13 @@ pub fn format_part<'a>(
                 text[r.clone()].into()
             }
             Block::Game(i) => match printed.next().expect("one printed entry per game") {
-                Some((s, d)) => {
-                    dropped += d;
+                Some(pr) => {
+                    dropped += pr.duplicates;
+                    if pr.commented > 0 {
+                        commented.push(games[i].index);
+                    }
                     kept.push(Kept::Printed);
-                    s.into()
+                    pr.text.into()
                 }
                 None => {
                     let g = &games[i];
@@ -345,6 +359,7 @@ pub fn format_part<'a>(
         ranges,
         kept,
         dropped,
+        commented,
     }
 }
 
@@ -364,6 +379,7 @@ pub struct Assembler<'s> {
     verbatim_games: Vec<usize>,
     unprintable_games: Vec<usize>,
     dropped: usize,
+    commented: Vec<usize>,
     verbatim_first: bool,
     /// The end (in the source) of the block pushed last, and whether it was
     /// kept verbatim.
@@ -385,6 +401,7 @@ impl<'s> Assembler<'s> {
             verbatim_games: Vec::new(),
             unprintable_games: Vec::new(),
             dropped: 0,
+            commented: Vec::new(),
             verbatim_first: false,
             prev: None,
             raw: Vec::new(),
@@ -441,6 +458,7 @@ impl<'s> Assembler<'s> {
     /// Appends the next part.
     pub fn push(&mut self, part: Part<'_>) {
         self.dropped += part.dropped;
+        self.commented.extend(&part.commented);
         let text = self.source.text.as_str();
         for ((b, r), &kept) in part.blocks.iter().zip(&part.ranges).zip(&part.kept) {
             let verbatim = !matches!(kept, Kept::Printed);
@@ -529,6 +547,7 @@ impl<'s> Assembler<'s> {
             unprintable_games: self.unprintable_games,
             dropped_duplicates: self.dropped,
             fixes: 0,
+            commented_games: self.commented,
         }
     }
 }

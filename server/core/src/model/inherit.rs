@@ -100,7 +100,8 @@ pub struct Env {
     /// Last real value of each tag name, with its source.
     last: HashMap<String, (String, Source)>,
     /// `##` values that apply to later games without the tag.
-    header: HashMap<String, (String, Source)>,
+    /// (value, source, written with `##`).
+    header: HashMap<String, (String, Source, bool)>,
 }
 
 impl Env {
@@ -135,12 +136,13 @@ impl Env {
         }
         if !self.header.is_empty() {
             let names: HashSet<&str> = summary.tags.iter().map(|(_, n, _, _)| n.as_str()).collect();
-            for (name, (value, source)) in &self.header {
+            for (name, (value, source, marked)) in &self.header {
                 if !names.contains(name.as_str()) {
                     res.inherited.push(Inherited {
                         name: name.clone(),
                         value: value.clone(),
                         source: source.clone(),
+                        marked: *marked,
                     });
                 }
             }
@@ -149,7 +151,7 @@ impl Env {
         for (name, value, source, is_header) in updates {
             if is_header || self.header.contains_key(&name) {
                 self.header
-                    .insert(name.clone(), (value.clone(), source.clone()));
+                    .insert(name.clone(), (value.clone(), source.clone(), is_header));
             }
             self.last.insert(name, (value, source));
         }

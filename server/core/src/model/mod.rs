@@ -146,6 +146,9 @@ pub struct Inherited {
     pub name: String,
     pub value: String,
     pub source: Source,
+    /// The value was written with `##` (false: a plain value that replaced
+    /// an earlier `##` value and now applies in its place, §4.8).
+    pub marked: bool,
 }
 
 /// A comment (§3.8) or escape line (§2.4).

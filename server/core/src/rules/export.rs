@@ -446,18 +446,18 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
     for e in &a.entries {
         let t = &ctx.text[e.range.clone()];
         let canonical = match e.token {
-            CallToken::Invalid => true,
-            tok => tok.canonical(t).is_none_or(|c| c == t),
+            CallToken::Invalid => t,
+            tok => tok.canonical(t).unwrap_or(t),
         };
-        if !canonical {
+        if canonical != t {
+            // Quotes what was written and the form to write: `PASS` is
+            // already upper case, its export form is `Pass`.
             ctx.push(
                 out,
                 Diagnostic::new(
                     &c::EXPORT_LOWERCASE,
                     e.range.clone(),
-                    format!(
-                        "write `{t}` in upper case (`Pass`, `X`, `1NT`…) in export format (§3.11)"
-                    ),
+                    format!("write `{t}` as `{canonical}` in export format (§3.11)"),
                 ),
             );
         }
@@ -515,7 +515,7 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
                     &c::EXPORT_LOWERCASE,
                     e.range.clone(),
                     format!(
-                        "write `{}` in upper case in export format (§3.11)",
+                        "write `{t}` as `{}` in export format (§3.11)",
                         t.to_ascii_uppercase()
                     ),
                 ),

@@ -1,7 +1,7 @@
 //! Date, EventDate, UTCDate (§3.4.3, §4.4.1, §4.5.2); Time, UTCTime
 //! (§4.5.1, §4.5.3); TimeControl (§4.6.1); TimeCall, TimeCard (§4.6.2-3).
 
-use super::{char_range, is_unknown, issue, parse_uint, trim_padded, Parsed};
+use super::{is_unknown, issue, parse_uint, trim_padded, Parsed};
 use crate::codes::values as codes;
 
 /// A date of the Date/EventDate/UTCDate tags (§3.4.3). Each field is `None`
@@ -72,20 +72,39 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         ));
         return Parsed::new(None, issues);
     }
-    let mut ok = true;
+    // One diagnostic for the value, however many characters are wrong
+    // (`2-Aug-2023`, `2013-08-24 18:36`), naming each wrong one once.
+    // The range runs from the first wrong character to the last.
+    let mut wrong: Vec<char> = Vec::new();
+    let mut span: Option<std::ops::Range<usize>> = None;
     for &(p, text) in &parts {
-        for (i, c) in text.char_indices() {
-            if !is_date_char(c) {
-                ok = false;
-                issues.push(issue(
-                    &codes::DATE_FORMAT,
-                    char_range(raw, off + p + i),
-                    format!("{DATE_RULE}; `{c}` is not a digit"),
-                ));
+        for (i, c) in text.char_indices().filter(|&(_, c)| !is_date_char(c)) {
+            let at = off + p + i;
+            let end = at + c.len_utf8();
+            span = Some(span.map_or(at..end, |r| r.start..end));
+            if !wrong.contains(&c) {
+                wrong.push(c);
             }
         }
     }
-    if !ok {
+    if !wrong.is_empty() {
+        let list: Vec<String> = wrong
+            .iter()
+            .map(|&c| match c {
+                ' ' => "a space".to_string(),
+                c => format!("`{c}`"),
+            })
+            .collect();
+        let verb = if wrong.len() == 1 {
+            "is not a digit"
+        } else {
+            "are not digits"
+        };
+        issues.push(issue(
+            &codes::DATE_FORMAT,
+            span.unwrap_or(whole),
+            format!("{DATE_RULE}; in `{s}`, {} {verb}", list.join(", ")),
+        ));
         return Parsed::new(None, issues);
     }
     let (yp, year) = parts[0];
@@ -100,6 +119,7 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         ));
         return Parsed::new(None, issues);
     }
+    let mut ok = true;
     let mut fields = [String::new(), String::new()];
     for (k, &(p, text)) in parts[1..].iter().enumerate() {
         let what = if k == 0 { "month" } else { "day" };
@@ -381,6 +401,30 @@ mod tests {
         expect(&p.issues, &codes::DATE_FORMAT);
         let p = parse_date("10/07/2023");
         expect(&p.issues, &codes::DATE_FORMAT);
+    }
+
+    #[test]
+    fn one_diagnostic_per_date_value() {
+        let p = parse_date("2013-08-24 18:36");
+        assert_eq!(codes_of(&p.issues), ["PBN0301"], "{:?}", p.issues);
+        let i = &p.issues[0];
+        assert_eq!(i.range, 10..14);
+        assert!(
+            i.message
+                .ends_with("in `2013-08-24 18:36`, a space, `:` are not digits"),
+            "{}",
+            i.message
+        );
+        let p = parse_date("2-Aug-2023");
+        assert_eq!(codes_of(&p.issues), ["PBN0301"], "{:?}", p.issues);
+        assert_eq!(p.issues[0].range, 2..5);
+        assert!(p.issues[0]
+            .message
+            .ends_with("`A`, `u`, `g` are not digits"));
+        // Failing before: one character, one diagnostic, still pointed at.
+        let p = parse_date("1995.o6.10");
+        assert_eq!(codes_of(&p.issues), ["PBN0301"]);
+        assert!(p.issues[0].message.ends_with("`o` is not a digit"));
     }
 
     #[test]
