@@ -96,16 +96,22 @@ fn missing(input: &str, output: &str) -> Vec<String> {
             .collect();
         let in_comment = |s: &str| comments.iter().any(|c| c.contains(s));
         // Tags: the first of a name is a tag of the output with the same
-        // value (or its export form); a repeated one (§3.4: ignored) is
-        // inside a comment. Note tags are never repeats.
-        let mut seen = std::collections::HashSet::new();
+        // value (or its export form; a name in another case is written in
+        // the standard's, a safe fix); a repeated one (§3.4: ignored) is
+        // inside a comment, unless it repeats the value in effect (a safe
+        // fix drops such an exact repeat). Note tags are never repeats.
+        let mut seen = std::collections::HashMap::new();
         for t in &g.tags {
             let raw = t.value.as_ref().map_or("", |v| v.raw.as_str());
             let note =
                 t.name == "Note" || matches!(t.role, TagRole::AuctionNote | TagRole::PlayNote);
-            if note || seen.insert(t.name.as_str()) {
+            let first = seen.get(t.name.as_str()).copied();
+            if first.is_none() {
+                seen.insert(t.name.as_str(), raw);
+            }
+            if note || first.is_none() {
                 let kept = h.tags.iter().any(|u| {
-                    u.name == t.name && {
+                    u.name.eq_ignore_ascii_case(&t.name) && {
                         let v = u.value.as_ref().map_or("", |v| v.raw.as_str());
                         v == raw
                             || (!note && NORMALIZED.contains(&t.name.as_str()))
@@ -115,7 +121,7 @@ fn missing(input: &str, output: &str) -> Vec<String> {
                 if !kept {
                     lost.push(format!("game {n}: tag [{} \"{raw}\"]", t.name));
                 }
-            } else if !in_comment(&input[t.range.clone()]) {
+            } else if first != Some(raw) && !in_comment(&input[t.range.clone()]) {
                 lost.push(format!(
                     "game {n}: repeated tag {} not kept as a comment",
                     &input[t.range.clone()]

@@ -2,14 +2,13 @@
 //! piece by piece from formatted pieces it keeps between versions
 //! (`Snapshot::format_edits`). Under random edits (seeded), applying its
 //! edits must give exactly the whole-document format as written
-//! (`format::format_unfixed`: the server's formatting applies no fixes,
-//! `source.fixAll.pbn` does);
+//! (`format::format`; fixes come from `source.fixAll.pbn`);
 //! an already formatted document gets no edit, and after an edit of one
 //! game, only that game is edited.
 
 use pbn::lsp::document::Document;
 use pbn::lsp::settings::Settings;
-use pbn_core::format::{format_unfixed, FormatOptions};
+use pbn_core::format::{format, FormatOptions};
 use pbn_core::text::{PositionEncoding, SourceText};
 use pbn_tests::gen::{generate, GenOptions};
 use std::ops::Range;
@@ -49,7 +48,7 @@ fn whole(text: &str) -> String {
         add_missing_tags: settings().add_missing_tags,
         ..FormatOptions::default()
     };
-    format_unfixed(&SourceText::from_text(text.to_owned()), &opts).text
+    format(&SourceText::from_text(text.to_owned()), &opts).text
 }
 
 fn edits(doc: &Document) -> Vec<(Range<usize>, String)> {

@@ -361,7 +361,7 @@ impl Snapshot {
     /// inherited values and missing-tag marks and the options are the same:
     /// after an edit, only the pieces it touched are parsed and formatted.
     /// `None` when the snapshot became stale. The text the edits give is
-    /// [`pbn_core::format::format_unfixed`]'s (`tests/tests/lsp_format.rs`).
+    /// [`pbn_core::format::format`]'s (`tests/tests/lsp_format.rs`).
     pub fn format_edits(
         &self,
         opts: &FormatOptions,

@@ -2,7 +2,7 @@
 //! `pbn fmt` (the file's own line endings are kept, as in the editor).
 
 use crate::lsp::snapshot::Snapshot;
-use pbn_core::format::{format_unfixed, FormatOptions};
+use pbn_core::format::{format, FormatOptions};
 use pbn_core::text::SourceText;
 use tower_lsp_server::ls_types::*;
 
@@ -58,7 +58,7 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     } else {
         pbn_core::format::EolOption::Lf
     };
-    let mut out = format_unfixed(&SourceText::from_text(piece.to_owned()), &opts).text;
+    let mut out = format(&SourceText::from_text(piece.to_owned()), &opts).text;
     // The piece ends without its line break in the document.
     while out.ends_with(['\n', '\r']) {
         out.pop();
@@ -101,8 +101,7 @@ mod tests {
         insta::assert_debug_snapshot!(edits);
         assert_eq!(edits.len(), 2);
         // Formatting formatted text changes nothing.
-        let formatted =
-            format_unfixed(&SourceText::from_text(TEXT.to_owned()), &options(&snap)).text;
+        let formatted = format(&SourceText::from_text(TEXT.to_owned()), &options(&snap)).text;
         let again = snapshot(&formatted);
         assert!(document(&again, doc_params()).unwrap().is_empty());
     }
