@@ -36,3 +36,30 @@ pub fn pbn_binary() -> PathBuf {
     })
     .clone()
 }
+
+/// Runs `pbn ARGS` with `stdin` (or a closed standard input) and
+/// `NO_COLOR=1`: its exit status (-1 when killed by a signal), standard
+/// output and standard error.
+pub fn run_pbn(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(pbn_binary())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("NO_COLOR", "1")
+        .spawn()
+        .expect("spawn pbn");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -217,8 +217,11 @@ fn split_deals(r: &mut Reader<'_>) -> Vec<RawDeal> {
         }
         if line.starts_with('%') {
             // "File Signature and Limits": `% RBN 2.2` and extraneous
-            // text; PBN keeps them as escape lines (§2.4).
-            cur.escapes.push(line.to_string());
+            // text; PBN keeps the text as escape lines (§2.4), the
+            // signature gives way to PBN's own `% PBN 2.1`.
+            if !line.starts_with("% RBN") {
+                cur.escapes.push(line.to_string());
+            }
             continue;
         }
         let first = line.as_bytes()[0];
