@@ -152,3 +152,14 @@ fn forum_deal_is_south_west_north_east() {
     assert_eq!(c.losses.len(), 1, "{:?}", c.losses);
     assert!(c.losses[0].what.contains("Room"), "{:?}", c.losses);
 }
+
+#[test]
+fn a_deal_of_null_labels_stays_a_game() {
+    // Every game converts or is reported: a PBN game whose values RBN
+    // writes as null labels comes back as a game, not as nothing.
+    let c = convert::convert("T\nD\nE\n\n", Format::Rbn, Format::Pbn);
+    assert!(c.text.contains("[Event \"?\"]"), "{}", c.text);
+    // A paragraph alone is commentary, not a game.
+    let c = convert::convert("{just text}\n\n", Format::Rbn, Format::Pbn);
+    assert!(!c.text.contains('['), "{}", c.text);
+}

@@ -434,6 +434,12 @@ fn write_game(r: &mut Reader<'_>, w: &mut PbnWriter, deal: &RawDeal, fields: &[O
             g.after.push(text.clone());
         }
     }
+    // A deal of null labels is still a deal: PBN needs a tag to make a
+    // game of it (§3: a game starts with its tags), and Event is the first
+    // mandatory one (§3.4), "?" for unknown.
+    if !deal.labels.is_empty() && g.tags.is_empty() {
+        g.tags.push(("Event", "?".to_string()));
+    }
     emit(w, g);
 }
 
