@@ -43,11 +43,37 @@ pub fn pbn_binary() -> PathBuf {
 /// stdout and stderr.
 pub fn run_pbn(args: &[&str], cwd: Option<&Path>, home: &Path) -> (i32, String, String) {
     let mut cmd = Command::new(pbn_binary());
-    cmd.args(args).env("HOME", home).env("NO_COLOR", "1");
+    cmd.args(args).env("HOME", home);
     if let Some(d) = cwd {
         cmd.current_dir(d);
     }
-    let out = cmd.output().expect("run pbn");
+    run(cmd, None)
+}
+
+/// Runs `pbn ARGS` with `stdin` (or a closed standard input), colours off:
+/// its exit status (-1 when killed by a signal), stdout and stderr.
+pub fn run_pbn_stdin(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    let mut cmd = Command::new(pbn_binary());
+    cmd.args(args);
+    run(cmd, stdin)
+}
+
+fn run(mut cmd: Command, stdin: Option<&[u8]>) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pbn");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

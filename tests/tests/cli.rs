@@ -1,7 +1,6 @@
 //! End-to-end tests of the `pbn` command line.
 
 use pbn_tests::binary::pbn_binary;
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn examples(name: &str) -> String {
@@ -9,25 +8,7 @@ fn examples(name: &str) -> String {
 }
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
-    let mut child = Command::new(pbn_binary())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .spawn()
-        .expect("spawn pbn");
-    if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    pbn_tests::binary::run_pbn_stdin(args, stdin)
 }
 
 #[test]

@@ -107,3 +107,59 @@ fn malformed_rbn_gets_positioned_diagnostics() {
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
     assert!(c.text.contains("[Event \"Club\"]"), "{}", c.text);
 }
+
+/// The report of one PBN → forum conversion: the text and the losses.
+fn forum_report(input: &str) -> String {
+    let c = convert::convert(input, Format::Pbn, Format::Forum);
+    let mut s = String::from("--- forum\n");
+    s.push_str(&c.text);
+    s.push_str("--- losses\n");
+    for l in &c.losses {
+        s.push_str(&format!("game {}: {}\n", l.game + 1, l.what));
+    }
+    s
+}
+
+#[test]
+fn forum_fixtures() {
+    let all = files("forum", "pbn");
+    assert!(all.len() >= 3, "the forum fixtures");
+    for path in all {
+        let input = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        insta::assert_snapshot!(format!("forum__{name}"), forum_report(&input));
+    }
+}
+
+#[test]
+fn forum_deal_is_south_west_north_east() {
+    // "[Deal]" lists South, West, North, East "exactly in that order";
+    // a clean game has no loss, an unknown tag is one.
+    let pbn = "[Dealer \"N\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n";
+    let c = convert::convert(pbn, Format::Pbn, Format::Forum);
+    assert!(
+        c.text
+            .contains("[Deal 6543.876.876.876 2.5432.5432.5432 AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9]"),
+        "{}",
+        c.text
+    );
+    assert!(c.losses.is_empty(), "{:?}", c.losses);
+    let c = convert::convert(
+        &format!("{pbn}[Room \"Open\"]\n"),
+        Format::Pbn,
+        Format::Forum,
+    );
+    assert_eq!(c.losses.len(), 1, "{:?}", c.losses);
+    assert!(c.losses[0].what.contains("Room"), "{:?}", c.losses);
+}
+
+#[test]
+fn a_deal_of_null_labels_stays_a_game() {
+    // Every game converts or is reported: a PBN game whose values RBN
+    // writes as null labels comes back as a game, not as nothing.
+    let c = convert::convert("T\nD\nE\n\n", Format::Rbn, Format::Pbn);
+    assert!(c.text.contains("[Event \"?\"]"), "{}", c.text);
+    // A paragraph alone is commentary, not a game.
+    let c = convert::convert("{just text}\n\n", Format::Rbn, Format::Pbn);
+    assert!(!c.text.contains('['), "{}", c.text);
+}

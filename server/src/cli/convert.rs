@@ -6,7 +6,7 @@ use super::write;
 use clap::Args;
 use pbn_core::codes::Severity;
 use pbn_core::convert::{self, Converted, Format};
-use pbn_core::format::{format, FormatOptions};
+use pbn_core::format::{format, EolOption, FormatOptions};
 use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -156,10 +156,17 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         args.output.display().to_string()
     };
     if to == Format::Pbn {
-        text = format(&decode(text.as_bytes()), &FormatOptions::default()).text;
+        // Export format (§2.3: CRLF line ends; §2.4: the `% PBN 2.1` and
+        // `% EXPORT` header), checked with the export rules.
+        let options = FormatOptions {
+            add_missing_tags: true,
+            eol: EolOption::Crlf,
+            export_header: true,
+        };
+        text = format(&decode(text.as_bytes()), &options).text;
         let res = pbn_core::checker::check_text(
             &decode(text.as_bytes()),
-            &pbn_core::checker::CheckOptions { export: false },
+            &pbn_core::checker::CheckOptions { export: true },
         );
         let index = LineIndex::new(&text);
         let mut shown = 0;

@@ -111,20 +111,13 @@ pub fn from_pbn(pbn: &str) -> Converted {
         }
         // Hands.
         if let Some(deal) = &ty.deal {
-            if g.value("Hidden").is_some_and(|v| !v.is_empty()) {
-                lose("Hidden (forum notation shows every hand it gives)".into());
-            }
             let hand = |s: Seat| -> Option<String> {
                 let h = deal.hands[s as usize]?;
                 let suits: Vec<String> = Suit::DESC
                     .iter()
-                    .map(|&x| {
-                        let mut t: String = h[x].iter().map(rank_char).collect();
-                        // `x` spot cards have no suit in PBN's model: they
-                        // are not part of `hands`.
-                        let _ = &mut t;
-                        t
-                    })
+                    // `x` spot cards have no suit in PBN's model (they
+                    // are not part of `hands`): reported below.
+                    .map(|&x| h[x].iter().map(rank_char).collect::<String>())
                     .collect();
                 Some(suits.join("."))
             };

@@ -217,8 +217,11 @@ fn split_deals(r: &mut Reader<'_>) -> Vec<RawDeal> {
         }
         if line.starts_with('%') {
             // "File Signature and Limits": `% RBN 2.2` and extraneous
-            // text; PBN keeps them as escape lines (§2.4).
-            cur.escapes.push(line.to_string());
+            // text; PBN keeps the text as escape lines (§2.4), the
+            // signature gives way to PBN's own `% PBN 2.1`.
+            if !line.starts_with("% RBN") {
+                cur.escapes.push(line.to_string());
+            }
             continue;
         }
         let first = line.as_bytes()[0];
@@ -430,6 +433,12 @@ fn write_game(r: &mut Reader<'_>, w: &mut PbnWriter, deal: &RawDeal, fields: &[O
         } else {
             g.after.push(text.clone());
         }
+    }
+    // A deal of null labels is still a deal: PBN needs a tag to make a
+    // game of it (§3: a game starts with its tags), and Event is the first
+    // mandatory one (§3.4), "?" for unknown.
+    if !deal.labels.is_empty() && g.tags.is_empty() {
+        g.tags.push(("Event", "?".to_string()));
     }
     emit(w, g);
 }
