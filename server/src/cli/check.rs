@@ -1,13 +1,14 @@
 //! `pbn check`: diagnostics for files, directories or stdin.
 
 use super::files::{self, Input};
-use super::render::{render, Style};
+use super::render::Style;
+use super::report::{color_on, print_human, print_statistics, FileReport};
 use clap::{Args, ValueEnum};
 use pbn_core::checker::{check_text, CheckOptions};
 use pbn_core::diagnostic::{Diagnostic, Severity};
 use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
 use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -78,11 +79,6 @@ pub struct CheckArgs {
     /// diagnostic: a first look at a large archive.
     #[arg(long, conflicts_with = "format")]
     statistics: bool,
-}
-
-pub(super) struct FileReport {
-    pub(super) input: Input,
-    pub(super) outcome: Result<(SourceText, pbn_core::checker::CheckResult), String>,
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
@@ -335,124 +331,6 @@ fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
 }
 
 /// `--color`: always, never, or auto (on a terminal unless NO_COLOR is set).
-fn color_on(setting: &str) -> bool {
-    match setting {
-        "always" => true,
-        "never" => false,
-        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    }
-}
-
-pub(super) fn print_human(
-    reports: &[FileReport],
-    style: &Style,
-    [errors, warnings, infos, hints]: [usize; 4],
-    games: usize,
-) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let mut files_ok = 0;
-    for r in reports {
-        match &r.outcome {
-            Err(e) => errln!("error: {e}"),
-            Ok((source, res)) => {
-                files_ok += 1;
-                if res.diagnostics.is_empty() {
-                    continue;
-                }
-                let index = LineIndex::new(&source.text);
-                let mut out = String::new();
-                let path = r.input.display();
-                for d in &res.diagnostics {
-                    render(&mut out, style, &path, &source.text, &index, d);
-                }
-                super::out::stdout_result(lock.write_all(out.as_bytes()));
-            }
-        }
-    }
-    let summary = writeln!(
-        lock,
-        "{}",
-        summary_line(files_ok, games, [errors, warnings, infos, hints])
-    );
-    super::out::stdout_result(summary.and_then(|()| lock.flush()));
-}
-
-/// `--statistics`: one line per code, most frequent first (then by code),
-/// then the summary line.
-fn print_statistics(reports: &[FileReport], counts: [usize; 4], games: usize) {
-    let mut per_code: std::collections::HashMap<(&str, Severity), (usize, &str)> =
-        Default::default();
-    let mut files_ok = 0;
-    for r in reports {
-        match &r.outcome {
-            Err(e) => errln!("error: {e}"),
-            Ok((_, res)) => {
-                files_ok += 1;
-                for d in &res.diagnostics {
-                    per_code
-                        .entry((d.code.code, d.severity))
-                        .or_insert((0, d.code.summary))
-                        .0 += 1;
-                }
-            }
-        }
-    }
-    let mut out = String::new();
-    for line in statistics_lines(per_code) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(&summary_line(files_ok, games, counts));
-    out.push('\n');
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    super::out::stdout_result(lock.write_all(out.as_bytes()).and_then(|()| lock.flush()));
-}
-
-/// The lines of `--statistics`: `   12  PBN0302  warning  date is readable…`,
-/// counts right-aligned, most frequent first, then by code and severity.
-fn statistics_lines(
-    per_code: std::collections::HashMap<(&str, Severity), (usize, &str)>,
-) -> Vec<String> {
-    let mut rows: Vec<_> = per_code.into_iter().collect();
-    rows.sort_by(|((ca, sa), (na, _)), ((cb, sb), (nb, _))| {
-        nb.cmp(na).then(ca.cmp(cb)).then(sb.cmp(sa))
-    });
-    let width = rows.first().map_or(1, |(_, (n, _))| n.to_string().len());
-    rows.into_iter()
-        .map(|((code, sev), (n, title))| format!("{n:>width$}  {code}  {:<7}  {title}", sev.name()))
-        .collect()
-}
-
-/// `checked 1 file (2 games): 1 error, 0 warnings, 1 info`.
-fn summary_line(
-    files: usize,
-    games: usize,
-    [errors, warnings, infos, hints]: [usize; 4],
-) -> String {
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "checked {} ({}): {}, {}{}",
-        plural(files, "file"),
-        plural(games, "game"),
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-        others_text(infos, hints)
-    )
-}
-
-/// `, 1 info, 2 hints` for the summary line (nothing when both are 0).
-fn others_text(infos: usize, hints: usize) -> String {
-    let mut s = String::new();
-    for (n, word) in [(infos, "info"), (hints, "hint")] {
-        if n > 0 {
-            s.push_str(&format!(", {n} {word}{}", if n == 1 { "" } else { "s" }));
-        }
-    }
-    s
-}
-
 // The JSON report. Fields in alphabetical order (the order the report has
 // always had); written straight from borrowed data, without building a
 // `serde_json::Value` tree per diagnostic (20,000 of them in a large file).
@@ -606,30 +484,6 @@ mod tests {
             stats_line(2, 1, 1, t, None),
             "pbn check: 2 files, 1 byte, 1 game in 0.842 s; peak memory not measured on this system"
         );
-    }
-
-    #[test]
-    fn statistics_most_frequent_first_then_by_code() {
-        let mut m = std::collections::HashMap::new();
-        m.insert(("PBN0302", Severity::Warning), (3, "b"));
-        m.insert(("PBN0301", Severity::Error), (3, "a"));
-        m.insert(("PBN0501", Severity::Error), (12, "c"));
-        assert_eq!(
-            statistics_lines(m),
-            [
-                "12  PBN0501  error    c",
-                " 3  PBN0301  error    a",
-                " 3  PBN0302  warning  b",
-            ]
-        );
-    }
-
-    #[test]
-    fn summary_names_infos_and_hints() {
-        assert_eq!(others_text(0, 0), "");
-        assert_eq!(others_text(1, 0), ", 1 info");
-        assert_eq!(others_text(2, 1), ", 2 infos, 1 hint");
-        assert_eq!(others_text(0, 3), ", 3 hints");
     }
 
     #[test]

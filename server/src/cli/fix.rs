@@ -2,9 +2,9 @@
 //! fixes ([`pbn_core::checker::fix`]), write the files back safely
 //! ([`super::write`]), and report what changed and what is left.
 
-use super::check::{print_human, FileReport};
 use super::files::Input;
 use super::render::Style;
+use super::report::{print_human, FileReport};
 use super::write;
 use pbn_core::checker::fix::{fix_source, Fixed};
 use pbn_core::checker::CheckOptions;

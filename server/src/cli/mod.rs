@@ -39,5 +39,6 @@ pub mod html;
 pub mod lsp;
 pub mod out;
 pub mod render;
+pub mod report;
 pub mod show;
 pub mod write;
