@@ -18,9 +18,9 @@
 //! written as plain text with suit symbols; what forum notation cannot show
 //! is reported as a [`Loss`].
 
-use super::{read_pbn, Converted, Loss};
+use super::{read_pbn, short_bid, Converted, Loss};
 use crate::bridge::strain_text as strain_name;
-use crate::bridge::{self, rotate, Seat, Strain, Suit};
+use crate::bridge::{self, rotate, Seat, Suit};
 use crate::model::values::deal::rank_char;
 use crate::model::values::{self, ContractValue};
 use crate::model::{all_pass_count, typed, AnnotationKind, CallToken, CardToken, CommentKind};
@@ -168,14 +168,7 @@ pub fn from_pbn(pbn: &str) -> Converted {
                     let mut marks_lost = false;
                     for (k, e) in a.entries.iter().enumerate() {
                         let call = match e.token {
-                            CallToken::Bid(b) => format!(
-                                "{}{}",
-                                b.level.get(),
-                                match b.strain {
-                                    Strain::Notrump => "N",
-                                    s => strain_name(s),
-                                }
-                            ),
+                            CallToken::Bid(b) => short_bid(b),
                             CallToken::Pass => "P".into(),
                             CallToken::Double => "X".into(),
                             CallToken::Redouble => "XX".into(),

@@ -825,13 +825,7 @@ fn lin_call(token: CallToken) -> Option<String> {
         CallToken::Pass => "p".into(),
         CallToken::Double => "d".into(),
         CallToken::Redouble => "r".into(),
-        CallToken::Bid(b) => {
-            let s = match b.strain {
-                Strain::Notrump => "N".to_string(),
-                s => bridge::strain_text(s).to_string(),
-            };
-            format!("{}{s}", b.level.get())
-        }
+        CallToken::Bid(b) => super::short_bid(b),
         _ => return None,
     })
 }

@@ -124,6 +124,20 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     read
 }
 
+/// A strain as RBN, LIN and forum notation write it: `N` for notrump
+/// (PBN writes `NT`), the suit letter otherwise.
+pub(crate) fn strain_letter(s: crate::bridge::Strain) -> &'static str {
+    match s {
+        crate::bridge::Strain::Notrump => "N",
+        s => crate::bridge::strain_text(s),
+    }
+}
+
+/// A bid as RBN, LIN and forum notation write it: `1N`, `4S`.
+pub(crate) fn short_bid(b: crate::bridge::Bid) -> String {
+    format!("{}{}", b.level.get(), strain_letter(b.strain))
+}
+
 /// Parses PBN text into the model (for writers).
 pub fn read_pbn(pbn: &str) -> crate::model::Document {
     crate::model::lower(&crate::syntax::parse_pieces(pbn), pbn)

@@ -25,7 +25,7 @@
 //!   PBN has no tag for are kept as commentary `{RBN <label> <data>}` (§3.8),
 //!   which the writer turns back into the label.
 
-use super::{read_pbn, Converted, Loss, PbnWriter, ReadDiagnostic};
+use super::{read_pbn, short_bid, strain_letter, Converted, Loss, PbnWriter, ReadDiagnostic};
 use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, card_text, rotate, Card, Rank, Seat, Strain, Suit};
 use crate::codes::Severity;
@@ -1979,14 +1979,7 @@ impl GameWriter<'_> {
             }
             ended |= (bid && passes >= 3) || passes >= 4;
             let token = match e.token {
-                CallToken::Bid(b) => format!(
-                    "{}{}",
-                    b.level.get(),
-                    match b.strain {
-                        Strain::Notrump => "N",
-                        s => strain_name(s),
-                    }
-                ),
+                CallToken::Bid(b) => short_bid(b),
                 CallToken::Pass => "P".into(),
                 CallToken::Double => "X".into(),
                 CallToken::Redouble => "R".into(),
@@ -2003,14 +1996,7 @@ impl GameWriter<'_> {
                 }
                 CallToken::Invalid => match typed::interpret_call(&self.text[e.range.clone()]) {
                     Some((tok, _)) => match tok {
-                        bridge::AuctionToken::Bid(b) => format!(
-                            "{}{}",
-                            b.level.get(),
-                            match b.strain {
-                                Strain::Notrump => "N",
-                                s => strain_name(s),
-                            }
-                        ),
+                        bridge::AuctionToken::Bid(b) => short_bid(b),
                         bridge::AuctionToken::Pass => "P".into(),
                         bridge::AuctionToken::Double => "X".into(),
                         bridge::AuctionToken::Redouble => "R".into(),
@@ -2061,21 +2047,16 @@ impl GameWriter<'_> {
             }
             return;
         };
-        let letter = |s: Strain| match s {
-            Strain::Notrump => "N",
-            s => strain_name(s),
-        };
         let text = match c.value {
             ContractValue::Pass => {
                 self.set(b'C', "P".into());
                 return;
             }
             ContractValue::Empty => return,
-            ContractValue::EndPosition(s) => letter(s).to_string(),
+            ContractValue::EndPosition(s) => strain_letter(s).to_string(),
             ContractValue::Contract(k) => format!(
-                "{}{}{}",
-                k.bid.level.get(),
-                letter(k.bid.strain),
+                "{}{}",
+                short_bid(k.bid),
                 match k.penalty {
                     bridge::Penalty::Undoubled => "",
                     bridge::Penalty::Doubled => "X",
