@@ -189,7 +189,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
     if args.output.as_os_str() == "-" {
         out!("{text}");
-    } else if let Err(e) = write_new(&args.output, text.as_bytes(), args.force) {
+    } else if let Err(e) = write::create_or_replace(&args.output, text.as_bytes(), args.force) {
         errln!("error: {out_name}: {}", write::message(&e));
         return ExitCode::from(2);
     }
@@ -198,26 +198,4 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Writes `bytes` to `path`: an existing file is replaced safely
-/// ([`write::replace`]), a new one is written to a temporary file in the
-/// same directory and renamed into place.
-fn write_new(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
-    if path.exists() {
-        let (_, original) = write::read(path)?;
-        return write::replace(&original, bytes, force);
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pbn-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -139,11 +139,7 @@ pub fn run(args: DdArgs) -> ExitCode {
             continue;
         }
         let (out, lost) = encode(&filled.text, source.encoding);
-        if lost > 0 {
-            errln!(
-                "error: {name}: {lost} character(s) cannot be written in {}; not written",
-                source.encoding.name()
-            );
+        if write::unencodable(&name, lost, source.encoding) {
             failed = true;
             continue;
         }

@@ -96,11 +96,7 @@ pub fn run(inputs: &[Input], opts: &[CheckOptions], mode: Mode) -> ExitCode {
             }
         } else if changed {
             let (out, lost) = encode(&fixed.source.text, source.encoding);
-            if lost > 0 {
-                errln!(
-                    "error: {name}: {lost} character(s) cannot be written in {}; not written",
-                    source.encoding.name()
-                );
+            if write::unencodable(&name, lost, source.encoding) {
                 failed = true;
                 continue;
             }

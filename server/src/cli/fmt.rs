@@ -165,11 +165,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             }
         };
         let name = input.display();
-        if lost > 0 {
-            errln!(
-                "error: {name}: {lost} character(s) cannot be written in {}; not written",
-                source.encoding.name()
-            );
+        if write::unencodable(&name, lost, source.encoding) {
             failed = true;
             continue;
         }

@@ -44,6 +44,18 @@ fn identity(m: &Metadata) -> (u64, u64, u64, i64, i64) {
     (m.dev(), m.ino(), m.size(), m.mtime(), m.mtime_nsec())
 }
 
+/// Reports on stderr that `lost` characters of the output for `name` have
+/// no form in the file's encoding (so it is not written); true when so.
+pub fn unencodable(name: &str, lost: usize, encoding: pbn_core::text::Encoding) -> bool {
+    if lost > 0 {
+        errln!(
+            "error: {name}: {lost} character(s) cannot be written in {}; not written",
+            encoding.name()
+        );
+    }
+    lost > 0
+}
+
 /// An error message for an I/O error, without the `(os error N)` tail.
 pub fn message(e: &io::Error) -> String {
     match e.kind() {
@@ -121,10 +133,7 @@ pub fn replace(original: &Original, bytes: &[u8], force: bool) -> io::Result<()>
             ),
         ));
     }
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = dir_of(target);
     let mut tmp = tempfile::Builder::new()
         .prefix(".pbn-")
         .suffix(".tmp")
@@ -169,5 +178,33 @@ pub fn replace(original: &Original, bytes: &[u8], force: bool) -> io::Result<()>
         ));
     }
     tmp.persist(target).map_err(|e| e.error)?;
+    File::open(dir)?.sync_all()
+}
+
+/// The directory a file is in (`.` for a bare name).
+fn dir_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Writes `bytes` to `path`: an existing file is replaced as [`replace`]
+/// does; a new one is written to a temporary file in the same directory
+/// (random name, created exclusively, mode 600) and renamed into place
+/// without replacing a file that appeared meanwhile, then the directory is
+/// fsynced.
+pub fn create_or_replace(path: &Path, bytes: &[u8], force: bool) -> io::Result<()> {
+    if path.exists() {
+        let (_, original) = read(path)?;
+        return replace(&original, bytes, force);
+    }
+    let dir = dir_of(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pbn-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    write_all_limited(tmp.as_file_mut(), bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
     File::open(dir)?.sync_all()
 }
