@@ -353,6 +353,59 @@ pub fn parse_log(log: &str, input: &str) -> Report {
     }
 }
 
+/// The games of an export-format file (to compare two exports game by
+/// game): runs of non-blank lines, `%` lines left out.
+pub fn export_blocks(text: &str) -> Vec<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('%') {
+            continue;
+        }
+        if line.trim().is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(line);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The differing runs of lines of two games, `a` and `b`: (a's lines,
+/// b's lines), by a line diff.
+pub fn line_differences<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {
+    let diff = similar::TextDiff::configure().diff_slices(a, b);
+    diff.ops()
+        .iter()
+        .filter_map(|op| {
+            let (o, t) = match *op {
+                similar::DiffOp::Equal { .. } => return None,
+                similar::DiffOp::Delete {
+                    old_index, old_len, ..
+                } => (&a[old_index..old_index + old_len], &b[0..0]),
+                similar::DiffOp::Insert {
+                    new_index, new_len, ..
+                } => (&a[0..0], &b[new_index..new_index + new_len]),
+                similar::DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => (
+                    &a[old_index..old_index + old_len],
+                    &b[new_index..new_index + new_len],
+                ),
+            };
+            Some((o.to_vec(), t.to_vec()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

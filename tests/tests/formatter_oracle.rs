@@ -6,6 +6,7 @@
 use pbn_core::format::{format, EolOption, FormatOptions};
 use pbn_core::text::decode;
 use pbn_tests::corpus::corpus_dir;
+use pbn_tests::verifier::{export_blocks as blocks, line_differences};
 
 /// (name, spec sentence). The classifier below maps each differing line to
 /// one of these.
@@ -16,27 +17,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ("derived-from-auction", "§3.4: \"When a tag value of a mandatory tag is unknown (because it was not given in the import format), then the tag is given with tag value \"?\".\" The verifier derives Declarer/Contract/Result from a passed-out auction; pbn fmt does not add what the file does not state (the editor offers it as a quick fix)."),
     ("empty-contract", "§3.4: \"When a tag value of a mandatory tag is inappropriate … then the tag is given as an empty string.\" The input gives `[Contract \"\"]`; pbn fmt keeps the empty value, the verifier writes \"?\"."),
 ];
-
-fn blocks(text: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let mut cur: Vec<String> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with('%') {
-            continue;
-        }
-        if line.trim().is_empty() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-        } else {
-            cur.push(line.to_owned());
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
 
 fn classify(ours: &[&str], theirs: &[&str]) -> Option<&'static str> {
     let all = |v: &[&str], f: &dyn Fn(&str) -> bool| v.iter().all(|l| f(l));
@@ -95,28 +75,8 @@ fn fmt_matches_the_reference_verifiers_export() {
     assert_eq!(ours_blocks.len(), theirs_blocks.len(), "game count");
     let mut failures = Vec::new();
     for (g, (a, b)) in ours_blocks.iter().zip(&theirs_blocks).enumerate() {
-        let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        let b: Vec<&str> = b.iter().map(String::as_str).collect();
-        let diff = similar::TextDiff::configure().diff_slices(&a, &b);
-        for op in diff.ops() {
-            let (ours_lines, theirs_lines) = match *op {
-                similar::DiffOp::Equal { .. } => continue,
-                similar::DiffOp::Delete {
-                    old_index, old_len, ..
-                } => (&a[old_index..old_index + old_len], &b[0..0]),
-                similar::DiffOp::Insert {
-                    new_index, new_len, ..
-                } => (&a[0..0], &b[new_index..new_index + new_len]),
-                similar::DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => (
-                    &a[old_index..old_index + old_len],
-                    &b[new_index..new_index + new_len],
-                ),
-            };
+        for (ours_lines, theirs_lines) in line_differences(a, b) {
+            let (ours_lines, theirs_lines) = (&ours_lines[..], &theirs_lines[..]);
             match classify(ours_lines, theirs_lines) {
                 Some(class) => *counts.entry(class).or_default() += 1,
                 None => failures.push(format!(

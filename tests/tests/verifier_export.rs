@@ -17,6 +17,7 @@ use pbn_core::diagnostic::Severity;
 use pbn_core::format::{format, EolOption, FormatOptions};
 use pbn_core::text::{decode, encode};
 use pbn_tests::corpus::{corpus_dir, corpus_files};
+use pbn_tests::verifier::{export_blocks as blocks, line_differences as differences};
 use pbn_tests::verifier::{latin1, scratch_dir, Job, Verifier};
 use std::collections::BTreeMap;
 
@@ -34,28 +35,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
 /// Errors the verifier reports on pbn fmt's output: (message, kind of
 /// `ALLOWED` that explains it).
 const REJECTED: &[(&str, &str)] = &[("Bad declarer", "passed-out-unknown")];
-
-/// The games of a file: runs of non-blank lines, `%` lines left out.
-fn blocks(text: &str) -> Vec<Vec<&str>> {
-    let mut out = Vec::new();
-    let mut cur = Vec::new();
-    for line in text.lines() {
-        if line.starts_with('%') {
-            continue;
-        }
-        if line.trim().is_empty() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-        } else {
-            cur.push(line);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
 
 fn classify(ours: &[&str], theirs: &[&str]) -> Option<&'static str> {
     if ours == ["[Contract \"\"]"] && theirs == ["[Contract \"?\"]"] {
@@ -98,35 +77,6 @@ fn merge_comment_blocks(blocks: &mut Vec<Vec<&str>>) -> usize {
         }
     }
     moved
-}
-
-/// The differing runs of lines of two games: (ours, theirs).
-fn differences<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {
-    let diff = similar::TextDiff::configure().diff_slices(a, b);
-    diff.ops()
-        .iter()
-        .filter_map(|op| {
-            let (o, t) = match *op {
-                similar::DiffOp::Equal { .. } => return None,
-                similar::DiffOp::Delete {
-                    old_index, old_len, ..
-                } => (&a[old_index..old_index + old_len], &b[0..0]),
-                similar::DiffOp::Insert {
-                    new_index, new_len, ..
-                } => (&a[0..0], &b[new_index..new_index + new_len]),
-                similar::DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => (
-                    &a[old_index..old_index + old_len],
-                    &b[new_index..new_index + new_len],
-                ),
-            };
-            Some((o.to_vec(), t.to_vec()))
-        })
-        .collect()
 }
 
 #[test]
