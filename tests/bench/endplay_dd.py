@@ -7,7 +7,8 @@ Usage:
 
 `tables`: FILE holds one PBN deal a line (`N:AKQ... ...`). Each repetition
 solves them all with `endplay.dds.calc_all_tables` (DDS's batch solver on
-every core, in chunks of 200, the most one call takes); only those calls
+every core, in chunks of 40: DDS's MAXNOOFTABLES, the most one call
+takes when all five strains are solved); only those calls
 are timed (time.perf_counter). Prints one JSON object:
 
     {"seconds": [...], "deals": 1000, "tables": ["63b3c...", ...],
@@ -37,6 +38,11 @@ import platform
 import random
 import sys
 import time
+
+
+# DDS's MAXNOOFTABLES: CalcAllTables solves at most 40 deals a call when
+# no strain is filtered out ("Too many DD tables requested" beyond).
+CHUNK = 40
 
 
 def fail(status: int, message: str) -> None:
@@ -73,8 +79,11 @@ def tables(args) -> None:
     for _ in range(reps):
         results = []
         t = time.perf_counter()
-        for i in range(0, len(deals), 200):
-            results.extend(dds.calc_all_tables(deals[i : i + 200]))
+        for i in range(0, len(deals), CHUNK):
+            try:
+                results.extend(dds.calc_all_tables(deals[i : i + CHUNK]))
+            except Exception as e:  # endplay's DDSError, or a bad deal
+                fail(1, f"calc_all_tables on deals {i + 1}..: {e!r}")
         seconds.append(time.perf_counter() - t)
     P, D = types.Player, types.Denom
     order = [P.north, P.south, P.east, P.west]

@@ -17,6 +17,14 @@ fn games(text: &str) -> usize {
         .len()
 }
 
+/// The text of a caught panic.
+fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
 #[test]
 fn every_fuzz_fixture_passes_its_targets_property() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
@@ -34,16 +42,35 @@ fn every_fuzz_fixture_passes_its_targets_property() {
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             if let Err(e) = std::panic::catch_unwind(|| property(&bytes)) {
-                let msg = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+                let msg = panic_message(e);
                 failures.push(format!(
                     "{target}/{}: {msg}",
                     path.file_name().unwrap().to_string_lossy()
                 ));
             }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// The formatter's own fixtures are fuzz seeds too: each must pass the
+/// `fmt` property in plain `cargo test`, not first in a fuzz run.
+#[test]
+fn every_fmt_fixture_passes_the_fmt_property() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fmt");
+    let mut failures = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pbn"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no fixtures", dir.display());
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        if let Err(e) = std::panic::catch_unwind(|| pbn_tests::fuzz::fmt(&bytes)) {
+            failures.push(format!("{}: {}", path.display(), panic_message(e)));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));

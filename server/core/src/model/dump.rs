@@ -286,6 +286,13 @@ fn dump_game(game: &Game, text: &str) -> Value {
         };
         tags.insert(t.name.as_str().to_owned(), value);
     }
+    // A value received through `##` (or a plain value that replaced one,
+    // §4.8) is part of the game's meaning as if the tag were written here.
+    for i in &game.inherited {
+        if i.value != "?" && !tags.contains_key(i.name.as_str()) {
+            tags.insert(i.name.clone(), canonical_value(game, &i.name, &i.value));
+        }
+    }
     let mut g = Map::new();
     g.insert("game".into(), json!(game.index + 1));
     if game.syntax_error {
