@@ -54,7 +54,7 @@ fn check_dd_names_each_wrong_value_with_position() {
     let (_, out) = run(&["check", "--dd", "-"], &dir, &wrong());
     assert!(
         out.contains(
-            "DoubleDummyTricks digit 20 (West declaring in clubs) says 1 tricks; the solver says 0"
+            "DoubleDummyTricks digit 20 (West declaring in clubs) says 1 trick; the solver says 0"
         ),
         "{out}"
     );

@@ -17,7 +17,13 @@ struct Case {
     contracts: Vec<String>,
 }
 
-fn cases() -> (Vec<Case>, Vec<DdTable>) {
+/// The fixture's deals and their solved tables, solved once for all tests.
+fn cases() -> &'static (Vec<Case>, Vec<DdTable>) {
+    static CASES: std::sync::OnceLock<(Vec<Case>, Vec<DdTable>)> = std::sync::OnceLock::new();
+    CASES.get_or_init(solve_cases)
+}
+
+fn solve_cases() -> (Vec<Case>, Vec<DdTable>) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/dd/par_endplay.json");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut cases = Vec::new();
@@ -73,7 +79,7 @@ fn par_equals_endplay_on_300_random_deals() {
     let (cases, tables) = cases();
     assert_eq!(cases.len(), 300);
     let mut wrong = Vec::new();
-    for (c, t) in cases.iter().zip(&tables) {
+    for (c, t) in cases.iter().zip(tables) {
         let p = par(t, c.vul, c.dealer);
         if p.score_ns != c.score || ours(&p) != c.contracts {
             wrong.push(format!(
@@ -111,7 +117,7 @@ fn the_comparison_sees_a_wrong_vulnerability() {
     let differs = |f: &dyn Fn(&Case, &DdTable) -> Par| {
         cases
             .iter()
-            .zip(&tables)
+            .zip(tables)
             .filter(|(c, t)| {
                 let p = f(c, t);
                 p.score_ns != c.score || ours(&p) != c.contracts

@@ -174,13 +174,16 @@ pub fn solve_hands(
     let (b, n) = builder_of(hands, spot_cards)?;
     if n == 13 {
         let full = b.build_full().map_err(|_| DdError::DuplicateCard)?;
-        let t = guarded(|| {
-            SOLVER.with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let solver = slot.get_or_insert_with(dds_bridge::Solver::default);
-                solver.solve_deal(full)
-            })
-        })?;
+        let t = match guarded(|| solve_strains_in_parallel(full))? {
+            Some(t) => t,
+            None => guarded(|| {
+                SOLVER.with(|cell| {
+                    let mut slot = cell.borrow_mut();
+                    let solver = slot.get_or_insert_with(dds_bridge::Solver::default);
+                    solver.solve_deal(full)
+                })
+            })?,
+        };
         let mut tricks = [[0u8; 4]; 5];
         for strain in STRAINS {
             for seat in Seat::ALL {
@@ -247,6 +250,33 @@ pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
         out[i] = Some(DdTable { tricks });
     }
     out
+}
+
+/// One full deal's table through DDS's `CalcAllTablesN`, which solves the
+/// five strains as five boards on every core: about half the wall time of
+/// dds-bridge's `Solver::solve_deal` (one thread) on two cores, which is what
+/// a hover waits for. `None` when DDS reports an error (the caller then
+/// falls back to `solve_deal`). Calls are serialised: the legacy API keeps
+/// process-wide state.
+fn solve_strains_in_parallel(
+    full: contract_bridge::deal::FullDeal,
+) -> Option<dds_bridge::TrickCountTable> {
+    use dds_bridge_sys as sys;
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: plain C structs of integers; all-zero is a valid value.
+    let mut deals: Box<sys::DdTableDeals> = Box::new(unsafe { std::mem::zeroed() });
+    deals.no_of_tables = 1;
+    deals.deals[0] = dds_bridge::dd_table_deal_from(full);
+    let filter = [0; 5];
+    // SAFETY: as above.
+    let mut res: Box<sys::DdTablesRes> = Box::new(unsafe { std::mem::zeroed() });
+    let mut par: Box<sys::AllParResults> = Box::new(unsafe { std::mem::zeroed() });
+    // SAFETY: every pointer is to a live value of the type DDS expects;
+    // mode -1 computes no par, so `par` is not written.
+    let status =
+        unsafe { sys::CalcAllTablesN(&*deals, -1, filter.as_ptr(), &mut *res, &mut *par, 0) };
+    (status == 1).then(|| res.results[0].into())
 }
 
 /// One par contract.

@@ -82,6 +82,15 @@ pub fn solve_game(g: &Game) -> Option<Solved> {
     Position::of(g).map(|p| p.solve())
 }
 
+/// "1 trick", "4 tricks".
+fn tricks(n: u8) -> String {
+    if n == 1 {
+        "1 trick".into()
+    } else {
+        format!("{n} tricks")
+    }
+}
+
 fn strain_name(s: Strain) -> &'static str {
     match s {
         Strain::Clubs => "clubs",
@@ -161,11 +170,11 @@ pub fn check_game_with(g: &Game, solve: impl FnOnce(&Game) -> Option<Solved>) ->
                     &c::DD_TRICKS_WRONG,
                     range,
                     format!(
-                        "DoubleDummyTricks digit {} ({} declaring in {}) says {} tricks; the solver says {}",
+                        "DoubleDummyTricks digit {} ({} declaring in {}) says {}; the solver says {}",
                         i + 1,
                         super::seat_name(seat),
                         strain_name(strain),
-                        got.to_digit(16).unwrap_or(0),
+                        tricks(got.to_digit(16).unwrap_or(0) as u8),
                         table.get(strain, seat)
                     ),
                 ));
@@ -256,9 +265,10 @@ fn check_result_table(g: &Game, ti: usize, table: &DdTable, push: &mut impl FnMu
                 &c::OPTIMUM_RESULT_WRONG,
                 row[ri].range.clone(),
                 format!(
-                    "OptimumResultTable row \"{} {}\" says {got} tricks; the solver says {want}",
+                    "OptimumResultTable row \"{} {}\" says {}; the solver says {want}",
                     row[di].text.as_str(),
-                    row[ni].text.as_str()
+                    row[ni].text.as_str(),
+                    tricks(got)
                 ),
             ));
         }
