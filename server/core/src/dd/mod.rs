@@ -4,7 +4,8 @@
 //!
 //! The solver is Bo Haglund's DDS (C++), through the `dds-bridge` crate. It
 //! is the solver every serious bridge program uses, and writing another
-//! would be a project of its own. Only this module names `dds_bridge`: the
+//! would be a project of its own. Only this module names `dds_bridge`
+//! (and `dds_bridge_sys`): the
 //! rest of the project sees [`DdTable`], [`Par`], [`ParContract`] and the
 //! errors of [`solve_table`], built from the core's own [`Deal`] and
 //! `contract-bridge` seats and strains. Every call into the solver runs under
@@ -12,10 +13,11 @@
 //! module's own validation, so no input makes the checker panic.
 //!
 //! - [`solve_table`]: tricks for each strain and declarer. A full deal goes
-//!   through DDS's table solver (one context per thread, its transposition
-//!   table kept between deals); an end position (§3.10, four hands of the
-//!   same size below 13) through 20 single-board solves with declarer's
-//!   left-hand opponent on lead.
+//!   through DDS's `CalcAllTablesN` (`dds-bridge-sys`: its strains solved on
+//!   every core), else DDS's table solver on one thread; an end position
+//!   (§3.10, four hands of the same size below 13) through 20 single-board
+//!   solves with declarer's left-hand opponent on lead. [`solve_tables`]:
+//!   many full deals, a deal per worker (dds-bridge's batch solver).
 //! - [`par`]: DDS's `DealerPar` (par contracts and score following the
 //!   vulnerability and the dealer, sacrifices included).
 //! - [`verify`]: `pbn check --dd` — compares DoubleDummyTricks,
