@@ -146,10 +146,6 @@ fn line_end(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |i| offset + i)
 }
 
-fn line_start(text: &str, offset: usize) -> usize {
-    text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1)
-}
-
 /// The start of the next line after the line of `offset`.
 fn next_line_start(text: &str, offset: usize) -> usize {
     let e = line_end(text, offset);
@@ -272,29 +268,38 @@ fn delete_tag(text: &str, tag: &Tag) -> Edit {
 }
 
 fn delete_range(text: &str, tag: &Tag) -> (Range<usize>, String) {
-    let ls = line_start(text, tag.range.start);
-    let le = line_end(text, tag.range.end);
-    let before_blank = is_blank(&text[ls..tag.range.start]);
-    let after_blank = is_blank(&text[tag.range.end..le]);
-    if before_blank && after_blank {
-        return (ls..next_line_start(text, tag.range.end), String::new());
+    // Only the spaces and tabs beside the tag are looked at, never the whole
+    // line: thousands of tags on one line stay linear.
+    let b = text.as_bytes();
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let line_break = |i: usize| b.get(i).is_none_or(|&c| c == b'\n' || c == b'\r');
+    let mut start = tag.range.start;
+    while start > 0 && blank(b[start - 1]) {
+        start -= 1;
     }
-    let start = tag.range.start
-        - (text[ls..tag.range.start].len()
-            - text[ls..tag.range.start]
-                .trim_end_matches([' ', '\t'])
-                .len());
-    if after_blank {
-        (start..le, String::new())
+    let before_blank = start == 0 || line_break(start - 1);
+    let mut end = tag.range.end;
+    while end < b.len() && blank(b[end]) {
+        end += 1;
+    }
+    let after_blank = line_break(end);
+    if before_blank && after_blank {
+        (start..next_line_start(text, tag.range.end), String::new())
+    } else if after_blank {
+        (start..end, String::new())
     } else {
-        let rest = &text[tag.range.end..le];
-        let trailing = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-        (tag.range.start..tag.range.end + trailing, String::new())
+        (tag.range.start..end, String::new())
     }
 }
 
 fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
-    let Some(i) = g.tags.iter().position(|t| t.range == *r) else {
+    // Tags are in source order: a binary search, not a scan per repeat
+    // (the scan only if that order were ever broken).
+    let i = g.tags.partition_point(|t| t.range.start < r.start);
+    let Some(i) = Some(i)
+        .filter(|&i| g.tags.get(i).is_some_and(|t| t.range == *r))
+        .or_else(|| g.tags.iter().position(|t| t.range == *r))
+    else {
         return Vec::new();
     };
     let tag = &g.tags[i];
