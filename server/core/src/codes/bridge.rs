@@ -295,4 +295,12 @@ codes! {
          `Pass` contract or an empty Declarer has no meaning.",
         bad: "[Declarer \"\"]\n[Contract \"Pass\"]\n[Result \"1\"]\n",
         good: "[Declarer \"\"]\n[Contract \"Pass\"]\n[Result \"\"]\n";
+    DENOMINATION_ONLY_CONTRACT = "PBN0909", "denomination-only-contract", Error, Consistency, "§3.10",
+        "Contract gives only a denomination but the Deal is not an end position",
+        "A Contract of only a denomination (`S`, `H`, `D`, `C`, `NT`) gives the trump of an \
+         end position (§3.10): a game whose hands in the Deal have fewer than 13 cards. \
+         With a full hand in the Deal the Contract is `<k><denomination><risk>` or `Pass` \
+         (§3.4.14).",
+        bad: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n[Contract \"NT\"]\n",
+        good: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n[Contract \"3NT\"]\n";
 }

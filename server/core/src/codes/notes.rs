@@ -10,11 +10,13 @@ codes! {
          card (§3.5.2, §3.6.2). `!!!` is read as `!!` followed by `!`.",
         bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1C !! !\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C !!\n";
-    CONFLICTING_EVALUATION = "PBN0702", "conflicting-evaluation", Error, Note, "§3.7",
+    CONFLICTING_EVALUATION = "PBN0702", "conflicting-evaluation", Info, Note, "§3.7",
         "suffix and evaluation NAG given together",
         "A suffix is the same annotation as a NAG: `!` is $1 for a call and $7 for a card, \
          and so on (§3.5.3, §3.6.3, §3.7). A call with `!` and $3, or with $1 and $2, has \
-         two contradicting evaluations; export format would carry both NAGs.",
+         two contradicting evaluations; export format would carry both NAGs. The standard \
+         allows at most one suffix and zero or more NAGs after each call or card \
+         (§3.5.2, §3.6.2), so this is advice, not an error.",
         bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1H ! $3\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1H $3\n";
     MULTIPLE_NOTE_REFS = "PBN0703", "multiple-note-references", Error, Note, "§3.5.4",

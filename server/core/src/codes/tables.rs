@@ -29,4 +29,19 @@ codes! {
          call (card), in the order of the Auction (Play) section (§5.4, §5.8).",
         bad: "[Auction \"N\"]\n1C Pass Pass Pass\n[AuctionTimeTable \"Time\"]\n10\n",
         good: "[Auction \"N\"]\n1C Pass Pass Pass\n[AuctionTimeTable \"Time\"]\n10\n2\n1\n1\n";
+    SCORE_RANGES = "PBN0805", "instant-score-ranges", Error, Table, "§5.5",
+        "InstantScoreTable ranges overlap or leave a gap",
+        "The score ranges of an InstantScoreTable do not overlap, and all of them together \
+         cover the whole score space (§5.5): `*,<s>` is below s, `<s1>,<s2>` between, \
+         `<s>` equal and `<s>,*` above. A score two ranges hold, or none, cannot be looked \
+         up.",
+        bad: "[InstantScoreTable \"ScoreRange_NS;Percentage_NS\"]\n*,100 0\n50,* 100\n",
+        good: "[InstantScoreTable \"ScoreRange_NS;Percentage_NS\"]\n*,100 0\n100 50\n100,* 100\n";
+    COLUMN_ORDER = "PBN0806", "column-order", Error, Table, "§5.2",
+        "rows out of the order their column announces",
+        "A `+` before a column name says its elements are descending (highest value in \
+         the first row), a `-` that they are ascending (§5.2). A row out of that order \
+         contradicts the column name: sort the rows, or drop the sign.",
+        bad: "[ScoreTable \"Rank;+Score_NS\"]\n1 600\n2 620\n",
+        good: "[ScoreTable \"Rank;+Score_NS\"]\n1 620\n2 600\n";
 }

@@ -77,4 +77,11 @@ codes! {
          the play. The tag is present but comes after the section.",
         bad: "[Auction \"N\"]\n1C AP\n[Dealer \"N\"]\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n";
+    COMMENT_IN_TAG = "PBN0211", "comment-in-tag-pair", Error, Tag, "§3.8",
+        "comment inside a tag pair",
+        "Comments cannot appear inside any token, nor inside a tag pair (§3.8): a comment \
+         refers to what precedes it, and a tag pair is one unit. Put the comment after the \
+         closing bracket.",
+        bad: "[Event {where} \"Club night\"]\n",
+        good: "[Event \"Club night\"] {where}\n";
 }

@@ -336,4 +336,11 @@ codes! {
          without cards.",
         bad: "[Deal \"W:KQT2.AT.J6542.85 ... A8654.KQ5.T.QJT6 ...\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -\"]\n";
+    OPTIMUM_SCORE_NOT_OPPOSITE = "PBN0334", "optimum-score-not-opposite", Error, Tag, "§4.2.7",
+        "OptimumScore gives NS and EW scores that are not opposite",
+        "The NS <score> of an OptimumScore is opposite to the EW <score> (§4.2.7): \
+         `NS 600 EW -600`. Two scores that are not each other's negation cannot both be \
+         the optimum of the deal.",
+        bad: "[OptimumScore \"NS 600 EW 600\"]\n",
+        good: "[OptimumScore \"NS 600 EW -600\"]\n";
 }

@@ -83,6 +83,36 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     board(ctx, g, &t, out);
     score(ctx, g, &t, out);
     result_without_contract(ctx, g, &t, out);
+    denomination_only_contract(ctx, g, &t, out);
+}
+
+/// §3.10: a Contract of only a denomination is the trump of an end position,
+/// a game whose hands have fewer than 13 cards.
+fn denomination_only_contract(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    if t.contract.is_some() || t.strain.is_none() {
+        return; // not a denomination-only Contract
+    }
+    let Some(deal) = g.value("Deal").and_then(|v| values::parse_deal(v).value) else {
+        return;
+    };
+    let Some(full) = deal.card_counts.iter().position(|&n| n >= 13) else {
+        return;
+    };
+    let Some(r) = tag_range(g, "Contract") else {
+        return;
+    };
+    let seat = bridge::seat_name(Seat::ALL[full]);
+    ctx.push(
+        out,
+        Diagnostic::new(
+            &c::DENOMINATION_ONLY_CONTRACT,
+            r,
+            format!(
+                "Contract \"{}\" gives only a denomination, which is for end positions; {seat} holds 13 cards in the Deal, so the Contract is <k><denomination><risk> or Pass (§3.10, §3.4.14)",
+                g.value("Contract").unwrap_or("")
+            ),
+        ),
+    );
 }
 
 /// §3.4.13, §3.4.15: all pass → Declarer and Result are empty.

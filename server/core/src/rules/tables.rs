@@ -4,7 +4,8 @@
 use super::GameCtx;
 use crate::codes::tables as c;
 use crate::diagnostic::Diagnostic;
-use crate::model::{CallToken, CardToken, CommentKind};
+use crate::model::values::{parse_columns, parse_decimal, parse_int, Column, Order};
+use crate::model::{CallToken, CardToken, CommentKind, Element};
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
@@ -50,6 +51,13 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                 | "TotalScoreTable"
         ) {
             continue;
+        }
+        if let Some(cols) = parse_columns(&value.raw).value.filter(|c| !c.is_empty()) {
+            let rows: Vec<&[Element]> = s.elements.chunks_exact(cols.len()).collect();
+            column_order(ctx, &cols, &rows, out);
+            if tag.name == "InstantScoreTable" {
+                score_ranges(ctx, &cols, &rows, out);
+            }
         }
         let columns = value.text.split(';').count().max(1);
         let n = s.elements.len();
@@ -124,6 +132,149 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     format!("{} has {rows} rows but the {} section has {count} {label}; each row times one of them, in order (§5.4, §5.8)", tag.name, needs),
                 ));
             }
+        }
+    }
+}
+
+/// A table element's number for ordering: `^` (artificial score, §5.2)
+/// dropped; `None` for `?`, `-` and text.
+fn cell_number(text: &str) -> Option<f64> {
+    parse_decimal(text.strip_prefix('^').unwrap_or(text))
+}
+
+/// §5.2: a `+` column is descending, a `-` column ascending. Columns with
+/// elements that are not numbers (names, times) are not compared.
+fn column_order(
+    ctx: &GameCtx<'_>,
+    cols: &[Column],
+    rows: &[&[Element]],
+    out: &mut Vec<Diagnostic>,
+) {
+    for (k, col) in cols.iter().enumerate() {
+        let Some(order) = col.order else { continue };
+        let cells = rows.iter().map(|r| &r[k]);
+        let known: Vec<&Element> = cells
+            .filter(|e| !matches!(e.text.as_str(), "?" | "-"))
+            .collect();
+        let Some(numbers) = known
+            .iter()
+            .map(|e| cell_number(&e.text))
+            .collect::<Option<Vec<f64>>>()
+        else {
+            continue;
+        };
+        let wrong = numbers.windows(2).position(|w| match order {
+            Order::Descending => w[1] > w[0],
+            Order::Ascending => w[1] < w[0],
+        });
+        let Some(i) = wrong else { continue };
+        let (sign, way) = match order {
+            Order::Descending => ('+', "descending: highest value in the first row"),
+            Order::Ascending => ('-', "ascending: lowest value in the first row"),
+        };
+        ctx.push(
+            out,
+            Diagnostic::new(
+                &c::COLUMN_ORDER,
+                known[i + 1].range.clone(),
+                format!(
+                    "column `{sign}{}` is marked {way}, but `{}` follows `{}` (§5.2)",
+                    col.name,
+                    known[i + 1].text,
+                    known[i].text
+                ),
+            )
+            .with_related(known[i].range.clone(), "the row before"),
+        );
+    }
+}
+
+/// One `<score_range>` of an InstantScoreTable (§5.5) as the integers it
+/// holds, `lo..=hi` (`*` is unbounded).
+fn score_range(text: &str) -> Option<(i128, i128)> {
+    let int = |s: &str| parse_int(s).map(i128::from);
+    match text.split_once(',') {
+        None => int(text).map(|v| (v, v)),
+        Some(("*", "*")) => None,
+        Some(("*", b)) => Some((i128::MIN, int(b)? - 1)),
+        Some((a, "*")) => Some((int(a)? + 1, i128::MAX)),
+        Some((a, b)) => Some((int(a)? + 1, int(b)? - 1)),
+    }
+}
+
+/// §5.5: "The score ranges do not overlap, and all the score ranges
+/// together cover the whole score space." Scores are multiples of 10, so a
+/// gap is a multiple of 10 no range holds.
+fn score_ranges(
+    ctx: &GameCtx<'_>,
+    cols: &[Column],
+    rows: &[&[Element]],
+    out: &mut Vec<Diagnostic>,
+) {
+    for (k, col) in cols.iter().enumerate() {
+        if !matches!(col.name.as_str(), "ScoreRange_NS" | "ScoreRange_EW") {
+            continue;
+        }
+        let mut ranges = Vec::new();
+        let mut complete = true;
+        for r in rows {
+            match score_range(&r[k].text) {
+                Some((lo, hi)) => ranges.push((lo, hi, &r[k])),
+                None => complete = false, // `?`, `-` or malformed (PBN0333)
+            }
+        }
+        ranges.sort_by_key(|&(lo, hi, _)| (lo, hi));
+        let mut problems = Vec::new();
+        // The range reaching highest so far, against each next one.
+        let mut reach: Option<(i128, &Element)> = None;
+        for &(lo, hi, b) in &ranges {
+            if let Some((top, a)) = reach {
+                if lo <= top {
+                    problems.push((
+                        b,
+                        a,
+                        format!("score range `{}` overlaps `{}`", b.text, a.text),
+                    ));
+                } else if complete {
+                    // The first multiple of 10 above `top`.
+                    let x = top + 1;
+                    let next = x + (10 - x.rem_euclid(10)) % 10;
+                    if next < lo {
+                        problems.push((
+                            b,
+                            a,
+                            format!(
+                                "no score range holds {next}, between `{}` and `{}`",
+                                a.text, b.text
+                            ),
+                        ));
+                    }
+                }
+            }
+            if reach.is_none_or(|(top, _)| hi > top) {
+                reach = Some((hi, b));
+            }
+        }
+        if complete {
+            if let (Some(&(lo, _, first)), Some((hi, last))) = (ranges.first(), reach) {
+                if lo != i128::MIN {
+                    problems.push((first, first, format!("no score range holds the scores below `{}`; the lowest range is `*,<score>`", first.text)));
+                }
+                if hi != i128::MAX {
+                    problems.push((last, last, format!("no score range holds the scores above `{}`; the highest range is `<score>,*`", last.text)));
+                }
+            }
+        }
+        for (at, other, msg) in problems.into_iter().take(3) {
+            let mut d = Diagnostic::new(
+                &c::SCORE_RANGES,
+                at.range.clone(),
+                format!("{msg} in column {}: the ranges do not overlap and together cover every score (§5.5)", col.name),
+            );
+            if !std::ptr::eq(at, other) {
+                d = d.with_related(other.range.clone(), "the neighbouring range");
+            }
+            ctx.push(out, d);
         }
     }
 }

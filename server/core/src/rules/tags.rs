@@ -5,13 +5,14 @@ use super::GameCtx;
 use crate::codes::tags as c;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::hash::Map as HashMap;
-use crate::model::{Inherit, TagRole};
+use crate::model::{CommentKind, Inherit, TagRole};
 
 pub use crate::spec::tags::{
     is_known, MANDATORY, MISC_AND_TABLES, NO_INHERIT, SECTION_TAGS, SUPPLEMENTAL, VENDOR,
 };
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    comments_in_tags(ctx, out);
     let g = ctx.game;
     let mut first: super::FastMap<&str, usize> =
         super::FastMap::with_capacity_and_hasher(g.tags.len(), Default::default());
@@ -284,4 +285,75 @@ fn close(known: &str, name: &str) -> bool {
         }
     }
     edits + (a.len() - i) + (b.len() - j) <= 1
+}
+
+/// §3.8: "Comments cannot appear inside any token, nor inside a tag pair."
+fn comments_in_tags(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
+    if g.comments.is_empty() {
+        return;
+    }
+    for tag in &g.tags {
+        // Only a whole tag pair: a tag without its `]` runs on into what follows.
+        if !ctx.text[..tag.range.end].ends_with(']') {
+            continue;
+        }
+        let from = g
+            .comments
+            .partition_point(|cm| cm.range.start <= tag.range.start);
+        for cm in g.comments[from..]
+            .iter()
+            .take_while(|cm| cm.range.end <= tag.range.end)
+        {
+            if cm.kind == CommentKind::Escape {
+                continue;
+            }
+            let d = Diagnostic::new(
+                &c::COMMENT_IN_TAG,
+                cm.range.clone(),
+                format!(
+                    "comment inside the {} tag pair; comments cannot appear inside a tag pair (§3.8): put it after the `]`",
+                    tag.name
+                ),
+            );
+            ctx.push(
+                out,
+                d.with_fix(move_comment_after(ctx.text, tag.range.end, cm)),
+            );
+        }
+    }
+}
+
+/// The fix of [`comments_in_tags`]: a brace comment moved to just after its
+/// tag pair (a `;` comment runs to the end of its line, so it has none).
+fn move_comment_after(
+    text: &str,
+    tag_end: usize,
+    cm: &crate::model::Comment,
+) -> Option<crate::diagnostic::Fix> {
+    if cm.kind != CommentKind::Brace {
+        return None;
+    }
+    // The comment and the white space before it go.
+    let start = text[..cm.range.start].trim_end_matches([' ', '\t']).len();
+    let start = if text[..start].ends_with('[') {
+        cm.range.start
+    } else {
+        start
+    };
+    let comment = &text[cm.range.clone()];
+    Some(crate::diagnostic::Fix::new(
+        "Move the comment after the tag pair",
+        vec![
+            crate::diagnostic::Edit {
+                range: start..cm.range.end,
+                new_text: String::new(),
+            },
+            crate::diagnostic::Edit {
+                range: tag_end..tag_end,
+                new_text: format!(" {comment}"),
+            },
+        ],
+        crate::diagnostic::Applicability::Safe,
+    ))
 }

@@ -476,6 +476,24 @@ pub fn parse_optimum_score(raw: &str) -> Parsed<SideScores<i64>> {
             format!("OptimumScore gives the side of the score: \"NS {v}\" or \"EW {v}\" (§4.2.7)"),
         ));
     }
+    // "Note that the NS <score> is opposite to the EW <score>." (§4.2.7)
+    if let Some(SideScores::Sides {
+        ns: Some(ns),
+        ew: Some(ew),
+        ..
+    }) = p.value
+    {
+        if ns.checked_neg() != Some(ew) {
+            p.issues.push(issue(
+                &codes::OPTIMUM_SCORE_NOT_OPPOSITE,
+                0..raw.len(),
+                format!(
+                    "OptimumScore gives NS {ns} and EW {ew}; the NS score is opposite to the EW score (NS {ns} EW {}) (§4.2.7)",
+                    ns.saturating_neg()
+                ),
+            ));
+        }
+    }
     p
 }
 
