@@ -280,6 +280,18 @@ pub fn stats_peak_kb(stats: &str) -> Option<u64> {
         .ok()
 }
 
+/// The peak resident memory in kB from the text of `/proc/PID/status`
+/// (its `VmHWM:` line).
+pub fn status_hwm_kb(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line["VmHWM:".len()..]
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// The shape of this name.
 pub fn by_name(name: &str) -> &'static Hostile {
     HOSTILE
@@ -305,5 +317,10 @@ mod tests {
             Some(51708)
         );
         assert_eq!(stats_peak_kb("pbn check: 1 file, 3 bytes, 1 game in 0.001 s; peak memory not measured on this system"), None);
+        assert_eq!(
+            status_hwm_kb("Name:\tpbn\nVmPeak:\t  9 kB\nVmHWM:\t   51708 kB\n"),
+            Some(51708)
+        );
+        assert_eq!(status_hwm_kb("Name:\tpbn\n"), None);
     }
 }

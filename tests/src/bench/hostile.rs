@@ -9,6 +9,11 @@
 //!   median of several runs after one untimed run;
 //! - memory: the peak resident memory of the `pbn check` binary on the
 //!   same input, as its `--stats` reports it (VmHWM).
+//!
+//! `--big`: every shape at [`BIG_BYTES`] instead, in a temporary directory
+//! deleted after; for `pbn check`, `pbn fmt -` and `pbn dump` the peak
+//! resident memory (the child's `VmHWM`), its multiple of the input and
+//! the wall time. Slow; printed, not written to BENCHMARKS.md.
 
 use super::*;
 use std::path::Path;
@@ -93,8 +98,144 @@ fn ms(v: f64) -> String {
     }
 }
 
+/// `--big`: the size of every shape.
+const BIG_BYTES: usize = 50_000_000;
+/// `--big`: a run taking longer is stopped and reported as such.
+const BIG_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// One run of the `pbn` binary with `input` on stdin (`-` among `args`) or
+/// as a path: its peak resident memory in kB (its `VmHWM`, else its
+/// `ru_maxrss` from `wait4`) and wall time.
+fn run_peak(bin: &Path, args: &[&str], input: &Path) -> Result<(u64, Duration), String> {
+    let stdin = if args.contains(&"-") {
+        let f = std::fs::File::open(input).map_err(|e| format!("open {}: {e}", input.display()))?;
+        Stdio::from(f)
+    } else {
+        Stdio::null()
+    };
+    let mut cmd = Command::new(bin);
+    cmd.args(args);
+    if !args.contains(&"-") {
+        cmd.arg(input);
+    }
+    let start = Instant::now();
+    let child = cmd
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("run {}: {e}", bin.display()))?;
+    let mut child = child;
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that wait4 fills in; the child is
+    // ours and not waited for elsewhere (`Child` does not wait on drop).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // The child's `ru_maxrss` counts this process's memory copied by the
+    // fork before the exec; its `VmHWM` after the exec does not, so it is
+    // read as the child runs (every 20 ms: a peak in its last 20 ms can be
+    // missed, and a run shorter than that is under-read; the 50 MB runs
+    // take seconds).
+    let status_path = format!("/proc/{pid}/status");
+    let mut hwm_kb = None;
+    let r = loop {
+        if let Some(kb) = std::fs::read_to_string(&status_path)
+            .ok()
+            .and_then(|s| pbn_tests::hostile::status_hwm_kb(&s))
+        {
+            hwm_kb = Some(hwm_kb.unwrap_or(0).max(kb));
+        }
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r != 0 {
+            break r;
+        }
+        if start.elapsed() > BIG_TIMEOUT {
+            let _ = child.kill();
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            return Err(format!("over {} s, stopped", BIG_TIMEOUT.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let wall = start.elapsed();
+    if r != pid {
+        return Err(format!(
+            "wait for pbn {}: {}",
+            args.join(" "),
+            std::io::Error::last_os_error()
+        ));
+    }
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    if !matches!(code, Some(0..=2)) {
+        return Err(format!(
+            "pbn {} {} ended with status {status:#x}",
+            args.join(" "),
+            input.display()
+        ));
+    }
+    Ok((hwm_kb.unwrap_or(usage.ru_maxrss.max(0) as u64), wall))
+}
+
+fn run_big(args: &Args, bin: &Path, dir: &Path) -> Result<String, String> {
+    const COMMANDS: [(&str, &[&str]); 3] = [
+        ("check", &["check", "--color", "never"]),
+        ("fmt", &["fmt", "-"]),
+        ("dump", &["dump"]),
+    ];
+    let mut out = String::new();
+    out += "## Hostile inputs at 50 MB\n\n";
+    out += &report::provenance(&args.argv);
+    out += "Each shape of `tests/src/hostile.rs` at about 50 MB. Per command: peak resident memory (MB), \
+            its multiple of the input, wall time (s); `fmt -` writes to /dev/null, as does `dump`.\n\n";
+    out += "| input | size | check MB · × · s | fmt MB · × · s | dump MB · × · s |\n|---|---:|---|---|---|\n";
+    for shape in HOSTILE {
+        let Some(n) = shape.n else { continue };
+        // The size that makes about BIG_BYTES, from the bytes per unit at
+        // the tests' size.
+        let n = n.max(MIN_BASE);
+        let per = (shape.make)(n).len().max(1) as f64 / n as f64;
+        let big = ((BIG_BYTES as f64 / per) as usize).max(1);
+        eprintln!("  {} ({big})", shape.name);
+        let bytes = (shape.make)(big);
+        let len = bytes.len();
+        let path = dir.join(format!("{}.pbn", shape.name));
+        std::fs::write(&path, &bytes).map_err(|e| format!("write {}: {e}", path.display()))?;
+        drop(bytes);
+        let mut cells = Vec::new();
+        for (_, cmd) in COMMANDS {
+            let cell = match run_peak(bin, cmd, &path) {
+                Ok((kb, wall)) => {
+                    let mb = kb as f64 * 1024.0 / 1e6;
+                    format!(
+                        "{mb:.0} · {:.0}× · {:.1}",
+                        mb / (len as f64 / 1e6),
+                        wall.as_secs_f64()
+                    )
+                }
+                Err(e) => format!("failed: {e}"),
+            };
+            cells.push(cell);
+        }
+        let _ = std::fs::remove_file(&path);
+        out += &format!(
+            "| `{}` | {} | {} |\n",
+            shape.name,
+            report::size(len),
+            cells.join(" | ")
+        );
+    }
+    Ok(out)
+}
+
 pub fn run(args: &Args) -> Result<String, String> {
     let bin = check::pbn_binary(args)?;
+    if args.big {
+        let dir =
+            std::env::temp_dir().join(format!("pbn-bench-hostile-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+        let r = run_big(args, &bin, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        return r;
+    }
     let dir = std::env::temp_dir().join(format!("pbn-bench-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     let factors: &[(usize, usize)] = if args.quick { &QUICK_FACTORS } else { &FACTORS };

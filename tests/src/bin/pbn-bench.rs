@@ -20,6 +20,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp-clean [--games N]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd [--games N] [--python PATH]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd --quick      # CI smoke run (no endplay)
+//! cargo run --release -p pbn-tests --bin pbn-bench -- hostile [--big]  # --big: 50 MB shapes, slow
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -103,6 +104,8 @@ fn help() -> String {
     s += "\nOPTIONS:\n\
          \x20   --quick          tiny sizes, 2 repetitions, BENCHMARKS.md untouched (CI smoke run)\n\
          \x20   --full           also the largest size (parse: 100k games)\n\
+         \x20   --big            hostile: every shape at 50 MB instead (check, fmt, dump: peak\n\
+         \x20                    memory and wall time; slow; BENCHMARKS.md untouched)\n\
          \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run);\n\
          \x20                    lsp, lsp-clean: the largest size (default 100000; also 1000 and 20000 run);\n\
          \x20                    dd: the number of deals (default 1000)\n\
@@ -135,6 +138,7 @@ struct Args {
     subcommand: String,
     quick: bool,
     full: bool,
+    big: bool,
     ablation: bool,
     /// check: also the stage rows; lsp: also what the server keeps in memory.
     detail: bool,
@@ -173,6 +177,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         subcommand: String::new(),
         quick: false,
         full: false,
+        big: false,
         ablation: false,
         detail: false,
         reps: None,
@@ -196,6 +201,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             "-h" | "--help" => return Ok(None),
             "--quick" => args.quick = true,
             "--full" => args.full = true,
+            "--big" => args.big = true,
             "--ablation" => args.ablation = true,
             "--detail" => args.detail = true,
             "--no-write" => args.write = false,
@@ -246,7 +252,7 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
     if args.subcommand.is_empty() {
         return Err("missing subcommand".into());
     }
-    if args.quick {
+    if args.quick || args.big {
         args.write = false;
     }
     Ok(Some(args))

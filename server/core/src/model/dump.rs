@@ -18,21 +18,39 @@ use super::*;
 use crate::bridge::seat_letter;
 use crate::spec::sections::Section;
 use contract_bridge::Seat;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The dump of a whole document.
 pub fn dump(doc: &Document, text: &str) -> Value {
-    json!({
-        "games": doc.games.iter().map(|g| dump_game(g, text)).collect::<Vec<_>>(),
-    })
+    let games: Vec<Value> = doc
+        .games
+        .iter()
+        .map(|game| serde_json::to_value(GameDump { game, text }).expect(SERIALIZES))
+        .collect();
+    json!({ "games": games })
 }
+
+/// Why serializing a game cannot fail: its keys are strings, its numbers
+/// integers, and the writers never fail.
+const SERIALIZES: &str = "a game's dump has string keys and integer numbers";
+
+/// A game whose text is at least this long is written straight to the sink
+/// as it is serialized (its JSON is 5 to 16 times its text), not into a
+/// string first.
+const STREAM_GAME: usize = 1 << 18;
+/// The text given to the sink at a time while a long game is written.
+const SINK_CHUNK: usize = 1 << 16;
 
 /// [`dump`]'s value with the top-level fields `extra` after `games`, as
 /// JSON text (`pretty`: serde_json's pretty printing, else its compact
-/// one), streamed: the games are lowered, dumped and printed piece by piece
-/// on every core ([`super::lower::for_each_piece`]) and `sink` gets the
-/// text in order, never the model or JSON value of the whole document. The
-/// text is serde_json's printing of that value (`tests/tests/formatter.rs`).
+/// one), streamed: the games are lowered and dumped piece by piece on every
+/// core ([`super::lower::for_each_piece_with_games`]) and `sink` gets the
+/// text in order, never the model or JSON value of the whole document, nor
+/// any JSON value of a game: each game is serialized straight to text
+/// ([`GameDump`]), a long one straight to `sink`. The text is serde_json's
+/// printing of [`dump`]'s value (`tests/tests/streaming.rs`).
 pub fn write_streamed(
     text: &str,
     extra: &[(&str, Value)],
@@ -81,30 +99,117 @@ pub fn write_streamed(
             continue;
         }
         let mut any = false;
-        super::lower::for_each_piece(
+        super::lower::for_each_piece_with_games(
             text,
             |_, games, _| {
-                let mut out = String::new();
-                for (k, g) in games.iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(sep);
-                    }
-                    out.push_str(&indent(print(&dump_game(g, text)), "    "));
-                }
-                out
+                // Short games are serialized here, on every core; long ones
+                // later, straight to the sink.
+                games
+                    .iter()
+                    .map(|g| {
+                        (g.range.len() < STREAM_GAME).then(|| {
+                            let mut out = JsonOut::new(pretty, None);
+                            write_game(g, text, pretty, &mut out);
+                            out.into_string()
+                        })
+                    })
+                    .collect::<Vec<_>>()
             },
-            |part| {
-                if part.is_empty() {
-                    return;
+            |parts, games| {
+                for (g, part) in games.iter().zip(parts) {
+                    sink(if any { sep } else { open });
+                    any = true;
+                    match part {
+                        Some(s) => sink(&s),
+                        None => {
+                            let mut out = JsonOut::new(pretty, Some(&mut sink));
+                            write_game(g, text, pretty, &mut out);
+                            out.drain(true);
+                        }
+                    }
                 }
-                sink(if any { sep } else { open });
-                any = true;
-                sink(&part);
             },
         );
         sink(if any { close } else { "[]" });
     }
     sink(if pretty { "\n}" } else { "}" });
+}
+
+/// Serializes one game's dump into `out`.
+fn write_game(game: &Game, text: &str, pretty: bool, out: &mut JsonOut) {
+    let dump = GameDump { game, text };
+    let done = if pretty {
+        dump.serialize(&mut serde_json::Serializer::pretty(out))
+    } else {
+        dump.serialize(&mut serde_json::Serializer::new(out))
+    };
+    done.expect(SERIALIZES);
+}
+
+/// Where a game's JSON text goes: a buffer, in pretty printing with every
+/// line after the first indented by the game's depth in the document
+/// (JSON strings escape their line ends, so every `\n` is a line break),
+/// given to `sink` (when there is one) a chunk at a time.
+struct JsonOut<'s> {
+    buf: Vec<u8>,
+    indent: &'static [u8],
+    sink: Option<&'s mut dyn FnMut(&str)>,
+}
+
+impl<'s> JsonOut<'s> {
+    fn new(pretty: bool, sink: Option<&'s mut dyn FnMut(&str)>) -> Self {
+        JsonOut {
+            buf: Vec::new(),
+            indent: if pretty { b"    " } else { b"" },
+            sink,
+        }
+    }
+
+    /// Gives the sink the buffer's text (up to its last whole character
+    /// unless `all`).
+    fn drain(&mut self, all: bool) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        let whole = match std::str::from_utf8(&self.buf) {
+            Ok(s) => s.len(),
+            Err(e) if all => {
+                // Not reached: serde_json writes UTF-8; never lose text.
+                sink(&String::from_utf8_lossy(&self.buf[e.valid_up_to()..]));
+                e.valid_up_to()
+            }
+            Err(e) => e.valid_up_to(),
+        };
+        if let Ok(s) = std::str::from_utf8(&self.buf[..whole]) {
+            sink(s);
+        }
+        self.buf.drain(..whole);
+    }
+
+    fn into_string(self) -> String {
+        String::from_utf8(self.buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+impl std::io::Write for JsonOut<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut rest = bytes;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            self.buf.extend_from_slice(&rest[..=i]);
+            self.buf.extend_from_slice(self.indent);
+            rest = &rest[i + 1..];
+        }
+        self.buf.extend_from_slice(rest);
+        if self.buf.len() >= SINK_CHUNK {
+            self.drain(false);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
@@ -180,274 +285,514 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
     }
 }
 
-fn annotations(
-    pre: &[Annotation],
-    post: &[Annotation],
-    sec: Section,
-    text: &str,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    let mut nags: Vec<u32> = Vec::new();
-    let mut notes: Vec<Value> = Vec::new();
-    for a in post {
-        match a.kind {
-            AnnotationKind::Suffix(s) => nags.push(sec.suffix_nag(s)),
-            AnnotationKind::Nag(Some(n)) => nags.push(n),
-            AnnotationKind::Nag(None) => {
-                notes.push(Value::String(text[a.range.clone()].to_owned()))
-            }
-            AnnotationKind::NoteRef(Some(n)) => notes.push(json!(n)),
-            AnnotationKind::NoteRef(None) => {
-                notes.push(Value::String(text[a.range.clone()].to_owned()))
-            }
-            AnnotationKind::Irregularity(_) => {}
-        }
-    }
-    nags.sort_unstable();
-    if !notes.is_empty() {
-        m.insert(
-            "note".into(),
-            if notes.len() == 1 {
-                notes.remove(0)
-            } else {
-                Value::Array(notes)
-            },
-        );
-    }
-    if !nags.is_empty() {
-        m.insert("nags".into(), json!(nags));
-    }
-    let irr: Vec<String> = pre
-        .iter()
-        .filter_map(|a| match a.kind {
-            AnnotationKind::Irregularity(c) => Some(format!("^{c}")),
-            _ => None,
-        })
-        .collect();
-    if !irr.is_empty() {
-        m.insert("irregular".into(), json!(irr));
-    }
-    m
+/// A note reference as the dump writes it: its number, or its text when it
+/// is not one.
+enum NoteRef<'a> {
+    Number(u32),
+    Text(&'a str),
 }
 
-fn notes_of(game: &Game, idx: &[usize]) -> Value {
-    let mut m = Map::new();
-    for &i in idx {
-        let Some(v) = &game.tags[i].value else {
-            continue;
+impl Serialize for NoteRef<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            NoteRef::Number(n) => s.serialize_u32(*n),
+            NoteRef::Text(t) => s.serialize_str(t),
+        }
+    }
+}
+
+/// A call's or card's annotations: NAGs (suffixes translated, §3.7)
+/// sorted, note references, irregularities (`^I`, §3.9).
+struct Annotated<'a> {
+    nags: Vec<u32>,
+    notes: Vec<NoteRef<'a>>,
+    irregular: Vec<char>,
+}
+
+impl<'a> Annotated<'a> {
+    fn of<T>(e: &Entry<T>, sec: Section, text: &'a str) -> Self {
+        let mut ann = Annotated {
+            nags: Vec::new(),
+            notes: Vec::new(),
+            irregular: Vec::new(),
         };
-        match values::parse_note(&v.raw).value {
-            Some(n) => {
-                m.entry(n.index.to_string())
-                    .or_insert(Value::String(n.text));
-            }
-            None => {
-                m.entry(v.text.clone()).or_insert(Value::Null);
+        for a in e.post() {
+            match a.kind {
+                AnnotationKind::Suffix(s) => ann.nags.push(sec.suffix_nag(s)),
+                AnnotationKind::Nag(Some(n)) => ann.nags.push(n),
+                AnnotationKind::NoteRef(Some(n)) => ann.notes.push(NoteRef::Number(n)),
+                AnnotationKind::Nag(None) | AnnotationKind::NoteRef(None) => {
+                    ann.notes.push(NoteRef::Text(&text[a.range.clone()]))
+                }
+                AnnotationKind::Irregularity(_) => {}
             }
         }
+        ann.nags.sort_unstable();
+        for a in e.pre() {
+            if let AnnotationKind::Irregularity(c) = a.kind {
+                ann.irregular.push(c);
+            }
+        }
+        ann
     }
-    Value::Object(m)
+
+    fn is_empty(&self) -> bool {
+        self.nags.is_empty() && self.notes.is_empty() && self.irregular.is_empty()
+    }
+
+    /// The fields `irregular`, `nags` and `note`, in that (sorted) order.
+    fn write<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        if !self.irregular.is_empty() {
+            let irregular: Vec<String> = self.irregular.iter().map(|c| format!("^{c}")).collect();
+            m.serialize_entry("irregular", &irregular)?;
+        }
+        if !self.nags.is_empty() {
+            m.serialize_entry("nags", &self.nags)?;
+        }
+        match self.notes.as_slice() {
+            [] => Ok(()),
+            [one] => m.serialize_entry("note", one),
+            all => m.serialize_entry("note", all),
+        }
+    }
 }
 
-fn dump_game(game: &Game, text: &str) -> Value {
-    let mut tags = Map::new();
-    for t in &game.tags {
+/// The notes of a section (§3.5.4, §3.6.4) by number, the first of each
+/// number kept; a note whose value is not `n:text` by its text, as null.
+struct NotesDump<'a> {
+    game: &'a Game,
+    idx: &'a [usize],
+}
+
+impl Serialize for NotesDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m: BTreeMap<String, Option<String>> = BTreeMap::new();
+        for &i in self.idx {
+            let Some(v) = &self.game.tags[i].value else {
+                continue;
+            };
+            match values::parse_note(&v.raw).value {
+                Some(n) => {
+                    m.entry(n.index.to_string()).or_insert(Some(n.text));
+                }
+                None => {
+                    m.entry(v.text.as_str().to_owned()).or_insert(None);
+                }
+            }
+        }
+        s.collect_map(m)
+    }
+}
+
+/// One game's dump, serialized field by field in sorted key order (the
+/// order serde_json's map prints them), so that the whole game is never a
+/// JSON value: an auction of a million calls is written call by call.
+struct GameDump<'a> {
+    game: &'a Game,
+    text: &'a str,
+}
+
+impl Serialize for GameDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (game, text) = (self.game, self.text);
+        let mut m = s.serialize_map(None)?;
+        if let Some(auction) = &game.auction {
+            m.serialize_entry(
+                "auction",
+                &AuctionDump {
+                    game,
+                    auction,
+                    text,
+                },
+            )?;
+        }
+        m.serialize_entry("game", &(game.index + 1))?;
+        if let Some(play) = &game.play {
+            m.serialize_entry("play", &PlayDump { game, play, text })?;
+        }
+        let sections = sections_of(game);
+        if !sections.is_empty() {
+            m.serialize_entry("sections", &sections)?;
+        }
+        if game.syntax_error {
+            m.serialize_entry("syntax_error", &true)?;
+        }
+        m.serialize_entry("tags", &tags_of(game))?;
+        m.end()
+    }
+}
+
+/// A tag as `tags` shows it: its canonical value, or how it inherits it.
+enum TagDump<'a> {
+    Tag {
+        game: &'a Game,
+        tag: &'a Tag,
+        value: &'a str,
+    },
+    Inherited {
+        game: &'a Game,
+        inherited: &'a Inherited,
+    },
+}
+
+impl Serialize for TagDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let value = match *self {
+            TagDump::Tag {
+                game,
+                tag: t,
+                value,
+            } => {
+                // `#` is forbidden for these tags (§4.8): the value it would
+                // take is not part of the game's meaning.
+                let forbidden = crate::spec::tags::NO_INHERIT.contains(&t.name.as_str());
+                match &t.inherit {
+                    Inherit::None => canonical_value(game, &t.name, value),
+                    Inherit::Previous if forbidden => json!({ "inherit": "#" }),
+                    Inherit::Previous => {
+                        json!({ "inherit": "#", "value": canonical_value(game, &t.name, value) })
+                    }
+                    Inherit::Header => {
+                        json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) })
+                    }
+                }
+            }
+            TagDump::Inherited { game, inherited } => {
+                canonical_value(game, &inherited.name, &inherited.value)
+            }
+        };
+        value.serialize(s)
+    }
+}
+
+/// The game's tags by name, the first occurrence of each (§3.4).
+fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
+    let mut tags = BTreeMap::new();
+    for tag in &game.tags {
         if matches!(
-            t.role,
+            tag.role,
             TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play
-        ) || tags.contains_key(t.name.as_str())
+        ) || tags.contains_key(tag.name.as_str())
         {
             continue;
         }
-        let Some(v) = t.effective() else { continue };
-        if v == "?" && t.inherit == Inherit::None {
+        let Some(value) = tag.effective() else {
+            continue;
+        };
+        if value == "?" && tag.inherit == Inherit::None {
             continue;
         }
         // With a Pass contract, an empty Declarer or Result says nothing more
         // (§3.4.13, §3.4.15).
-        if v.is_empty()
-            && matches!(t.name.as_str(), "Declarer" | "Result")
+        if value.is_empty()
+            && matches!(tag.name.as_str(), "Declarer" | "Result")
             && super::contract_is_pass(game)
         {
             continue;
         }
-        // `#` is forbidden for these tags (§4.8): the value it would take is
-        // not part of the game's meaning.
-        let forbidden = crate::spec::tags::NO_INHERIT.contains(&t.name.as_str());
-        let value = match &t.inherit {
-            Inherit::None => canonical_value(game, &t.name, v),
-            Inherit::Previous if forbidden => json!({ "inherit": "#" }),
-            Inherit::Previous => {
-                json!({ "inherit": "#", "value": canonical_value(game, &t.name, v) })
-            }
-            Inherit::Header => {
-                json!({ "inherit": "##", "value": canonical_value(game, &t.name, t.header_text().unwrap_or("")) })
-            }
-        };
-        tags.insert(t.name.as_str().to_owned(), value);
+        tags.insert(tag.name.as_str(), TagDump::Tag { game, tag, value });
     }
     // A value received through `##` (or a plain value that replaced one,
     // §4.8) is part of the game's meaning as if the tag were written here.
-    for i in &game.inherited {
-        if i.value != "?" && !tags.contains_key(i.name.as_str()) {
-            tags.insert(i.name.clone(), canonical_value(game, &i.name, &i.value));
+    for inherited in &game.inherited {
+        if inherited.value != "?" {
+            tags.entry(inherited.name.as_str())
+                .or_insert(TagDump::Inherited { game, inherited });
         }
     }
-    let mut g = Map::new();
-    g.insert("game".into(), json!(game.index + 1));
-    if game.syntax_error {
-        g.insert("syntax_error".into(), json!(true));
-    }
-    g.insert("tags".into(), Value::Object(tags));
+    tags
+}
 
-    if let Some(a) = &game.auction {
-        let first = (a.tag != usize::MAX && game.tags[a.tag].inherit == Inherit::None)
-            .then(|| game.tags[a.tag].effective())
-            .flatten()
-            .and_then(|v| values::parse_auction_seat(v).value)
-            .map(|s| s.seat);
-        let mut seat = first;
-        let mut calls = Vec::new();
-        let mut end = Value::Null;
+/// A supplemental section (§5): its tag's value as `tags` shows it and its
+/// elements as written.
+struct SectionDump<'a> {
+    game: &'a Game,
+    tag: &'a Tag,
+    section: &'a super::Section,
+}
+
+impl Serialize for SectionDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry(
+            "elements",
+            &self
+                .section
+                .elements
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect::<Vec<_>>(),
+        )?;
+        // Section data can follow any tag, `[Contract "2Dx"]` included
+        // (found by fuzzing).
+        m.serialize_entry(
+            "value",
+            &canonical_value(
+                self.game,
+                &self.tag.name,
+                self.tag.effective().unwrap_or(""),
+            ),
+        )?;
+        m.end()
+    }
+}
+
+/// The game's supplemental sections by tag name, the first of each.
+fn sections_of(game: &Game) -> BTreeMap<&str, SectionDump<'_>> {
+    let mut sections = BTreeMap::new();
+    for section in &game.sections {
+        if section.tag == usize::MAX {
+            continue;
+        }
+        let tag = &game.tags[section.tag];
+        sections
+            .entry(tag.name.as_str())
+            .or_insert(SectionDump { game, tag, section });
+    }
+    sections
+}
+
+/// The seat of a section's first call or card, from its tag when the tag
+/// is written here (not inherited).
+fn first_seat(game: &Game, tag: usize, parse: fn(&str) -> Option<Seat>) -> Option<Seat> {
+    (tag != usize::MAX && game.tags[tag].inherit == Inherit::None)
+        .then(|| game.tags[tag].effective())
+        .flatten()
+        .and_then(parse)
+}
+
+struct AuctionDump<'a> {
+    game: &'a Game,
+    auction: &'a Auction,
+    text: &'a str,
+}
+
+impl Serialize for AuctionDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (game, a) = (self.game, self.auction);
+        let end = a.entries.iter().rev().find_map(|e| match e.token {
+            CallToken::Terminator => Some("*"),
+            CallToken::Continuation => Some("+"),
+            _ => None,
+        });
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("calls", &CallsDump(self))?;
+        m.serialize_entry("end", &end)?;
+        m.serialize_entry(
+            "notes",
+            &NotesDump {
+                game,
+                idx: &a.notes,
+            },
+        )?;
+        // The outcome the calls give (§3.5), when the auction is complete.
+        if let Some(analysis) = super::typed::typed(self.text, game).auction {
+            match analysis.contract {
+                Some(crate::bridge::FinalContract::PassedOut) => {
+                    m.serialize_entry("outcome", &json!({ "contract": "Pass" }))?
+                }
+                Some(crate::bridge::FinalContract::Contract { contract, declarer }) => m
+                    .serialize_entry(
+                        "outcome",
+                        &json!({
+                            "contract": values::ContractTag { value: ContractValue::Contract(contract), was_lowercase: false }.export_form(),
+                            "declarer": seat_letter(declarer),
+                        }),
+                    )?,
+                None => {}
+            }
+        }
+        m.end()
+    }
+}
+
+/// The calls of an auction, each with its seat; `AP` written as the passes
+/// it stands for (§3.5.1).
+struct CallsDump<'a>(&'a AuctionDump<'a>);
+
+/// One call: `call`, then its annotations, then `seat` (sorted keys).
+struct CallDump<'a> {
+    call: &'a str,
+    seat: Option<Seat>,
+    annotated: Option<Annotated<'a>>,
+}
+
+impl Serialize for CallDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("call", self.call)?;
+        if let Some(a) = &self.annotated {
+            a.write(&mut m)?;
+        }
+        if let Some(seat) = self.seat {
+            m.serialize_entry("seat", seat_letter(seat))?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for CallsDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let AuctionDump {
+            game,
+            auction: a,
+            text,
+        } = *self.0;
+        let mut seat = first_seat(game, a.tag, |v| {
+            values::parse_auction_seat(v).value.map(|s| s.seat)
+        });
+        let mut seq = s.serialize_seq(None)?;
         for (k, e) in a.entries.iter().enumerate() {
             let token = &text[e.range.clone()];
             let call = match e.token {
                 CallToken::Bid(_) | CallToken::Pass | CallToken::Double | CallToken::Redouble => {
-                    e.token.canonical(token).unwrap_or(token).to_owned()
+                    e.token.canonical(token).unwrap_or(token)
                 }
                 CallToken::AllPass if e.post().is_empty() && e.pre().is_empty() => {
                     // AP is the passes it stands for (§3.5.1).
                     let n = super::all_pass_count(&a.entries[..k]);
                     for _ in 0..n {
-                        let mut m = Map::new();
-                        m.insert("call".into(), json!(crate::spec::calls::PASS));
-                        if let Some(s) = seat {
-                            m.insert("seat".into(), json!(seat_letter(s)));
-                        }
+                        seq.serialize_element(&CallDump {
+                            call: crate::spec::calls::PASS,
+                            seat,
+                            annotated: None,
+                        })?;
                         seat = seat.map(|s| s.lho());
-                        calls.push(Value::Object(m));
                     }
                     if n > 0 {
                         continue;
                     }
-                    crate::spec::calls::ALL_PASS.into()
+                    crate::spec::calls::ALL_PASS
                 }
-                CallToken::AllPass => crate::spec::calls::ALL_PASS.into(),
-                CallToken::Skip => "^S".into(),
+                CallToken::AllPass => crate::spec::calls::ALL_PASS,
+                CallToken::Skip => "^S",
                 // A call in another spelling (`P`, `3N`) dumps as the call
                 // it spells, so that its fixed version dumps the same.
-                CallToken::Invalid => e.token.canonical(token).unwrap_or(token).to_owned(),
+                CallToken::Invalid => e.token.canonical(token).unwrap_or(token),
                 CallToken::Dash => {
                     seat = seat.map(|s| s.lho());
                     continue;
                 }
-                CallToken::Terminator => {
-                    end = json!("*");
-                    continue;
-                }
-                CallToken::Continuation => {
-                    end = json!("+");
-                    continue;
-                }
+                CallToken::Terminator | CallToken::Continuation => continue,
             };
-            let mut m = annotations(e.pre(), e.post(), Section::Auction, text);
-            m.insert("call".into(), Value::String(call));
-            if let Some(s) = seat {
-                m.insert("seat".into(), json!(seat_letter(s)));
-            }
+            seq.serialize_element(&CallDump {
+                call,
+                seat,
+                annotated: Some(Annotated::of(e, Section::Auction, text)),
+            })?;
             seat = seat.map(|s| s.lho());
-            calls.push(Value::Object(m));
         }
-        let mut auction = json!({ "calls": calls, "end": end, "notes": notes_of(game, &a.notes) });
-        // The outcome the calls give (§3.5), when the auction is complete.
-        if let Some(analysis) = super::typed::typed(text, game).auction {
-            match analysis.contract {
-                Some(crate::bridge::FinalContract::PassedOut) => {
-                    auction["outcome"] = json!({ "contract": "Pass" })
-                }
-                Some(crate::bridge::FinalContract::Contract { contract, declarer }) => {
-                    auction["outcome"] = json!({
-                        "contract": values::ContractTag { value: ContractValue::Contract(contract), was_lowercase: false }.export_form(),
-                        "declarer": seat_letter(declarer),
-                    })
-                }
-                None => {}
-            }
-        }
-        g.insert("auction".into(), auction);
+        seq.end()
     }
-    if let Some(p) = &game.play {
-        let first = (p.tag != usize::MAX && game.tags[p.tag].inherit == Inherit::None)
-            .then(|| game.tags[p.tag].effective())
-            .flatten()
-            .and_then(|v| values::parse_play_seat(v).value)
-            .map(|s| s.seat);
-        let mut tricks: Vec<Map<String, Value>> = Vec::new();
+}
+
+struct PlayDump<'a> {
+    game: &'a Game,
+    play: &'a Play,
+    text: &'a str,
+}
+
+impl Serialize for PlayDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.play;
+        let end = p
+            .entries
+            .iter()
+            .any(|e| e.token == CardToken::Terminator)
+            .then_some("*");
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("end", &end)?;
+        m.serialize_entry(
+            "notes",
+            &NotesDump {
+                game: self.game,
+                idx: &p.notes,
+            },
+        )?;
+        m.serialize_entry("tricks", &TricksDump(self))?;
+        m.end()
+    }
+}
+
+/// The cards of a play section four by four, each keyed by the seat that
+/// plays it (by its column, `0` to `3`, when the first seat is unknown).
+struct TricksDump<'a>(&'a PlayDump<'a>);
+
+/// One card: its text alone, or `card` then its annotations.
+struct CardDump<'a> {
+    card: &'a str,
+    annotated: Annotated<'a>,
+}
+
+impl Serialize for CardDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.annotated.is_empty() {
+            return s.serialize_str(self.card);
+        }
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("card", self.card)?;
+        self.annotated.write(&mut m)?;
+        m.end()
+    }
+}
+
+/// One trick's cards, by key in sorted order.
+struct TrickDump<'t, 'a>(&'t [(&'static str, CardDump<'a>)]);
+
+impl Serialize for TrickDump<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl Serialize for TricksDump<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let PlayDump {
+            game,
+            play: p,
+            text,
+        } = *self.0;
+        let first = first_seat(game, p.tag, |v| {
+            values::parse_play_seat(v).value.map(|s| s.seat)
+        });
+        const COLUMNS: [&str; 4] = ["0", "1", "2", "3"];
+        let mut seq = s.serialize_seq(None)?;
+        let mut trick: Vec<(&'static str, CardDump)> = Vec::with_capacity(4);
         let mut col = 0usize;
-        let mut end = Value::Null;
         for e in &p.entries {
             let token = &text[e.range.clone()];
             let card = match e.token {
                 CardToken::Card(_) | CardToken::Invalid => {
-                    e.token.canonical(token).unwrap_or(token).to_owned()
+                    e.token.canonical(token).unwrap_or(token)
                 }
-                CardToken::Dash => "-".into(),
-                CardToken::Continuation => "+".into(),
-                CardToken::Terminator => {
-                    end = json!("*");
-                    continue;
-                }
+                CardToken::Dash => "-",
+                CardToken::Continuation => "+",
+                CardToken::Terminator => continue,
             };
-            if col.is_multiple_of(4) {
-                tricks.push(Map::new());
+            if col.is_multiple_of(4) && !trick.is_empty() {
+                trick.sort_by_key(|(k, _)| *k);
+                seq.serialize_element(&TrickDump(&trick))?;
+                trick.clear();
             }
             let key = match first {
-                Some(f) => seat_letter(Seat::ALL[(f as usize + col % 4) % 4]).to_owned(),
-                None => (col % 4).to_string(),
+                Some(f) => seat_letter(Seat::ALL[(f as usize + col % 4) % 4]),
+                None => COLUMNS[col % 4],
             };
-            let ann = annotations(e.pre(), e.post(), Section::Play, text);
-            let v = if ann.is_empty() {
-                Value::String(card)
-            } else {
-                let mut m = ann;
-                m.insert("card".into(), Value::String(card));
-                Value::Object(m)
-            };
-            tricks.last_mut().unwrap().insert(key, v);
+            trick.push((
+                key,
+                CardDump {
+                    card,
+                    annotated: Annotated::of(e, Section::Play, text),
+                },
+            ));
             col += 1;
         }
-        g.insert(
-            "play".into(),
-            json!({
-                "tricks": tricks.into_iter().map(Value::Object).collect::<Vec<_>>(),
-                "end": end,
-                "notes": notes_of(game, &p.notes),
-            }),
-        );
-    }
-    let mut sections = Map::new();
-    for s in &game.sections {
-        if s.tag == usize::MAX {
-            continue;
+        if !trick.is_empty() {
+            trick.sort_by_key(|(k, _)| *k);
+            seq.serialize_element(&TrickDump(&trick))?;
         }
-        let t = &game.tags[s.tag];
-        if sections.contains_key(t.name.as_str()) {
-            continue;
-        }
-        // The tag's value as `tags` shows it: section data can follow any
-        // tag, `[Contract "2Dx"]` included (found by fuzzing).
-        sections.insert(
-            t.name.as_str().to_owned(),
-            json!({
-                "value": canonical_value(game, &t.name, t.effective().unwrap_or("")),
-                "elements": s.elements.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
-            }),
-        );
+        seq.end()
     }
-    if !sections.is_empty() {
-        g.insert("sections".into(), Value::Object(sections));
-    }
-    Value::Object(g)
 }
 
 #[cfg(test)]
@@ -473,6 +818,38 @@ mod tests {
         let got = dump(OTHER_SPELLINGS);
         assert_eq!(got, dump(CANONICAL));
         insta::assert_json_snapshot!(got);
+    }
+
+    /// A long game reaches the sink a chunk at a time as it is serialized,
+    /// never as one string (its JSON is up to 16 times its text), and the
+    /// chunks make the same text as a short game's single string.
+    #[test]
+    fn long_game_streams_in_chunks() {
+        let calls = super::STREAM_GAME / 4;
+        let text = format!(
+            "[Dealer \"N\"]\n[Auction \"N\"]\n{}\n",
+            "1C! ".repeat(calls)
+        );
+        for pretty in [true, false] {
+            let mut chunks = Vec::new();
+            super::write_streamed(&text, &[], pretty, |s| chunks.push(s.len()));
+            let total: usize = chunks.iter().sum();
+            assert!(total > 16 * super::SINK_CHUNK, "{total}");
+            let largest = chunks.iter().max().copied().unwrap_or(0);
+            assert!(
+                largest < 2 * super::SINK_CHUNK,
+                "a chunk of {largest} bytes"
+            );
+            let mut out = String::new();
+            super::write_streamed(&text, &[], pretty, |s| out.push_str(s));
+            let whole = dump(&text);
+            let printed = if pretty {
+                serde_json::to_string_pretty(&whole)
+            } else {
+                serde_json::to_string(&whole)
+            };
+            assert_eq!(out, printed.unwrap());
+        }
     }
 
     /// A different call, card or date is a different meaning.

@@ -48,6 +48,17 @@ pub fn for_each_piece<R: Send>(
     f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
     mut sink: impl FnMut(R),
 ) {
+    for_each_piece_with_games(text, f, |r, _| sink(r));
+}
+
+/// [`for_each_piece`] whose `sink` also gets the piece's games (the trees
+/// are dropped before it runs): `pbn dump` writes a long game to the sink
+/// as it serializes it.
+pub fn for_each_piece_with_games<R: Send>(
+    text: &str,
+    f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
+    mut sink: impl FnMut(R, &[Game]),
+) {
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, 0);
     let inherits = memchr::memchr(b'#', text.as_bytes()).is_some();
     let mut env = super::inherit::Env::default();
@@ -69,8 +80,17 @@ pub fn for_each_piece<R: Send>(
             }
         }
         let out = crate::par::map(&parts, |(trees, games, loose)| f(trees, games, loose));
-        crate::par::drop_later(parts);
-        out.into_iter().for_each(&mut sink);
+        let mut games = Vec::with_capacity(parts.len());
+        let mut rest = Vec::with_capacity(parts.len());
+        for (trees, g, loose) in parts {
+            games.push(g);
+            rest.push((trees, loose));
+        }
+        crate::par::drop_later(rest);
+        for (r, g) in out.into_iter().zip(&games) {
+            sink(r, g);
+        }
+        crate::par::drop_later(games);
     }
 }
 
