@@ -19,7 +19,7 @@ mod game;
 mod incremental;
 mod options;
 
-pub use incremental::{edits, PieceOut};
+pub use incremental::{common_ends, edits, PieceOut};
 
 pub use options::{EolOption, FormatOptions};
 
@@ -43,7 +43,8 @@ pub struct Formatted {
     /// Number of later duplicate tags (§3.4: they are ignored), written as
     /// comments after the first one.
     pub dropped_duplicates: usize,
-    /// Number of safe fixes applied before formatting ([`format_fixed`]).
+    /// Number of safe fixes applied before formatting ([`format_fixed`],
+    /// [`format_streamed`]).
     pub fixes: usize,
     /// 0-based indices of the games where something export format cannot
     /// hold (a repeated tag's ignored value, a `*` before the end of the
@@ -62,8 +63,8 @@ impl Formatted {
     }
 }
 
-/// Formats a whole document (a large one on every core) as written: what
-/// `pbn fmt` writes.
+/// Formats a whole document (a large one on every core) as written, no
+/// fix applied (`pbn fmt` writes [`format_fixed`]'s text).
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let trees = crate::syntax::parse_pieces(&source.text);
     let doc = model::lower(&trees, &source.text);
@@ -73,18 +74,46 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
 }
 
 /// [`format`] after applying every safe fix of the document's diagnostics
-/// ([`crate::checker::fix`]): what the checker reads as something else is
-/// written as what it was read as
-/// (measured by `tests/tests/fmt_export_corpus.rs`). `pbn fmt` does not apply fixes
-/// yet: some safe fixes still change a value's meaning (upper-casing a
-/// value that is no value at all) and `dump` does not read every reading
-/// canonically, so a fixed file could dump differently.
+/// ([`safe_fixed`]): what the checker reads as something else is written as
+/// what it was read as (measured by `tests/tests/fmt_export_corpus.rs`).
+/// What `pbn fmt` writes ([`format_streamed`] gives the same text).
 pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let (fixed, fixes) = safe_fixed(source);
+    let mut out = format(fixed.as_ref().unwrap_or(source), opts);
+    out.fixes = fixes;
+    crate::par::drop_later(fixed);
+    out
+}
+
+/// The text with every safe fix of its diagnostics applied
+/// ([`crate::checker::fix::fix_source`], round after round), and how many
+/// were applied; `None` when there was none. A safe fix never changes what
+/// a game means (`pbn dump`: `tests/tests/fix_meaning.rs`), so a game whose
+/// syntax error a safe fix removes is formatted like any other.
+pub fn safe_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
     let fixed =
         crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
     let fixes = fixed.count();
-    let source = if fixes > 0 { &fixed.source } else { source };
-    let mut out = format(source, opts);
+    let crate::checker::fix::Fixed {
+        source: text,
+        remaining,
+        ..
+    } = fixed;
+    crate::par::drop_later(remaining);
+    ((fixes > 0).then_some(text), fixes)
+}
+
+/// [`format_fixed`] piece by piece: the safe fixes applied
+/// ([`safe_fixed`]), then [`format_streamed_as_written`]. What `sink` gets,
+/// put together, is [`format_fixed`]'s text (`tests/tests/streaming.rs`):
+/// `pbn fmt`'s path.
+pub fn format_streamed(
+    source: &SourceText,
+    opts: &FormatOptions,
+    sink: impl FnMut(&str),
+) -> Formatted {
+    let (fixed, fixes) = safe_fixed(source);
+    let mut out = format_streamed_as_written(fixed.as_ref().unwrap_or(source), opts, sink);
     out.fixes = fixes;
     crate::par::drop_later(fixed);
     out
@@ -93,9 +122,9 @@ pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
 /// [`format`] piece by piece ([`model::lower::for_each_piece`]): the
 /// formatted text is handed to `sink` in order, a part at a time, and the
 /// result's `text` is empty. What `sink` gets, put together, is [`format`]'s
-/// text (`tests/tests/formatter.rs`), without the tree and model of the
-/// whole document: `pbn fmt`'s path.
-pub fn format_streamed(
+/// text (`tests/tests/streaming.rs`), without the tree and model of the
+/// whole document.
+pub fn format_streamed_as_written(
     source: &SourceText,
     opts: &FormatOptions,
     mut sink: impl FnMut(&str),
