@@ -46,6 +46,28 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
 pub fn for_each_piece<R: Send>(
     text: &str,
     f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
+    sink: impl FnMut(R),
+) {
+    for_each_piece_at(text, |p| f(p.trees, p.games, p.loose), sink)
+}
+
+/// One piece as [`for_each_piece_at`] hands it over.
+pub struct PieceAt<'p> {
+    /// Where the piece is in the text (it starts after a game break, or at
+    /// the start of the text).
+    pub range: Range<usize>,
+    /// The `#`/`##` state before the piece's first game, when the text has
+    /// a `#` at all (to lower the piece's games again after an edit).
+    pub env: Option<&'p super::inherit::Env>,
+    pub trees: &'p [tree_sitter::Tree],
+    pub games: &'p [Game],
+    pub loose: &'p [Comment],
+}
+
+/// [`for_each_piece`], with each piece's range and inheritance state.
+pub fn for_each_piece_at<R: Send>(
+    text: &str,
+    f: impl Fn(&PieceAt<'_>) -> R + Sync,
     mut sink: impl FnMut(R),
 ) {
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, 0);
@@ -57,9 +79,12 @@ pub fn for_each_piece<R: Send>(
         let mut parts = crate::par::map(batch, |&p| {
             let trees = forest.piece_trees_uncached(p, text);
             let (games, loose) = lower_piece(&trees, text, 0);
-            (trees, games, loose)
+            (p, None, trees, games, loose)
         });
-        for (_, games, _) in &mut parts {
+        for (_, before, _, games, _) in &mut parts {
+            if inherits {
+                *before = Some(env.clone());
+            }
             for g in games.iter_mut() {
                 g.index = next;
                 next += 1;
@@ -68,7 +93,15 @@ pub fn for_each_piece<R: Send>(
                 }
             }
         }
-        let out = crate::par::map(&parts, |(trees, games, loose)| f(trees, games, loose));
+        let out = crate::par::map(&parts, |(p, env, trees, games, loose)| {
+            f(&PieceAt {
+                range: forest.ranges()[*p].clone(),
+                env: env.as_ref(),
+                trees,
+                games,
+                loose,
+            })
+        });
         crate::par::drop_later(parts);
         out.into_iter().for_each(&mut sink);
     }

@@ -1,6 +1,6 @@
 //! `textDocument/formatting` and `rangeFormatting`: the export formatter of
-//! `pbn fmt`, safe fixes included (the file's own line endings are kept, as
-//! in the editor).
+//! `pbn fmt`, safe fixes included up to [`FIX_WHOLE_LIMIT`] bytes (the
+//! file's own line endings are kept, as in the editor).
 
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::codes::Category;
@@ -23,12 +23,15 @@ fn options(snap: &Snapshot) -> FormatOptions {
 /// The edits that format the document: none when it is formatted already,
 /// else one per run of changed text (a game and the blank lines around it),
 /// from the pieces formatted for earlier versions where they did not change
-/// ([`Snapshot::format_edits`]). While the check finds a safe fix, the
-/// whole document is fixed and formatted instead ([`fixed_edits`]): what
-/// `pbn fmt` writes.
+/// ([`Snapshot::format_edits`]). While the check finds a safe fix, a
+/// document of at most [`FIX_WHOLE_LIMIT`] bytes is fixed and formatted
+/// whole instead ([`fixed_edits`]): what `pbn fmt` writes. A larger one is
+/// formatted as written, piece by piece (its fixes are left to the
+/// `source.fixAll.pbn` code action and `pbn fmt`), so that format-on-save
+/// never re-checks and re-formats a large file whole.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
     let opts = options(snap);
-    let edits = match fixed_edits(snap, &opts) {
+    let edits = match fixed_edits(snap, &opts, FIX_WHOLE_LIMIT) {
         Some(e) => e,
         None => snap.format_edits(&opts)?,
     };
@@ -44,18 +47,27 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
     )
 }
 
+/// The largest document whose safe fixes the formatting request applies
+/// (about 2,000 games: a whole-document fix and format of it takes a
+/// few tenths of a second).
+pub const FIX_WHOLE_LIMIT: usize = 2 << 20;
+
 /// When the snapshot's check has a safe fix (one of the checks `pbn fmt`
 /// runs: not an export-format one, which the formatter does itself), the
 /// document with every safe fix applied and then formatted
 /// ([`format_fixed`]), as one edit of the span that changes; `None` when
-/// no safe fix applies. Fixes do not span pieces, but fixing one piece can
+/// no safe fix applies or the document is larger than `limit` bytes. Fixes do not span pieces, but fixing one piece can
 /// uncover a fix in another (a `##` value), so the fixes are found on the
 /// whole document, as `pbn check --fix` finds them; once they are applied,
 /// the next request takes the per-piece path again.
 fn fixed_edits(
     snap: &Snapshot,
     opts: &FormatOptions,
+    limit: usize,
 ) -> Option<Vec<(std::ops::Range<usize>, String)>> {
+    if snap.source.text.len() > limit {
+        return None;
+    }
     let pending = snap.check().diagnostics.iter().any(|d| {
         d.code.category != Category::Export && d.fix.as_deref().is_some_and(|f| f.applies(false))
     });
@@ -190,6 +202,15 @@ mod tests {
         assert!(out.contains("[Date \"2024.07.12\"]"), "{out}");
         // Formatted and fixed: nothing more to do.
         assert!(document(&snapshot(&out), doc_params()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_document_over_the_limit_is_formatted_as_written_piece_by_piece() {
+        let text = "[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C Dbl P P\nP\n";
+        let snap = snapshot(text);
+        let opts = options(&snap);
+        assert!(fixed_edits(&snap, &opts, text.len()).is_some());
+        assert!(fixed_edits(&snap, &opts, text.len() - 1).is_none());
     }
 
     #[test]
