@@ -305,7 +305,8 @@ fn lf(s: &str) -> String {
 /// `fmt`: any bytes → decode → format never panics, formatting piece by
 /// piece as the language server does gives the same output, and games with
 /// syntax errors are printed verbatim. The output has as many games, and
-/// every game without an error means the same. If the check reports no error, formatting is
+/// every game without an error means the same, also after the safe fixes
+/// `pbn fmt` applies first. If the check reports no error, formatting is
 /// idempotent, `pbn dump` of input and output is equal and every comment
 /// and escape line survives (plus the `% PBN 2.1` / `% EXPORT` header when
 /// asked for).
@@ -371,28 +372,9 @@ pub fn fmt(data: &[u8]) {
     let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
     let before = pbn_core::model::dump::dump(&doc, text)["games"].clone();
     let (after, mut got) = meaning(&once.text);
-    let (b, a) = (
-        before.as_array().expect("games"),
-        after.as_array().expect("games"),
-    );
-    assert!(
-        b.len() == a.len(),
-        "{} games before formatting, {} after ({opts:?}):\n--- output\n{}",
-        b.len(),
-        a.len(),
-        once.text
-    );
-    for (i, (x, y)) in b.iter().zip(a).enumerate() {
-        let clean = x.get("syntax_error").is_none()
-            && !diagnostics
-                .iter()
-                .any(|d| d.severity == Severity::Error && d.game == Some(i));
-        assert!(
-            !clean || x == y,
-            "game {i} means something else after formatting ({opts:?}):\n{x}\n{y}\n--- output\n{}",
-            once.text
-        );
-    }
+    let b = before.as_array().expect("games");
+    same_games(b, &after, &diagnostics, "formatting", &opts, &once.text);
+    fixed_means_the_same(&source, &opts, b);
     if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return;
     }
@@ -443,6 +425,62 @@ pub fn fmt(data: &[u8]) {
         "comments differ after formatting ({opts:?}):\n{expected:?}\n{got:?}\n--- output\n{}",
         once.text
     );
+}
+
+/// What `pbn fmt` writes (`format::format_fixed`: the safe fixes, then the
+/// formatter) holds the same games, and a safe fix never changes what a
+/// game means: each game of `before` (the input's dump) without a syntax
+/// error and without an error once fixed means what it meant.
+fn fixed_means_the_same(
+    source: &pbn_core::text::SourceText,
+    opts: &FormatOptions,
+    before: &[serde_json::Value],
+) {
+    let fixed = pbn_core::checker::fix::fix_source(source, &CheckOptions::default(), false);
+    if fixed.count() == 0 {
+        return;
+    }
+    let out = format(&fixed.source, opts);
+    let (after, _) = meaning(&out.text);
+    let what = "its safe fixes and formatting";
+    same_games(
+        before,
+        &after,
+        &fixed.remaining.diagnostics,
+        what,
+        opts,
+        &out.text,
+    );
+}
+
+/// `after` (the games of `output`'s dump) has as many games as `before`,
+/// and each game of `before` without a syntax error and without an error
+/// in `diagnostics` is the same in `after`.
+fn same_games(
+    before: &[serde_json::Value],
+    after: &serde_json::Value,
+    diagnostics: &[pbn_core::diagnostic::Diagnostic],
+    what: &str,
+    opts: &FormatOptions,
+    output: &str,
+) {
+    let after = after.as_array().expect("games");
+    assert!(
+        before.len() == after.len(),
+        "{} games before {what}, {} after ({opts:?}):\n--- output\n{output}",
+        before.len(),
+        after.len(),
+    );
+    for (i, (x, y)) in before.iter().zip(after).enumerate() {
+        let clean = x.get("syntax_error").is_none()
+            && !diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.game == Some(i));
+        assert!(
+            !clean || x == y,
+            "game {i} means something else after {what} ({opts:?}):\n{x}\n{y}\n--- output\n{output}",
+        );
+    }
 }
 
 /// Text pieces an `incremental_reparse` edit can insert by index (PBN-significant

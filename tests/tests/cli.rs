@@ -160,6 +160,38 @@ fn dump_prints_canonical_values() {
     assert_ne!(out, differs);
 }
 
+/// `pbn fmt` applies the safe fixes (`P`, `3N`, `Dbl`, `--`, `2024-07-12`
+/// written as `Pass`, `3NT`, `X`, `-`, `2024.07.12`), says how many on
+/// stderr, and leaves the unsafe ones (`event` may be another tag than
+/// `Event`, §3.3); the file dumps as before.
+#[test]
+fn fmt_applies_safe_fixes_only() {
+    let input: &[u8] = b"[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[event \"y\"]\n\
+        [Declarer \"N\"]\n[Contract \"3N\"]\n[Auction \"N\"]\n3N P Dbl P\nP P\n\
+        [Play \"E\"]\nS10 -- d2 c3\n*\n";
+    let (code, out, err) = run(&["fmt", "-"], Some(input));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[Date \"2024.07.12\"]"), "{out}");
+    assert!(out.contains("[Contract \"3NT\"]"), "{out}");
+    assert!(out.contains("3NT Pass X Pass\nPass Pass"), "{out}");
+    assert!(out.contains("ST - D2 C3"), "{out}");
+    assert!(
+        out.contains("[event \"y\"]"),
+        "an unsafe fix applied: {out}"
+    );
+    assert!(
+        err.contains("note: <stdin>: ") && err.contains("safe fixes applied"),
+        "{err}"
+    );
+    let (_, before, _) = run(&["dump", "-"], Some(input));
+    let (_, after, _) = run(&["dump", "-"], Some(out.as_bytes()));
+    assert_eq!(before, after);
+    // Formatted text has nothing left to fix: no note.
+    let (_, again, err) = run(&["fmt", "-"], Some(out.as_bytes()));
+    assert_eq!(again, out);
+    assert!(!err.contains("fix"), "{err}");
+}
+
 #[test]
 fn fmt_stdin_check_and_in_place_write_keep_latin1() {
     // stdin → stdout

@@ -1,5 +1,5 @@
 //! How far the fixes go: `format::format_fixed` (every safe fix applied, then
-//! export format; `pbn fmt` does not apply fixes yet) on every corpus file, then `pbn check --export`
+//! export format: what `pbn fmt` writes) on every corpus file, then `pbn check --export`
 //! on its output. What is left must be errors no fix can resolve; the
 //! snapshot `fmt_export_corpus__left.snap` lists them per file and code,
 //! with the code's name as the reason, and the test fails on any change

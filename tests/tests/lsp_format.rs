@@ -2,7 +2,8 @@
 //! piece by piece from formatted pieces it keeps between versions
 //! (`Snapshot::format_edits`). Under random edits (seeded), applying its
 //! edits must give exactly the whole-document format as written
-//! (`format::format`; fixes come from `source.fixAll.pbn`);
+//! (`format::format`; while safe fixes are pending, the request fixes and
+//! formats the whole document instead: `lsp/requests/formatting.rs`);
 //! an already formatted document gets no edit, and after an edit of one
 //! game, only that game is edited.
 

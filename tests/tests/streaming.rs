@@ -1,12 +1,16 @@
 //! `pbn fmt` and `pbn dump` stream piece by piece
-//! (`format::format_streamed`, `model::dump::write_streamed`): their
-//! output must be byte for byte that of the whole-document path
+//! (`format::format_streamed_as_written`, `model::dump::write_streamed`):
+//! their output must be byte for byte that of the whole-document path
 //! (`format::format`, `model::dump::dump` printed by serde_json), on the
 //! corpus, the fixtures and examples, and generated files of several pieces
 //! with the cases that cross pieces (`#`/`##` values, §4.8; games kept as
 //! written; a byte order mark; CR and CRLF line ends; the export header).
+//! With the safe fixes applied first (`format::format_streamed`, what
+//! `pbn fmt` writes), the output is `format::format_fixed`'s.
 
-use pbn_core::format::{format, format_streamed, EolOption, FormatOptions};
+use pbn_core::format::{
+    format, format_fixed, format_streamed, format_streamed_as_written, EolOption, FormatOptions,
+};
 use pbn_core::text::{decode, SourceText};
 use pbn_tests::gen::{generate, GenOptions};
 
@@ -29,7 +33,7 @@ fn options() -> Vec<FormatOptions> {
 fn streamed(source: &SourceText, opts: &FormatOptions) -> (String, usize) {
     let mut text = String::new();
     let mut parts = 0;
-    let r = format_streamed(source, opts, |s| {
+    let r = format_streamed_as_written(source, opts, |s| {
         parts += 1;
         text.push_str(s)
     });
@@ -75,6 +79,18 @@ fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
                 first_difference(&text, &whole)
             ));
         }
+    }
+    let opts = FormatOptions::default();
+    let mut fixed_text = String::new();
+    let fixed = format_streamed(source, &opts, |s| fixed_text.push_str(s));
+    let whole = format_fixed(source, &opts);
+    if fixed_text != whole.text || fixed.fixes != whole.fixes {
+        failures.push(format!(
+            "{name}: fmt with fixes {} ({} and {} fixes)",
+            first_difference(&fixed_text, &whole.text),
+            fixed.fixes,
+            whole.fixes
+        ));
     }
     for pretty in [true, false] {
         let (a, b) = (

@@ -18,6 +18,11 @@ pub enum Eol {
 
 /// Format PBN files in export format (PBN 2.1 §2.1, §3, §5).
 ///
+/// Every safe fix of `pbn check --fix` is applied first (`P` → `Pass`,
+/// `2024-07-12` → `2024.07.12`, `--` → `-` …): what the checker reads as
+/// something else is written as what it reads, and the file means what it
+/// meant (`pbn dump` is unchanged). Fixes that guess (`--unsafe-fixes`) are
+/// left to `pbn check --fix --unsafe-fixes`.
 /// Tags in the mandatory order, then supplemental tags alphabetically, the
 /// auction and play 4 calls/cards a line starting with the dealer/opening
 /// leader, suffixes as NAGs, values in their export form, tables padded.
@@ -202,6 +207,13 @@ pub fn run(args: FmtArgs) -> ExitCode {
                     &result.unprintable_games,
                     "that export format cannot hold without a change of meaning"
                 )
+            );
+        }
+        if result.fixes > 0 {
+            errln!(
+                "note: {name}: {} safe fix{} applied (`pbn check --diff {name}` lists them)",
+                result.fixes,
+                if result.fixes == 1 { "" } else { "es" }
             );
         }
         if !result.commented_games.is_empty() {

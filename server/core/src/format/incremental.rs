@@ -138,7 +138,7 @@ pub fn edits<'p>(
 
 /// The lengths of the longest common start and end of `a` and `b` that do
 /// not overlap, at char boundaries of both.
-fn common_ends(a: &str, b: &str) -> (usize, usize) {
+pub fn common_ends(a: &str, b: &str) -> (usize, usize) {
     let (x, y) = (a.as_bytes(), b.as_bytes());
     let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
     while !(a.is_char_boundary(pre) && b.is_char_boundary(pre)) {

@@ -15,11 +15,12 @@
 //! ignored value, a `*` before the end of the auction or play) is written
 //! as a `{…}` comment where it stood ([`Formatted::commented_games`]).
 
+mod fixed;
 mod game;
 mod incremental;
 mod options;
 
-pub use incremental::{edits, PieceOut};
+pub use incremental::{common_ends, edits, PieceOut};
 
 pub use options::{EolOption, FormatOptions};
 
@@ -43,7 +44,8 @@ pub struct Formatted {
     /// Number of later duplicate tags (§3.4: they are ignored), written as
     /// comments after the first one.
     pub dropped_duplicates: usize,
-    /// Number of safe fixes applied before formatting ([`format_fixed`]).
+    /// Number of safe fixes applied before formatting ([`format_fixed`],
+    /// [`format_streamed`]).
     pub fixes: usize,
     /// 0-based indices of the games where something export format cannot
     /// hold (a repeated tag's ignored value, a `*` before the end of the
@@ -62,8 +64,8 @@ impl Formatted {
     }
 }
 
-/// Formats a whole document (a large one on every core) as written: what
-/// `pbn fmt` writes.
+/// Formats a whole document (a large one on every core) as written, no
+/// fix applied (`pbn fmt` writes [`format_fixed`]'s text).
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let trees = crate::syntax::parse_pieces(&source.text);
     let doc = model::lower(&trees, &source.text);
@@ -73,31 +75,67 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
 }
 
 /// [`format`] after applying every safe fix of the document's diagnostics
-/// ([`crate::checker::fix`]): what the checker reads as something else is
-/// written as what it was read as
-/// (measured by `tests/tests/fmt_export_corpus.rs`). `pbn fmt` does not apply fixes
-/// yet: some safe fixes still change a value's meaning (upper-casing a
-/// value that is no value at all) and `dump` does not read every reading
-/// canonically, so a fixed file could dump differently.
+/// ([`safe_fixed`]): what the checker reads as something else is written as
+/// what it was read as (measured by `tests/tests/fmt_export_corpus.rs`).
+/// What `pbn fmt` writes ([`format_streamed`] gives the same text).
 pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let fixed =
-        crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
-    let fixes = fixed.count();
-    let source = if fixes > 0 { &fixed.source } else { source };
-    let mut out = format(source, opts);
+    let (fixed, fixes) = safe_fixed(source);
+    let mut out = format(fixed.as_ref().unwrap_or(source), opts);
     out.fixes = fixes;
     crate::par::drop_later(fixed);
     out
 }
 
-/// [`format`] piece by piece ([`model::lower::for_each_piece`]): the
-/// formatted text is handed to `sink` in order, a part at a time, and the
-/// result's `text` is empty. What `sink` gets, put together, is [`format`]'s
-/// text (`tests/tests/formatter.rs`), without the tree and model of the
-/// whole document: `pbn fmt`'s path.
+/// The text with every safe fix of its diagnostics applied
+/// ([`crate::checker::fix::fix_source`], round after round), and how many
+/// were applied; `None` when there was none. A safe fix never changes what
+/// a game means (`pbn dump`: `tests/tests/fix_meaning.rs`), so a game whose
+/// syntax error a safe fix removes is formatted like any other.
+pub fn safe_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
+    let fixed =
+        crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
+    let fixes = fixed.count();
+    let crate::checker::fix::Fixed {
+        source: text,
+        remaining,
+        ..
+    } = fixed;
+    crate::par::drop_later(remaining);
+    ((fixes > 0).then_some(text), fixes)
+}
+
+/// [`format_fixed`] piece by piece: each piece of the document (the
+/// checker's cut, [`model::lower::for_each_piece_at`]) is checked, its safe
+/// fixes applied and the result formatted before the next piece is read,
+/// so that `pbn fmt` costs about one check and holds one piece's trees and
+/// diagnostics at a time. What `sink` gets, put together, is
+/// [`format_fixed`]'s text (`tests/tests/streaming.rs`): `pbn fmt`'s path.
 pub fn format_streamed(
     source: &SourceText,
     opts: &FormatOptions,
+    sink: impl FnMut(&str),
+) -> Formatted {
+    streamed(source, opts, true, sink)
+}
+
+/// [`format`] piece by piece ([`model::lower::for_each_piece`]): the
+/// formatted text is handed to `sink` in order, a part at a time, and the
+/// result's `text` is empty. What `sink` gets, put together, is [`format`]'s
+/// text (`tests/tests/streaming.rs`), without the tree and model of the
+/// whole document.
+pub fn format_streamed_as_written(
+    source: &SourceText,
+    opts: &FormatOptions,
+    sink: impl FnMut(&str),
+) -> Formatted {
+    streamed(source, opts, false, sink)
+}
+
+/// [`format_streamed`] (`fix`) or [`format_streamed_as_written`].
+fn streamed(
+    source: &SourceText,
+    opts: &FormatOptions,
+    fix: bool,
     mut sink: impl FnMut(&str),
 ) -> Formatted {
     let text = source.text.as_str();
@@ -114,18 +152,28 @@ pub fn format_streamed(
     } else {
         Vec::new()
     };
+    let export_from = crate::rules::export_from(source, &crate::checker::CheckOptions::default());
     let mut out = Assembler::new(source);
     out.out = String::new();
-    model::lower::for_each_piece(
+    let mut fixes = 0;
+    model::lower::for_each_piece_at(
         text,
-        |trees, games, _| {
-            let keep = match games.first() {
-                Some(g) if !keep.is_empty() => keep[g.index..g.index + games.len()].to_vec(),
-                _ => vec![0; games.len()],
+        |p| {
+            let keep = match p.games.first() {
+                Some(g) if !keep.is_empty() => keep[g.index..g.index + p.games.len()].to_vec(),
+                _ => vec![0; p.games.len()],
             };
-            format_part(text, trees, games, &keep, opts)
+            if fix {
+                if let Some(part) = fixed::fix_piece(text, p, export_from)
+                    .and_then(|f| fixed_part(p, &f, &keep, opts).map(|part| (part, f.fixes)))
+                {
+                    return part;
+                }
+            }
+            (format_part(text, p.trees, p.games, &keep, opts), 0)
         },
-        |part| {
+        |(part, n)| {
+            fixes += n;
             out.push(part);
             let ready = out.take_ready(opts);
             if !ready.is_empty() {
@@ -135,7 +183,43 @@ pub fn format_streamed(
     );
     let mut done = out.finish(opts);
     sink(&std::mem::take(&mut done.text));
+    done.fixes = fixes;
     done
+}
+
+/// The part of piece `p` printed from its fixed text `f`, its blocks placed
+/// where the piece's blocks are in the document (a fix edits inside a game,
+/// so the text between blocks, which the assembler takes from the
+/// document, is as written); `None` when the fixed piece does not have the
+/// piece's games and blocks (then the piece is formatted as written).
+fn fixed_part(
+    p: &model::lower::PieceAt<'_>,
+    f: &fixed::FixedPiece,
+    keep: &[u16],
+    opts: &FormatOptions,
+) -> Option<Part<'static>> {
+    if f.games.len() != p.games.len() {
+        return None;
+    }
+    let ranges: Vec<std::ops::Range<usize>> = node_groups(p.trees)
+        .iter()
+        .map(|n| group_range(n))
+        .collect();
+    let part = format_part(&f.text, &f.trees, &f.games, keep, opts);
+    if part.ranges.len() != ranges.len() {
+        return None;
+    }
+    Some(Part {
+        blocks: part
+            .blocks
+            .into_iter()
+            .map(|b| std::borrow::Cow::Owned(b.into_owned()))
+            .collect(),
+        ranges,
+        kept: part.kept,
+        dropped: part.dropped,
+        commented: part.commented,
+    })
 }
 
 /// The mandatory tags a game has and those of them it writes `"#"` (a bit
@@ -244,12 +328,8 @@ pub fn format_part<'a>(
     let mut blocks: Vec<Block> = Vec::new();
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
     let mut next_game = 0;
-    let mut current: Vec<tree_sitter::Node<'_>> = Vec::new();
-    let mut flush = |nodes: &mut Vec<tree_sitter::Node<'_>>, blocks: &mut Vec<Block>| {
-        if nodes.is_empty() {
-            return;
-        }
-        ranges.push(nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte());
+    for nodes in node_groups(trees) {
+        ranges.push(group_range(&nodes));
         let is_game = nodes
             .iter()
             .any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
@@ -270,18 +350,6 @@ pub fn format_part<'a>(
             }
             blocks.push(Block::Loose(s.trim_end_matches('\n').to_owned()));
         }
-        nodes.clear();
-    };
-    // A piece's end ends a game too (see `syntax::games`).
-    for tree in trees {
-        for child in crate::syntax::top_nodes(tree) {
-            if child.kind() == "game_break" {
-                flush(&mut current, &mut blocks);
-            } else {
-                current.push(child);
-            }
-        }
-        flush(&mut current, &mut blocks);
     }
 
     // Games are printed independently: in runs, on every core.
@@ -348,6 +416,33 @@ pub fn format_part<'a>(
         dropped,
         commented,
     }
+}
+
+/// The top-level nodes of `trees` between game breaks, in order: the
+/// blocks of a [`Part`] (a tree's end ends a game too: see `syntax::games`).
+fn node_groups(trees: &[tree_sitter::Tree]) -> Vec<Vec<tree_sitter::Node<'_>>> {
+    let mut groups = Vec::new();
+    let mut current = Vec::new();
+    for tree in trees {
+        for child in crate::syntax::top_nodes(tree) {
+            if child.kind() == "game_break" {
+                if !current.is_empty() {
+                    groups.push(std::mem::take(&mut current));
+                }
+            } else {
+                current.push(child);
+            }
+        }
+        if !current.is_empty() {
+            groups.push(std::mem::take(&mut current));
+        }
+    }
+    groups
+}
+
+/// Where a block of nodes is: its first node's start to its last's end.
+fn group_range(nodes: &[tree_sitter::Node<'_>]) -> std::ops::Range<usize> {
+    nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte()
 }
 
 /// The formatted document from its parts, pushed in order ([`format_part`]):

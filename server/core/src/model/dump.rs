@@ -805,11 +805,11 @@ mod tests {
 
     const OTHER_SPELLINGS: &str = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"n\"]\n\
         [Vulnerable \"both\"]\n[Declarer \"n\"]\n[Contract \"1n\"]\n[Result \"7\"]\n\
-        [Auction \"N\"]\nP 1S! Dbl Rdbl\n1n p p P\n[Play \"E\"]\nS10 hA? d2 c3\n*\n";
+        [Auction \"N\"]\nP 1S! Dbl Rdbl\n1n p p P\n[Play \"E\"]\nS10 hA? d2 c3\n-- - - --\n*\n";
 
     const CANONICAL: &str = "[Event \"x\"]\n[Date \"2024.07.12\"]\n[Dealer \"N\"]\n\
         [Vulnerable \"All\"]\n[Declarer \"N\"]\n[Contract \"1NT\"]\n[Result \"7\"]\n\
-        [Auction \"N\"]\nPass 1S $1 X XX\n1NT Pass Pass Pass\n[Play \"E\"]\nST HA $8 D2 C3\n*\n";
+        [Auction \"N\"]\nPass 1S $1 X XX\n1NT Pass Pass Pass\n[Play \"E\"]\nST HA $8 D2 C3\n- - - -\n*\n";
 
     /// Calls, cards, dates and tag values in other spellings dump as their
     /// canonical form, so a file and its fixed version dump the same.
@@ -859,6 +859,7 @@ mod tests {
         for (from, to) in [
             ("1n p p P", "2n p p P"),
             ("S10 hA?", "S9 hA?"),
+            ("-- - - --", "-- - - SA"),
             ("2024-07-12", "2024-07-13"),
             ("Dbl Rdbl", "Dbl Dbl"),
         ] {

@@ -46,9 +46,31 @@ pub fn lower<T: Trees + ?Sized>(trees: &T, text: &str) -> Document {
 pub fn for_each_piece<R: Send>(
     text: &str,
     f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
+    sink: impl FnMut(R),
+) {
+    for_each_piece_at(text, |p| f(p.trees, p.games, p.loose), sink)
+}
+
+/// One piece as [`for_each_piece_at`] hands it over.
+pub struct PieceAt<'p> {
+    /// Where the piece is in the text (it starts after a game break, or at
+    /// the start of the text).
+    pub range: Range<usize>,
+    /// The `#`/`##` state before the piece's first game, when the text has
+    /// a `#` at all (to lower the piece's games again after an edit).
+    pub env: Option<&'p super::inherit::Env>,
+    pub trees: &'p [tree_sitter::Tree],
+    pub games: &'p [Game],
+    pub loose: &'p [Comment],
+}
+
+/// [`for_each_piece`], with each piece's range and inheritance state.
+pub fn for_each_piece_at<R: Send>(
+    text: &str,
+    f: impl Fn(&PieceAt<'_>) -> R + Sync,
     mut sink: impl FnMut(R),
 ) {
-    for_each_piece_with_games(text, f, |r, _| sink(r));
+    for_each_piece_full(text, f, |r, _| sink(r));
 }
 
 /// [`for_each_piece`] whose `sink` also gets the piece's games (the trees
@@ -57,6 +79,16 @@ pub fn for_each_piece<R: Send>(
 pub fn for_each_piece_with_games<R: Send>(
     text: &str,
     f: impl Fn(&[tree_sitter::Tree], &[Game], &[Comment]) -> R + Sync,
+    sink: impl FnMut(R, &[Game]),
+) {
+    for_each_piece_full(text, |p| f(p.trees, p.games, p.loose), sink)
+}
+
+/// The one walk behind the `for_each_piece*` functions: `f` gets each
+/// piece as a [`PieceAt`], `sink` its result and the piece's games.
+fn for_each_piece_full<R: Send>(
+    text: &str,
+    f: impl Fn(&PieceAt<'_>) -> R + Sync,
     mut sink: impl FnMut(R, &[Game]),
 ) {
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, 0);
@@ -68,9 +100,12 @@ pub fn for_each_piece_with_games<R: Send>(
         let mut parts = crate::par::map(batch, |&p| {
             let trees = forest.piece_trees_uncached(p, text);
             let (games, loose) = lower_piece(&trees, text, 0);
-            (trees, games, loose)
+            (p, None, trees, games, loose)
         });
-        for (_, games, _) in &mut parts {
+        for (_, before, _, games, _) in &mut parts {
+            if inherits {
+                *before = Some(env.clone());
+            }
             for g in games.iter_mut() {
                 g.index = next;
                 next += 1;
@@ -79,12 +114,20 @@ pub fn for_each_piece_with_games<R: Send>(
                 }
             }
         }
-        let out = crate::par::map(&parts, |(trees, games, loose)| f(trees, games, loose));
+        let out = crate::par::map(&parts, |(p, env, trees, games, loose)| {
+            f(&PieceAt {
+                range: forest.ranges()[*p].clone(),
+                env: env.as_ref(),
+                trees,
+                games,
+                loose,
+            })
+        });
         let mut games = Vec::with_capacity(parts.len());
         let mut rest = Vec::with_capacity(parts.len());
-        for (trees, g, loose) in parts {
+        for (_, env, trees, g, loose) in parts {
             games.push(g);
-            rest.push((trees, loose));
+            rest.push((env, trees, loose));
         }
         crate::par::drop_later(rest);
         for (r, g) in out.into_iter().zip(&games) {

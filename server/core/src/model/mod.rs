@@ -232,11 +232,13 @@ impl CallToken {
 impl CardToken {
     /// The canonical text of a card (`SA`, `HT`) from [`crate::spec::cards`];
     /// for a token that is no card, the canonical form of what it spells
-    /// (`S10` → `ST`), else `None`. `written` is the token's text.
+    /// (`S10` → `ST`, `--` → `-`), else `None`. `written` is the token's text.
     pub fn canonical(self, written: &str) -> Option<&'static str> {
+        use crate::spec::cards;
         match self {
             CardToken::Card(c) => Some(crate::bridge::card_word(c)),
-            CardToken::Invalid => crate::spec::cards::canonical(written),
+            CardToken::Invalid if cards::is_dash_run(written) => Some("-"),
+            CardToken::Invalid => cards::canonical(written),
             _ => None,
         }
     }

@@ -71,7 +71,7 @@ pub fn interpret_call(text: &str) -> Option<(AuctionToken, String)> {
 /// Reads a card token that is not a PBN card (`--`, `S10`; the spellings of
 /// [`crate::spec::cards`]).
 pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
-    if text.len() > 1 && text.bytes().all(|b| b == b'-') {
+    if crate::spec::cards::is_dash_run(text) {
         return Some((PlayToken::Dash, "-".into()));
     }
     let (suit, rank) = crate::spec::cards::read(text)?;

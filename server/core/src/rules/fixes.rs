@@ -7,7 +7,7 @@
 //!
 //! | code              | fix                                                            |
 //! |-------------------|----------------------------------------------------------------|
-//! | PBN0201           | the known tag name in its case (`event` → `Event`)             |
+//! | PBN0201           | the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive) |
 //! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
 //! | PBN0302           | the date as `YYYY.MM.DD`                                       |
@@ -17,9 +17,9 @@
 //! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
 //! | PBN0903           | Result = declarer's tricks in the play; or mark it `^` (unsafe) |
 //! | PBN0904           | remove the `^` of the Result                                   |
-//! | PBN0908           | empty Result when all passed                                   |
+//! | PBN0908           | empty Result when all passed (unsafe: the Result may be right) |
 //! | PBN1001           | add the missing mandatory tags in export order, `?` unless the auction/play give the value |
-//! | PBN1006           | upper case (`Pass`, `X`, `XX`, `AP` for calls)                 |
+//! | PBN1006           | upper case (`Pass`, `X`, `XX`, `AP` for calls); a tag value only when it reads as one (not `$contract`) |
 //! | PBN1007, PBN1008  | the annotations of the call/card in export order: note reference, then NAGs ascending, suffixes as NAGs |
 //! | PBN1012           | the Deal from the dealer, ranks descending                     |
 //! | PBN1013           | Vulnerable `None`/`NS`/`EW`/`All`; Result as declarer's tricks |
@@ -114,11 +114,20 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN1013" => one(value_export_form(g, &r)),
         _ => Vec::new(),
     };
-    // A guess about which of two statements is wrong, or a value made up:
-    // never applied without asking.
+    // A guess about which of two statements is wrong, or a value made up,
+    // or another tag (§3.3: tag names are case sensitive, `event` is not
+    // `Event`): never applied without asking.
     if matches!(
         d.code.code,
-        "PBN0006" | "PBN0205" | "PBN0709" | "PBN0901" | "PBN0902" | "PBN0903" | "PBN1001"
+        "PBN0006"
+            | "PBN0201"
+            | "PBN0205"
+            | "PBN0709"
+            | "PBN0908"
+            | "PBN0901"
+            | "PBN0902"
+            | "PBN0903"
+            | "PBN1001"
     ) {
         for f in &mut fixes {
             f.applicability = Applicability::Unsafe;
@@ -406,6 +415,11 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         } else {
             raw.to_ascii_uppercase()
         };
+        // Only a value the tag's reader reads: a template's `$contract` is
+        // no value, and `$CONTRACT` would be other text.
+        if !reads_as_value(&tag.name, &new) {
+            return None;
+        }
         return set_value_fix(tag, &new, format!("Write \"{new}\" in upper case"), true);
     } else if let Some(e) = g.auction.as_ref().and_then(|a| entry_at(&a.entries, r)) {
         let t = &text[r.clone()];
@@ -434,6 +448,21 @@ fn upper_case(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
             true,
         )
     })
+}
+
+/// Whether `value` is a value of tag `name` that its reader reads (a tag
+/// of §3.11's list, whose values may be written in lower case).
+fn reads_as_value(name: &str, value: &str) -> bool {
+    match name {
+        "Dealer" => values::parse_dealer(value).value.is_some(),
+        "Auction" => values::parse_auction_seat(value).value.is_some(),
+        "Play" => values::parse_play_seat(value).value.is_some(),
+        "Declarer" => values::parse_declarer(value).value.is_some(),
+        "Contract" => values::parse_contract(value).value.is_some(),
+        // `x` for a spot card (lower case) is no card `X`.
+        "Deal" => values::parse_deal(value).value.is_some() && !value.contains('X'),
+        _ => false,
+    }
 }
 
 /// The annotations after a call or card that holds the annotation `r`:

@@ -53,6 +53,12 @@ pub fn read(text: &str) -> Option<(usize, usize)> {
     Some((s, r))
 }
 
+/// Whether `text` is a run of two or more dashes (`--`): read as `-`, a
+/// card not known or not played (§3.6.1).
+pub fn is_dash_run(text: &str) -> bool {
+    text.len() > 1 && text.bytes().all(|b| b == b'-')
+}
+
 /// The canonical form of a card written in any spelling (`s10` → `ST`,
 /// `ha` → `HA`); `None` when `text` is no card.
 pub fn canonical(text: &str) -> Option<&'static str> {

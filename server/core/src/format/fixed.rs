@@ -1,0 +1,98 @@
+//! `pbn fmt`'s safe fixes, piece by piece: the games of one piece of the
+//! document are checked, the safe fixes of their diagnostics applied
+//! (round after round, as [`crate::checker::fix::fix_source`] does on the
+//! whole text), and the fixed text of the piece parsed and lowered again
+//! for the formatter. Every fix is made from one game and edits only that
+//! game (`crate::rules::fixes`), so a piece can be fixed on its own; its
+//! `#`/`##` values are resolved from the state before the piece (§4.8),
+//! as the checker resolves them.
+
+use crate::checker::fix::MAX_PASSES;
+use crate::checker::CheckOptions;
+use crate::diagnostic::{apply_fixes, Diagnostic, Fix};
+use crate::model::lower::{lower_piece, PieceAt};
+use crate::model::Game;
+use std::sync::Arc;
+
+/// A piece with its safe fixes applied.
+pub(super) struct FixedPiece {
+    /// The piece's text, fixed (offsets below are into it).
+    pub(super) text: String,
+    pub(super) trees: Vec<tree_sitter::Tree>,
+    /// Its games, numbered as in the document, `#`/`##` values resolved.
+    pub(super) games: Vec<Game>,
+    /// How many fixes were applied.
+    pub(super) fixes: usize,
+}
+
+/// Piece `p` of `text` with the safe fixes of its games' diagnostics
+/// applied until none is left (at most [`MAX_PASSES`] rounds); `None` when
+/// no safe fix applies. `export_from` is [`crate::rules::export_from`] of
+/// the document.
+pub(super) fn fix_piece(
+    text: &str,
+    p: &PieceAt<'_>,
+    export_from: Option<usize>,
+) -> Option<FixedPiece> {
+    let opts = CheckOptions::default();
+    // Whether export rules apply, per game, from where the games are in
+    // the document (a fix never moves a game across the `% EXPORT` line).
+    let export: Vec<bool> = p
+        .games
+        .iter()
+        .map(|g| crate::rules::game_export(export_from, g))
+        .collect();
+    let first = p.games.first()?.index;
+    let mut current: Option<FixedPiece> = None;
+    for _ in 0..MAX_PASSES {
+        let (whole, base, piece, games) = match &current {
+            Some(c) => (c.text.as_str(), 0, c.text.as_str(), c.games.as_slice()),
+            None => (text, p.range.start, &text[p.range.clone()], p.games),
+        };
+        let diags: Vec<Diagnostic> = games
+            .iter()
+            .zip(export.iter().chain(std::iter::repeat(&false)))
+            .flat_map(|(g, &e)| crate::rules::check_game(whole, &opts, e, g))
+            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
+            .map(|d| shifted(d, base))
+            .collect();
+        let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
+            break;
+        };
+        let fixes = current.as_ref().map_or(0, |c| c.fixes) + applied.len();
+        let trees = crate::syntax::parse_split(&fixed, usize::MAX);
+        let (mut games, _) = lower_piece(&trees, &fixed, first);
+        if let Some(env) = p.env {
+            let mut env = env.clone();
+            for g in &mut games {
+                env.apply(g.index, g);
+            }
+        }
+        current = Some(FixedPiece {
+            text: fixed,
+            trees,
+            games,
+            fixes,
+        });
+    }
+    current
+}
+
+/// `d` with its fix's edits moved `by` bytes back (into a piece's text).
+fn shifted(mut d: Diagnostic, by: usize) -> Diagnostic {
+    if by > 0 {
+        if let Some(f) = &d.fix {
+            let mut f: Fix = (**f).clone();
+            for e in &mut f.edits {
+                // An edit outside the piece (none is made) is left out by
+                // `apply_fixes`, as one outside the text.
+                e.range = match (e.range.start.checked_sub(by), e.range.end.checked_sub(by)) {
+                    (Some(s), Some(t)) => s..t,
+                    _ => usize::MAX..usize::MAX,
+                };
+            }
+            d.fix = Some(Arc::new(f));
+        }
+    }
+    d
+}
