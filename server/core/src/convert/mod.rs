@@ -78,7 +78,41 @@ pub struct ReadDiagnostic {
 pub struct Loss {
     /// 0-based game (board) index in the input.
     pub game: usize,
+    /// The parts of the game's meaning (its `pbn dump`) the loss takes
+    /// away: a round trip keeps everything else.
+    pub parts: Vec<Part>,
     pub what: String,
+}
+
+/// A part of a game's meaning, as `pbn dump` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// A tag's value (`tags.<name>`) and the section data after it
+    /// (`sections.<name>`).
+    Tag(String),
+    /// Only the section data after a tag (`sections.<name>`).
+    Section(String),
+    /// Only the `#`/`##` marks of a tag (§4.8): its value is kept.
+    Inheritance(String),
+    /// The auction: its calls, their notes and where it ends.
+    Auction,
+    /// The NAGs, suffixes, irregularity marks and notes of the calls.
+    AuctionAnnotations,
+    /// The play: its cards, their notes and where it ends.
+    Play,
+    /// The NAGs, suffixes, irregularity marks and notes of the cards.
+    PlayAnnotations,
+    /// That the game has syntax errors (`syntax_error`): it is written as
+    /// far as it could be read, and reads back without them.
+    SyntaxErrors,
+    /// The game as a whole (it cannot be told apart or read back).
+    Game,
+}
+
+impl Part {
+    pub fn tag(name: &str) -> Part {
+        Part::Tag(name.to_string())
+    }
 }
 
 /// The result of one conversion.
