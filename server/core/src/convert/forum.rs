@@ -49,10 +49,16 @@ const SHOWN: &[&str] = &[
 
 /// Reads PBN and writes forum notation.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let doc = read_pbn(pbn);
     let mut out = String::new();
     let mut losses = Vec::new();
-    for g in &doc.games {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
         let mut lose = |part: Part, what: String| {
             losses.push(Loss {
                 game: g.index,

@@ -846,12 +846,18 @@ fn hand_lin(hand: Hand) -> String {
 /// Reads PBN and writes LIN: one board per game, `qx pn md sv ah mb an pc
 /// mc` (and `vg` when the event changes), each board on its own line.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let tree = crate::syntax::parse_pieces(pbn);
     let doc = model::lower(&tree, pbn);
     let mut out = String::new();
     let mut losses = Vec::new();
     let mut last_vg: Option<String> = None;
-    for g in &doc.games {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
         let mut lose = |part: Part, what: String| {
             losses.push(Loss {
                 game: g.index,

@@ -158,6 +158,34 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     read
 }
 
+/// Writes the games (0-based indices) in `games` of a PBN text in another
+/// format: the editor's "Open as RBN/LIN" and "Copy as forum notation".
+/// The games before them are read for the values they pass on with
+/// `#`/`##` (§4.8), not written. To PBN, the text of those games as is.
+pub fn convert_games(pbn: &str, games: Range<usize>, to: Format) -> Converted {
+    match to {
+        Format::Pbn => {
+            let doc = read_pbn(pbn);
+            let picked: Vec<_> = doc
+                .games
+                .iter()
+                .filter(|g| games.contains(&g.index))
+                .collect();
+            let text = match (picked.first(), picked.last()) {
+                (Some(a), Some(b)) => pbn[a.range.start..b.range.end].to_string(),
+                _ => String::new(),
+            };
+            Converted {
+                text,
+                ..Converted::default()
+            }
+        }
+        Format::Rbn => rbn::from_pbn_games(pbn, games),
+        Format::Lin => lin::from_pbn_games(pbn, games),
+        Format::Forum => forum::from_pbn_games(pbn, games),
+    }
+}
+
 /// A strain as RBN, LIN and forum notation write it: `N` for notrump
 /// (PBN writes `NT`), the suit letter otherwise.
 pub(crate) fn strain_letter(s: crate::bridge::Strain) -> &'static str {

@@ -1566,10 +1566,16 @@ const CARRIED: &[&str] = &[
 
 /// Reads PBN and writes RBN.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let doc = read_pbn(pbn);
     let mut out = String::from("% RBN 2.2\n");
     let mut losses = Vec::new();
-    for g in &doc.games {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
         let mut wr = GameWriter {
             text: pbn,
             game: g,
