@@ -1,61 +1,108 @@
-//! PBN → RBN → PBN over the corpus: every game dumps the same
-//! ([`pbn_core::model::dump`]) except for what RBN cannot hold. Each
-//! difference must be covered by a loss the writer reported for that game,
-//! and the kinds of losses met are listed below: a new kind fails the test
-//! (add it here only when RBN truly cannot hold it).
+//! Round trips over the corpus: PBN → RBN → PBN and PBN → LIN → PBN give
+//! the same `pbn dump` ([`pbn_core::model::dump`]) for every game, except
+//! for exactly the parts ([`Part`]) the writer reported as lost for that
+//! game. Each format's table below lists the kinds of losses it may report
+//! (what it cannot hold): a new kind fails the test, and so does any
+//! difference no loss names.
 
-use pbn_core::convert::rbn;
+use pbn_core::convert::{lin, rbn, Converted, Loss, Part};
 use pbn_core::model::{dump::dump, values};
-use serde_json::Value;
-use std::collections::BTreeSet;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// What RBN 2.2 cannot hold, as the writer reports it (quoted values
-/// removed).
-const CANNOT_HOLD: &[&str] = &[
+/// What RBN 2.2 cannot hold, as its writer reports it ([`kind`]).
+const RBN_CANNOT_HOLD: &[&str] = &[
     "a HomeTeam or VisitTeam name ending like an RBN carryover (+n or -n)",
-    "the Declarer (unreadable)",
-    "the Result (unreadable)",
-    "calls after the end of the auction",
-    "the empty value of tag (an RBN null label is an absent value)",
-    "`*` after a complete play",
+    "a player name with `:` or `+`",
+    "a second suffix or NAG on one call or card",
+    "an escape line (`%`) inside a game",
     "an unfinished play without `*` (RBN's reader ends it with `*`)",
-    "the `#`/`##` inheritance of tag (RBN repeats labels instead)",
-    "tag (no RBN label)",
+    "Board (RBN holds letters, digits and - / . only)",
+    "calls after the end of the auction",
+    "Date (not yyyy.mm.dd)",
+    "irregularity marks (^I ^S ^R ^L)",
     "NAG (RBN holds ! ? !! ?? !? ?! only)",
     "Note (RBN notes are numbered 1-9, one line)",
     "note references beyond 9 (RBN notes are 1-9)",
-    "the play after an unknown card (`-`)",
-    "the play after a trick with an unknown card",
-    "the section data of tag",
-    "Table (RBN holds a room or a table, not both)",
+    "Room",
+    "ScorePercentage (RBN holds one effective score)",
     "Section (RBN holds letters only)",
-    "Date (not yyyy.mm.dd)",
-    "irregularity marks (^I ^S ^R ^L)",
-    "a second suffix or NAG on one call or card",
-    "the unreadable call",
+    "Table (RBN holds a room or a table, not both)",
+    "Table (RBN holds table numbers only)",
+    "tag … (no RBN label)",
+    "the `#`/`##` inheritance of tag … (RBN repeats labels instead)",
+    "the `^` of Result",
+    "the auction (its first call is not the dealer's)",
+    "the auction (no Dealer)",
     "the Contract (unreadable)",
     "the Deal (unreadable)",
-    "the auction (its first call is not the dealer's)",
-    "`-` in the auction",
-    "the Score (its side is unknown)",
+    "the Declarer (unreadable)",
     "the effective score (its side is unknown)",
-    "ScorePercentage (RBN holds one effective score)",
-    "the play from an unreadable card on",
-    "`x` spot cards of the Deal",
-    "an escape line (`%`) inside a game",
-    "Table (RBN holds table numbers only)",
-    "Room",
-    "Board",
-    "a player name with `:` or `+`",
-    "the Result (not readable as declarer's tricks)",
-    "the `^` of Result",
-    "Vulnerable without a Dealer (RBN's A label starts with the dealer)",
-    "the auction (no Dealer)",
+    "the empty value of tag … (an RBN null label is an absent value)",
     "the letter case of Section",
+    "the play after a trick with an unknown card",
+    "the play after an unknown card (`-`)",
+    "the play from an unreadable card on",
+    "the Result (not readable as declarer's tricks)",
+    "the Result (unreadable)",
+    "the Score (its side is unknown)",
+    "the section data of tag …",
+    "the unreadable call",
     "Time (not hh:mm:ss)",
+    "Vulnerable without a Dealer (RBN's A label starts with the dealer)",
+    "`-` in the auction",
+    "`*` after a complete play",
+    "`x` spot cards of the Deal",
+    "Hidden of a hand with no cards (RBN's `;` hides cards)",
+    "Hidden without a Deal (RBN marks hidden hands in the H label)",
+    "`^S` (a skipped player) in the auction",
+    "a Deal of no hands (an RBN H label of no hands is no deal)",
+    "a Result of a passed-out game (RBN's R label says P)",
+    "a play of no cards (RBN's P label starts with the lead)",
+    "an unfinished auction without `*` (RBN's reader ends it with `*`)",
+    "an unreadable NAG",
+    "the Dealer (unreadable)",
+    "the Declarer without a Contract (RBN's C label holds both)",
+    "the Score (unreadable)",
+    "the ScoreIMP (unreadable)",
+    "the ScorePercentage (unreadable)",
+    "the Vulnerable (unreadable)",
+    "the `^` of Declarer (declarer and dummy swapped)",
+    "the call (RBN writes the call and its marks apart)",
+    "the forbidden `#` of tag … (§4.8; RBN repeats the value)",
+    "the syntax errors (the game is written as far as it could be read)",
 ];
 
-/// A loss's kind: its text without quoted values and tag names.
+/// What LIN cannot hold, as its writer reports it ([`kind`]).
+const LIN_CANNOT_HOLD: &[&str] = &[
+    "auction: LIN auctions start with the dealer",
+    "auction: its seats follow from md's dealer, and there is none",
+    "auction: the annotation has no LIN form",
+    "auction: the call has no LIN form",
+    "game: has syntax errors; written as far as it could be read",
+    "game: no Deal, Board or auction: LIN cannot keep it apart from the board before",
+    "play: an unfinished play without `*` (LIN's reader ends it with `*`)",
+    "play: from an unknown or unreadable card on (LIN's pc holds cards)",
+    "play: notes on cards have no LIN form",
+    "play: the annotation has no LIN form",
+    "tag …: LIN derives it from the auction, and there is none",
+    "tag …: LIN derives it from the auction, which names another",
+    "tag …: LIN gives it in md, and there is no md for this deal",
+    "tag …: LIN has no `#`/`##` inheritance",
+    "tag …: LIN has no pair for it",
+    "tag …: LIN's ah holds board numbers, not",
+    "tag …: LIN's mc needs an auction with a declarer",
+    "tag …: a deal of no cards is no LIN md",
+    "tag …: a hand not given has no LIN form (md writes it empty)",
+    "tag …: a note outside the auction and play has no LIN form",
+    "tag …: an empty value (LIN writes no field for it)",
+    "tag …: not readable",
+    "tag …: spot cards `x` have no LIN form",
+    "the section data of tag …: LIN has no tables",
+];
+
+/// A loss's kind: its text without quoted values, and `…` for the tag a
+/// `tag <Name>` names.
 fn kind(what: &str) -> String {
     let mut out = String::new();
     let mut quoted = false;
@@ -68,25 +115,24 @@ fn kind(what: &str) -> String {
             out.push(c);
         }
     }
-    let out = out.replace("  ", " ");
-    // "tag Generator (no RBN label)" → "tag (no RBN label)".
-    let words: Vec<&str> = out.split(' ').collect();
-    let mut kept = Vec::new();
-    let mut skip_next = false;
-    for w in &words {
-        if skip_next {
-            skip_next = false;
-            continue;
+    let words: Vec<&str> = out.split_whitespace().collect();
+    let mut kept: Vec<String> = Vec::new();
+    let mut after_tag = false;
+    for w in words {
+        if after_tag {
+            // Keep what follows the name (`Deal:` → `…:`).
+            let rest = w.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+            kept.push(format!("…{rest}"));
+        } else {
+            kept.push(w.to_string());
         }
-        kept.push(*w);
-        if *w == "tag" {
-            skip_next = true;
-        }
+        after_tag = w == "tag";
     }
-    kept.join(" ").trim().to_string()
+    kept.join(" ")
 }
 
-/// The NS value of a score tag (Score, ScoreIMP, ScorePercentage).
+/// The NS value of a score tag (Score, ScoreIMP, ScorePercentage): RBN
+/// holds the NS score, which means the same as a declarer's one.
 fn ns_score(value: &str, declarer_ns: Option<bool>) -> Option<String> {
     let s = values::parse_score_imp(value).value?;
     let v = match s {
@@ -98,13 +144,121 @@ fn ns_score(value: &str, declarer_ns: Option<bool>) -> Option<String> {
     Some(format!("{:.2}", v + 0.0).replace("-0.00", "0.00"))
 }
 
-fn normalize(game: &mut Value) {
-    let tags = game["tags"].as_object_mut().expect("tags");
-    for v in tags.values_mut() {
-        if let Some(inner) = v.get("value").cloned() {
-            *v = inner;
+/// Removes from a game's dump exactly the part a loss names.
+fn remove(game: &mut Value, part: &Part) {
+    let g = game.as_object_mut().expect("a game is an object");
+    let strip = |section: Option<&mut Value>| {
+        let Some(section) = section else { return };
+        if let Some(m) = section.as_object_mut() {
+            m.remove("notes");
+        }
+        let mut bare = |item: &mut Value| {
+            if let Some(m) = item.as_object_mut() {
+                for k in ["nags", "irregular", "note"] {
+                    m.remove(k);
+                }
+                if m.len() == 1 {
+                    if let Some(c) = m.get("card").cloned() {
+                        *item = c;
+                    }
+                }
+            }
+        };
+        if let Some(calls) = section.get_mut("calls").and_then(Value::as_array_mut) {
+            calls.iter_mut().for_each(&mut bare);
+        }
+        if let Some(tricks) = section.get_mut("tricks").and_then(Value::as_array_mut) {
+            for t in tricks.iter_mut().filter_map(Value::as_object_mut) {
+                t.values_mut().for_each(&mut bare);
+            }
+        }
+    };
+    match part {
+        Part::Tag(name) => {
+            if let Some(t) = g.get_mut("tags").and_then(Value::as_object_mut) {
+                t.remove(name);
+            }
+            if let Some(s) = g.get_mut("sections").and_then(Value::as_object_mut) {
+                s.remove(name);
+            }
+        }
+        Part::Section(name) => {
+            if let Some(s) = g.get_mut("sections").and_then(Value::as_object_mut) {
+                s.remove(name);
+            }
+        }
+        Part::Inheritance(name) => {
+            if let Some(t) = g.get_mut("tags").and_then(Value::as_object_mut) {
+                match t
+                    .get(name)
+                    .and_then(|v| v.get("inherit").map(|_| v.get("value")))
+                {
+                    Some(Some(v)) => {
+                        let v = v.clone();
+                        t.insert(name.clone(), v);
+                    }
+                    Some(None) => {
+                        t.remove(name);
+                    }
+                    None => {}
+                }
+            }
+        }
+        Part::Auction => {
+            g.remove("auction");
+        }
+        Part::Play => {
+            g.remove("play");
+        }
+        Part::AuctionAnnotations => strip(g.get_mut("auction")),
+        Part::PlayAnnotations => strip(g.get_mut("play")),
+        Part::SyntaxErrors => {
+            g.remove("syntax_error");
+        }
+        Part::Game => {
+            g.clear();
         }
     }
+    if g.get("sections")
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+    {
+        g.remove("sections");
+    }
+}
+
+/// Writes of the same meaning made equal: note references as the notes'
+/// texts (the formats renumber notes), scores as NS scores, Hidden seats
+/// sorted.
+fn normalize(game: &mut Value) {
+    let g = game.as_object_mut().expect("a game is an object");
+    g.remove("game");
+    for part in ["auction", "play"] {
+        let Some(section) = g.get_mut(part) else {
+            continue;
+        };
+        let notes = section["notes"].take();
+        let text_of = |n: &Value| notes.get(n.to_string()).cloned().unwrap_or(Value::Null);
+        let mut fix = |item: &mut Value| {
+            if let Some(m) = item.as_object_mut() {
+                if let Some(n) = m.get("note").cloned() {
+                    m.insert("note".into(), text_of(&n));
+                }
+            }
+        };
+        if let Some(calls) = section.get_mut("calls").and_then(Value::as_array_mut) {
+            calls.iter_mut().for_each(&mut fix);
+        }
+        if let Some(tricks) = section.get_mut("tricks").and_then(Value::as_array_mut) {
+            for t in tricks.iter_mut().filter_map(Value::as_object_mut) {
+                t.values_mut().for_each(&mut fix);
+            }
+        }
+        section.as_object_mut().map(|m| m.remove("notes"));
+    }
+    let Some(tags) = g.get_mut("tags").and_then(Value::as_object_mut) else {
+        return;
+    };
     let declarer_ns = tags
         .get("Declarer")
         .and_then(Value::as_str)
@@ -123,144 +277,157 @@ fn normalize(game: &mut Value) {
     }
 }
 
-/// The keys in which two game dumps differ: `tags.Name`, `auction`, `play`,
-/// `sections`.
+/// The keys in which two game dumps differ: `tags.Name`, `sections.Name`,
+/// `auction`, `play`, other top-level keys.
 fn differences(a: &Value, b: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    let empty = serde_json::Map::new();
-    let ta = a["tags"].as_object().unwrap_or(&empty);
-    let tb = b["tags"].as_object().unwrap_or(&empty);
-    let names: BTreeSet<&String> = ta.keys().chain(tb.keys()).collect();
-    for n in names {
-        if ta.get(n) != tb.get(n) {
-            out.push(format!("tags.{n}"));
+    let empty = Map::new();
+    let obj = |v: &Value, k: &str| v.get(k).and_then(Value::as_object).cloned();
+    for group in ["tags", "sections"] {
+        let (ga, gb) = (obj(a, group), obj(b, group));
+        let (ga, gb) = (ga.as_ref().unwrap_or(&empty), gb.as_ref().unwrap_or(&empty));
+        let names: BTreeSet<&String> = ga.keys().chain(gb.keys()).collect();
+        for n in names {
+            if ga.get(n) != gb.get(n) {
+                out.push(format!("{group}.{n}"));
+            }
         }
     }
-    let sa = a["sections"].as_object().unwrap_or(&empty);
-    let sb = b["sections"].as_object().unwrap_or(&empty);
-    let names: BTreeSet<&String> = sa.keys().chain(sb.keys()).collect();
-    for n in names {
-        if sa.get(n) != sb.get(n) {
-            out.push(format!("sections.{n}"));
-        }
-    }
-    for k in ["auction", "play"] {
-        if a.get(k) != b.get(k) {
-            out.push(k.to_string());
+    let (ma, mb) = (a.as_object().unwrap(), b.as_object().unwrap());
+    let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
+    for k in keys {
+        if !matches!(k.as_str(), "tags" | "sections") && ma.get(k) != mb.get(k) {
+            out.push(k.clone());
         }
     }
     out
 }
 
-/// Whether a loss explains a difference.
-fn covers(loss: &str, diff: &str) -> bool {
-    match diff
-        .strip_prefix("tags.")
-        .or_else(|| diff.strip_prefix("sections."))
-    {
-        Some(name) => {
-            loss.contains(name)
-                || (matches!(name, "Dealer" | "Vulnerable") && loss.contains("Dealer"))
-        }
-        None => match diff {
-            "auction" => [
-                "auction",
-                "call",
-                "NAG",
-                "suffix",
-                "irregularity",
-                "Note",
-                "note",
-            ]
-            .iter()
-            .any(|w| loss.contains(w)),
-            "play" => [
-                "play",
-                "card",
-                "NAG",
-                "suffix",
-                "irregularity",
-                "Note",
-                "note",
-                "Deal",
-            ]
-            .iter()
-            .any(|w| loss.contains(w)),
-            _ => false,
-        },
+fn pick(v: &Value, key: &str) -> String {
+    let v = match key.split_once('.') {
+        Some((group, n)) => &v[group][n],
+        None => &v[key],
+    };
+    v.to_string().chars().take(300).collect()
+}
+
+struct Target {
+    name: &'static str,
+    write: fn(&str) -> Converted,
+    read: fn(&str) -> Converted,
+    cannot_hold: &'static [&'static str],
+    /// A format-specific normalization of both dumps (what the format says
+    /// differently but means the same).
+    normalize: fn(&mut Value, &mut Value),
+}
+
+/// LIN's reader derives Declarer, Contract and Result from `mb`, `pc` and
+/// `mc`, and Dealer from `md`: where the PBN game left them out, they may
+/// appear (the same meaning, said explicitly).
+fn lin_derived(before: &mut Value, after: &mut Value) {
+    let had: BTreeSet<String> = before["tags"]
+        .as_object()
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default();
+    if let Some(t) = after.get_mut("tags").and_then(Value::as_object_mut) {
+        t.retain(|name, _| {
+            had.contains(name) || !["Declarer", "Contract", "Result", "Dealer"].contains(&&**name)
+        });
     }
 }
 
-#[test]
-#[ignore = "69 corpus differences without a loss (no game is lost any more): Hidden, \
-            ScorePercentage, ScoreIMP, Declarer, Deal, Dealer, Result, Vulnerable \
-            of malformed games, one auction with notes"]
-fn pbn_rbn_pbn_round_trip_over_the_corpus() {
+const TARGETS: [Target; 2] = [
+    Target {
+        name: "RBN",
+        write: rbn::from_pbn,
+        read: rbn::to_pbn,
+        cannot_hold: RBN_CANNOT_HOLD,
+        normalize: |_, _| {},
+    },
+    Target {
+        name: "LIN",
+        write: lin::from_pbn,
+        read: lin::to_pbn,
+        cannot_hold: LIN_CANNOT_HOLD,
+        normalize: lin_derived,
+    },
+];
+
+/// One target's round trip over the corpus: the differences no loss
+/// explains, and the loss kinds met that the table does not list.
+fn round_trip(target: &Target) -> (usize, Vec<String>, Vec<String>) {
     let Some(dir) = pbn_tests::corpus::corpus_dir() else {
-        return;
+        return (0, Vec::new(), Vec::new());
     };
     let mut kinds = BTreeSet::new();
     let mut failures = Vec::new();
     let mut games = 0;
+    let dump_of = |t: &str| dump(&pbn_core::convert::read_pbn(t), t);
     for (name, source) in pbn_tests::corpus::corpus_sources(&dir) {
         let text = &source.text;
-        let written = rbn::from_pbn(text);
-        let back = rbn::to_pbn(&written.text);
-        let d1 = dump(&pbn_core::convert::read_pbn(text), text);
-        let d2 = dump(&pbn_core::convert::read_pbn(&back.text), &back.text);
+        let written = (target.write)(text);
+        let back = (target.read)(&written.text);
+        let (d1, d2) = (dump_of(text), dump_of(&back.text));
         let (g1, g2) = (
             d1["games"].as_array().unwrap(),
             d2["games"].as_array().unwrap(),
         );
+        for l in &written.losses {
+            kinds.insert(kind(&l.what));
+        }
         if g1.len() != g2.len() {
-            failures.push(format!("{name}: {} games became {}", g1.len(), g2.len()));
+            // Only a game the format cannot tell apart may go.
+            if !written.losses.iter().any(|l| l.parts.contains(&Part::Game)) {
+                failures.push(format!(
+                    "{name}: {} games became {} and no loss says why",
+                    g1.len(),
+                    g2.len()
+                ));
+            }
             continue;
         }
         for (i, (a, b)) in g1.iter().zip(g2).enumerate() {
             games += 1;
             let (mut a, mut b) = (a.clone(), b.clone());
+            let losses: Vec<&Loss> = written.losses.iter().filter(|l| l.game == i).collect();
+            for part in losses.iter().flat_map(|l| &l.parts) {
+                remove(&mut a, part);
+                remove(&mut b, part);
+            }
             normalize(&mut a);
             normalize(&mut b);
-            let losses: Vec<&str> = written
-                .losses
-                .iter()
-                .filter(|l| l.game == i)
-                .map(|l| l.what.as_str())
-                .collect();
-            for l in &losses {
-                kinds.insert(kind(l));
-            }
+            (target.normalize)(&mut a, &mut b);
             for d in differences(&a, &b) {
-                if !losses.iter().any(|l| covers(l, &d)) {
-                    failures.push(format!(
-                        "{name} game {}: {d} differs and no loss says why\n  before: {}\n  after:  {}",
-                        i + 1,
-                        pick(&a, &d),
-                        pick(&b, &d)
-                    ));
-                }
+                failures.push(format!(
+                    "{name} game {}: {d} differs and no loss names it\n  before: {}\n  after:  {}",
+                    i + 1,
+                    pick(&a, &d),
+                    pick(&b, &d)
+                ));
             }
         }
     }
-    let unknown: Vec<&String> = kinds
-        .iter()
-        .filter(|k| !CANNOT_HOLD.contains(&k.as_str()))
+    let unknown = kinds
+        .into_iter()
+        .filter(|k| !target.cannot_hold.contains(&k.as_str()))
         .collect();
-    assert!(
-        games > 1000,
-        "the corpus has thousands of games; saw {games}"
-    );
-    let mut by_key = std::collections::BTreeMap::new();
+    (games, failures, unknown)
+}
+
+fn check(target: &Target) {
+    let (games, failures, unknown) = round_trip(target);
+    if games == 0 && failures.is_empty() {
+        return; // no corpus: skipped loudly by corpus_dir
+    }
+    let mut by_key: BTreeMap<String, Vec<&String>> = BTreeMap::new();
     for f in &failures {
         let key = f
             .split(" differs")
             .next()
-            .unwrap_or("")
-            .rsplit(' ')
-            .next()
+            .and_then(|s| s.rsplit(' ').next())
             .unwrap_or("")
             .to_string();
-        by_key.entry(key).or_insert_with(Vec::new).push(f.clone());
+        by_key.entry(key).or_default().push(f);
     }
     let firsts: Vec<String> = by_key
         .values()
@@ -268,44 +435,81 @@ fn pbn_rbn_pbn_round_trip_over_the_corpus() {
         .collect();
     assert!(
         failures.is_empty(),
-        "{} differences not explained; the first of each kind:\n{}",
+        "{}: {} differences no loss names; the first of each kind:\n{}\n\
+         loss kinds its table does not list: {unknown:#?}",
+        target.name,
         failures.len(),
         firsts.join("\n")
     );
     assert!(
-        failures.is_empty(),
-        "{} differences not explained (first 10):\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(10)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        unknown.is_empty(),
+        "{}: loss kinds its table does not list: {unknown:#?}",
+        target.name
     );
     assert!(
-        unknown.is_empty(),
-        "loss kinds not listed in CANNOT_HOLD: {unknown:#?}"
+        games > 1000,
+        "the corpus has thousands of games; saw {games}"
     );
 }
 
-fn pick(v: &Value, key: &str) -> String {
-    let v = match key.strip_prefix("tags.") {
-        Some(n) => &v["tags"][n],
-        None if key.starts_with("sections.") => &v["sections"][&key[9..]],
-        None => &v[key],
-    };
-    let s = v.to_string();
-    s.chars().take(300).collect()
+#[test]
+fn pbn_rbn_pbn_round_trip_over_the_corpus() {
+    check(&TARGETS[0]);
+}
+
+#[test]
+#[ignore = "34 corpus differences no LIN loss names yet: alerts without explanation \
+            (note null vs \"\"), player names shifted in pn, boards merged in \
+            shared_deals.pbn, a Deal of partial suits, Dealer/Declarer/Vulnerable \
+            of games without a full deal, play seats of example4.pbn"]
+fn pbn_lin_pbn_round_trip_over_the_corpus() {
+    check(&TARGETS[1]);
 }
 
 #[test]
 fn kinds_strip_values_and_tag_names() {
-    assert_eq!(kind("tag Generator (no RBN label)"), "tag (no RBN label)");
+    assert_eq!(kind("tag Generator (no RBN label)"), "tag … (no RBN label)");
+    assert_eq!(
+        kind("tag Deal: spot cards `x` have no LIN form"),
+        "tag …: spot cards `x` have no LIN form"
+    );
     assert_eq!(
         kind("Date \"1999\" (not yyyy.mm.dd)"),
         "Date (not yyyy.mm.dd)"
     );
-    assert!(covers("tag Generator (no RBN label)", "tags.Generator"));
-    assert!(!covers("tag Generator (no RBN label)", "play"));
+}
+
+/// The removal takes exactly the named part: a difference elsewhere in the
+/// game still shows.
+#[test]
+fn a_loss_removes_only_its_part() {
+    let game = |date: &str, event: &str| {
+        serde_json::json!({
+            "game": 1,
+            "tags": { "Date": date, "Event": event },
+            "auction": { "calls": [{ "call": "1S", "nags": [1], "note": 1 }], "notes": { "1": "strong" }, "end": null }
+        })
+    };
+    let (mut a, mut b) = (game("1999", "E"), game("2000", "E"));
+    remove(&mut a, &Part::tag("Date"));
+    remove(&mut b, &Part::tag("Date"));
+    assert!(differences(&a, &b).is_empty());
+    let (mut a, mut b) = (game("1999", "E"), game("2000", "F"));
+    remove(&mut a, &Part::tag("Date"));
+    remove(&mut b, &Part::tag("Date"));
+    assert_eq!(differences(&a, &b), vec!["tags.Event"]);
+    let mut c = game("1999", "E");
+    remove(&mut c, &Part::AuctionAnnotations);
+    assert_eq!(
+        c["auction"]["calls"][0],
+        serde_json::json!({ "call": "1S" })
+    );
+    // Notes renumbered mean the same.
+    let mut d = game("1999", "E");
+    let mut e = game("1999", "E");
+    e["auction"]["calls"][0]["note"] = 2.into();
+    e["auction"]["notes"] = serde_json::json!({ "2": "strong" });
+    normalize(&mut d);
+    normalize(&mut e);
+    assert!(differences(&d, &e).is_empty());
 }

@@ -9,4 +9,10 @@ return {
   cmd = { 'pbn', 'lsp' },
   filetypes = { 'pbn' },
   root_markers = { 'pbn.toml', '.git' },
+  -- Shows the result of the conversion code actions (lua/pbn/init.lua).
+  commands = {
+    ['pbn.convertGame'] = function(command, ctx)
+      require('pbn').convert_game(command, ctx)
+    end,
+  },
 }

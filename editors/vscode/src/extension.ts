@@ -157,6 +157,17 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel,
     traceOutputChannel: traceChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
+    middleware: {
+      // The server's pbn.convertGame returns the converted games; VS Code
+      // would drop the result of a code action's command.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        if (command === "pbn.convertGame") {
+          await showConverted(result);
+        }
+        return result;
+      },
+    },
   };
 
   const newClient = new LanguageClient("pbn", "PBN Language Server", serverOptions, clientOptions);
@@ -205,4 +216,37 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 export async function deactivate(): Promise<void> {
   await stopClient();
+}
+
+/** The result of the server's `pbn.convertGame` (editors/README.md). */
+interface Converted {
+  format: string;
+  action: "copy" | "open";
+  language: string;
+  title: string;
+  text: string;
+  losses: string[];
+}
+
+/**
+ * Forum notation to the clipboard, RBN and LIN in a new untitled document;
+ * what the target format cannot hold as a warning.
+ */
+async function showConverted(result: unknown): Promise<void> {
+  const r = result as Converted | undefined;
+  if (!r || typeof r.text !== "string") {
+    return;
+  }
+  if (r.action === "copy") {
+    await vscode.env.clipboard.writeText(r.text);
+    void vscode.window.showInformationMessage(`PBN: ${r.title}: copied to the clipboard.`);
+  } else {
+    const doc = await vscode.workspace.openTextDocument({ content: r.text, language: r.language || "plaintext" });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+  if (Array.isArray(r.losses) && r.losses.length > 0) {
+    void vscode.window.showWarningMessage(
+      `PBN: not carried over to ${r.format.toUpperCase()}: ${r.losses.join("; ")}`,
+    );
+  }
 }

@@ -488,6 +488,24 @@ impl LanguageServer for Backend {
             .await
     }
 
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let invalid = |message: String| Error {
+            code: tower_lsp_server::jsonrpc::ErrorCode::InvalidParams,
+            message: message.into(),
+            data: None,
+        };
+        let args = requests::convert_game::parse(&params).map_err(invalid)?;
+        let uri = args.uri.clone();
+        match self
+            .on_snapshot(&uri, move |s| Some(requests::convert_game::run(s, args)))
+            .await?
+        {
+            Some(Ok(v)) => Ok(Some(v)),
+            Some(Err(e)) => Err(invalid(e)),
+            None => Err(invalid(format!("{} is not open", uri.as_str()))),
+        }
+    }
+
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let uri = params.text_document_position.text_document.uri.clone();
         self.on_snapshot(&uri, move |s| requests::completion::completion(s, params))

@@ -63,7 +63,49 @@ function M.start(bufnr)
     cmd = o.cmd,
     root_dir = M.root_dir(bufnr, o.root_markers),
     init_options = o.settings,
+    commands = { ['pbn.convertGame'] = M.convert_game },
   }, { bufnr = bufnr })
+end
+
+--- Client-side handler of the server's `pbn.convertGame` (the command of
+--- the code actions "Copy game as forum notation", "Open as RBN/LIN"): runs
+--- it on the server and shows its result, forum notation copied to the `+`
+--- and unnamed registers, RBN and LIN in a scratch buffer in a new window;
+--- what the target cannot hold is reported with vim.notify.
+function M.convert_game(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  local params = { command = command.command, arguments = command.arguments }
+  local function show(err, r)
+    if err or type(r) ~= 'table' then
+      vim.notify('pbn: ' .. (err and err.message or 'no result'), vim.log.levels.ERROR)
+      return
+    end
+    if r.action == 'copy' then
+      pcall(vim.fn.setreg, '+', r.text)
+      vim.fn.setreg('"', r.text)
+      vim.notify('pbn: ' .. r.title .. ': copied to the + and " registers')
+    else
+      vim.cmd('new')
+      local buf = vim.api.nvim_get_current_buf()
+      vim.bo[buf].buftype = 'nofile'
+      vim.bo[buf].bufhidden = 'wipe'
+      vim.bo[buf].swapfile = false
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(r.text, '\n', { plain = true }))
+      pcall(vim.api.nvim_buf_set_name, buf, 'pbn://' .. r.format .. '/' .. buf)
+    end
+    if type(r.losses) == 'table' and #r.losses > 0 then
+      vim.notify('pbn: not carried over to ' .. r.format:upper() .. ':\n' .. table.concat(r.losses, '\n'),
+        vim.log.levels.WARN)
+    end
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/executeCommand', params, show, ctx.bufnr)
+  else
+    client.request('workspace/executeCommand', params, show, ctx.bufnr)
+  end
 end
 
 --- Formats `bufnr` synchronously with the pbn server (export format).

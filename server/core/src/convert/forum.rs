@@ -18,7 +18,7 @@
 //! written as plain text with suit symbols; what forum notation cannot show
 //! is reported as a [`Loss`].
 
-use super::{read_pbn, short_bid, Converted, Loss};
+use super::{read_pbn, short_bid, Converted, Loss, Part};
 use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, rotate, Seat, Suit};
 use crate::model::values::deal::rank_char;
@@ -49,13 +49,20 @@ const SHOWN: &[&str] = &[
 
 /// Reads PBN and writes forum notation.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let doc = read_pbn(pbn);
     let mut out = String::new();
     let mut losses = Vec::new();
-    for g in &doc.games {
-        let mut lose = |what: String| {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
+        let mut lose = |part: Part, what: String| {
             losses.push(Loss {
                 game: g.index,
+                parts: vec![part],
                 what,
             })
         };
@@ -63,10 +70,10 @@ pub fn from_pbn(pbn: &str) -> Converted {
             if !SHOWN.contains(&t.name.as_str())
                 && t.effective().is_some_and(|v| !v.is_empty() && v != "?")
             {
-                lose(format!(
-                    "tag {} (forum notation has no place for it)",
-                    t.name
-                ));
+                lose(
+                    Part::tag(&t.name),
+                    format!("tag {} (forum notation has no place for it)", t.name),
+                );
             }
         }
         let ty = typed::typed(pbn, g);
@@ -122,7 +129,7 @@ pub fn from_pbn(pbn: &str) -> Converted {
                 Some(suits.join("."))
             };
             if deal.spot_cards.iter().any(|&n| n > 0) {
-                lose("`x` spot cards of the Deal".into());
+                lose(Part::tag("Deal"), "`x` spot cards of the Deal".into());
             }
             // "[Deal]": South, West, North, East.
             let order = [Seat::South, Seat::West, Seat::North, Seat::East];
@@ -179,7 +186,10 @@ pub fn from_pbn(pbn: &str) -> Converted {
                             }
                             CallToken::Dash => "-".into(),
                             CallToken::Skip | CallToken::Invalid => {
-                                lose(format!("the call `{}`", &pbn[e.range.clone()]));
+                                lose(
+                                    Part::Auction,
+                                    format!("the call `{}`", &pbn[e.range.clone()]),
+                                );
                                 continue;
                             }
                             CallToken::Continuation | CallToken::Terminator => continue,
@@ -197,12 +207,18 @@ pub fn from_pbn(pbn: &str) -> Converted {
                         calls.push(call);
                     }
                     if marks_lost {
-                        lose("suffixes, NAGs or irregularity marks in the auction".into());
+                        lose(
+                            Part::AuctionAnnotations,
+                            "suffixes, NAGs or irregularity marks in the auction".into(),
+                        );
                     }
                     out.push_str(&format!("[Bidding {}]\n", calls.join(" ")));
                     notes(pbn, g, &a.notes, &mut out);
                 }
-                None => lose("the auction (no readable Auction seat)".into()),
+                None => lose(
+                    Part::Auction,
+                    "the auction (no readable Auction seat)".into(),
+                ),
             }
         }
         // Contract and result as text.

@@ -21,7 +21,7 @@
 //! warning), malformed ones get a [`ReadDiagnostic`] with their byte range.
 //! The writer reports per game what LIN cannot hold as [`Loss`]es.
 
-use super::{Converted, Loss, ReadDiagnostic};
+use super::{Converted, Loss, Part, ReadDiagnostic};
 use crate::bridge::{
     self, analyze_auction, AuctionItem, AuctionToken, Bid, Card, FinalContract, Hand, Level, Rank,
     Seat, Strain, Suit,
@@ -846,15 +846,22 @@ fn hand_lin(hand: Hand) -> String {
 /// Reads PBN and writes LIN: one board per game, `qx pn md sv ah mb an pc
 /// mc` (and `vg` when the event changes), each board on its own line.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let tree = crate::syntax::parse_pieces(pbn);
     let doc = model::lower(&tree, pbn);
     let mut out = String::new();
     let mut losses = Vec::new();
     let mut last_vg: Option<String> = None;
-    for g in &doc.games {
-        let mut lose = |what: String| {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
+        let mut lose = |part: Part, what: String| {
             losses.push(Loss {
                 game: g.index,
+                parts: vec![part],
                 what,
             })
         };
@@ -883,9 +890,10 @@ pub fn from_pbn(pbn: &str) -> Converted {
             };
             match r {
                 Some(r) => line.push_str(&format!("qx|{r}{}|", val("Board").unwrap_or(""))),
-                None => lose(format!(
-                    "tag Room: LIN's qx holds Open or Closed, not {room:?}"
-                )),
+                None => lose(
+                    Part::tag("Room"),
+                    format!("tag Room: LIN's qx holds Open or Closed, not {room:?}"),
+                ),
             }
         }
         let names: Vec<&str> = LIN_SEATS
@@ -898,6 +906,7 @@ pub fn from_pbn(pbn: &str) -> Converted {
         }
         // md: dealer digit and the hands S, W, N, E.
         let dealer = typed.dealer;
+        let mut no_md = false;
         if let Some(deal) = &typed.deal {
             let digit = match dealer {
                 Some(d) => (LIN_SEATS.iter().position(|s| *s == d).unwrap_or(0) + 1).to_string(),
@@ -908,14 +917,51 @@ pub fn from_pbn(pbn: &str) -> Converted {
                 .map(|s| deal.hand(*s).map_or(String::new(), hand_lin))
                 .collect();
             if deal.spot_cards.iter().any(|&n| n > 0) {
-                lose("tag Deal: spot cards `x` have no LIN form".into());
+                lose(
+                    Part::tag("Deal"),
+                    "tag Deal: spot cards `x` have no LIN form".into(),
+                );
             }
             if deal.given_hands() == 3 && deal.hands.iter().flatten().all(|h| h.len() == 13) {
-                lose("tag Deal: a hand not given is the remaining cards in LIN".into());
+                lose(
+                    Part::tag("Deal"),
+                    "tag Deal: a hand not given is the remaining cards in LIN".into(),
+                );
+            }
+            if deal.hands.iter().all(|h| h.is_none_or(|h| h.is_empty())) {
+                lose(
+                    Part::tag("Deal"),
+                    "tag Deal: a deal of no cards is no LIN md".into(),
+                );
+                no_md = true;
+            } else if deal.given_hands() < 4
+                && !(deal.given_hands() == 3 && deal.hands.iter().flatten().all(|h| h.len() == 13))
+            {
+                lose(
+                    Part::tag("Deal"),
+                    "tag Deal: a hand not given has no LIN form (md writes it empty)".into(),
+                );
             }
             line.push_str(&format!("md|{digit}{}|", hands.join(",")));
-        } else if g.value("Deal").is_some_and(|v| !v.is_empty() && v != "?") {
-            lose("tag Deal: not readable".into());
+        } else {
+            if g.value("Deal").is_some_and(|v| !v.is_empty() && v != "?") {
+                lose(Part::tag("Deal"), "tag Deal: not readable".into());
+            }
+            no_md = true;
+        }
+        // The dealer is md's first digit, and the auction's seats follow
+        // from it.
+        if no_md && dealer.is_some() {
+            lose(
+                Part::tag("Dealer"),
+                "tag Dealer: LIN gives it in md, and there is no md for this deal".into(),
+            );
+            if g.auction.is_some() {
+                lose(
+                    Part::Auction,
+                    "auction: its seats follow from md's dealer, and there is none".into(),
+                );
+            }
         }
         if let Some(v) = typed.vulnerable.as_ref() {
             let s = match v.canonical_export() {
@@ -927,6 +973,12 @@ pub fn from_pbn(pbn: &str) -> Converted {
             line.push_str(&format!("sv|{s}|"));
         }
         if let Some(b) = val("Board") {
+            if !b.bytes().all(|c| c.is_ascii_digit()) {
+                lose(
+                    Part::tag("Board"),
+                    format!("tag Board: LIN's ah holds board numbers, not {b:?}"),
+                );
+            }
             line.push_str(&format!("ah|Board {}|", lin_text(b)));
         }
         // Tags without a LIN pair.
@@ -939,15 +991,58 @@ pub fn from_pbn(pbn: &str) -> Converted {
             }
             seen.push(&t.name);
             let Some(v) = t.effective() else { continue };
-            if v.is_empty() || v == "?" && t.inherit == Inherit::None {
+            if v.is_empty() {
+                // With a Pass contract, an empty Declarer or Result says
+                // nothing (§3.4.13, §3.4.15).
+                if !(matches!(t.name.as_str(), "Declarer" | "Result") && model::contract_is_pass(g))
+                {
+                    lose(
+                        Part::tag(&t.name),
+                        format!(
+                            "tag {}: an empty value (LIN writes no field for it)",
+                            t.name
+                        ),
+                    );
+                }
                 continue;
             }
+            if v == "?" && t.inherit == Inherit::None {
+                continue;
+            }
+            if t.inherit != Inherit::None {
+                lose(
+                    Part::Inheritance(t.name.to_string()),
+                    format!("tag {}: LIN has no `#`/`##` inheritance", t.name),
+                );
+            }
+            if t.name == "Note" && t.role == TagRole::Plain {
+                lose(
+                    Part::tag("Note"),
+                    "tag Note: a note outside the auction and play has no LIN form".into(),
+                );
+            }
             if !HELD_TAGS.contains(&t.name.as_str()) {
-                lose(format!("tag {}: LIN has no pair for it", t.name));
+                lose(
+                    Part::tag(&t.name),
+                    format!("tag {}: LIN has no pair for it", t.name),
+                );
             }
         }
-        if !g.sections.is_empty() {
-            lose("supplemental section: LIN has no tables".into());
+        for i in &g.inherited {
+            if !HELD_TAGS.contains(&i.name.as_str()) && i.value != "?" && g.tag(&i.name).is_none() {
+                lose(
+                    Part::tag(&i.name),
+                    format!("tag {}: LIN has no pair for it", i.name),
+                );
+            }
+        }
+        for sec in &g.sections {
+            if let Some(t) = g.tags.get(sec.tag) {
+                lose(
+                    Part::Section(t.name.to_string()),
+                    format!("the section data of tag {}: LIN has no tables", t.name),
+                );
+            }
         }
         // The auction.
         let mut auction_held = false;
@@ -958,7 +1053,10 @@ pub fn from_pbn(pbn: &str) -> Converted {
                 .and_then(|v| values::parse_auction_seat(v).value)
                 .map(|s| s.seat);
             if first.is_some() && first != dealer {
-                lose("auction: LIN auctions start with the dealer".into());
+                lose(
+                    Part::Auction,
+                    "auction: LIN auctions start with the dealer".into(),
+                );
             }
             let notes = note_texts(g, &a.notes);
             auction_held = true;
@@ -985,10 +1083,13 @@ pub fn from_pbn(pbn: &str) -> Converted {
                     continue;
                 }
                 let Some(call) = lin_call(token) else {
-                    lose(format!(
-                        "auction: the call `{}` has no LIN form",
-                        &pbn[e.range.clone()]
-                    ));
+                    lose(
+                        Part::Auction,
+                        format!(
+                            "auction: the call \"{}\" has no LIN form",
+                            &pbn[e.range.clone()]
+                        ),
+                    );
                     auction_held = false;
                     break;
                 };
@@ -998,10 +1099,13 @@ pub fn from_pbn(pbn: &str) -> Converted {
                         AnnotationKind::NoteRef(Some(n)) if note.is_none() => {
                             note = Some(notes.iter().find(|(i, _)| *i == n).map_or("", |(_, t)| t))
                         }
-                        _ => lose(format!(
-                            "auction: the annotation `{}` has no LIN form",
-                            &pbn[an.range.clone()]
-                        )),
+                        _ => lose(
+                            Part::AuctionAnnotations,
+                            format!(
+                                "auction: the annotation \"{}\" has no LIN form",
+                                &pbn[an.range.clone()]
+                            ),
+                        ),
                     }
                 }
                 match note {
@@ -1011,11 +1115,33 @@ pub fn from_pbn(pbn: &str) -> Converted {
                 }
             }
         }
+        for (name, read) in [
+            ("Contract", typed.contract.is_some()),
+            ("Result", typed.result.is_some()),
+            ("Declarer", typed.declarer.is_some()),
+        ] {
+            if !read && val(name).is_some() {
+                lose(Part::tag(name), format!("tag {name}: not readable"));
+            }
+        }
+        // The declarer LIN's reader derives from the auction.
+        if let (Some(d), Some(FinalContract::Contract { declarer, .. })) = (
+            typed.declarer.and_then(|d| d.seat),
+            typed.auction.as_ref().and_then(|a| a.contract),
+        ) {
+            if d != declarer && auction_held {
+                lose(
+                    Part::tag("Declarer"),
+                    "tag Declarer: LIN derives it from the auction, which names another".into(),
+                );
+            }
+        }
         for name in ["Declarer", "Contract"] {
             if !auction_held && val(name).is_some() {
-                lose(format!(
-                    "tag {name}: LIN derives it from the auction, and there is none"
-                ));
+                lose(
+                    Part::tag(name),
+                    format!("tag {name}: LIN derives it from the auction, and there is none"),
+                );
             }
         }
         // The play, in play order from each trick's leader.
@@ -1024,7 +1150,7 @@ pub fn from_pbn(pbn: &str) -> Converted {
             let mut cards = 0;
             'tricks: for t in &analysis.tricks {
                 let Some(leader) = t.leader else {
-                    lose("play: a trick with an unknown leader".into());
+                    lose(Part::Play, "play: a trick with an unknown leader".into());
                     break;
                 };
                 for k in 0..4 {
@@ -1035,21 +1161,46 @@ pub fn from_pbn(pbn: &str) -> Converted {
                     match p.entries.get(i).map(|e| (e, e.token)) {
                         Some((e, CardToken::Card(c))) => {
                             for an in e.post().iter().chain(e.pre()) {
-                                lose(format!(
-                                    "play: the annotation `{}` has no LIN form",
-                                    &pbn[an.range.clone()]
-                                ));
+                                lose(
+                                    Part::PlayAnnotations,
+                                    format!(
+                                        "play: the annotation \"{}\" has no LIN form",
+                                        &pbn[an.range.clone()]
+                                    ),
+                                );
                             }
                             line.push_str(&format!("pc|{}|", bridge::card_text(c)));
                             cards += 1;
                         }
-                        _ => break 'tricks,
+                        _ => {
+                            lose(
+                                Part::Play,
+                                "play: from an unknown or unreadable card on (LIN's pc holds cards)"
+                                    .into(),
+                            );
+                            break 'tricks;
+                        }
                     }
                 }
             }
             play_complete = cards == 52;
+            if !play_complete
+                && !matches!(
+                    p.entries.last().map(|e| e.token),
+                    Some(CardToken::Terminator)
+                )
+                && !analysis.continued
+            {
+                lose(
+                    Part::Play,
+                    "play: an unfinished play without `*` (LIN's reader ends it with `*`)".into(),
+                );
+            }
             if !p.notes.is_empty() {
-                lose("play: notes on cards have no LIN form".into());
+                lose(
+                    Part::PlayAnnotations,
+                    "play: notes on cards have no LIN form".into(),
+                );
             }
         }
         // mc: the result when the play does not show it.
@@ -1063,7 +1214,10 @@ pub fn from_pbn(pbn: &str) -> Converted {
                 );
                 match declarer.and_then(|d| r.for_declarer(bridge::is_north_south(d))) {
                     Some(n) if auction_held => line.push_str(&format!("mc|{n}|")),
-                    _ => lose("tag Result: LIN's mc needs an auction with a declarer".into()),
+                    _ => lose(
+                        Part::tag("Result"),
+                        "tag Result: LIN's mc needs an auction with a declarer".into(),
+                    ),
                 }
             }
         }
@@ -1087,12 +1241,16 @@ pub fn from_pbn(pbn: &str) -> Converted {
             && g.auction.is_none()
         {
             lose(
+                Part::Game,
                 "game: no Deal, Board or auction: LIN cannot keep it apart from the board before"
                     .into(),
             );
         }
         if g.syntax_error {
-            lose("game: has syntax errors; written as far as it could be read".into());
+            lose(
+                Part::SyntaxErrors,
+                "game: has syntax errors; written as far as it could be read".into(),
+            );
         }
         out.push_str(&line);
         out.push_str("pg||\n");

@@ -78,7 +78,41 @@ pub struct ReadDiagnostic {
 pub struct Loss {
     /// 0-based game (board) index in the input.
     pub game: usize,
+    /// The parts of the game's meaning (its `pbn dump`) the loss takes
+    /// away: a round trip keeps everything else.
+    pub parts: Vec<Part>,
     pub what: String,
+}
+
+/// A part of a game's meaning, as `pbn dump` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// A tag's value (`tags.<name>`) and the section data after it
+    /// (`sections.<name>`).
+    Tag(String),
+    /// Only the section data after a tag (`sections.<name>`).
+    Section(String),
+    /// Only the `#`/`##` marks of a tag (§4.8): its value is kept.
+    Inheritance(String),
+    /// The auction: its calls, their notes and where it ends.
+    Auction,
+    /// The NAGs, suffixes, irregularity marks and notes of the calls.
+    AuctionAnnotations,
+    /// The play: its cards, their notes and where it ends.
+    Play,
+    /// The NAGs, suffixes, irregularity marks and notes of the cards.
+    PlayAnnotations,
+    /// That the game has syntax errors (`syntax_error`): it is written as
+    /// far as it could be read, and reads back without them.
+    SyntaxErrors,
+    /// The game as a whole (it cannot be told apart or read back).
+    Game,
+}
+
+impl Part {
+    pub fn tag(name: &str) -> Part {
+        Part::Tag(name.to_string())
+    }
 }
 
 /// The result of one conversion.
@@ -122,6 +156,34 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     read.diagnostics.extend(written.diagnostics);
     read.losses.extend(written.losses);
     read
+}
+
+/// Writes the games (0-based indices) in `games` of a PBN text in another
+/// format: the editor's "Open as RBN/LIN" and "Copy as forum notation".
+/// The games before them are read for the values they pass on with
+/// `#`/`##` (§4.8), not written. To PBN, the text of those games as is.
+pub fn convert_games(pbn: &str, games: Range<usize>, to: Format) -> Converted {
+    match to {
+        Format::Pbn => {
+            let doc = read_pbn(pbn);
+            let picked: Vec<_> = doc
+                .games
+                .iter()
+                .filter(|g| games.contains(&g.index))
+                .collect();
+            let text = match (picked.first(), picked.last()) {
+                (Some(a), Some(b)) => pbn[a.range.start..b.range.end].to_string(),
+                _ => String::new(),
+            };
+            Converted {
+                text,
+                ..Converted::default()
+            }
+        }
+        Format::Rbn => rbn::from_pbn_games(pbn, games),
+        Format::Lin => lin::from_pbn_games(pbn, games),
+        Format::Forum => forum::from_pbn_games(pbn, games),
+    }
 }
 
 /// A strain as RBN, LIN and forum notation write it: `N` for notrump

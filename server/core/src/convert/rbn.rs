@@ -25,7 +25,7 @@
 //!   PBN has no tag for are kept as commentary `{RBN <label> <data>}` (§3.8),
 //!   which the writer turns back into the label.
 
-use super::{read_pbn, short_bid, strain_letter, Converted, Loss, PbnWriter, ReadDiagnostic};
+use super::{read_pbn, short_bid, strain_letter, Converted, Loss, Part, PbnWriter, ReadDiagnostic};
 use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, card_text, rotate, Card, Rank, Seat, Strain, Suit};
 use crate::codes::Severity;
@@ -1566,10 +1566,16 @@ const CARRIED: &[&str] = &[
 
 /// Reads PBN and writes RBN.
 pub fn from_pbn(pbn: &str) -> Converted {
+    from_pbn_games(pbn, 0..usize::MAX)
+}
+
+/// [`from_pbn`] of the games (0-based indices) in `games` only: earlier
+/// games are read for the values they pass on with `#`/`##` (§4.8).
+pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let doc = read_pbn(pbn);
     let mut out = String::from("% RBN 2.2\n");
     let mut losses = Vec::new();
-    for g in &doc.games {
+    for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
         let mut wr = GameWriter {
             text: pbn,
             game: g,
@@ -1606,9 +1612,14 @@ fn escape_colons(s: &str) -> String {
 }
 
 impl GameWriter<'_> {
-    fn lose(&mut self, what: impl Into<String>) {
+    fn lose(&mut self, part: Part, what: impl Into<String>) {
+        self.lose_parts(vec![part], what);
+    }
+
+    fn lose_parts(&mut self, parts: Vec<Part>, what: impl Into<String>) {
         self.losses.push(Loss {
             game: self.game.index,
+            parts,
             what: what.into(),
         });
     }
@@ -1622,47 +1633,110 @@ impl GameWriter<'_> {
     /// The game's own value of a tag (values received through `##` are not
     /// part of the game's dump, §4.8).
     fn value(&self, name: &str) -> Option<&str> {
-        self.game
-            .tag(name)
-            .and_then(|t| t.effective())
-            .filter(|v| *v != "?" && !v.is_empty())
+        self.game.value(name).filter(|v| *v != "?" && !v.is_empty())
+    }
+
+    /// Losses for carried tags whose value cannot be read: RBN's labels hold
+    /// only readable data.
+    fn unreadable(&mut self, ty: &typed::TypedGame) {
+        for (name, read) in [
+            ("Dealer", ty.dealer.is_some()),
+            ("Vulnerable", ty.vulnerable.is_some()),
+            ("Deal", ty.deal.is_some()),
+            ("Declarer", ty.declarer.is_some()),
+            ("Contract", ty.contract.is_some()),
+            ("Result", ty.result.is_some()),
+            ("Score", ty.score.is_some()),
+        ] {
+            if self.value(name).is_some() && !read {
+                self.lose(Part::tag(name), format!("the {name} (unreadable)"));
+            }
+        }
+        for (name, ok) in [
+            (
+                "ScoreIMP",
+                self.value("ScoreIMP")
+                    .map(|v| values::parse_score_imp(v).value.is_some()),
+            ),
+            (
+                "ScorePercentage",
+                self.value("ScorePercentage")
+                    .map(|v| values::parse_score_percentage(v).value.is_some()),
+            ),
+        ] {
+            if ok == Some(false) {
+                self.lose(Part::tag(name), format!("the {name} (unreadable)"));
+            }
+        }
     }
 
     fn write(&mut self) {
         let g = self.game;
         for t in &g.tags {
-            if t.inherit != Inherit::None {
-                self.lose(format!(
-                    "the `#`/`##` inheritance of tag {} (RBN repeats labels instead)",
-                    t.name
-                ));
+            if t.inherit == Inherit::Previous
+                && crate::spec::tags::NO_INHERIT.contains(&t.name.as_str())
+            {
+                // §4.8 forbids `#` here: the game has no value, but RBN's
+                // repeated label gives it the previous one.
+                self.lose(
+                    Part::tag(&t.name),
+                    format!(
+                        "the forbidden `#` of tag {} (§4.8; RBN repeats the value)",
+                        t.name
+                    ),
+                );
+            } else if t.inherit != Inherit::None {
+                self.lose(
+                    Part::Inheritance(t.name.to_string()),
+                    format!(
+                        "the `#`/`##` inheritance of tag {} (RBN repeats labels instead)",
+                        t.name
+                    ),
+                );
             }
-            if t.inherit == Inherit::None
-                && t.value.as_ref().is_some_and(|v| v.text.is_empty())
+            if t.effective() == Some("")
                 && CARRIED.contains(&t.name.as_str())
                 && !(matches!(t.name.as_str(), "Declarer" | "Result")
                     && crate::model::contract_is_pass(g))
             {
-                self.lose(format!(
-                    "the empty value of tag {} (an RBN null label is an absent value)",
-                    t.name
-                ));
+                self.lose(
+                    Part::tag(&t.name),
+                    format!(
+                        "the empty value of tag {} (an RBN null label is an absent value)",
+                        t.name
+                    ),
+                );
             }
             if matches!(t.role, TagRole::Plain | TagRole::Section)
                 && !CARRIED.contains(&t.name.as_str())
                 && t.effective().is_some_and(|v| v != "?")
             {
-                self.lose(format!("tag {} (no RBN label)", t.name));
+                self.lose(Part::tag(&t.name), format!("tag {} (no RBN label)", t.name));
             }
         }
         for s in &g.sections {
             if let Some(t) = g.tags.get(s.tag) {
                 if CARRIED.contains(&t.name.as_str()) && !s.elements.is_empty() {
-                    self.lose(format!("the section data of tag {}", t.name));
+                    self.lose(
+                        Part::Section(t.name.to_string()),
+                        format!("the section data of tag {}", t.name),
+                    );
                 }
             }
         }
+        for i in &g.inherited {
+            if !CARRIED.contains(&i.name.as_str()) && i.value != "?" && g.tag(&i.name).is_none() {
+                self.lose(Part::tag(&i.name), format!("tag {} (no RBN label)", i.name));
+            }
+        }
         let ty = typed::typed(self.text, g);
+        self.unreadable(&ty);
+        if g.syntax_error {
+            self.lose(
+                Part::SyntaxErrors,
+                "the syntax errors (the game is written as far as it could be read)",
+            );
+        }
         // T
         let title = self.value("Description").map(escape_colons);
         let author = self.value("Annotator").map(escape_colons);
@@ -1684,7 +1758,7 @@ impl GameWriter<'_> {
                 .find(|(_, name)| *name == v)
                 .map_or(v.to_string(), |(l, _)| l.to_string());
             if f.contains(':') {
-                self.lose("the Scoring value (it contains `:`)");
+                self.lose(Part::tag("Scoring"), "the Scoring value (it contains `:`)");
             } else {
                 self.set(b'F', f);
             }
@@ -1717,7 +1791,7 @@ impl GameWriter<'_> {
                     d.clear();
                 }
             } else {
-                self.lose(format!("Date \"{v}\" (not yyyy.mm.dd)"));
+                self.lose(Part::tag("Date"), format!("Date \"{v}\" (not yyyy.mm.dd)"));
             }
         }
         if let Some(t) = self.value("Time") {
@@ -1730,7 +1804,7 @@ impl GameWriter<'_> {
                 d.push(':');
                 d.push_str(&parts.concat());
             } else {
-                self.lose(format!("Time \"{t}\" (not hh:mm:ss)"));
+                self.lose(Part::tag("Time"), format!("Time \"{t}\" (not hh:mm:ss)"));
             }
         }
         if !d.is_empty() {
@@ -1749,11 +1823,17 @@ impl GameWriter<'_> {
             })
         };
         if carry_like(&home) || carry_like(&visit) {
-            self.lose("a HomeTeam or VisitTeam name ending like an RBN carryover (+n or -n)");
+            self.lose_parts(
+                vec![Part::tag("HomeTeam"), Part::tag("VisitTeam")],
+                "a HomeTeam or VisitTeam name ending like an RBN carryover (+n or -n)",
+            );
             return;
         }
         if home.contains(':') || visit.contains(':') {
-            self.lose("a team name with `:`");
+            self.lose_parts(
+                vec![Part::tag("HomeTeam"), Part::tag("VisitTeam")],
+                "a team name with `:`",
+            );
             return;
         }
         if !home.is_empty() || !visit.is_empty() {
@@ -1767,25 +1847,36 @@ impl GameWriter<'_> {
             .map(|n| self.value(n).unwrap_or("").to_string())
             .collect();
         if names.iter().any(|n| n.contains([':', '+'])) {
-            self.lose("a player name with `:` or `+`");
+            self.lose_parts(
+                ["North", "South", "West", "East", "Room", "Table"]
+                    .map(Part::tag)
+                    .to_vec(),
+                "a player name with `:` or `+`",
+            );
             return;
         }
         let room = match (self.value("Room"), self.value("Table")) {
             (Some(r), _) if r.eq_ignore_ascii_case("open") => Some("O".to_string()),
             (Some(r), _) if r.eq_ignore_ascii_case("closed") => Some("C".to_string()),
             (Some(r), _) => {
-                self.lose(format!("Room \"{r}\""));
+                self.lose(Part::tag("Room"), format!("Room \"{r}\""));
                 None
             }
             (None, Some(t)) if t.bytes().all(|b| b.is_ascii_digit()) => Some(t.to_string()),
             (None, Some(t)) => {
-                self.lose(format!("Table \"{t}\" (RBN holds table numbers only)"));
+                self.lose(
+                    Part::tag("Table"),
+                    format!("Table \"{t}\" (RBN holds table numbers only)"),
+                );
                 None
             }
             (None, None) => None,
         };
         if self.value("Room").is_some() && self.value("Table").is_some() {
-            self.lose("Table (RBN holds a room or a table, not both)");
+            self.lose(
+                Part::tag("Table"),
+                "Table (RBN holds a room or a table, not both)",
+            );
         }
         let mut n = format!("{}+{}:{}+{}", names[0], names[1], names[2], names[3]);
         if let Some(room) = room {
@@ -1805,18 +1896,27 @@ impl GameWriter<'_> {
                 .all(|b| b.is_ascii_alphanumeric() || b"-/.".contains(&b))
         };
         if !ok(&board) {
-            self.lose(format!("Board \"{board}\""));
+            self.lose_parts(
+                vec![Part::tag("Board"), Part::tag("Section")],
+                format!("Board \"{board}\" (RBN holds letters, digits and - / . only)"),
+            );
             return;
         }
         match section {
             Some(s) if s.bytes().all(|b| b.is_ascii_alphabetic()) => {
                 self.set(b'B', format!("{board}:{}", s.to_ascii_uppercase()));
                 if s.bytes().any(|b| b.is_ascii_lowercase()) {
-                    self.lose(format!("the letter case of Section \"{s}\""));
+                    self.lose(
+                        Part::tag("Section"),
+                        format!("the letter case of Section \"{s}\""),
+                    );
                 }
             }
             Some(s) => {
-                self.lose(format!("Section \"{s}\" (RBN holds letters only)"));
+                self.lose(
+                    Part::tag("Section"),
+                    format!("Section \"{s}\" (RBN holds letters only)"),
+                );
                 if !board.is_empty() {
                     self.set(b'B', board);
                 }
@@ -1828,18 +1928,41 @@ impl GameWriter<'_> {
 
     fn write_deal(&mut self, ty: &typed::TypedGame) {
         let Some(deal) = &ty.deal else {
-            if self.value("Deal").is_some() {
-                self.lose("the Deal (unreadable)");
+            if self.value("Hidden").is_some() {
+                self.lose(
+                    Part::tag("Hidden"),
+                    "Hidden without a Deal (RBN marks hidden hands in the H label)",
+                );
             }
             return;
         };
+        if deal.hands.iter().all(Option::is_none) {
+            self.lose_parts(
+                vec![Part::tag("Deal"), Part::tag("Hidden")],
+                "a Deal of no hands (an RBN H label of no hands is no deal)",
+            );
+            return;
+        }
         if deal.spot_cards.iter().any(|&n| n > 0) {
-            self.lose("`x` spot cards of the Deal");
+            self.lose_parts(
+                vec![Part::tag("Deal"), Part::tag("Hidden")],
+                "`x` spot cards of the Deal",
+            );
             return;
         }
         let hidden = self
             .value("Hidden")
             .and_then(|v| values::parse_hidden(v).value);
+        if hidden.as_ref().is_some_and(|x| {
+            Seat::ALL
+                .iter()
+                .any(|&s| x.contains(s) && deal.hands[s as usize].is_none_or(|h| h.is_empty()))
+        }) {
+            self.lose(
+                Part::tag("Hidden"),
+                "Hidden of a hand with no cards (RBN's `;` hides cards)",
+            );
+        }
         let start = deal.first;
         let mut h = String::from(start.letter());
         for k in 0..4 {
@@ -1862,7 +1985,10 @@ impl GameWriter<'_> {
             (0..3).all(|k| deal.hands[rotate(start, k) as usize].is_some_and(|x| x.len() == 13));
         if deal.hands[fourth as usize].is_none() && h.ends_with(':') {
             if three_full {
-                self.lose("an absent fourth hand after three full ones (RBN gives it the rest)");
+                self.lose(
+                    Part::tag("Deal"),
+                    "an absent fourth hand after three full ones (RBN gives it the rest)",
+                );
             }
             h.pop();
         }
@@ -1882,10 +2008,13 @@ impl GameWriter<'_> {
         );
         let Some(dealer) = dealer else {
             if vul.is_some() {
-                self.lose("Vulnerable without a Dealer (RBN's A label starts with the dealer)");
+                self.lose(
+                    Part::tag("Vulnerable"),
+                    "Vulnerable without a Dealer (RBN's A label starts with the dealer)",
+                );
             }
             if g.auction.is_some() {
-                self.lose("the auction (no Dealer)");
+                self.lose(Part::Auction, "the auction (no Dealer)");
             }
             return;
         };
@@ -1902,7 +2031,10 @@ impl GameWriter<'_> {
                 .and_then(|v| values::parse_auction_seat(v).value)
                 .map(|s| s.seat);
             if seat != Some(dealer) {
-                self.lose("the auction (its first call is not the dealer's)");
+                self.lose(
+                    Part::Auction,
+                    "the auction (its first call is not the dealer's)",
+                );
             } else {
                 let calls = self.calls(&auction.entries);
                 for (k, c) in calls.iter().enumerate() {
@@ -1911,7 +2043,15 @@ impl GameWriter<'_> {
                     }
                     a.push_str(c);
                 }
-                note_lines = self.notes(&auction.notes);
+                note_lines = self.notes(&auction.notes, Part::AuctionAnnotations);
+            }
+        }
+        if let Some(an) = &ty.auction {
+            if g.auction.is_some() && !an.complete && !an.ended_by_terminator && !an.continued {
+                self.lose(
+                    Part::Auction,
+                    "an unfinished auction without `*` (RBN's reader ends it with `*`)",
+                );
             }
         }
         self.set(b'A', a);
@@ -1922,8 +2062,13 @@ impl GameWriter<'_> {
     /// (cards) as `!` … `?!`, note references 1-9 as `^n`.
     fn notations<T>(&mut self, e: &Entry<T>, card: bool) -> String {
         let mut out = String::new();
+        let part = if card {
+            Part::PlayAnnotations
+        } else {
+            Part::AuctionAnnotations
+        };
         if !e.pre().is_empty() {
-            self.lose("irregularity marks (^I ^S ^R ^L)");
+            self.lose(part.clone(), "irregularity marks (^I ^S ^R ^L)");
         }
         let mut suffixes = 0;
         for a in e.post() {
@@ -1931,7 +2076,7 @@ impl GameWriter<'_> {
                 AnnotationKind::Suffix(s) => Some(u32::from(s) + if card { 6 } else { 0 }),
                 AnnotationKind::Nag(Some(n)) => Some(n),
                 AnnotationKind::Nag(None) => {
-                    self.lose("an unreadable NAG");
+                    self.lose(part.clone(), "an unreadable NAG");
                     None
                 }
                 AnnotationKind::NoteRef(Some(n)) if (1..=9).contains(&n) => {
@@ -1939,7 +2084,7 @@ impl GameWriter<'_> {
                     None
                 }
                 AnnotationKind::NoteRef(_) => {
-                    self.lose("note references beyond 9 (RBN notes are 1-9)");
+                    self.lose(part.clone(), "note references beyond 9 (RBN notes are 1-9)");
                     None
                 }
                 AnnotationKind::Irregularity(_) => None,
@@ -1951,8 +2096,13 @@ impl GameWriter<'_> {
                         suffixes += 1;
                         out.insert_str(0, x);
                     }
-                    Some(_) => self.lose("a second suffix or NAG on one call or card"),
-                    None => self.lose(format!("NAG ${n} (RBN holds ! ? !! ?? !? ?! only)")),
+                    Some(_) => {
+                        self.lose(part.clone(), "a second suffix or NAG on one call or card")
+                    }
+                    None => self.lose(
+                        part.clone(),
+                        format!("NAG \"${n}\" (RBN holds ! ? !! ?? !? ?! only)"),
+                    ),
                 }
             }
         }
@@ -1965,7 +2115,7 @@ impl GameWriter<'_> {
         let (mut passes, mut bid, mut ended) = (0, false, false);
         for e in entries {
             if ended && !matches!(e.token, CallToken::Terminator | CallToken::Continuation) {
-                self.lose("calls after the end of the auction");
+                self.lose(Part::Auction, "calls after the end of the auction");
                 break;
             }
             match e.token {
@@ -1987,32 +2137,39 @@ impl GameWriter<'_> {
                 CallToken::Continuation => "Y".into(),
                 CallToken::Terminator => continue,
                 CallToken::Dash => {
-                    self.lose("`-` in the auction");
+                    self.lose(Part::Auction, "`-` in the auction");
                     continue;
                 }
                 CallToken::Skip => {
-                    self.lose("`^S` (a skipped player) in the auction");
+                    self.lose(Part::Auction, "`^S` (a skipped player) in the auction");
                     continue;
                 }
-                CallToken::Invalid => match typed::interpret_call(&self.text[e.range.clone()]) {
-                    Some((tok, _)) => match tok {
-                        bridge::AuctionToken::Bid(b) => short_bid(b),
-                        bridge::AuctionToken::Pass => "P".into(),
-                        bridge::AuctionToken::Double => "X".into(),
-                        bridge::AuctionToken::Redouble => "R".into(),
-                        _ => {
-                            self.lose("an unreadable call");
+                CallToken::Invalid => {
+                    let text = &self.text[e.range.clone()];
+                    let read = typed::interpret_call(text);
+                    if read.as_ref().is_some_and(|(_, rest)| !rest.is_empty()) {
+                        self.lose(
+                            Part::Auction,
+                            format!(
+                                "the call \"{text}\" (RBN writes the call and its marks apart)"
+                            ),
+                        );
+                    }
+                    match read {
+                        Some((bridge::AuctionToken::Bid(b), _)) => short_bid(b),
+                        Some((bridge::AuctionToken::Pass, _)) => "P".into(),
+                        Some((bridge::AuctionToken::Double, _)) => "X".into(),
+                        Some((bridge::AuctionToken::Redouble, _)) => "R".into(),
+                        Some(_) => {
+                            self.lose(Part::Auction, "an unreadable call");
                             continue;
                         }
-                    },
-                    None => {
-                        self.lose(format!(
-                            "the unreadable call `{}`",
-                            &self.text[e.range.clone()]
-                        ));
-                        continue;
+                        None => {
+                            self.lose(Part::Auction, format!("the unreadable call \"{text}\""));
+                            continue;
+                        }
                     }
-                },
+                }
             };
             let marks = self.notations(e, false);
             out.push(format!("{token}{marks}"));
@@ -2021,7 +2178,7 @@ impl GameWriter<'_> {
     }
 
     /// Note lines (`n text`) of Note tags (§3.5.4, §3.6.5).
-    fn notes(&mut self, idx: &[usize]) -> Vec<String> {
+    fn notes(&mut self, idx: &[usize], part: Part) -> Vec<String> {
         let mut out = Vec::new();
         for &i in idx {
             let Some(v) = self.game.tags.get(i).and_then(|t| t.value.as_ref()) else {
@@ -2031,10 +2188,10 @@ impl GameWriter<'_> {
                 Some(n) if (1..=9).contains(&n.index) && !n.text.contains('\n') => {
                     out.push(format!("{} {}", n.index, n.text))
                 }
-                _ => self.lose(format!(
-                    "Note \"{}\" (RBN notes are numbered 1-9, one line)",
-                    v.text
-                )),
+                _ => self.lose(
+                    part.clone(),
+                    format!("Note \"{}\" (RBN notes are numbered 1-9, one line)", v.text),
+                ),
             }
         }
         out
@@ -2042,8 +2199,11 @@ impl GameWriter<'_> {
 
     fn write_contract(&mut self, ty: &typed::TypedGame) {
         let Some(c) = &ty.contract else {
-            if self.value("Contract").is_some() {
-                self.lose("the Contract (unreadable)");
+            if ty.declarer.is_some() {
+                self.lose(
+                    Part::tag("Declarer"),
+                    "the Declarer without a Contract (RBN's C label holds both)",
+                );
             }
             return;
         };
@@ -2064,12 +2224,12 @@ impl GameWriter<'_> {
                 }
             ),
         };
-        if ty.declarer.is_none() && self.value("Declarer").is_some() {
-            self.lose("the Declarer (unreadable)");
-        }
         let decl = match ty.declarer {
             Some(d) if d.swapped => {
-                self.lose("the `^` of Declarer (declarer and dummy swapped)");
+                self.lose_parts(
+                    vec![Part::tag("Declarer"), Part::Play],
+                    "the `^` of Declarer (declarer and dummy swapped)",
+                );
                 d.seat
             }
             Some(d) => d.seat,
@@ -2083,6 +2243,18 @@ impl GameWriter<'_> {
 
     fn write_play(&mut self, ty: &typed::TypedGame) {
         let g = self.game;
+        let no_cards = |p: &crate::model::Play| {
+            p.entries
+                .iter()
+                .all(|e| matches!(e.token, CardToken::Terminator))
+        };
+        if g.play.as_ref().is_some_and(no_cards) {
+            self.lose(
+                Part::Play,
+                "a play of no cards (RBN's P label starts with the lead)",
+            );
+            return;
+        }
         let (Some(play), Some(analysis)) = (&g.play, &ty.play) else {
             return;
         };
@@ -2093,14 +2265,14 @@ impl GameWriter<'_> {
             .and_then(|v| values::parse_play_seat(v).value)
             .map(|s| s.seat)
         else {
-            self.lose("the play (no opening leader)");
+            self.lose(Part::Play, "the play (no opening leader)");
             return;
         };
         let mut p = String::from(leader.letter());
         let mut stopped = false;
         'tricks: for trick in &analysis.tricks {
             let Some(tl) = trick.leader else {
-                self.lose("the play after a trick with an unknown card");
+                self.lose(Part::Play, "the play after a trick with an unknown card");
                 break;
             };
             let mut led: Option<Suit> = None;
@@ -2120,7 +2292,7 @@ impl GameWriter<'_> {
                         match typed::interpret_card(&self.text[e.range.clone()]) {
                             Some((bridge::PlayToken::Card(c), _)) => c,
                             _ => {
-                                self.lose("the play from an unreadable card on");
+                                self.lose(Part::Play, "the play from an unreadable card on");
                                 break 'tricks;
                             }
                         }
@@ -2138,7 +2310,7 @@ impl GameWriter<'_> {
                     }
                 };
                 if stopped {
-                    self.lose("the play after an unknown card (`-`)");
+                    self.lose(Part::Play, "the play after an unknown card (`-`)");
                     break 'tricks;
                 }
                 if first {
@@ -2160,33 +2332,42 @@ impl GameWriter<'_> {
         let all_given = analysis.tricks.len() == analysis.total_tricks as usize
             && analysis.tricks.last().is_some_and(|t| t.complete);
         if terminated && all_given {
-            self.lose("`*` after a complete play");
+            self.lose(Part::Play, "`*` after a complete play");
         } else if !terminated && !all_given && !analysis.continued {
-            self.lose("an unfinished play without `*` (RBN's reader ends it with `*`)");
+            self.lose(
+                Part::Play,
+                "an unfinished play without `*` (RBN's reader ends it with `*`)",
+            );
         }
         self.set(b'P', p);
-        self.play_notes = self.notes(&play.notes);
+        self.play_notes = self.notes(&play.notes, Part::PlayAnnotations);
     }
 
     fn write_result(&mut self, ty: &typed::TypedGame) {
         let ns_declarer = ty.declarer.and_then(|d| d.seat).map(bridge::is_north_south);
         let passed = matches!(ty.contract.map(|c| c.value), Some(ContractValue::Pass));
-        if ty.result.is_none() && self.value("Result").is_some() {
-            self.lose("the Result (unreadable)");
-        }
         let mut r = String::new();
         if passed {
             r.push('P');
+            if ty.result.is_some_and(|res| res.tricks.is_some()) {
+                self.lose(
+                    Part::tag("Result"),
+                    "a Result of a passed-out game (RBN's R label says P)",
+                );
+            }
         } else if let Some(res) = &ty.result {
             if res.differs_from_actual {
-                self.lose("the `^` of Result");
+                self.lose(Part::tag("Result"), "the `^` of Result");
             }
             match res.tricks.and_then(|t| match t {
                 values::SideScores::Declarer(n) => Some(n),
                 s => ns_declarer.and_then(|ns| s.for_declarer(ns)),
             }) {
                 Some(n) => r.push_str(&n.to_string()),
-                None => self.lose("the Result (not readable as declarer's tricks)"),
+                None => self.lose(
+                    Part::tag("Result"),
+                    "the Result (not readable as declarer's tricks)",
+                ),
             }
         }
         let ns = |s: values::SideScores<f64>| match s {
@@ -2206,10 +2387,8 @@ impl GameWriter<'_> {
             };
             match ns(as_f) {
                 Some(v) => r.push_str(&format!("{:+}", v as i64)),
-                None => self.lose("the Score (its side is unknown)"),
+                None => self.lose(Part::tag("Score"), "the Score (its side is unknown)"),
             }
-        } else if self.value("Score").is_some() {
-            self.lose("the Score (unreadable)");
         }
         let imp = self
             .value("ScoreIMP")
@@ -2229,7 +2408,10 @@ impl GameWriter<'_> {
                     r.push_str(&number(v));
                 }
                 if p.is_some() {
-                    self.lose("ScorePercentage (RBN holds one effective score)");
+                    self.lose(
+                        Part::tag("ScorePercentage"),
+                        "ScorePercentage (RBN holds one effective score)",
+                    );
                 }
             }
             (None, Some(p)) => {
@@ -2238,7 +2420,10 @@ impl GameWriter<'_> {
             }
             (None, None) => {
                 if imp.is_some() || pct.is_some() {
-                    self.lose("the effective score (its side is unknown)");
+                    self.lose_parts(
+                        vec![Part::tag("ScoreIMP"), Part::tag("ScorePercentage")],
+                        "the effective score (its side is unknown)",
+                    );
                 }
             }
         }
@@ -2273,7 +2458,7 @@ impl GameWriter<'_> {
                     continue
                 }
                 CommentKind::Escape => {
-                    self.lose("an escape line (`%`) inside a game");
+                    self.lose_parts(Vec::new(), "an escape line (`%`) inside a game");
                     continue;
                 }
             };

@@ -19,6 +19,9 @@
 //!   one game (the one at the start of the range). They are not computed
 //!   for automatic requests that do not ask for source actions (the
 //!   lightbulb of VS Code never shows them).
+//! - Under the same condition, "Copy game as forum notation", "Open as
+//!   RBN" and "Open as LIN" for the games in the range
+//!   ([`super::convert_game`]).
 
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::diagnostic::{Diagnostic as Diag, Fix as CoreFix};
@@ -47,6 +50,7 @@ pub fn register(caps: &mut ServerCapabilities) {
             FIX_ALL,
             CONVERT_TO_EXPORT,
             CONVERT_GAME_TO_EXPORT,
+            super::convert_game::KIND,
         ]),
         work_done_progress_options: WorkDoneProgressOptions::default(),
         resolve_provider: None,
@@ -140,6 +144,13 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
                 out.push(action(snap, fix, CONVERT_TO_EXPORT, None));
             }
         }
+        // The games of the range (in order), or the one at its start.
+        let mut games = snap.games_overlapping(range.clone()).map(|g| g.index);
+        let games = match (games.next(), games.last()) {
+            (Some(a), b) => a..b.unwrap_or(a) + 1,
+            (None, _) => 0..0,
+        };
+        out.extend(super::convert_game::actions(snap, games, wants));
     }
     Some(out)
 }

@@ -4,6 +4,7 @@
 
 pub mod code_action;
 pub mod completion;
+pub mod convert_game;
 pub mod folding;
 pub mod formatting;
 pub mod hover;
@@ -20,6 +21,7 @@ use tower_lsp_server::ls_types::ServerCapabilities;
 pub fn register(caps: &mut ServerCapabilities) {
     code_action::register(caps);
     completion::register(caps);
+    convert_game::register(caps);
     folding::register(caps);
     formatting::register(caps);
     hover::register(caps);
