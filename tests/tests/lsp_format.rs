@@ -254,8 +254,9 @@ fn the_server_formats_in_the_background_after_an_open() {
 
 /// Not a test: `PBN_FORMAT_TIMING=N cargo test --release -p pbn-tests
 /// --test lsp_format -- --ignored --nocapture` prints the formatting
-/// request's times on a generated formatted file of N games (cold, kept,
-/// after a one-game edit) for BENCHMARKS.md. No assertion on time.
+/// request's times on a generated formatted file of N games (the background
+/// fill, the first request after it, again, after a one-game edit) for
+/// BENCHMARKS.md. No assertion on time.
 #[test]
 #[ignore]
 fn print_formatting_request_times() {
@@ -265,11 +266,23 @@ fn print_formatting_request_times() {
         .unwrap_or(1000);
     let text = generate(n, 1, &GenOptions::default());
     let mut doc = open(&text);
+    let t = std::time::Instant::now();
     let _ = doc.snapshot.checked();
+    println!("{n} games: check {:?}", t.elapsed());
+    let opts = FormatOptions {
+        add_missing_tags: settings().add_missing_tags,
+        ..FormatOptions::default()
+    };
+    let t = std::time::Instant::now();
+    let filled = doc.snapshot.fill_format(&opts);
+    println!(
+        "{n} games: background fill {:?}, {filled:?} pieces",
+        t.elapsed()
+    );
     let t = std::time::Instant::now();
     let e = edits(&doc);
     println!(
-        "{n} games: first request (cold) {:?}, {} edits",
+        "{n} games: first request (after the fill) {:?}, {} edits",
         t.elapsed(),
         e.len()
     );
