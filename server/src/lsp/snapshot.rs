@@ -564,6 +564,11 @@ impl Snapshot {
                 return Err(Stop::Stale);
             }
             let parts = pbn_core::par::map(batch, |&p| {
+                // A newer version stops the walk at the next piece: the
+                // edit's check need not wait for a whole batch.
+                if self.is_stale() {
+                    return Err(Stop::Stale);
+                }
                 // A few pieces (an edit's): through the cache the check filled.
                 let trees = if list.len() <= 4 {
                     self.forest.piece_trees(p, text)
@@ -571,14 +576,20 @@ impl Snapshot {
                     self.forest.piece_trees_uncached(p, text)
                 };
                 let (games, _) = model::lower::lower_piece(&trees, text, firsts[p]);
-                (games.len() == firsts[p + 1] - firsts[p]).then(|| (p, f(p, &trees, games)))
+                if games.len() != firsts[p + 1] - firsts[p] {
+                    return Err(Stop::Mismatch);
+                }
+                Ok((p, f(p, &trees, games)))
             });
-            sink(
-                parts
-                    .into_iter()
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or(Stop::Mismatch)?,
-            );
+            // What was formatted before a newer version came is kept.
+            let (done, stops): (Vec<_>, Vec<_>) = parts.into_iter().partition(Result::is_ok);
+            sink(done.into_iter().filter_map(Result::ok).collect());
+            if stops.iter().any(|r| matches!(r, Err(Stop::Stale))) {
+                return Err(Stop::Stale);
+            }
+            if !stops.is_empty() {
+                return Err(Stop::Mismatch);
+            }
         }
         Ok(())
     }
