@@ -4,8 +4,8 @@
 
 use super::convert::Converter;
 use super::settings::Settings;
-use pbn_core::checker::{check_segments, Checked, State as CheckState};
-use pbn_core::checker::{CheckOptions, CheckResult};
+use pbn_core::checker::{check_segments, Checked, GameRanges, State as CheckState};
+use pbn_core::checker::{CheckOptions, CheckResult, Stats as CheckStats};
 use pbn_core::format::{FormatOptions, PieceOut};
 use pbn_core::model::{self, Comment, Game};
 use pbn_core::syntax::{Forest, PieceTrees, EDIT_PIECE};
@@ -31,6 +31,8 @@ pub struct Snapshot {
     /// Games lowered one at a time (see [`Snapshot::game`]).
     lowered: OnceLock<Vec<OnceLock<Box<Game>>>>,
     check: Arc<OnceLock<(Checked, CheckState)>>,
+    /// What the check of this version did (for tests and benchmarks).
+    check_stats: OnceLock<CheckStats>,
     /// The diagnostics of `check` in one list, for requests that look
     /// through them (code actions); publishing does not need it.
     flat: OnceLock<CheckResult>,
@@ -113,6 +115,7 @@ impl Snapshot {
             settings,
             lowered: OnceLock::new(),
             check: Arc::new(OnceLock::new()),
+            check_stats: OnceLock::new(),
             flat: OnceLock::new(),
             previous_check: None,
             latest: Arc::new(AtomicI32::new(version)),
@@ -251,15 +254,23 @@ impl Snapshot {
                     .and_then(|p| p.get())
                     .map(|(_, c)| c)
                     .unwrap_or(&empty);
-                let (result, state, _) = check_segments(source, &self.forest, &opts, prev);
+                let (result, state, stats) = check_segments(source, &self.forest, &opts, prev);
+                let _ = self.check_stats.set(stats);
                 (with_policy(result, self.settings.policy), state)
             })
             .0
     }
 
+    /// What this version's check did: how many games it looked at one by
+    /// one, checked, and pieces it walked (for tests and benchmarks: an
+    /// edit must not look at every game). `None` before the check.
+    pub fn check_stats(&self) -> Option<CheckStats> {
+        self.check_stats.get().copied()
+    }
+
     /// The byte range of every game (from the check, which every version
     /// gets for its diagnostics anyway).
-    pub fn game_spans(&self) -> &[std::ops::Range<usize>] {
+    pub fn game_spans(&self) -> &GameRanges {
         &self.checked().game_ranges
     }
 
@@ -274,7 +285,7 @@ impl Snapshot {
     /// its inherited `#`/`##` values, §4.8): a hover or completion costs one
     /// game and one piece's parse, never the whole file.
     pub fn game(&self, i: usize) -> Option<&Game> {
-        let span = self.game_spans().get(i)?.clone();
+        let span = self.game_spans().get(i)?;
         let cells = self.lowered.get_or_init(|| {
             (0..self.game_spans().len())
                 .map(|_| OnceLock::new())
@@ -612,7 +623,7 @@ impl Snapshot {
     pub fn game_index_at(&self, offset: usize) -> Option<usize> {
         let spans = self.game_spans();
         let i = spans.partition_point(|r| r.end < offset);
-        (i < spans.len() && spans[i].start <= offset).then_some(i)
+        spans.get(i).filter(|r| r.start <= offset).map(|_| i)
     }
 
     /// The game containing byte `offset`.
