@@ -183,10 +183,81 @@ fn a_formatted_document_gets_no_edit_and_a_one_game_edit_only_that_game() {
     assert_eq!(lsp[0].new_text, &text[at..at + 1]);
 }
 
+#[test]
+fn the_background_fill_keeps_every_piece_and_survives_a_newer_version() {
+    let text = generate(150, 6, &GenOptions::default());
+    let mut doc = open(&text);
+    let n = doc.forest.len();
+    assert!(n > 3, "several pieces");
+    let opts = FormatOptions {
+        add_missing_tags: settings().add_missing_tags,
+        ..FormatOptions::default()
+    };
+    // A fill on a version that a newer one replaced stops: nothing is
+    // reported filled, and the newer version formats what is left.
+    let old = doc.snapshot.clone();
+    let at = text.match_indices("[Dealer \"").nth(70).unwrap().0 + 9;
+    change(&mut doc, at..at + 1, &text[at..at + 1].to_lowercase());
+    assert!(old.is_stale());
+    let _ = old.checked();
+    assert_eq!(old.fill_format(&opts), None);
+    assert!(!doc.snapshot.format_filled());
+    assert_eq!(doc.snapshot.fill_format(&opts), Some(n));
+    assert!(doc.snapshot.format_filled());
+    // Filled: nothing left to format, and the request answers from the
+    // kept pieces (the one edited game).
+    assert_eq!(doc.snapshot.fill_format(&opts), Some(0));
+    let e = edits(&doc);
+    assert_eq!(e, vec![(at..at + 1, text[at..at + 1].to_owned())]);
+    // After an edit, only its piece is formatted again.
+    let at2 = text.match_indices("[Dealer \"").nth(10).unwrap().0 + 9;
+    change(&mut doc, at2..at2 + 1, &text[at2..at2 + 1].to_lowercase());
+    assert_eq!(doc.snapshot.fill_format(&opts), Some(1));
+    assert!(
+        doc.snapshot.format_filled(),
+        "kept by the document's versions"
+    );
+}
+
+/// The server fills its formatting cache in the background after an open
+/// (and says so in a log message): the first formatting request then
+/// answers from kept pieces.
+#[test]
+fn the_server_formats_in_the_background_after_an_open() {
+    use pbn_tests::lsp_client::LspClient;
+    use serde_json::json;
+    const URI: &str = "file:///tmp/pbn-format-fill/games.pbn";
+    let text = generate(300, 7, &GenOptions::default());
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-8"]);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "pbn", "version": 1, "text": text}}),
+    );
+    c.diagnostics(URI, 1);
+    let log = c.wait_for(|m| m["method"] == "window/logMessage");
+    let msg = log["params"]["message"].as_str().unwrap();
+    assert!(msg.starts_with(URI), "{msg}");
+    let pieces = Document::open(URI.parse().unwrap(), 1, text.clone(), settings())
+        .forest
+        .len();
+    assert!(
+        msg.contains(&format!("formatted {pieces} of {pieces} pieces")),
+        "{msg}"
+    );
+    let fmt = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": URI}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert_eq!(fmt["result"], json!([]), "already formatted: {fmt}");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
 /// Not a test: `PBN_FORMAT_TIMING=N cargo test --release -p pbn-tests
 /// --test lsp_format -- --ignored --nocapture` prints the formatting
-/// request's times on a generated formatted file of N games (cold, kept,
-/// after a one-game edit) for BENCHMARKS.md. No assertion on time.
+/// request's times on a generated formatted file of N games (the background
+/// fill, the first request after it, again, after a one-game edit) for
+/// BENCHMARKS.md. No assertion on time.
 #[test]
 #[ignore]
 fn print_formatting_request_times() {
@@ -196,11 +267,23 @@ fn print_formatting_request_times() {
         .unwrap_or(1000);
     let text = generate(n, 1, &GenOptions::default());
     let mut doc = open(&text);
+    let t = std::time::Instant::now();
     let _ = doc.snapshot.checked();
+    println!("{n} games: check {:?}", t.elapsed());
+    let opts = FormatOptions {
+        add_missing_tags: settings().add_missing_tags,
+        ..FormatOptions::default()
+    };
+    let t = std::time::Instant::now();
+    let filled = doc.snapshot.fill_format(&opts);
+    println!(
+        "{n} games: background fill {:?}, {filled:?} pieces",
+        t.elapsed()
+    );
     let t = std::time::Instant::now();
     let e = edits(&doc);
     println!(
-        "{n} games: first request (cold) {:?}, {} edits",
+        "{n} games: first request (after the fill) {:?}, {} edits",
         t.elapsed(),
         e.len()
     );

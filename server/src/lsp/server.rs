@@ -17,6 +17,11 @@ use tower_lsp_server::{Client, LanguageServer};
 /// closely (typing): a burst of edits is checked once, after it.
 const DEBOUNCE: Duration = Duration::from_millis(120);
 
+/// How long a document must stay unchanged after its diagnostics were
+/// published before its pieces are formatted in the background
+/// ([`fill_format_later`]).
+const FILL_PAUSE: Duration = Duration::from_millis(300);
+
 /// Sends whole JSON-RPC frames to the client, between the frames of
 /// tower-lsp-server (see `transport::merge_output`).
 pub type Output = tokio::sync::mpsc::UnboundedSender<Vec<u8>>;
@@ -161,8 +166,9 @@ impl Backend {
                 return;
             }
             if let Some(output) = output {
-                let state = state.clone();
+                let shared = state.clone();
                 let _ = tokio::task::spawn_blocking(move || {
+                    let state = shared;
                     // Checked outside the lock; serialised and sent under it,
                     // so that publications of one document stay in order.
                     snap.checked();
@@ -188,6 +194,7 @@ impl Backend {
                     }
                 })
                 .await;
+                fill_format_later(state, client, uri, version);
                 return;
             }
             let diags = tokio::task::spawn_blocking(move || {
@@ -202,6 +209,7 @@ impl Backend {
                 client
                     .publish_diagnostics(uri.clone(), diags, Some(v))
                     .await;
+                fill_format_later(state.clone(), client.clone(), uri.clone(), v);
             }
             if snap.dd_ready().is_none() && snap.settings.dd {
                 let diags = tokio::task::spawn_blocking(move || {
@@ -218,6 +226,48 @@ impl Backend {
             }
         });
     }
+}
+
+/// Formats the pieces of `uri` in the background once `version` has
+/// stayed the latest for [`FILL_PAUSE`] after its diagnostics, so that the
+/// first formatting request (format on save) answers from kept pieces
+/// instead of formatting the whole document then. Done once per document:
+/// after that, a request formats the few pieces an edit touched. A fill
+/// that a newer version interrupts keeps what it formatted and resumes
+/// after that version's diagnostics. Logged (`window/logMessage`, type
+/// Log) when done.
+fn fill_format_later(state: Arc<State>, client: Client, uri: Uri, version: i32) {
+    let Some(snap) = state.snapshot(&uri) else {
+        return;
+    };
+    if snap.version != version || snap.format_filled() {
+        return;
+    }
+    drop(snap);
+    tokio::spawn(async move {
+        tokio::time::sleep(FILL_PAUSE).await;
+        let Some(snap) = state.snapshot(&uri) else {
+            return;
+        };
+        if snap.version != version || snap.format_filled() {
+            return;
+        }
+        let start = std::time::Instant::now();
+        let pieces = snap.forest.len();
+        let filled = tokio::task::spawn_blocking(move || {
+            snap.fill_format(&requests::formatting::options(&snap))
+        })
+        .await;
+        if let Ok(Some(fresh)) = filled {
+            let msg = format!(
+                "{}: formatted {fresh} of {pieces} pieces in the background ({} ms); \
+                 formatting requests answer from them",
+                uri.as_str(),
+                start.elapsed().as_millis()
+            );
+            client.log_message(MessageType::LOG, msg).await;
+        }
+    });
 }
 
 /// Chooses UTF-8 when the client offers it, else UTF-16 (the default).

@@ -4,14 +4,14 @@
 
 use super::convert::Converter;
 use super::settings::Settings;
-use pbn_core::checker::{check_segments, Checked, State as CheckState};
-use pbn_core::checker::{CheckOptions, CheckResult};
+use pbn_core::checker::{check_segments, Checked, GameRanges, State as CheckState};
+use pbn_core::checker::{CheckOptions, CheckResult, Stats as CheckStats};
 use pbn_core::format::{FormatOptions, PieceOut};
 use pbn_core::model::{self, Comment, Game};
 use pbn_core::syntax::{Forest, PieceTrees, EDIT_PIECE};
 use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::OnceLock;
@@ -31,6 +31,8 @@ pub struct Snapshot {
     /// Games lowered one at a time (see [`Snapshot::game`]).
     lowered: OnceLock<Vec<OnceLock<Box<Game>>>>,
     check: Arc<OnceLock<(Checked, CheckState)>>,
+    /// What the check of this version did (for tests and benchmarks).
+    check_stats: OnceLock<CheckStats>,
     /// The diagnostics of `check` in one list, for requests that look
     /// through them (code actions); publishing does not need it.
     flat: OnceLock<CheckResult>,
@@ -47,7 +49,25 @@ pub struct Snapshot {
     dd: OnceLock<Vec<pbn_core::diagnostic::Diagnostic>>,
     /// Formatted pieces, shared by the document's versions (see
     /// [`Snapshot::format_edits`]).
-    format_cache: Arc<Mutex<FormatCache>>,
+    format_cache: Arc<FormatShared>,
+}
+
+/// Why formatting piece by piece stopped.
+enum Stop {
+    /// A newer version of the document exists.
+    Stale,
+    /// A piece's games are not those the check found there.
+    Mismatch,
+}
+
+/// The formatting kept for a document, shared by its versions.
+#[derive(Default)]
+struct FormatShared {
+    cache: Mutex<FormatCache>,
+    /// Held while pieces are formatted: one walk at a time.
+    busy: Mutex<()>,
+    /// [`Snapshot::fill_format`] completed once.
+    filled: AtomicBool,
 }
 
 /// What formatting keeps between versions of a document: each piece's
@@ -95,6 +115,7 @@ impl Snapshot {
             settings,
             lowered: OnceLock::new(),
             check: Arc::new(OnceLock::new()),
+            check_stats: OnceLock::new(),
             flat: OnceLock::new(),
             previous_check: None,
             latest: Arc::new(AtomicI32::new(version)),
@@ -233,15 +254,23 @@ impl Snapshot {
                     .and_then(|p| p.get())
                     .map(|(_, c)| c)
                     .unwrap_or(&empty);
-                let (result, state, _) = check_segments(source, &self.forest, &opts, prev);
+                let (result, state, stats) = check_segments(source, &self.forest, &opts, prev);
+                let _ = self.check_stats.set(stats);
                 (with_policy(result, self.settings.policy), state)
             })
             .0
     }
 
+    /// What this version's check did: how many games it looked at one by
+    /// one, checked, and pieces it walked (for tests and benchmarks: an
+    /// edit must not look at every game). `None` before the check.
+    pub fn check_stats(&self) -> Option<CheckStats> {
+        self.check_stats.get().copied()
+    }
+
     /// The byte range of every game (from the check, which every version
     /// gets for its diagnostics anyway).
-    pub fn game_spans(&self) -> &[std::ops::Range<usize>] {
+    pub fn game_spans(&self) -> &GameRanges {
         &self.checked().game_ranges
     }
 
@@ -256,7 +285,7 @@ impl Snapshot {
     /// its inherited `#`/`##` values, §4.8): a hover or completion costs one
     /// game and one piece's parse, never the whole file.
     pub fn game(&self, i: usize) -> Option<&Game> {
-        let span = self.game_spans().get(i)?.clone();
+        let span = self.game_spans().get(i)?;
         let cells = self.lowered.get_or_init(|| {
             (0..self.game_spans().len())
                 .map(|_| OnceLock::new())
@@ -359,7 +388,8 @@ impl Snapshot {
     /// text (a game, or the blank lines around it). The pieces formatted for
     /// an earlier version are reused while their text, their games'
     /// inherited values and missing-tag marks and the options are the same:
-    /// after an edit, only the pieces it touched are parsed and formatted.
+    /// after an edit, only the pieces it touched are parsed and formatted
+    /// (and none once [`Snapshot::fill_format`] ran in the background).
     /// `None` when the snapshot became stale. The text the edits give is
     /// [`pbn_core::format::format`]'s (`tests/tests/lsp_format.rs`).
     pub fn format_edits(
@@ -369,6 +399,64 @@ impl Snapshot {
         if opts.export_header {
             return self.format_whole_edit(opts);
         }
+        let pieces = {
+            // One formatting at a time: a request waits for the background
+            // fill and then finds every piece kept.
+            let _busy = self
+                .format_cache
+                .busy
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            self.formatted_pieces(opts)
+        };
+        let pieces = match pieces {
+            Ok((pieces, _)) => pieces,
+            Err(Stop::Stale) => return None,
+            Err(Stop::Mismatch) => return self.format_whole_edit(opts),
+        };
+        let eol = pbn_core::format::eol_of(opts, &self.source);
+        Some(pbn_core::format::edits(
+            &self.source.text,
+            self.forest
+                .ranges()
+                .iter()
+                .zip(&pieces)
+                .map(|(r, p)| (r.start, &**p)),
+            eol,
+        ))
+    }
+
+    /// Formats and keeps every piece whose formatting is not kept yet (what
+    /// the server does in the background after an open, so that the first
+    /// formatting request answers from kept pieces). Returns the number of
+    /// pieces formatted, or `None` when the snapshot became stale (what was
+    /// formatted until then is kept) or a piece's games are not those the
+    /// check found there (a request then formats the whole document).
+    pub fn fill_format(&self, opts: &FormatOptions) -> Option<usize> {
+        if opts.export_header {
+            return Some(0);
+        }
+        let _busy = self
+            .format_cache
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let (_, fresh) = self.formatted_pieces(opts).ok()?;
+        self.format_cache.filled.store(true, Ordering::Relaxed);
+        Some(fresh)
+    }
+
+    /// [`Snapshot::fill_format`] completed for this document (for any of
+    /// its versions since it was opened with these settings).
+    pub fn format_filled(&self) -> bool {
+        self.format_cache.filled.load(Ordering::Relaxed)
+    }
+
+    /// Every piece's formatted blocks, from the cache where kept, and the
+    /// number formatted afresh. Fresh pieces join the cache batch by batch:
+    /// a walk stopped by a newer version keeps what it formatted. At the
+    /// end, the cache keeps this version's pieces only.
+    fn formatted_pieces(&self, opts: &FormatOptions) -> Result<(Vec<Arc<PieceOut>>, usize), Stop> {
         let text = self.source.text.as_str();
         let spans = self.game_spans();
         let resolutions = self.checked().resolutions.clone();
@@ -382,38 +470,38 @@ impl Snapshot {
             .map(|r| spans.partition_point(|g| g.start < r.start))
             .chain([spans.len()])
             .collect();
-        let (mut old_pieces, mut old_marks) = {
-            let mut c = self.format_cache.lock().unwrap_or_else(|e| e.into_inner());
-            (std::mem::take(&mut c.pieces), std::mem::take(&mut c.marks))
+        let cache = || {
+            self.format_cache
+                .cache
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
         };
-        let mut new_marks: HashMap<u64, Arc<Vec<(u16, u16)>>> = HashMap::default();
         // Only `#` values make a game's missing tags depend on later games.
         let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
-            let missing: Vec<usize> = (0..n)
-                .filter(|&p| !old_marks.contains_key(&ids[p]))
-                .collect();
-            let fresh = self.lower_pieces(&missing, &firsts, |_, _, games| {
-                games
-                    .iter()
-                    .map(pbn_core::format::mandatory_marks)
-                    .collect::<Vec<_>>()
-            });
-            let Some(fresh) = fresh else {
-                return if self.is_stale() {
-                    None
-                } else {
-                    self.format_whole_edit(opts)
-                };
+            let missing: Vec<usize> = {
+                let c = cache();
+                (0..n).filter(|&p| !c.marks.contains_key(&ids[p])).collect()
             };
-            for (p, m) in fresh {
-                old_marks.insert(ids[p], Arc::new(m));
-            }
-            let mut marks = Vec::with_capacity(spans.len());
-            for id in ids {
-                let m = old_marks[id].clone();
-                marks.extend(m.iter().copied());
-                new_marks.insert(*id, m);
-            }
+            self.lower_pieces(
+                &missing,
+                &firsts,
+                |_, _, games| {
+                    games
+                        .iter()
+                        .map(pbn_core::format::mandatory_marks)
+                        .collect::<Vec<_>>()
+                },
+                |fresh| {
+                    let mut c = cache();
+                    for (p, m) in fresh {
+                        c.marks.insert(ids[p], Arc::new(m));
+                    }
+                },
+            )?;
+            let mut c = cache();
+            let kept: Vec<_> = ids.iter().map(|id| (*id, c.marks[id].clone())).collect();
+            let marks: Vec<(u16, u16)> = kept.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+            c.marks = kept.into_iter().collect();
             pbn_core::format::keep_from_marks(&marks)
         } else {
             vec![0; spans.len()]
@@ -432,63 +520,66 @@ impl Snapshot {
                 h.finish()
             })
             .collect();
-        let missing: Vec<usize> = (0..n)
-            .filter(|&p| !old_pieces.contains_key(&keys[p]))
-            .collect();
-        let fresh = self.lower_pieces(&missing, &firsts, |p, trees, mut games| {
-            if let Some(r) = &resolutions {
-                for g in &mut games {
-                    if let Some(r) = r.get(g.index) {
-                        r.clone().apply_to(g);
+        let missing: Vec<usize> = {
+            let c = cache();
+            (0..n)
+                .filter(|&p| !c.pieces.contains_key(&keys[p]))
+                .collect()
+        };
+        self.lower_pieces(
+            &missing,
+            &firsts,
+            |p, trees, mut games| {
+                if let Some(r) = &resolutions {
+                    for g in &mut games {
+                        if let Some(r) = r.get(g.index) {
+                            r.clone().apply_to(g);
+                        }
                     }
                 }
-            }
-            let keep = &keep[firsts[p]..firsts[p + 1]];
-            pbn_core::format::format_part(text, trees, &games, keep, opts).into_piece_out(
-                text,
-                ranges[p].start,
-                eol,
-            )
-        });
-        let Some(fresh) = fresh else {
-            return if self.is_stale() {
-                None
-            } else {
-                self.format_whole_edit(opts)
-            };
-        };
-        for (p, out) in fresh {
-            old_pieces.insert(keys[p], Arc::new(out));
-        }
-        let pieces: Vec<Arc<PieceOut>> = keys.iter().map(|k| old_pieces[k].clone()).collect();
-        let edits = pbn_core::format::edits(
-            text,
-            ranges.iter().zip(&pieces).map(|(r, p)| (r.start, &**p)),
-            eol,
-        );
-        let mut c = self.format_cache.lock().unwrap_or_else(|e| e.into_inner());
-        c.pieces = keys.into_iter().zip(pieces).collect();
-        c.marks = new_marks;
-        Some(edits)
+                let keep = &keep[firsts[p]..firsts[p + 1]];
+                pbn_core::format::format_part(text, trees, &games, keep, opts).into_piece_out(
+                    text,
+                    ranges[p].start,
+                    eol,
+                )
+            },
+            |fresh| {
+                let mut c = cache();
+                for (p, out) in fresh {
+                    c.pieces.insert(keys[p], Arc::new(out));
+                }
+            },
+        )?;
+        let mut c = cache();
+        let pieces: Vec<Arc<PieceOut>> = keys.iter().map(|k| c.pieces[k].clone()).collect();
+        c.pieces = keys.into_iter().zip(pieces.iter().cloned()).collect();
+        Ok((pieces, missing.len()))
     }
 
     /// `f` on the trees and games (numbered in the document) of each piece
-    /// of `list`, on every core, a few pieces at a time. `None` when the
-    /// snapshot became stale, or when a piece's games are not those the
-    /// check found there (error recovery across a piece's end).
+    /// of `list`, on every core, a few pieces at a time, each batch's
+    /// results to `sink`. Stops when the snapshot became stale, or when a
+    /// piece's games are not those the check found there (error recovery
+    /// across a piece's end).
     fn lower_pieces<R: Send>(
         &self,
         list: &[usize],
         firsts: &[usize],
         f: impl Fn(usize, &[tree_sitter::Tree], Vec<Game>) -> R + Sync,
-    ) -> Option<Vec<(usize, R)>> {
+        mut sink: impl FnMut(Vec<(usize, R)>),
+    ) -> Result<(), Stop> {
         let text = self.source.text.as_str();
-        let mut out = Vec::with_capacity(list.len());
         for batch in list.chunks(4 * pbn_core::par::threads().max(1)) {
             if self.is_stale() {
-                return None;
+                return Err(Stop::Stale);
             }
             let parts = pbn_core::par::map(batch, |&p| {
+                // A newer version stops the walk at the next piece: the
+                // edit's check need not wait for a whole batch.
+                if self.is_stale() {
+                    return Err(Stop::Stale);
+                }
                 // A few pieces (an edit's): through the cache the check filled.
                 let trees = if list.len() <= 4 {
                     self.forest.piece_trees(p, text)
@@ -496,13 +587,22 @@ impl Snapshot {
                     self.forest.piece_trees_uncached(p, text)
                 };
                 let (games, _) = model::lower::lower_piece(&trees, text, firsts[p]);
-                (games.len() == firsts[p + 1] - firsts[p]).then(|| (p, f(p, &trees, games)))
+                if games.len() != firsts[p + 1] - firsts[p] {
+                    return Err(Stop::Mismatch);
+                }
+                Ok((p, f(p, &trees, games)))
             });
-            for r in parts {
-                out.push(r?);
+            // What was formatted before a newer version came is kept.
+            let (done, stops): (Vec<_>, Vec<_>) = parts.into_iter().partition(Result::is_ok);
+            sink(done.into_iter().filter_map(Result::ok).collect());
+            if stops.iter().any(|r| matches!(r, Err(Stop::Stale))) {
+                return Err(Stop::Stale);
+            }
+            if !stops.is_empty() {
+                return Err(Stop::Mismatch);
             }
         }
-        Some(out)
+        Ok(())
     }
 
     /// The whole document formatted ([`Snapshot::format`]) as one edit, or
@@ -523,7 +623,7 @@ impl Snapshot {
     pub fn game_index_at(&self, offset: usize) -> Option<usize> {
         let spans = self.game_spans();
         let i = spans.partition_point(|r| r.end < offset);
-        (i < spans.len() && spans[i].start <= offset).then_some(i)
+        spans.get(i).filter(|r| r.start <= offset).map(|_| i)
     }
 
     /// The game containing byte `offset`.

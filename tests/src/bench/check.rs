@@ -34,6 +34,10 @@ use pbn_core::diagnostic::Severity;
 const ENDPLAY_RATIO_TARGET: f64 = 10.0;
 /// `pbn check time / bare parse time` must be at most this.
 const PARSE_RATIO_TARGET: f64 = 1.5;
+/// Issue 46: instructions per byte of input (callgrind).
+const IPB_TARGET: f64 = 600.0;
+/// Issue 46: all cores against one, on a quiet machine.
+const THREADS_TARGET: f64 = 1.6;
 /// Runs shorter than this get an untimed warm-up run first.
 const WARMUP_BELOW_S: f64 = 2.0;
 
@@ -102,6 +106,10 @@ struct SizeResult {
     diagnostics: Option<(usize, usize, usize)>,
     endplay_boards: Option<(usize, usize)>,
     played: usize,
+    /// Instructions of `pbn check --format json FILE` counted by
+    /// `valgrind --tool=callgrind` (at 1,000 games only: it runs about 50
+    /// times slower), or why not.
+    instructions: Option<Result<u64, String>>,
 }
 
 /// Where the endplay side stands.
@@ -218,6 +226,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             diagnostics: None,
             endplay_boards: None,
             played,
+            instructions: (games == 1_000 && !args.quick).then(|| callgrind(&pbn_bin, &path)),
         };
         let diag_count = std::cell::Cell::new(None::<(usize, usize, usize)>);
         let ep_boards = std::cell::Cell::new(None::<(usize, usize)>);
@@ -532,6 +541,27 @@ fn rules_one_core(
 }
 
 /// Runs `cmd` with stdout to /dev/null; wall-clock from spawn to exit.
+/// The instructions that `pbn check --format json FILE` executes, all
+/// threads together (`valgrind --tool=callgrind`; wall time on a shared
+/// machine is too noisy for a per-byte cost).
+fn callgrind(bin: &Path, path: &Path) -> Result<u64, String> {
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(bin)
+        .args(["check", "--format", "json"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("valgrind: {e} (install valgrind)"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .find_map(|l| l.split("Collected :").nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .ok_or_else(|| format!("valgrind gave no instruction count: {}", err.trim()))
+}
+
 fn spawn_timed(cmd: &mut Command, ok: &[i32]) -> Result<Duration, String> {
     let start = Instant::now();
     let out = cmd
@@ -1038,6 +1068,40 @@ fn render(
         return md;
     }
     let mut limits = Vec::new();
+    // Issue 46: instructions per byte, and what the second core gives.
+    for s in sizes {
+        match &s.instructions {
+            Some(Ok(n)) => {
+                let ipb = *n as f64 / s.bytes as f64;
+                md += &format!(
+                    "- pbn check ≤ {IPB_TARGET} instructions per byte (callgrind, all threads, process start and JSON \
+                     output included, {} games): **{}**: {ipb:.0} ({} instructions / {} bytes)\n",
+                    games_s(s.games),
+                    if ipb <= IPB_TARGET { "met" } else { "missed" },
+                    thousands(*n as usize),
+                    thousands(s.bytes)
+                );
+            }
+            Some(Err(e)) => {
+                md += &format!(
+                    "- pbn check ≤ {IPB_TARGET} instructions per byte: **not judged**: {e}\n"
+                )
+            }
+            None => {}
+        }
+    }
+    if let (Some(one), Some(all)) = (secs("cli1"), cli_s) {
+        let x = one / all;
+        md += &format!(
+            "- pbn check on {cores} cores ≥ {THREADS_TARGET}× faster than on one (CLI, `taskset -c` one core / all, \
+             medians, {} games): **{}**{}: {x:.2}× ({} s / {} s)\n",
+            games_s(big.games),
+            if x >= THREADS_TARGET { "met" } else { "missed" },
+            mark(est("cli1") || est("cli")),
+            fmt_s(one),
+            fmt_s(all)
+        );
+    }
     match (ep_s, cli_s, check_s) {
         (Some(e), Some(c), Some(ci)) => {
             let ratio = e / c;

@@ -13,9 +13,16 @@
 //! line ends and separators, comments between games) is recomputed each time
 //! by linear scans, and the per-file caps are applied last.
 //!
+//! On a forest, the pieces are lined up with the previous check's by id
+//! (those before and after the edited ones keep theirs): a piece whose
+//! context did not change is taken whole, so that an edit costs one cheap
+//! step per piece and the games of the pieces it touched, whatever the
+//! number of games (`Stats::examined`, `tests/tests/lsp_edit_cost.rs`).
+//!
 //! Inheritance needs each game's tags, so when the text uses `#` values at
 //! all, a position-free [`TagSummary`] of each game is kept too, keyed by
-//! the span's hash.
+//! the span's hash; every game's inherited values are then resolved on
+//! each check.
 
 use crate::checker::{CheckOptions, CheckResult};
 use crate::diagnostic::Diagnostic;
@@ -29,10 +36,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::game::{check_one, game_key};
-use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Slot};
+use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Lined, Slot};
 use super::merge::{game_by_position, merge_with_file, with_games};
-use super::piece::mix;
-use super::state::{shift, Checked, Games, PieceCheck, Segment, State, Stats};
+use super::piece::{mix, PieceInfo};
+use super::state::{shift, Checked, Entry, GameRanges, Games, PieceCheck, Segment, State, Stats};
 
 /// `f` on each game of `games` (indices, ascending) and its chunk, on every
 /// core: from `whole` (every game's chunk) or piece by piece from
@@ -92,59 +99,307 @@ pub fn check_segments(
     opts: &CheckOptions,
     prev: &State,
 ) -> (Checked, State, Stats) {
-    let text = source.text.as_str();
     let export_from = rules::export_from(source, opts);
     let inherits = source.uses_hash_values();
-    let mut next = State::default();
     let mut walked = forest.len();
-    let pre = layout_of_pieces(
+    let cx = Run {
+        source,
+        forest,
+        opts,
+        prev,
+        export_from,
+        inherits,
+    };
+    match layout_of_pieces(
         source,
         forest,
         prev,
-        &mut next,
         &mut walked,
         export_from,
         inherits,
         opts,
-    );
-    // A game across pieces (error recovery took a piece's last game break):
-    // every tree at once, walked as one document.
-    let all: Vec<tree_sitter::Tree> = if pre.is_none() {
-        forest.trees(text)
+    ) {
+        Some((pieces, replaced)) => check_pieces(&cx, pieces, &replaced, walked),
+        // A game across pieces (error recovery took a piece's last game
+        // break): every tree at once, walked as one document.
+        None => check_whole_tree(&cx),
+    }
+}
+
+/// A piece whose diagnostics are built again: its index, its games' keys,
+/// its context, its key and the export rule on its last break.
+type Build = (usize, Vec<u64>, u64, u64, Option<Diagnostic>);
+
+/// What every step of one check reads.
+struct Run<'a> {
+    source: &'a SourceText,
+    forest: &'a Forest,
+    opts: &'a CheckOptions,
+    prev: &'a State,
+    export_from: Option<usize>,
+    inherits: bool,
+}
+
+/// What a piece's diagnostics depend on besides its text when no game
+/// inherits values: whether export rules apply to each of its games (all,
+/// none, or from an offset inside it: [`game_key`]), to its separators,
+/// and whether its last break is wrong.
+fn piece_context(s: &Slot, r: &Run<'_>, separators: bool, tail: bool) -> u64 {
+    let export = match r.export_from {
+        None => 0u64,
+        Some(p) if p <= s.start => 1,
+        Some(p) if p >= s.start + s.len => 2,
+        Some(p) => 3 + (p - s.start) as u64,
+    };
+    let flags = 1 + separators as u64 + 2 * tail as u64 + 4 * r.inherits as u64;
+    mix(mix(s.id, flags), export)
+}
+
+/// The check on a forest's pieces (`pieces`: lined up with the previous
+/// check's, with the diagnostics of the games checked while walking them).
+/// A piece whose context did not change is taken whole; the others' games
+/// are keyed and, where the key is new, checked. Without `#` values, what
+/// is done per edit is one step per piece and the games of the pieces the
+/// edit touched.
+fn check_pieces(
+    r: &Run<'_>,
+    pieces: Vec<Lined<'_>>,
+    replaced: &Games,
+    walked: usize,
+) -> (Checked, State, Stats) {
+    let (source, prev, export_from) = (r.source, r.prev, r.export_from);
+    let text = source.text.as_str();
+    let mut next = State::default();
+    let mut slots = Vec::with_capacity(pieces.len());
+    let mut olds = Vec::with_capacity(pieces.len());
+    let mut dones = Vec::with_capacity(pieces.len());
+    for (s, o, d) in pieces {
+        slots.push(s);
+        olds.push(o);
+        dones.push(d);
+    }
+    let n = slots.last().map_or(0, |s| s.games.end);
+    next.count = n;
+    let moved = |s: &Slot, r: &Range<usize>| {
+        let by = s.start as isize - s.info.start as isize;
+        (r.start as isize + by) as usize..(r.end as isize + by) as usize
+    };
+
+    // Inheritance: resolutions of every game, from tag summaries.
+    let resolutions: Vec<Option<Resolution>> = if r.inherits {
+        let mut place = Vec::with_capacity(n);
+        let mut hashes = Vec::with_capacity(n);
+        for (p, s) in slots.iter().enumerate() {
+            for (k, g) in s.info.games.iter().enumerate() {
+                place.push((p, k));
+                hashes.push(g.2);
+            }
+        }
+        resolve_inheritance(r.forest, text, None, &place, &hashes, prev, &mut next)
     } else {
         Vec::new()
     };
-    let (layout, whole, done) = match pre {
-        Some((l, done)) => (l, None, done),
-        None => {
-            next.pieces.clear();
-            walked = forest.len();
-            let top = syntax::top_nodes(&all);
-            let (chunks, loose) = syntax::games(&all);
-            let l = layout_of_chunks(source, &all, &chunks, &loose);
-            (l, Some((top, chunks)), Vec::new())
+    let resolution = |i: usize| resolutions.get(i).and_then(Option::as_ref);
+
+    // Which pieces' diagnostics can be taken whole.
+    let separators = export_from == Some(0);
+    let mut examined = 0;
+    let mut entries: Vec<Option<Arc<Entry>>> = Vec::with_capacity(slots.len());
+    let mut build: Vec<Build> = Vec::new();
+    for (p, s) in slots.iter().enumerate() {
+        let next_id = slots.get(p + 1).map(|n| n.id);
+        let old = olds[p];
+        // The text from the piece's last node to the next one's first is
+        // the same while both pieces are.
+        let kept = old.filter(|e| {
+            e.next_id.is_some() && e.next_id == next_id && slots[p + 1].info.first_node.is_some()
+        });
+        let tail = match kept {
+            _ if !separators => None,
+            Some(e) => e.tail.clone(),
+            None => tail_separator(text, s, &slots[p + 1..]),
+        };
+        let context = piece_context(s, r, separators, tail.is_some());
+        let old = old.filter(|e| e.tail == tail);
+        if let Some(e) = old.filter(|e| !r.inherits && e.context == context) {
+            entries.push(Some(if e.next_id == next_id {
+                (*e).clone()
+            } else {
+                Arc::new(Entry {
+                    next_id,
+                    ..Entry::clone(e)
+                })
+            }));
+            continue;
         }
+        examined += s.info.games.len();
+        let keys: Vec<u64> = s
+            .info
+            .games
+            .iter()
+            .enumerate()
+            .map(|(k, (span, _, h))| {
+                let env = resolution(s.games.start + k).map_or(0, |x| x.value_hash());
+                game_key(*h, env, export_from, &moved(s, span))
+            })
+            .collect();
+        let key = piece_key(s.id, separators, tail.is_some(), &keys);
+        match old.filter(|e| e.key == key) {
+            Some(e) => entries.push(Some(Arc::new(Entry {
+                context,
+                next_id,
+                ..Entry::clone(e)
+            }))),
+            None => {
+                entries.push(None);
+                build.push((p, keys, context, key, tail));
+            }
+        }
+    }
+
+    // The games of those pieces that no check has seen.
+    let mut found: Vec<Vec<Option<Arc<Vec<Diagnostic>>>>> = Vec::with_capacity(build.len());
+    let mut todo: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    let mut checked = 0;
+    for (b, (p, keys, ..)) in build.iter().enumerate() {
+        let mut got: Vec<Option<Arc<Vec<Diagnostic>>>> = vec![None; keys.len()];
+        for (k, d) in std::mem::take(&mut dones[*p]) {
+            got[k] = Some(d);
+            checked += 1;
+        }
+        let mut missing = Vec::new();
+        for (k, key) in keys.iter().enumerate() {
+            if got[k].is_none() {
+                got[k] = replaced.get(key).or_else(|| prev.games.get(key)).cloned();
+                if got[k].is_none() {
+                    missing.push(k);
+                }
+            }
+        }
+        if !missing.is_empty() {
+            todo.push((b, *p, missing));
+        }
+        found.push(got);
+    }
+    let fresh = crate::par::map(&todo, |(b, p, list)| {
+        let s = &slots[*p];
+        let trees = r.forest.piece_trees(*p, text);
+        let (chunks, _) = syntax::games(&trees[..]);
+        let diags: Vec<(usize, Arc<Vec<Diagnostic>>)> = list
+            .iter()
+            .map(|&k| {
+                let i = s.games.start + k;
+                let span = moved(s, &s.info.games[k].0);
+                let d = check_one(
+                    source,
+                    &chunks[k],
+                    span,
+                    i,
+                    resolution(i),
+                    r.opts,
+                    export_from,
+                );
+                (k, Arc::new(d))
+            })
+            .collect();
+        (*b, diags)
+    });
+    for (b, diags) in fresh {
+        for (k, d) in diags {
+            found[b][k] = Some(d);
+            checked += 1;
+        }
+    }
+
+    // The pieces built now, and the games' cache for the next check.
+    for ((p, keys, context, key, tail), got) in build.into_iter().zip(found) {
+        let got: Vec<Arc<Vec<Diagnostic>>> = got
+            .into_iter()
+            .map(|d| d.expect("every game was checked or reused"))
+            .collect();
+        let s = &slots[p];
+        let check = piece_check(s, &keys, got, separators, tail.clone());
+        entries[p] = Some(Arc::new(Entry {
+            id: s.id,
+            info: s.info.clone(),
+            context,
+            key,
+            check: Arc::new(check),
+            tail,
+            next_id: slots.get(p + 1).map(|n| n.id),
+        }));
+    }
+    let entries: Vec<Arc<Entry>> = entries
+        .into_iter()
+        .map(|e| e.expect("every piece"))
+        .collect();
+
+    // One segment per piece.
+    let mut segments = Vec::with_capacity(slots.len() + 1);
+    let mut caps = [0usize; rules::text::CAP_KINDS];
+    let mut parts = Vec::with_capacity(slots.len());
+    for (s, e) in slots.iter().zip(&entries) {
+        for (c, k) in caps.iter_mut().zip(e.check.caps) {
+            *c += k;
+        }
+        segments.push(Segment {
+            shift: s.start,
+            first_game: s.games.start,
+            diags: e.check.diags.clone(),
+            len: s.len,
+            lasting: true,
+        });
+        parts.push((
+            s.games.start,
+            s.start as isize - s.info.start as isize,
+            s.info.clone(),
+        ));
+    }
+    next.entries = Arc::new(entries);
+    let ranges = GameRanges::new(parts);
+    let stats = Stats {
+        games: n,
+        checked,
+        walked,
+        examined,
     };
+    let loose = rules::text::file_level(source);
+    let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
+    (with_games(checked, ranges, resolutions), next, stats)
+}
+
+/// The check of a document whose trees are walked as one (a game reaches
+/// across pieces): every game keyed, those no check has seen checked.
+fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
+    let (source, forest, prev, export_from) = (r.source, r.forest, r.prev, r.export_from);
+    let text = source.text.as_str();
+    let mut next = State::default();
+    let all: Vec<tree_sitter::Tree> = forest.trees(text);
+    let top = syntax::top_nodes(&all);
+    let (chunks, loose) = syntax::games(&all);
     let Layout {
         spans,
         ranges: chunk_ranges,
         hashes,
         between,
         place,
-        pieces,
-    } = layout;
+    } = layout_of_chunks(source, &all, &chunks, &loose);
     let n = spans.len();
     next.count = n;
-    let whole_chunks = whole.as_ref().map(|(_, c)| c.as_slice());
 
-    // Inheritance: resolutions of every game, from tag summaries.
-    let resolutions = if inherits {
-        resolve_inheritance(forest, text, whole_chunks, &place, &hashes, prev, &mut next)
+    let resolutions = if r.inherits {
+        resolve_inheritance(
+            forest,
+            text,
+            Some(&chunks),
+            &place,
+            &hashes,
+            prev,
+            &mut next,
+        )
     } else {
         (0..n).map(|_| None).collect()
     };
-
-    // Game keys.
     let keys: Vec<u64> = (0..n)
         .map(|i| {
             game_key(
@@ -155,60 +410,22 @@ pub fn check_segments(
             )
         })
         .collect();
-
-    // The pieces whose diagnostics can be taken whole; the games of the
-    // others need theirs (every game without pieces).
-    let separators = export_from == Some(0);
-    let tails: Vec<Option<Diagnostic>> = pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            if separators {
-                tail_separator(text, p, &pieces[k + 1..])
-            } else {
-                None
-            }
-        })
+    let todo: Vec<usize> = (0..n)
+        .filter(|&i| prev.games.get(&keys[i]).is_none())
         .collect();
-    let piece_keys: Vec<u64> = pieces
-        .iter()
-        .zip(&tails)
-        .map(|(p, t)| piece_key(p.id, separators, t.is_some(), &keys[p.games.clone()]))
-        .collect();
-    let reused: Vec<Option<Arc<PieceCheck>>> = piece_keys
-        .iter()
-        .map(|k| prev.checks.get(k).cloned())
-        .collect();
-    let needed: Vec<usize> = if whole.is_some() {
-        (0..n).collect()
-    } else {
-        pieces
-            .iter()
-            .zip(&reused)
-            .filter(|(_, r)| r.is_none())
-            .flat_map(|(p, _)| p.games.clone())
-            .collect()
-    };
-    let mut checked: HashMap<usize, Arc<Vec<Diagnostic>>> = done.into_iter().collect();
-    let todo: Vec<usize> = needed
-        .iter()
-        .copied()
-        .filter(|&i| !checked.contains_key(&i) && prev.games.get(&keys[i]).is_none())
-        .collect();
-    let fresh = for_games(forest, text, whole_chunks, &place, &todo, |i, c| {
+    let fresh = for_games(forest, text, Some(&chunks), &place, &todo, |i, c| {
         check_one(
             source,
             c,
             spans[i].clone(),
             i,
             resolutions[i].as_ref(),
-            opts,
+            r.opts,
             export_from,
         )
     });
-    for (i, diags) in fresh {
-        checked.insert(i, Arc::new(diags));
-    }
+    let checked: HashMap<usize, Arc<Vec<Diagnostic>>> =
+        fresh.into_iter().map(|(i, d)| (i, Arc::new(d))).collect();
     let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
         checked
             .get(&i)
@@ -219,46 +436,25 @@ pub fn check_segments(
     let stats = Stats {
         games: n,
         checked: checked.len(),
-        walked,
+        walked: forest.len(),
+        examined: n,
     };
-
-    // What belongs to the file.
-    let loose = rules::text::file_level(source);
-
-    let Some((top, chunks)) = &whole else {
-        // A forest's pieces.
-        next.games = prev.games.clone();
-        for (&i, diags) in &checked {
-            next.games.recent.insert(keys[i], diags.clone());
-        }
-        let cx = PieceContext {
-            keys: &keys,
-            spans: &spans,
-            chunk_ranges: &chunk_ranges,
-            separators,
-            game_diags: &game_diags,
-        };
-        let (segments, caps) = piece_segments(&pieces, &piece_keys, reused, tails, &cx, &mut next);
-        next.rebuild_games_if_grown(n);
-        let checked = merge_with_file(source, export_from, &chunk_ranges, n, segments, caps, loose);
-        return (with_games(checked, chunk_ranges, resolutions), next, stats);
-    };
-
-    // The whole tree.
-    let mut out = loose;
+    let mut out = rules::text::file_level(source);
     next.games = whole_games(&keys, &spans, &game_diags, &mut out);
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
     if export_from == Some(0) {
-        out.extend(rules::file_export_in(source, top, chunks));
+        out.extend(rules::file_export_in(source, &top, &chunks));
     }
     rules::text::cap(&mut out);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
     crate::diagnostic::sort(&mut out);
+    let info = PieceInfo::whole(spans, chunk_ranges, hashes);
+    let ranges = GameRanges::new(vec![(0, 0, Arc::new(info))]);
     (
-        with_games(Checked::loose(n, out), chunk_ranges, resolutions),
+        with_games(Checked::loose(n, out), ranges, resolutions),
         next,
         stats,
     )
@@ -274,22 +470,23 @@ pub(super) fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> 
         })
 }
 
-/// The diagnostics of piece `p`, from its games' and its [`PieceInfo`].
-#[allow(clippy::too_many_arguments)]
-pub(super) fn piece_check(p: &Slot, cx: &PieceContext<'_>, tail: Option<Diagnostic>) -> PieceCheck {
-    let PieceContext {
-        keys,
-        spans,
-        chunk_ranges,
-        separators,
-        game_diags,
-    } = *cx;
-    let start = p.start;
-    let mut games = Vec::with_capacity(p.games.len());
+/// The diagnostics of piece `s`, from its games' (`keys` and `diags`, in
+/// order) and its [`PieceInfo`]: relative to the piece's start.
+fn piece_check(
+    s: &Slot,
+    keys: &[u64],
+    got: Vec<Arc<Vec<Diagnostic>>>,
+    separators: bool,
+    tail: Option<Diagnostic>,
+) -> PieceCheck {
+    // The info's offsets are as they were when the piece started at
+    // `info.start`; the tail's are relative to the piece's start.
+    let info = &s.info;
+    let back = -(info.start as isize);
+    let mut games = Vec::with_capacity(got.len());
     let mut diags = Vec::new();
-    for (local, i) in p.games.clone().enumerate() {
-        let d = game_diags(i);
-        let by = (spans[i].start - start) as isize;
+    for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
+        let by = (span.start - info.start) as isize;
         diags.extend(d.iter().map(|x| {
             let mut x = shift(x.clone(), by);
             if x.game.is_some() {
@@ -297,19 +494,17 @@ pub(super) fn piece_check(p: &Slot, cx: &PieceContext<'_>, tail: Option<Diagnost
             }
             x
         }));
-        games.push((keys[i], d));
+        games.push((keys[local], d));
     }
-    // The info's offsets are as they were when the piece started at
-    // `info.start`.
-    let back = -(p.info.start as isize);
-    diags.extend(p.info.between.iter().map(|d| shift(d.clone(), back)));
+    diags.extend(info.between.iter().map(|d| shift(d.clone(), back)));
     if separators {
-        diags.extend(p.info.separators.iter().map(|d| shift(d.clone(), back)));
+        diags.extend(info.separators.iter().map(|d| shift(d.clone(), back)));
         diags.extend(tail);
     }
-    let local: Vec<Range<usize>> = chunk_ranges[p.games.clone()]
+    let local: Vec<Range<usize>> = info
+        .games
         .iter()
-        .map(|r| r.start - start..r.end - start)
+        .map(|g| g.1.start - info.start..g.1.end - info.start)
         .collect();
     for d in diags.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&local, d.range.start);
@@ -381,49 +576,5 @@ fn whole_games(
         }));
         base.insert(*key, diags);
     }
-    Games {
-        base: Arc::new(base),
-        recent: HashMap::default(),
-    }
-}
-
-/// What turning the games' diagnostics into a piece's needs to know of the
-/// document.
-pub(super) struct PieceContext<'a> {
-    pub(super) keys: &'a [u64],
-    pub(super) spans: &'a [Range<usize>],
-    pub(super) chunk_ranges: &'a [Range<usize>],
-    /// Export rules apply from the first game on (the separator rule).
-    pub(super) separators: bool,
-    pub(super) game_diags: &'a dyn Fn(usize) -> Arc<Vec<Diagnostic>>,
-}
-
-/// One segment per piece: the previous check's where the piece and its
-/// games' keys did not change (`reused`), else built from the games'
-/// diagnostics; kept in `next`. Also the per-file cap counts of them all.
-fn piece_segments(
-    pieces: &[Slot],
-    piece_keys: &[u64],
-    reused: Vec<Option<Arc<PieceCheck>>>,
-    tails: Vec<Option<Diagnostic>>,
-    cx: &PieceContext<'_>,
-    next: &mut State,
-) -> (Vec<Segment>, [usize; rules::text::CAP_KINDS]) {
-    let mut segments = Vec::with_capacity(pieces.len() + 1);
-    let mut caps = [0usize; rules::text::CAP_KINDS];
-    for (((p, key), reused), tail) in pieces.iter().zip(piece_keys).zip(reused).zip(tails) {
-        let pc = reused.unwrap_or_else(|| Arc::new(piece_check(p, cx, tail)));
-        for (c, k) in caps.iter_mut().zip(pc.caps) {
-            *c += k;
-        }
-        segments.push(Segment {
-            shift: p.start,
-            first_game: p.games.start,
-            diags: pc.diags.clone(),
-            len: p.len,
-            lasting: true,
-        });
-        next.checks.insert(*key, pc);
-    }
-    (segments, caps)
+    Arc::new(base)
 }

@@ -4,7 +4,7 @@
 
 use super::game::{check_one, game_key};
 use super::piece::{games_and_gaps, PieceInfo};
-use super::state::{shift, State};
+use super::state::{shift, Entry, Games, State};
 use crate::checker::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::rules;
@@ -24,14 +24,17 @@ pub(super) struct Layout {
     pub(super) between: Vec<Diagnostic>,
     /// Per game: its piece (index into the trees) and index in the piece.
     pub(super) place: Vec<(usize, usize)>,
-    /// A forest's pieces.
-    pub(super) pieces: Vec<Slot>,
 }
 
-/// A game's index and its diagnostics (relative to its span).
-pub(super) type GameDiags = (usize, Arc<Vec<Diagnostic>>);
+/// A game's index in its piece and its diagnostics (relative to its span).
+pub(super) type LocalDiags = (usize, Arc<Vec<Diagnostic>>);
 
-/// A piece of a forest in a [`Layout`].
+/// A piece of a forest lined up with the previous check: its slot, what
+/// that check kept of it (if it is the same piece), and the diagnostics of
+/// its games checked while walking it.
+pub(super) type Lined<'p> = (Slot, Option<&'p Arc<Entry>>, Vec<LocalDiags>);
+
+/// A piece of a forest in a check.
 pub(super) struct Slot {
     pub(super) id: u64,
     /// The piece's start and length now (its [`PieceInfo`] may be older).
@@ -62,28 +65,58 @@ pub(super) fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diag
     .map(|d| shift(d, -(p.start as isize)))
 }
 
-/// The games of `forest`'s pieces (what `prev` knows of unchanged pieces
-/// is reused) and, for the pieces walked now in a document without `#`
-/// values, the diagnostics of their games that `prev` does not have:
-/// computed while the piece's trees are at hand, so that opening a
-/// document parses each piece once and never holds the trees of all of
-/// them. `None` when a game reaches across pieces.
+/// The pieces of `forest`, lined up with those of the previous check
+/// (`prev`) by id: the pieces before and after the edited ones are
+/// found there, the others are walked now. For the pieces walked now in a
+/// document without `#` values, the diagnostics of their games that `prev`
+/// does not have, computed while the piece's trees are at hand, so that
+/// opening a document parses each piece once and never holds the trees of
+/// all of them. `None` when a game reaches across pieces.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn layout_of_pieces(
+pub(super) fn layout_of_pieces<'p>(
     source: &SourceText,
     forest: &Forest,
-    prev: &State,
-    next: &mut State,
+    prev: &'p State,
     walked: &mut usize,
     export_from: Option<usize>,
     inherits: bool,
     opts: &CheckOptions,
-) -> Option<(Layout, Vec<GameDiags>)> {
+) -> Option<(Vec<Lined<'p>>, Games)> {
     let text = source.text.as_str();
     let (ranges, ids) = (forest.ranges(), forest.ids());
-    let missing: Vec<usize> = (0..ids.len())
-        .filter(|&i| !prev.pieces.contains_key(&ids[i]))
-        .collect();
+    let olds = &prev.entries;
+    let prefix = ids
+        .iter()
+        .zip(olds.iter())
+        .take_while(|(id, e)| **id == e.id)
+        .count();
+    let room = ids.len().min(olds.len()) - prefix;
+    let suffix = ids
+        .iter()
+        .rev()
+        .zip(olds.iter().rev())
+        .take(room)
+        .take_while(|(id, e)| **id == e.id)
+        .count();
+    let old_of = |i: usize| -> Option<&'p Arc<Entry>> {
+        if i < prefix {
+            Some(&olds[i])
+        } else if i >= ids.len() - suffix {
+            Some(&olds[i + olds.len() - ids.len()])
+        } else {
+            None
+        }
+    };
+    // The games of the pieces replaced: what an edited piece's other
+    // games find their diagnostics in.
+    let replaced: Games = Arc::new(
+        olds[prefix..olds.len() - suffix]
+            .iter()
+            .flat_map(|e| e.check.games.iter().cloned())
+            .collect(),
+    );
+    let known = |key: &u64| replaced.get(key).or_else(|| prev.games.get(key));
+    let missing: Vec<usize> = (prefix..ids.len() - suffix).collect();
     *walked = missing.len();
     let last = ids.len().saturating_sub(1);
     let fresh = crate::par::map(&missing, |&i| {
@@ -93,11 +126,7 @@ pub(super) fn layout_of_pieces(
         if !inherits {
             let (chunks, _) = syntax::games(&trees[..]);
             for (k, (span, _, h)) in info.games.iter().enumerate() {
-                if prev
-                    .games
-                    .get(&game_key(*h, 0, export_from, span))
-                    .is_none()
-                {
+                if known(&game_key(*h, 0, export_from, span)).is_none() {
                     done.push((
                         k,
                         Arc::new(check_one(
@@ -115,60 +144,36 @@ pub(super) fn layout_of_pieces(
         }
         (info, done)
     });
-    let mut infos: Vec<Option<Arc<PieceInfo>>> =
-        ids.iter().map(|id| prev.pieces.get(id).cloned()).collect();
-    let mut done_by_piece: Vec<Vec<GameDiags>> = vec![Vec::new(); ids.len()];
-    for (&i, (info, done)) in missing.iter().zip(fresh) {
-        infos[i] = Some(Arc::new(info));
-        done_by_piece[i] = done;
-    }
-    if infos
-        .iter()
-        .enumerate()
-        .any(|(i, info)| i < last && !info.as_ref().expect("every piece").ends_with_break)
-    {
-        return None; // a game across pieces: use the whole-document walk
-    }
-    let games: usize = infos
-        .iter()
-        .map(|i| i.as_ref().expect("every piece").games.len())
-        .sum();
-    let mut l = Layout {
-        spans: Vec::with_capacity(games),
-        ranges: Vec::with_capacity(games),
-        hashes: Vec::with_capacity(games),
-        between: Vec::new(),
-        place: Vec::with_capacity(games),
-        pieces: Vec::with_capacity(ids.len()),
-    };
-    let mut done = Vec::new();
-    for (p, info) in infos.into_iter().enumerate() {
-        let info = info.expect("every piece");
-        let by = ranges[p].start as isize - info.start as isize;
-        let at =
-            |r: &Range<usize>| (r.start as isize + by) as usize..(r.end as isize + by) as usize;
-        let first = l.spans.len();
-        for (k, (span, range, h)) in info.games.iter().enumerate() {
-            l.spans.push(at(span));
-            l.ranges.push(at(range));
-            l.hashes.push(*h);
-            l.place.push((p, k));
+    let mut fresh = fresh.into_iter();
+    let mut out = Vec::with_capacity(ids.len());
+    let mut first = 0;
+    for p in 0..ids.len() {
+        let old = old_of(p);
+        let (info, done) = match old {
+            Some(e) => (e.info.clone(), Vec::new()),
+            None => {
+                let (info, done) = fresh.next().expect("a fresh piece");
+                (Arc::new(info), done)
+            }
+        };
+        if p < last && !info.ends_with_break {
+            return None; // a game across pieces: use the whole-document walk
         }
-        done.extend(
-            std::mem::take(&mut done_by_piece[p])
-                .into_iter()
-                .map(|(k, d)| (first + k, d)),
-        );
-        next.pieces.insert(ids[p], info.clone());
-        l.pieces.push(Slot {
-            id: ids[p],
-            start: ranges[p].start,
-            len: ranges[p].len(),
-            info,
-            games: first..l.spans.len(),
-        });
+        let games = first..first + info.games.len();
+        first = games.end;
+        out.push((
+            Slot {
+                id: ids[p],
+                start: ranges[p].start,
+                len: ranges[p].len(),
+                info,
+                games,
+            },
+            old,
+            done,
+        ));
     }
-    Some((l, done))
+    Some((out, replaced))
 }
 
 /// [`Layout`] from the document's trees and chunks (one walk of every
@@ -186,7 +191,6 @@ pub(super) fn layout_of_chunks(
         hashes: Vec::new(),
         between,
         place: Vec::new(),
-        pieces: Vec::new(),
     };
     for (k, (span, range, h)) in games.into_iter().enumerate() {
         l.spans.push(span);

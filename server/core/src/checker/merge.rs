@@ -1,7 +1,7 @@
 //! Putting the diagnostics together: per-piece segments merged with what
 //! belongs to the file, in document order.
 
-use super::state::{Checked, Segment};
+use super::state::{Checked, GameRanges, Segment};
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::Resolution;
 use crate::rules;
@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 pub(super) fn with_games(
     mut c: Checked,
-    ranges: Vec<Range<usize>>,
+    ranges: GameRanges,
     resolutions: Vec<Option<Resolution>>,
 ) -> Checked {
-    c.game_ranges = Arc::new(ranges);
+    c.game_ranges = ranges;
     if resolutions.iter().any(|r| r.is_some()) {
         c.resolutions = Some(Arc::new(
             resolutions
@@ -104,7 +104,7 @@ pub(super) fn merge(games: usize, segments: Vec<Segment>, mut loose: Vec<Diagnos
 pub(super) fn merge_with_file(
     source: &SourceText,
     export_from: Option<usize>,
-    chunk_ranges: &[Range<usize>],
+    ranges: &GameRanges,
     n: usize,
     segments: Vec<Segment>,
     mut caps: [usize; rules::text::CAP_KINDS],
@@ -114,7 +114,7 @@ pub(super) fn merge_with_file(
         rules::export::check_file_text(source, &mut loose);
     }
     for d in &mut loose {
-        d.game = game_by_position(chunk_ranges, d.range.start);
+        d.game = ranges.game_at(d.range.start);
     }
     let loose_caps = rules::text::cap_counts(&loose);
     for (c, k) in caps.iter_mut().zip(loose_caps) {

@@ -13,7 +13,7 @@ mod piece;
 mod state;
 
 pub use engine::{check, check_segments};
-pub use state::{Checked, Segment, State, Stats};
+pub use state::{Checked, GameRanges, Segment, State, Stats};
 
 pub use crate::rules::CheckOptions;
 

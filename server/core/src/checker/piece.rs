@@ -37,6 +37,29 @@ pub(super) struct PieceInfo {
 }
 
 impl PieceInfo {
+    /// The layout of a document walked whole, as one piece (only its
+    /// games' spans, ranges and hashes).
+    pub(super) fn whole(
+        spans: Vec<Range<usize>>,
+        ranges: Vec<Range<usize>>,
+        hashes: Vec<u64>,
+    ) -> PieceInfo {
+        PieceInfo {
+            start: 0,
+            games: spans
+                .into_iter()
+                .zip(ranges)
+                .zip(hashes)
+                .map(|((s, r), h)| (s, r, h))
+                .collect(),
+            between: Vec::new(),
+            separators: Vec::new(),
+            tail_break: None,
+            first_node: None,
+            ends_with_break: false,
+        }
+    }
+
     /// The layout of a piece from its trees (one, or one per game where
     /// the piece has a syntax error: [`syntax::PieceTrees`]).
     pub(super) fn of(

@@ -13,52 +13,26 @@ use std::sync::Arc;
 /// What one check leaves for the next one.
 #[derive(Clone, Debug, Default)]
 pub struct State {
-    /// Per-game diagnostics by game key, ranges relative to the span start.
+    /// Per-game diagnostics by game key, ranges relative to the span start,
+    /// from a document walked whole (a check on pieces finds the games of
+    /// the pieces it replaces in their [`Entry`]).
     pub(super) games: Games,
     /// Tag summaries by span hash (only kept when the text uses `#`).
     pub(super) summaries: HashMap<u64, Arc<TagSummary>>,
-    /// The layout of each piece of a [`syntax::Forest`] by piece id: a piece
-    /// whose tree did not change is not walked or hashed again.
-    pub(super) pieces: HashMap<u64, Arc<PieceInfo>>,
-    /// The diagnostics of each piece by [`piece_key`]: a piece whose tree
-    /// and games' keys did not change is taken as a whole, without looking
-    /// at its games one by one.
-    pub(super) checks: HashMap<u64, Arc<PieceCheck>>,
+    /// Per piece of the forest checked, in order: its id, layout and
+    /// diagnostics. The next check lines its pieces up with these by id
+    /// (the pieces before and after the edited ones keep theirs): a piece
+    /// whose tree and context did not change is taken whole, without
+    /// looking at its games, and no map of every piece is built again.
+    pub(super) entries: Arc<Vec<Arc<Entry>>>,
     /// The number of games of the check that left this state.
     pub(super) count: usize,
 }
 
-/// Per-game diagnostics by game key: a shared base and the games checked
-/// since it was built. An edit adds a game or two; copying a map of every
-/// game of a large document per edit would cost more than the check.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Games {
-    pub(super) base: Arc<HashMap<u64, Arc<Vec<Diagnostic>>>>,
-    pub(super) recent: HashMap<u64, Arc<Vec<Diagnostic>>>,
-}
-
-impl Games {
-    pub(super) fn get(&self, key: &u64) -> Option<&Arc<Vec<Diagnostic>>> {
-        self.recent.get(key).or_else(|| self.base.get(key))
-    }
-}
+/// Per-game diagnostics by game key.
+pub(super) type Games = Arc<HashMap<u64, Arc<Vec<Diagnostic>>>>;
 
 impl State {
-    /// Rebuilds the games' cache from the current pieces' games now and
-    /// then, so that games edited away do not pile up.
-    pub(super) fn rebuild_games_if_grown(&mut self, games: usize) {
-        if self.games.recent.len() > 256.max(games / 8) {
-            let mut base = HashMap::with_capacity_and_hasher(games, Default::default());
-            for pc in self.checks.values() {
-                base.extend(pc.games.iter().cloned());
-            }
-            self.games = Games {
-                base: Arc::new(base),
-                recent: HashMap::default(),
-            };
-        }
-    }
-
     /// The number of games whose diagnostics can be reused.
     pub fn len(&self) -> usize {
         self.count
@@ -66,6 +40,26 @@ impl State {
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
+}
+
+/// What a check keeps of one piece of a forest.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub(super) id: u64,
+    pub(super) info: Arc<PieceInfo>,
+    /// What the piece's diagnostics depend on besides its text, when no
+    /// game inherits `#` values: whether export rules apply to each of its
+    /// games and to its separators, and whether its last break is wrong
+    /// ([`crate::checker::engine`]'s `piece_context`).
+    pub(super) context: u64,
+    /// [`piece_key`](crate::checker::engine) of `check`.
+    pub(super) key: u64,
+    pub(super) check: Arc<PieceCheck>,
+    /// The export rule on the piece's last break (relative to the piece's
+    /// start) and the id of the piece after it then: the rule looks at
+    /// that piece's first line too.
+    pub(super) tail: Option<Diagnostic>,
+    pub(super) next_id: Option<u64>,
 }
 
 /// The diagnostics of one piece of a forest.
@@ -93,7 +87,7 @@ pub struct Checked {
     pub segments: Vec<Segment>,
     /// Each game's range (its chunk: first to last top-level node), in
     /// order: what requests look games up by, without a tree.
-    pub game_ranges: Arc<Vec<Range<usize>>>,
+    pub game_ranges: GameRanges,
     /// Each game's inherited values (§4.8), when the text uses `#` values.
     pub resolutions: Option<Arc<Vec<Resolution>>>,
 }
@@ -177,6 +171,92 @@ pub struct Stats {
     /// Pieces of a forest whose top-level nodes were walked (the others'
     /// layout was reused); all of them without a forest.
     pub walked: usize,
+    /// Games looked at one by one (their keys computed, their diagnostics
+    /// gathered): those of the pieces whose diagnostics could not be taken
+    /// whole; every game when the text uses `#` values or without a
+    /// forest. What an edit costs beyond its pieces' parse.
+    pub examined: usize,
+}
+
+/// Every game's range (its chunk), kept per piece: made in one step per
+/// piece, whatever the number of games.
+#[derive(Clone, Debug, Default)]
+pub struct GameRanges {
+    /// The pieces with games: their first game's index, what to add to
+    /// their layout's offsets, and their layout.
+    parts: Arc<Vec<(usize, isize, Arc<PieceInfo>)>>,
+    len: usize,
+}
+
+impl GameRanges {
+    /// From pieces in order: (first game, shift, layout); empty ones are
+    /// left out.
+    pub(super) fn new(parts: Vec<(usize, isize, Arc<PieceInfo>)>) -> GameRanges {
+        let parts: Vec<_> = parts
+            .into_iter()
+            .filter(|p| !p.2.games.is_empty())
+            .collect();
+        let len = parts.last().map_or(0, |(f, _, i)| f + i.games.len());
+        GameRanges {
+            parts: Arc::new(parts),
+            len,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn at(part: &(usize, isize, Arc<PieceInfo>), k: usize) -> Range<usize> {
+        let r = &part.2.games[k].1;
+        (r.start as isize + part.1) as usize..(r.end as isize + part.1) as usize
+    }
+
+    /// Game `i`'s range.
+    pub fn get(&self, i: usize) -> Option<Range<usize>> {
+        let p = self.parts.partition_point(|p| p.0 <= i).checked_sub(1)?;
+        let part = &self.parts[p];
+        (i - part.0 < part.2.games.len()).then(|| GameRanges::at(part, i - part.0))
+    }
+
+    /// As `slice::partition_point` on the ranges in order (`pred` true on
+    /// a prefix of them).
+    pub fn partition_point(&self, pred: impl Fn(&Range<usize>) -> bool) -> usize {
+        let parts = &self.parts;
+        let p = parts.partition_point(|part| pred(&GameRanges::at(part, part.2.games.len() - 1)));
+        let Some(part) = parts.get(p) else {
+            return self.len;
+        };
+        let games = &part.2.games;
+        let (mut lo, mut hi) = (0, games.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if pred(&GameRanges::at(part, mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        part.0 + lo
+    }
+
+    /// Every range, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.parts
+            .iter()
+            .flat_map(|part| (0..part.2.games.len()).map(move |k| GameRanges::at(part, k)))
+    }
+
+    /// The game whose range holds `at`, as `check_text` assigns syntax and
+    /// text diagnostics.
+    pub fn game_at(&self, at: usize) -> Option<usize> {
+        let i = self.partition_point(|r| r.end <= at);
+        self.get(i).filter(|r| r.start <= at).map(|_| i)
+    }
 }
 
 pub(super) fn shift(mut d: Diagnostic, by: isize) -> Diagnostic {

@@ -13,7 +13,8 @@ pub fn register(caps: &mut ServerCapabilities) {
     caps.document_range_formatting_provider = Some(OneOf::Left(true));
 }
 
-fn options(snap: &Snapshot) -> FormatOptions {
+/// The options of a formatting request on `snap`.
+pub fn options(snap: &Snapshot) -> FormatOptions {
     FormatOptions {
         add_missing_tags: snap.settings.add_missing_tags,
         ..FormatOptions::default()
