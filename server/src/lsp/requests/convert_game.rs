@@ -152,7 +152,15 @@ pub fn run(snap: &Snapshot, args: Args) -> Result<Value, String> {
             args.games.end
         ));
     }
-    let end = snap.game_spans()[args.games.end - 1].end;
+    let Some(last) = args
+        .games
+        .end
+        .checked_sub(1)
+        .and_then(|i| snap.game_spans().get(i))
+    else {
+        return Err("no game chosen".into());
+    };
+    let end = last.end;
     let text = &snap.source.text[..end];
     let converted = convert_games(text, args.games.clone(), args.format);
     let losses: Vec<String> = converted
