@@ -8,6 +8,7 @@ pub mod fuzz;
 pub mod gen;
 pub mod hostile;
 pub mod lsp_client;
+pub mod lsp_doc;
 pub mod mutate;
 pub mod skips;
 pub mod verifier;

@@ -10,17 +10,10 @@
 //! 100,000 games (`PBN_EDIT_GAMES=1000,100000`).
 
 use pbn::lsp::document::Document;
-use pbn::lsp::settings::Settings;
 use pbn_core::text::PositionEncoding;
 use pbn_tests::gen::{generate, GenOptions};
+use pbn_tests::lsp_doc::settings;
 use std::ops::Range;
-
-fn settings() -> Settings {
-    Settings {
-        encoding: PositionEncoding::Utf8,
-        ..Settings::default()
-    }
-}
 
 fn open(text: &str) -> Document {
     let doc = Document::open(
@@ -36,16 +29,7 @@ fn open(text: &str) -> Document {
 /// Replaces bytes `r` of the document by `new`, as an editor would, and
 /// checks the new version.
 fn change(doc: &mut Document, r: Range<usize>, new: &str) {
-    let pos = |b: usize| {
-        let line = doc.rope.byte_to_line(b);
-        serde_json::json!({"line": line, "character": b - doc.rope.line_to_byte(line)})
-    };
-    let changes = serde_json::from_value(serde_json::json!([
-        {"range": {"start": pos(r.start), "end": pos(r.end)}, "text": new}
-    ]))
-    .unwrap();
-    let v = doc.version + 1;
-    doc.apply(v, changes, PositionEncoding::Utf8, settings());
+    pbn_tests::lsp_doc::change(doc, r, new);
     let _ = doc.snapshot.checked();
 }
 

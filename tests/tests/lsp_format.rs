@@ -8,18 +8,11 @@
 //! game, only that game is edited.
 
 use pbn::lsp::document::Document;
-use pbn::lsp::settings::Settings;
 use pbn_core::format::{format, FormatOptions};
-use pbn_core::text::{PositionEncoding, SourceText};
+use pbn_core::text::SourceText;
 use pbn_tests::gen::{generate, GenOptions};
+use pbn_tests::lsp_doc::settings;
 use std::ops::Range;
-
-fn settings() -> Settings {
-    Settings {
-        encoding: PositionEncoding::Utf8,
-        ..Settings::default()
-    }
-}
 
 fn open(text: &str) -> Document {
     Document::open(
@@ -30,19 +23,7 @@ fn open(text: &str) -> Document {
     )
 }
 
-/// Replaces bytes `r` of the document by `new`, as an editor would.
-fn change(doc: &mut Document, r: Range<usize>, new: &str) {
-    let pos = |b: usize| {
-        let line = doc.rope.byte_to_line(b);
-        serde_json::json!({"line": line, "character": b - doc.rope.line_to_byte(line)})
-    };
-    let changes = serde_json::from_value(serde_json::json!([
-        {"range": {"start": pos(r.start), "end": pos(r.end)}, "text": new}
-    ]))
-    .unwrap();
-    let v = doc.version + 1;
-    doc.apply(v, changes, PositionEncoding::Utf8, settings());
-}
+use pbn_tests::lsp_doc::change;
 
 fn whole(text: &str) -> String {
     let opts = FormatOptions {
