@@ -48,9 +48,30 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
     let mut current: Option<SourceText> = None;
     let mut applied: Vec<(&'static CodeInfo, usize)> = Vec::new();
     let mut passes = 0;
+    // A round of fixes that changes the number of games (a deletion that
+    // leaves a blank line in a broken game) is undone: fixes never move
+    // game breaks.
+    let mut games = None;
+    let mut undo: Option<(
+        Option<SourceText>,
+        Vec<(&'static CodeInfo, usize)>,
+        CheckResult,
+    )> = None;
     loop {
         let src = current.as_ref().unwrap_or(source);
         let res = check_text(src, opts);
+        if *games.get_or_insert(res.games) != res.games {
+            if let Some((before, mut before_applied, before_res)) = undo.take() {
+                before_applied.sort_by_key(|(c, _)| c.code);
+                return Fixed {
+                    source: before.unwrap_or_else(|| edited(source, source.text.clone())),
+                    applied: before_applied,
+                    passes: passes - 1,
+                    unstable: false,
+                    remaining: before_res,
+                };
+            }
+        }
         let fixed = if passes < MAX_PASSES {
             apply_fixes(&src.text, &res.diagnostics, unsafe_fixes)
         } else {
@@ -68,6 +89,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
                 remaining: res,
             };
         };
+        let before_applied = applied.clone();
         for i in which {
             let code = res.diagnostics[i].code;
             match applied.iter_mut().find(|(c, _)| std::ptr::eq(*c, code)) {
@@ -76,6 +98,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
             }
         }
         passes += 1;
-        current = Some(edited(source, text));
+        let before = current.replace(edited(source, text));
+        undo = Some((before, before_applied, res));
     }
 }
