@@ -41,22 +41,21 @@ fn edited(original: &SourceText, text: String) -> SourceText {
     s
 }
 
+/// The fixes applied so far, per code.
+type Applied = Vec<(&'static CodeInfo, usize)>;
+
 /// Applies every safe fix (and the unsafe ones with `unsafe_fixes`) of the
 /// check of `source`, checks again and repeats until no fix applies, at
 /// most [`MAX_PASSES`] times.
 pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) -> Fixed {
     let mut current: Option<SourceText> = None;
-    let mut applied: Vec<(&'static CodeInfo, usize)> = Vec::new();
+    let mut applied: Applied = Vec::new();
     let mut passes = 0;
     // A round of fixes that changes the number of games (a deletion that
     // leaves a blank line in a broken game) is undone: fixes never move
     // game breaks.
     let mut games = None;
-    let mut undo: Option<(
-        Option<SourceText>,
-        Vec<(&'static CodeInfo, usize)>,
-        CheckResult,
-    )> = None;
+    let mut undo: Option<(Option<SourceText>, Applied, CheckResult)> = None;
     loop {
         let src = current.as_ref().unwrap_or(source);
         let res = check_text(src, opts);
