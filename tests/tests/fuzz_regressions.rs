@@ -59,13 +59,7 @@ fn every_fuzz_fixture_passes_its_targets_property() {
 fn every_fmt_fixture_passes_the_fmt_property() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fmt");
     let mut failures = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pbn"))
-        .collect();
-    files.sort();
+    let files = pbn_tests::corpus::pbn_files(&dir);
     assert!(!files.is_empty(), "{}: no fixtures", dir.display());
     for path in files {
         let bytes = std::fs::read(&path).unwrap();

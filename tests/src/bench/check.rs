@@ -540,7 +540,6 @@ fn rules_one_core(
     out
 }
 
-/// Runs `cmd` with stdout to /dev/null; wall-clock from spawn to exit.
 /// The instructions that `pbn check --format json FILE` executes, all
 /// threads together (`valgrind --tool=callgrind`; wall time on a shared
 /// machine is too noisy for a per-byte cost).
@@ -562,7 +561,9 @@ fn callgrind(bin: &Path, path: &Path) -> Result<u64, String> {
         .ok_or_else(|| format!("valgrind gave no instruction count: {}", err.trim()))
 }
 
-fn spawn_timed(cmd: &mut Command, ok: &[i32]) -> Result<Duration, String> {
+/// Runs `cmd` with stdout to /dev/null; wall-clock from spawn to exit.
+/// An exit status outside `ok` is an error with its stderr.
+pub(super) fn spawn_timed(cmd: &mut Command, ok: &[i32]) -> Result<Duration, String> {
     let start = Instant::now();
     let out = cmd
         .stdin(Stdio::null())

@@ -491,24 +491,9 @@ fn bump(d: u8) -> char {
 
 /// Times `pbn check --format json FILE > /dev/null`.
 fn cli_check(pbn: &Path, path: &Path) -> Result<f64, String> {
-    let start = Instant::now();
-    let out = Command::new(pbn)
-        .args(["check", "--format", "json"])
-        .arg(path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("{}: {e}", pbn.display()))?;
-    let d = start.elapsed();
-    match out.status.code() {
-        Some(0 | 1) => Ok(secs(d)),
-        _ => Err(format!(
-            "pbn check: {}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
-    }
+    let mut cmd = Command::new(pbn);
+    cmd.args(["check", "--format", "json"]).arg(path);
+    super::check::spawn_timed(&mut cmd, &[0, 1]).map(secs)
 }
 
 fn server_session(

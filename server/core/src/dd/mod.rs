@@ -18,7 +18,7 @@
 //!   (§3.10, four hands of the same size below 13) through 20 single-board
 //!   solves with declarer's left-hand opponent on lead. [`solve_tables`]:
 //!   many full deals, a deal per worker (dds-bridge's batch solver:
-//!   `CalcAllTablesN` was 5% slower at this in `pbn-bench dd`).
+//!   `CalcAllTablesN` was no faster at this in `pbn-bench dd`).
 //! - [`par`]: DDS's `DealerPar` (par contracts and score following the
 //!   vulnerability and the dealer, sacrifices included).
 //! - [`verify`]: `pbn check --dd` — compares DoubleDummyTricks,
@@ -177,7 +177,7 @@ pub fn solve_hands(
     let (b, n) = builder_of(hands, spot_cards)?;
     if n == 13 {
         let full = b.build_full().map_err(|_| DdError::DuplicateCard)?;
-        let t = match guarded(|| calc_all_tables(&[full]))?.and_then(|v| v.into_iter().next()) {
+        let t = match guarded(|| solve_strains_in_parallel(full))? {
             Some(t) => t,
             None => guarded(|| {
                 SOLVER.with(|cell| {
@@ -255,45 +255,31 @@ pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
     out
 }
 
-/// Full deals' tables through DDS's `CalcAllTablesN` (at most 40 deals a
-/// call, DDS's MAXNOOFTABLES), which solves each deal's five strains as
-/// five boards on every core: one deal in about half the wall time of
+/// One full deal's table through DDS's `CalcAllTablesN`, which solves its
+/// five strains as five boards on every core: about half the wall time of
 /// dds-bridge's `Solver::solve_deal` (one thread) on two cores, which is
-/// what a hover waits for. `None` when DDS reports an error (the caller then falls back to
-/// dds-bridge). Calls are serialised: the legacy API keeps process-wide
-/// state.
-fn calc_all_tables(
-    fulls: &[contract_bridge::deal::FullDeal],
-) -> Option<Vec<dds_bridge::TrickCountTable>> {
+/// what a hover waits for. `None` when DDS reports an error (the caller
+/// then falls back to `solve_deal`). Calls are serialised: the legacy API
+/// keeps process-wide state.
+fn solve_strains_in_parallel(
+    full: contract_bridge::deal::FullDeal,
+) -> Option<dds_bridge::TrickCountTable> {
     use dds_bridge_sys as sys;
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut out = Vec::with_capacity(fulls.len());
-    for chunk in fulls.chunks(40) {
-        // SAFETY: plain C structs of integers; all-zero is a valid value.
-        let mut deals: Box<sys::DdTableDeals> = Box::new(unsafe { std::mem::zeroed() });
-        deals.no_of_tables = i32::try_from(chunk.len()).ok()?;
-        for (slot, &full) in deals.deals.iter_mut().zip(chunk) {
-            *slot = dds_bridge::dd_table_deal_from(full);
-        }
-        let filter = [0; 5];
-        // SAFETY: as above.
-        let mut res: Box<sys::DdTablesRes> = Box::new(unsafe { std::mem::zeroed() });
-        let mut par: Box<sys::AllParResults> = Box::new(unsafe { std::mem::zeroed() });
-        // SAFETY: every pointer is to a live value of the type DDS expects;
-        // mode -1 computes no par, so `par` is not written.
-        let status =
-            unsafe { sys::CalcAllTablesN(&*deals, -1, filter.as_ptr(), &mut *res, &mut *par, 0) };
-        if status != 1 {
-            return None;
-        }
-        out.extend(
-            res.results[..chunk.len()]
-                .iter()
-                .map(|&r| dds_bridge::TrickCountTable::from(r)),
-        );
-    }
-    Some(out)
+    // SAFETY: plain C structs of integers; all-zero is a valid value.
+    let mut deals: Box<sys::DdTableDeals> = Box::new(unsafe { std::mem::zeroed() });
+    deals.no_of_tables = 1;
+    deals.deals[0] = dds_bridge::dd_table_deal_from(full);
+    let filter = [0; 5];
+    // SAFETY: as above.
+    let mut res: Box<sys::DdTablesRes> = Box::new(unsafe { std::mem::zeroed() });
+    let mut par: Box<sys::AllParResults> = Box::new(unsafe { std::mem::zeroed() });
+    // SAFETY: every pointer is to a live value of the type DDS expects;
+    // mode -1 computes no par, so `par` is not written.
+    let status =
+        unsafe { sys::CalcAllTablesN(&*deals, -1, filter.as_ptr(), &mut *res, &mut *par, 0) };
+    (status == 1).then(|| res.results[0].into())
 }
 
 /// One par contract.
