@@ -6,10 +6,15 @@
 //! (`Stats::examined`); the diagnostics stay those of a full check
 //! (`lsp_stress.rs`, `tests/tests/checker.rs`).
 //!
+//! With `#`/`##` values (§4.8), an edit resolves inherited values again
+//! only until the state between two pieces is what it was
+//! (`Stats::resolved`), and the result is a fresh open's.
+//!
 //! `edit_cost_by_size` (ignored) times the check of an edit at 1,000 and
 //! 100,000 games (`PBN_EDIT_GAMES=1000,100000`).
 
 use pbn::lsp::document::Document;
+use pbn_core::checker::Stats as CheckStats;
 use pbn_core::text::PositionEncoding;
 use pbn_tests::gen::{generate, GenOptions};
 use pbn_tests::lsp_doc::settings;
@@ -41,10 +46,10 @@ fn board_digit(doc: &Document, g: usize) -> usize {
     at + text[at..].find('"').expect("a closing quote") - 1
 }
 
-/// The games looked at by each of a series of edits in middle games (a
-/// digit replaced, a character inserted and deleted, a line added),
-/// and the most games any one piece of the document holds.
-fn examined_per_edit(text: &str) -> (Vec<usize>, usize) {
+/// What each of a series of edits in middle games did (a digit replaced,
+/// a character inserted and deleted, a line added), and the most games
+/// any one piece of the document holds.
+fn stats_per_edit(text: &str) -> (Vec<CheckStats>, usize) {
     let mut doc = open(text);
     let n = doc.snapshot.game_spans().len();
     let stats = doc.snapshot.check_stats().unwrap();
@@ -74,14 +79,20 @@ fn examined_per_edit(text: &str) -> (Vec<usize>, usize) {
         ];
         for (r, s) in step {
             change(&mut doc, r, s);
-            out.push(doc.snapshot.check_stats().unwrap().examined);
+            out.push(doc.snapshot.check_stats().unwrap());
         }
     }
     // A new line between two games (the pieces around it cut again).
     let at = doc.snapshot.game_spans().get(n / 3).unwrap().start;
     change(&mut doc, at..at, "\n");
-    out.push(doc.snapshot.check_stats().unwrap().examined);
+    out.push(doc.snapshot.check_stats().unwrap());
     (out, per_piece)
+}
+
+/// The games looked at by each edit of [`stats_per_edit`].
+fn examined_per_edit(text: &str) -> (Vec<usize>, usize) {
+    let (stats, per_piece) = stats_per_edit(text);
+    (stats.iter().map(|s| s.examined).collect(), per_piece)
 }
 
 #[test]
@@ -103,14 +114,118 @@ fn an_edit_looks_only_at_the_games_of_the_pieces_it_touched() {
     assert!(most[1] <= 2 * most[0].max(1) + 40, "{most:?}");
 }
 
-/// With `#` values (§4.8) the inherited values of every later game may
-/// change, so an edit still steps through every game's tag summary: what
-/// the counter reports, and what the test above would catch.
+/// A generated file with `#`/`##` values (§4.8): `##` on game 0's Site
+/// (replaced by game 1's own), `#` on every later game's Event, and
+/// `extra` added to game 0's tags.
+fn inheriting(games: usize, extra: &str) -> String {
+    let text = generate(games, 5, &GenOptions::default()).replacen("[Site \"", "[Site \"##", 1);
+    let mut parts = text.split("[Event \"");
+    let mut out = parts.next().unwrap().to_owned();
+    for (k, part) in parts.enumerate() {
+        out.push_str("[Event \"");
+        if k == 0 {
+            out.push_str(part);
+            out = out.replacen("[Site \"", &format!("{extra}[Site \""), 1);
+        } else {
+            out.push('#');
+            out.push_str(&part[part.find('"').unwrap()..]);
+        }
+    }
+    out
+}
+
+/// With `#` values an edit resolves inherited values again only from its
+/// piece until the state between two pieces is what it was, and looks at
+/// the games of the pieces it touched only.
 #[test]
-fn the_counter_sees_whole_document_work() {
-    let text = generate(300, 5, &GenOptions::default()).replacen("[Site \"", "[Site \"##", 1);
-    let (examined, _) = examined_per_edit(&text);
-    assert!(examined.iter().all(|&e| e >= 300), "{examined:?}");
+fn an_edit_in_an_inheriting_file_stays_in_its_pieces() {
+    let text = inheriting(3000, "");
+    let (stats, per_piece) = stats_per_edit(&text);
+    for (k, s) in stats.iter().enumerate() {
+        assert!(
+            s.examined <= 3 * per_piece && s.resolved <= 3 * per_piece,
+            "edit {k}: {s:?}, a piece holds at most {per_piece}: {stats:?}"
+        );
+    }
+}
+
+/// An edit of a `##` value that every later game inherits changes every
+/// game's inherited values: the counters see the whole document's work
+/// (what the test above would catch).
+#[test]
+fn an_edit_of_a_value_every_game_inherits_is_seen_by_the_counters() {
+    let text = inheriting(300, "[Annotator \"##Ann\"]\n");
+    let mut doc = open(&text);
+    let at = doc.snapshot.source.text.find("##Ann").unwrap() + 2;
+    change(&mut doc, at..at + 1, "B");
+    let s = doc.snapshot.check_stats().unwrap();
+    assert!(s.resolved >= 300 && s.examined >= 300, "{s:?}");
+}
+
+/// Every game's inherited values and sources, and every diagnostic.
+fn outcome(doc: &Document) -> (Vec<String>, Vec<String>) {
+    let r = doc
+        .snapshot
+        .checked()
+        .resolutions
+        .clone()
+        .expect("# values");
+    let n = doc.snapshot.game_spans().len();
+    let res = (0..n).map(|i| format!("{:?}", r.get(i))).collect();
+    let diags = doc
+        .snapshot
+        .check()
+        .diagnostics
+        .iter()
+        .map(|d| format!("{d:?}"))
+        .collect();
+    (res, diags)
+}
+
+/// Edits that add and remove games (so later sources are renumbered, not
+/// resolved again) and change inherited values give what a fresh open of
+/// the same text gives.
+#[test]
+fn incremental_inheritance_equals_a_fresh_resolution() {
+    let text = inheriting(600, "[Annotator \"##Ann\"]\n");
+    let mut doc = open(&text);
+    for k in 0..24 {
+        let spans = doc.snapshot.game_spans();
+        let n = spans.len();
+        let g = (k * 97 + 13) % (n - 2) + 1;
+        let span = spans.get(g).unwrap();
+        let next = spans.get(g + 1).unwrap().start;
+        let body = doc.snapshot.source.text[span.start..next].to_owned();
+        match k % 4 {
+            // A copy of game g before it: every later game moves.
+            0 => change(&mut doc, span.start..span.start, &body),
+            // Game g removed.
+            1 => change(&mut doc, span.start..next, ""),
+            // A real Event value: later `#` Events inherit it.
+            2 => {
+                let at = span.start + body.find("[Event \"").unwrap() + 8;
+                change(&mut doc, at..at + 1, &format!("E{k}\"][X \""));
+            }
+            // The `##` value in game 0 changed.
+            _ => {
+                let at = doc.snapshot.source.text.find("##").unwrap() + 2;
+                change(&mut doc, at..at, "z");
+            }
+        }
+        let fresh = open(&doc.snapshot.source.text);
+        let (a, b) = (outcome(&doc), outcome(&fresh));
+        let first = |x: &[String], y: &[String]| {
+            (0..x.len().max(y.len()))
+                .find(|&i| x.get(i) != y.get(i))
+                .map(|i| (i, x.get(i).cloned(), y.get(i).cloned()))
+        };
+        assert!(
+            a == b,
+            "edit {k} (game {g}): differs from a fresh open: resolutions {:?}, diagnostics {:?}",
+            first(&a.0, &b.0),
+            first(&a.1, &b.1)
+        );
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -301,7 +301,7 @@ impl Snapshot {
         let chunk = chunks.iter().find(|c| c.range == span)?;
         let mut game = model::lower::lower_game(i, chunk, &self.source.text);
         if let Some(r) = self.checked().resolutions.as_ref().and_then(|r| r.get(i)) {
-            r.clone().apply_to(&mut game);
+            r.apply_to(&mut game);
         }
         Some(cells[i].get_or_init(|| Box::new(game)))
     }
@@ -334,7 +334,7 @@ impl Snapshot {
                 if let Some(r) = &resolutions {
                     for g in &mut games {
                         if let Some(r) = r.get(g.index) {
-                            r.clone().apply_to(g);
+                            r.apply_to(g);
                         }
                     }
                 }
@@ -514,7 +514,7 @@ impl Snapshot {
                 keep[firsts[p]..firsts[p + 1]].hash(&mut h);
                 if let Some(r) = &resolutions {
                     for g in firsts[p]..firsts[p + 1] {
-                        r.get(g).map(|r| r.value_hash()).hash(&mut h);
+                        r.value_hash(g).hash(&mut h);
                     }
                 }
                 h.finish()
@@ -533,7 +533,7 @@ impl Snapshot {
                 if let Some(r) = &resolutions {
                     for g in &mut games {
                         if let Some(r) = r.get(g.index) {
-                            r.clone().apply_to(g);
+                            r.apply_to(g);
                         }
                     }
                 }

@@ -20,13 +20,13 @@
 //! number of games (`Stats::examined`, `tests/tests/lsp_edit_cost.rs`).
 //!
 //! Inheritance needs each game's tags, so when the text uses `#` values at
-//! all, a position-free [`TagSummary`] of each game is kept too, keyed by
-//! the span's hash; every game's inherited values are then resolved on
-//! each check.
+//! all, a position-free [`TagSummary`] of each game is kept too, per piece;
+//! an edit resolves inherited values again only from its first piece until
+//! the state between two pieces is what it was ([`super::inherit`]).
 
 use crate::checker::{CheckOptions, CheckResult};
 use crate::diagnostic::Diagnostic;
-use crate::model::inherit::{Env, Resolution, TagSummary};
+use crate::model::inherit::{Env, TagSummary};
 use crate::model::lower::lower_game;
 use crate::rules;
 use crate::syntax::{self, Forest, GameChunk};
@@ -36,6 +36,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::game::{check_one, game_key};
+use super::inherit::{resolve_pieces, PieceInherit, Resolutions};
 use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Lined, Slot};
 use super::merge::{game_by_position, merge_with_file, with_games};
 use super::piece::{mix, PieceInfo};
@@ -185,21 +186,16 @@ fn check_pieces(
         (r.start as isize + by) as usize..(r.end as isize + by) as usize
     };
 
-    // Inheritance: resolutions of every game, from tag summaries.
-    let resolutions: Vec<Option<Resolution>> = if r.inherits {
-        let mut place = Vec::with_capacity(n);
-        let mut hashes = Vec::with_capacity(n);
-        for (p, s) in slots.iter().enumerate() {
-            for (k, g) in s.info.games.iter().enumerate() {
-                place.push((p, k));
-                hashes.push(g.2);
-            }
-        }
-        resolve_inheritance(r.forest, text, None, &place, &hashes, prev, &mut next)
-    } else {
-        Vec::new()
+    // Inheritance, piece by piece from the first changed one.
+    let inherit = r
+        .inherits
+        .then(|| resolve_pieces(r.forest, text, &slots, &olds, prev));
+    let resolution_hash = |p: usize, k: usize| {
+        inherit
+            .as_ref()
+            .and_then(|x| x.pieces[p].resolutions.get(k))
+            .map_or(0, |x| x.value_hash())
     };
-    let resolution = |i: usize| resolutions.get(i).and_then(Option::as_ref);
 
     // Which pieces' diagnostics can be taken whole.
     let separators = export_from == Some(0);
@@ -221,12 +217,19 @@ fn check_pieces(
         };
         let context = piece_context(s, r, separators, tail.is_some());
         let old = old.filter(|e| e.tail == tail);
-        if let Some(e) = old.filter(|e| !r.inherits && e.context == context) {
-            entries.push(Some(if e.next_id == next_id {
+        let inherit_kept = inherit.as_ref().is_none_or(|x| x.kept[p]);
+        if let Some(e) = old.filter(|e| inherit_kept && e.context == context) {
+            let inherit = inherit.as_ref().map(|x| x.pieces[p].clone());
+            let same_inherit = match (&inherit, &e.inherit) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            entries.push(Some(if e.next_id == next_id && same_inherit {
                 (*e).clone()
             } else {
                 Arc::new(Entry {
                     next_id,
+                    inherit,
                     ..Entry::clone(e)
                 })
             }));
@@ -239,8 +242,7 @@ fn check_pieces(
             .iter()
             .enumerate()
             .map(|(k, (span, _, h))| {
-                let env = resolution(s.games.start + k).map_or(0, |x| x.value_hash());
-                game_key(*h, env, export_from, &moved(s, span))
+                game_key(*h, resolution_hash(p, k), export_from, &moved(s, span))
             })
             .collect();
         let key = piece_key(s.id, separators, tail.is_some(), &keys);
@@ -248,6 +250,7 @@ fn check_pieces(
             Some(e) => entries.push(Some(Arc::new(Entry {
                 context,
                 next_id,
+                inherit: inherit.as_ref().map(|x| x.pieces[p].clone()),
                 ..Entry::clone(e)
             }))),
             None => {
@@ -290,12 +293,13 @@ fn check_pieces(
             .map(|&k| {
                 let i = s.games.start + k;
                 let span = moved(s, &s.info.games[k].0);
+                let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
                 let d = check_one(
                     source,
                     &chunks[k],
                     span,
                     i,
-                    resolution(i),
+                    resolution.as_ref(),
                     r.opts,
                     export_from,
                 );
@@ -327,6 +331,7 @@ fn check_pieces(
             check: Arc::new(check),
             tail,
             next_id: slots.get(p + 1).map(|n| n.id),
+            inherit: inherit.as_ref().map(|x| x.pieces[p].clone()),
         }));
     }
     let entries: Vec<Arc<Entry>> = entries
@@ -338,7 +343,11 @@ fn check_pieces(
     let mut segments = Vec::with_capacity(slots.len() + 1);
     let mut caps = [0usize; rules::text::CAP_KINDS];
     let mut parts = Vec::with_capacity(slots.len());
+    let mut inherited = Vec::new();
     for (s, e) in slots.iter().zip(&entries) {
+        if let Some(x) = &e.inherit {
+            inherited.push((s.games.start, x.clone()));
+        }
         for (c, k) in caps.iter_mut().zip(e.check.caps) {
             *c += k;
         }
@@ -362,9 +371,11 @@ fn check_pieces(
         checked,
         walked,
         examined,
+        resolved: inherit.as_ref().map_or(0, |x| x.stepped),
     };
     let loose = rules::text::file_level(source);
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
+    let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
 }
 
@@ -387,24 +398,17 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     let n = spans.len();
     next.count = n;
 
-    let resolutions = if r.inherits {
-        resolve_inheritance(
-            forest,
-            text,
-            Some(&chunks),
-            &place,
-            &hashes,
-            prev,
-            &mut next,
-        )
-    } else {
-        (0..n).map(|_| None).collect()
-    };
+    let inherit = r.inherits.then(|| {
+        Arc::new(resolve_inheritance(
+            forest, text, &chunks, &place, &hashes, prev, &mut next,
+        ))
+    });
+    let resolution = |i: usize| inherit.as_ref().and_then(|x| x.resolutions.get(i));
     let keys: Vec<u64> = (0..n)
         .map(|i| {
             game_key(
                 hashes[i],
-                resolutions[i].as_ref().map(|r| r.value_hash()).unwrap_or(0),
+                resolution(i).map_or(0, |r| r.value_hash()),
                 export_from,
                 &spans[i],
             )
@@ -419,7 +423,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
             c,
             spans[i].clone(),
             i,
-            resolutions[i].as_ref(),
+            resolution(i),
             r.opts,
             export_from,
         )
@@ -438,6 +442,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
         checked: checked.len(),
         walked: forest.len(),
         examined: n,
+        resolved: inherit.as_ref().map_or(0, |_| n),
     };
     let mut out = rules::text::file_level(source);
     next.games = whole_games(&keys, &spans, &game_diags, &mut out);
@@ -453,6 +458,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     crate::diagnostic::sort(&mut out);
     let info = PieceInfo::whole(spans, chunk_ranges, hashes);
     let ranges = GameRanges::new(vec![(0, 0, Arc::new(info))]);
+    let resolutions = inherit.map(|x| Resolutions::new(vec![(0, x)]));
     (
         with_games(Checked::loose(n, out), ranges, resolutions),
         next,
@@ -518,40 +524,54 @@ fn piece_check(
     }
 }
 
-/// The `#`/`##` resolution of every game (§4.8), from the games' tag
-/// summaries: those of unchanged spans are taken from `prev`, the others
-/// are lowered now; all of them are kept in `next`.
+/// The `#`/`##` resolution of every game (§4.8) of a document walked
+/// whole, from the games' tag summaries: those of unchanged spans are taken
+/// from `prev`, the others are lowered now; all of them are kept in `next`.
 fn resolve_inheritance(
     forest: &Forest,
     text: &str,
-    whole_chunks: Option<&[GameChunk<'_>]>,
+    chunks: &[GameChunk<'_>],
     place: &[(usize, usize)],
     hashes: &[u64],
     prev: &State,
     next: &mut State,
-) -> Vec<Option<Resolution>> {
+) -> PieceInherit {
+    let mut known = prev.summaries.clone();
+    for e in prev.entries.iter() {
+        if let Some(inh) = &e.inherit {
+            for (g, s) in e.info.games.iter().zip(inh.summaries.iter()) {
+                known.insert(g.2, s.clone());
+            }
+        }
+    }
     let n = hashes.len();
-    let mut resolutions: Vec<Option<Resolution>> = (0..n).map(|_| None).collect();
     let missing: Vec<usize> = (0..n)
-        .filter(|&i| !prev.summaries.contains_key(&hashes[i]))
+        .filter(|&i| !known.contains_key(&hashes[i]))
         .collect();
-    let fresh = for_games(forest, text, whole_chunks, place, &missing, |i, c| {
+    let fresh = for_games(forest, text, Some(chunks), place, &missing, |i, c| {
         TagSummary::of(&lower_game(i, c, text))
     });
-    let mut summaries: Vec<Option<Arc<TagSummary>>> = hashes
-        .iter()
-        .map(|h| prev.summaries.get(h).cloned())
-        .collect();
+    let mut summaries: Vec<Option<Arc<TagSummary>>> =
+        hashes.iter().map(|h| known.get(h).cloned()).collect();
     for (i, s) in fresh {
         summaries[i] = Some(Arc::new(s));
     }
+    let summaries: Vec<Arc<TagSummary>> = summaries
+        .into_iter()
+        .map(|s| s.expect("every game has a summary"))
+        .collect();
     let mut env = Env::default();
+    let mut resolutions = Vec::with_capacity(n);
     for (i, s) in summaries.iter().enumerate() {
-        let s = s.as_ref().expect("every game has a summary");
         next.summaries.insert(hashes[i], s.clone());
-        resolutions[i] = Some(env.step(i, s));
+        resolutions.push(env.step(i, s));
     }
-    resolutions
+    PieceInherit {
+        summaries: Arc::new(summaries),
+        resolutions: Arc::new(resolutions),
+        after: Arc::new(env),
+        renumber: Default::default(),
+    }
 }
 
 /// The diagnostics of every game of a document walked whole, shifted to

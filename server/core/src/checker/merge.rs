@@ -1,9 +1,9 @@
 //! Putting the diagnostics together: per-piece segments merged with what
 //! belongs to the file, in document order.
 
+use super::inherit::Resolutions;
 use super::state::{Checked, GameRanges, Segment};
 use crate::diagnostic::Diagnostic;
-use crate::model::inherit::Resolution;
 use crate::rules;
 use crate::text::SourceText;
 use std::ops::Range;
@@ -12,17 +12,10 @@ use std::sync::Arc;
 pub(super) fn with_games(
     mut c: Checked,
     ranges: GameRanges,
-    resolutions: Vec<Option<Resolution>>,
+    resolutions: Option<Resolutions>,
 ) -> Checked {
     c.game_ranges = ranges;
-    if resolutions.iter().any(|r| r.is_some()) {
-        c.resolutions = Some(Arc::new(
-            resolutions
-                .into_iter()
-                .map(Option::unwrap_or_default)
-                .collect(),
-        ));
-    }
+    c.resolutions = resolutions;
     c
 }
 

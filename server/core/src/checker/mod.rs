@@ -7,12 +7,14 @@
 mod engine;
 pub mod fix;
 mod game;
+mod inherit;
 mod layout;
 mod merge;
 mod piece;
 mod state;
 
 pub use engine::{check, check_segments};
+pub use inherit::Resolutions;
 pub use state::{Checked, GameRanges, Segment, State, Stats};
 
 pub use crate::rules::CheckOptions;

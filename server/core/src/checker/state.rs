@@ -1,10 +1,11 @@
 //! What one check leaves for the next ([`State`]) and what it returns
 //! ([`Checked`]: the diagnostics in one segment per forest piece).
 
+use super::inherit::{PieceInherit, Resolutions};
 use super::piece::PieceInfo;
 use crate::checker::CheckResult;
 use crate::diagnostic::Diagnostic;
-use crate::model::inherit::{Resolution, TagSummary};
+use crate::model::inherit::TagSummary;
 use crate::rules;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
@@ -17,7 +18,8 @@ pub struct State {
     /// from a document walked whole (a check on pieces finds the games of
     /// the pieces it replaces in their [`Entry`]).
     pub(super) games: Games,
-    /// Tag summaries by span hash (only kept when the text uses `#`).
+    /// Tag summaries by span hash, from a document walked whole when the
+    /// text uses `#` (a check on pieces keeps them in its [`Entry`]s).
     pub(super) summaries: HashMap<u64, Arc<TagSummary>>,
     /// Per piece of the forest checked, in order: its id, layout and
     /// diagnostics. The next check lines its pieces up with these by id
@@ -60,6 +62,8 @@ pub(super) struct Entry {
     /// that piece's first line too.
     pub(super) tail: Option<Diagnostic>,
     pub(super) next_id: Option<u64>,
+    /// Its games' `#`/`##` inheritance, when the text uses `#` values.
+    pub(super) inherit: Option<Arc<PieceInherit>>,
 }
 
 /// The diagnostics of one piece of a forest.
@@ -89,7 +93,7 @@ pub struct Checked {
     /// order: what requests look games up by, without a tree.
     pub game_ranges: GameRanges,
     /// Each game's inherited values (§4.8), when the text uses `#` values.
-    pub resolutions: Option<Arc<Vec<Resolution>>>,
+    pub resolutions: Option<Resolutions>,
 }
 
 /// Diagnostics whose ranges are relative to `shift` and game indices to
@@ -176,6 +180,10 @@ pub struct Stats {
     /// whole; every game when the text uses `#` values or without a
     /// forest. What an edit costs beyond its pieces' parse.
     pub examined: usize,
+    /// Games whose `#`/`##` inheritance (§4.8) was resolved again: from
+    /// the first game an edit touched until the state between two pieces is
+    /// what it was; none without `#` values.
+    pub resolved: usize,
 }
 
 /// Every game's range (its chunk), kept per piece: made in one step per

@@ -92,6 +92,36 @@ impl Resolution {
         }
         h.finish()
     }
+
+    /// This resolution with every source's game index passed through `f`
+    /// (the language server renumbers the games after an edit that added
+    /// or removed some, instead of resolving them again).
+    pub fn renumbered(&self, f: impl Fn(usize) -> usize) -> Resolution {
+        Resolution {
+            resolved: self
+                .resolved
+                .iter()
+                .map(|(t, (v, src))| (*t, (v.clone(), src.as_ref().map(|s| s.renumbered(&f)))))
+                .collect(),
+            inherited: self
+                .inherited
+                .iter()
+                .map(|i| Inherited {
+                    source: i.source.renumbered(&f),
+                    ..i.clone()
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Source {
+    fn renumbered(&self, f: impl Fn(usize) -> usize) -> Source {
+        Source {
+            game: f(self.game),
+            tag: self.tag,
+        }
+    }
 }
 
 /// The inheritance state between two games, walked game by game.
@@ -105,6 +135,41 @@ pub struct Env {
 }
 
 impl Env {
+    /// Whether this state is `old` once `old`'s source game indices are
+    /// passed through `f`: then every later game resolves as it did, its
+    /// sources passed through `f` (inheritance only copies game indices).
+    pub fn same_as(&self, old: &Env, f: impl Fn(usize) -> usize) -> bool {
+        let same = |a: &Source, b: &Source| a.tag == b.tag && a.game == f(b.game);
+        self.last.len() == old.last.len()
+            && self.header.len() == old.header.len()
+            && self.last.iter().all(|(k, (v, s))| {
+                old.last
+                    .get(k)
+                    .is_some_and(|(ov, os)| ov == v && same(s, os))
+            })
+            && self.header.iter().all(|(k, (v, s, m))| {
+                old.header
+                    .get(k)
+                    .is_some_and(|(ov, os, om)| ov == v && om == m && same(s, os))
+            })
+    }
+
+    /// This state with every source's game index passed through `f`.
+    pub fn renumbered(&self, f: impl Fn(usize) -> usize) -> Env {
+        Env {
+            last: self
+                .last
+                .iter()
+                .map(|(k, (v, s))| (k.clone(), (v.clone(), s.renumbered(&f))))
+                .collect(),
+            header: self
+                .header
+                .iter()
+                .map(|(k, (v, s, m))| (k.clone(), (v.clone(), s.renumbered(&f), *m)))
+                .collect(),
+        }
+    }
+
     /// Resolves game `g` (its tags as in `summary`) and moves past it.
     pub fn step(&mut self, g: usize, summary: &TagSummary) -> Resolution {
         let mut res = Resolution::default();
