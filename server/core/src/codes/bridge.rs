@@ -303,4 +303,12 @@ codes! {
          (§3.4.14).",
         bad: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n[Contract \"NT\"]\n",
         good: "[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n[Contract \"3NT\"]\n";
+    RUBBER_VULNERABILITY = "PBN0910", "rubber-vulnerability", Error, Consistency, "§4.2.6",
+        "Vulnerable contradicts the games won in ScoreRubberHistory",
+        "In a rubber the number of games won defines the vulnerability: a side that won a \
+         game of the current rubber is vulnerable. The ScoreRubberHistory lists the \
+         below-the-line points of each game; a finished game was won by the side with 100 \
+         or more. The Vulnerable tag must be consistent with it (§4.2.6).",
+        bad: "[Vulnerable \"None\"]\n[ScoreRubberHistory \"NS 0 0/120 0 EW 0 0/30 40\"]\n",
+        good: "[Vulnerable \"NS\"]\n[ScoreRubberHistory \"NS 0 0/120 0 EW 0 0/30 40\"]\n";
 }

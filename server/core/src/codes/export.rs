@@ -103,4 +103,20 @@ codes! {
         "In export format tag pairs may only occur once in a game (§3.4).",
         bad: "[Room \"Open\"]\n[Room \"Open\"]\n",
         good: "[Room \"Open\"]\n";
+    EXPORT_SPACING = "PBN1016", "export-spacing", Error, Export, "§3.8",
+        "tokens on a line not separated by a single space",
+        "In export format a single space follows a note reference or a NAG when another \
+         token follows on the line (§3.5.4, §3.7), a single space precedes a comment that \
+         does not start a line, and a comment after a tag pair starts a new line (§3.8); \
+         the section elements on a line are separated by a single space (§5.1).",
+        bad: "[Event \"x\"] {c}\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1=  $3{a} Pass Pass Pass\n[Note \"1:x\"]\n",
+        good: "[Event \"x\"]\n{c}\n[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= $3 {a} Pass Pass Pass\n[Note \"1:x\"]\n";
+    EXPORT_TABLE_ROW = "PBN1017", "export-table-row", Error, Export, "§5.2",
+        "table row not on one line, not padded, or with extra spaces",
+        "In export format all the table elements of a row are on one text line, separated \
+         by a single space; more spaces only pad an element to the minimum width of its \
+         column (`\\<width>`, after the element for `L`, before it for `R`), and an \
+         element narrower than that width is padded to it (§5.2).",
+        bad: "[ScoreTable \"Rank\\\\2R;Score_NS\"]\n1  620\n2\n600\n",
+        good: "[ScoreTable \"Rank\\\\2R;Score_NS\"]\n 1 620\n 2 600\n";
 }

@@ -44,4 +44,12 @@ codes! {
          contradicts the column name: sort the rows, or drop the sign.",
         bad: "[ScoreTable \"Rank;+Score_NS\"]\n1 600\n2 620\n",
         good: "[ScoreTable \"Rank;+Score_NS\"]\n1 620\n2 600\n";
+    SCORE_TABLE_SCORE = "PBN0807", "score-table-score", Warning, Table, "§5.9",
+        "ScoreTable score differs from the row's contract and result",
+        "Score_NS and Score_EW of a ScoreTable row are the trick score of its Contract, \
+         Declarer and Result (§5.9) at the vulnerability of the game. A row whose score \
+         differs from that duplicate score is a typing error, or an adjusted score: mark an \
+         artificial score with `^` (§5.2). As for the Score tag (PBN0907), only a warning.",
+        bad: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 450\n",
+        good: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 420\n";
 }

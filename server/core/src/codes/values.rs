@@ -329,7 +329,7 @@ codes! {
          be played out and other programs will reject it.",
         bad: "[Deal \"W:AKxx.Kxx.Qxx.xxx - - -\"]\n",
         good: "[Deal \"W:AK32.K54.Q76.982 - - -\"]\n";
-    DEAL_EMPTY_HAND = "PBN0411", "deal-empty-hand", Warning, Deal, "§3.4.11",
+    DEAL_EMPTY_HAND = "PBN0411", "deal-empty-hand", Error, Deal, "§3.4.11",
         "hand written as `...` instead of `-`",
         "A hand whose cards are not given is indicated by `-` (§3.4.11). A hand with \
          four empty suits (\"...\") is read the same way, but it literally means a hand \

@@ -84,6 +84,54 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     score(ctx, g, &t, out);
     result_without_contract(ctx, g, &t, out);
     denomination_only_contract(ctx, g, &t, out);
+    rubber_history(ctx, g, &t, out);
+}
+
+/// §4.2.6: "the number of games won defines the vulnerability. This must be
+/// consistent with the Vulnerable tag (if present)." A side that won a
+/// finished game of the current rubber (below-the-line points of 100 or
+/// more in a game before the current one) is vulnerable.
+fn rubber_history(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some(vul) = t.vulnerable else { return };
+    let Some(h) = g
+        .value("ScoreRubberHistory")
+        .and_then(|v| values::parse_score_rubber_history(v).value)
+    else {
+        return;
+    };
+    if h.ns.below.len() != h.ew.below.len() {
+        return; // which game is being played is unclear
+    }
+    let finished = h.ns.below.len() - 1;
+    let mut won = bridge::Vulnerability::NONE;
+    for k in 0..finished {
+        match (h.ns.below[k] >= 100, h.ew.below[k] >= 100) {
+            (true, false) => won |= bridge::Vulnerability::NS,
+            (false, true) => won |= bridge::Vulnerability::EW,
+            _ => return, // no single winner: the history is not readable
+        }
+    }
+    if won == vul {
+        return;
+    }
+    let Some(r) = tag_range(g, "Vulnerable") else {
+        return;
+    };
+    let mut d = Diagnostic::new(
+        &c::RUBBER_VULNERABILITY,
+        r,
+        format!(
+            "ScoreRubberHistory shows {} finished game(s) won so that the vulnerability is {}, \
+             not {} (§4.2.6)",
+            finished,
+            bridge::vulnerability_name(won),
+            bridge::vulnerability_name(vul)
+        ),
+    );
+    if let Some(h) = tag_range(g, "ScoreRubberHistory") {
+        d = d.with_related(h, "the rubber history");
+    }
+    ctx.push(out, d);
 }
 
 /// §3.10: a Contract of only a denomination is the trump of an end position,

@@ -5,7 +5,9 @@ use super::tags::MANDATORY;
 use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
-use crate::model::{AnnotationKind, CallToken, CardToken, Game, TagRole};
+use crate::diagnostic::{Applicability, Fix};
+use crate::model::values::{is_table_tag, parse_columns, Align, Column};
+use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Element, Game, TagRole};
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
 
@@ -321,6 +323,270 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
 
     auction(ctx, g, dealer, out);
     play(ctx, g, out);
+    spacing(ctx, g, out);
+    table_rows(ctx, g, out);
+}
+
+/// What a token in [`spacing`] is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Item {
+    Tag,
+    Comment,
+    /// A call or card (the gap between two is PBN1011's).
+    Entry,
+    /// A suffix (`!`, `?`…), written against its call or card.
+    Suffix,
+    /// Another annotation, or an element outside a table.
+    Token,
+    /// An element of table section `k` (its spacing is [`table_rows`]').
+    Cell(usize),
+}
+
+/// The line end the text uses, for a fix that breaks a line.
+fn line_end(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+        Some(_) => "\n",
+        None => "\r\n",
+    }
+}
+
+/// PBN1016: tokens that share a line are separated by a single space: after
+/// a note reference (§3.5.4) or a NAG (§3.7), before a comment (§3.8),
+/// between section elements (§5.1); a comment after a tag pair starts a new
+/// line (§3.8). The gap between a tag pair and a token is PBN1003's, between
+/// two calls or cards PBN1011's, between two elements of a table PBN1017's.
+/// Not in a game with a syntax error.
+fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
+    if g.syntax_error {
+        return; // its tokens are not all known: a gap may be inside one
+    }
+    let text = ctx.text;
+    let mut items: Vec<(Range<usize>, Item)> = Vec::new();
+    items.extend(g.tags.iter().map(|t| (t.range.clone(), Item::Tag)));
+    items.extend(
+        g.comments
+            .iter()
+            .filter(|c| c.kind != CommentKind::Escape)
+            .map(|c| (c.range.clone(), Item::Comment)),
+    );
+    fn entries<T>(items: &mut Vec<(Range<usize>, Item)>, entries: &[crate::model::Entry<T>]) {
+        for e in entries {
+            items.extend(e.pre().iter().map(|a| (a.range.clone(), Item::Token)));
+            items.push((e.range.clone(), Item::Entry));
+            // A suffix is written against its call or card (PBN1007 in
+            // export format): no gap before it.
+            items.extend(e.post().iter().map(|a| {
+                let kind = match a.kind {
+                    AnnotationKind::Suffix(_) => Item::Suffix,
+                    _ => Item::Token,
+                };
+                (a.range.clone(), kind)
+            }));
+        }
+    }
+    if let Some(a) = &g.auction {
+        entries(&mut items, &a.entries);
+        items.extend(a.stray.iter().map(|x| (x.range.clone(), Item::Token)));
+    }
+    if let Some(p) = &g.play {
+        entries(&mut items, &p.entries);
+        items.extend(p.stray.iter().map(|x| (x.range.clone(), Item::Token)));
+    }
+    for (k, s) in g.sections.iter().enumerate() {
+        let table = s.tag != usize::MAX && table_columns(g, s).is_some();
+        let kind = if table { Item::Cell(k) } else { Item::Token };
+        items.extend(s.elements.iter().map(|e| (e.range.clone(), kind)));
+    }
+    items.sort_by_key(|(r, _)| (r.start, r.end));
+    let mut reported = 0;
+    let mut prev: Option<&(Range<usize>, Item)> = None;
+    for item in &items {
+        let Some(p) = prev.filter(|p| p.0.end <= item.0.start) else {
+            // The first item, or one inside the one before (a comment in
+            // a tag pair is PBN0010's).
+            if prev.is_none_or(|p| item.0.end > p.0.end) {
+                prev = Some(item);
+            }
+            continue;
+        };
+        prev = Some(item);
+        let gap = p.0.end..item.0.start;
+        let between = &text[gap.clone()];
+        if between.contains(['\n', '\r']) || reported >= 20 {
+            continue;
+        }
+        let d = match (p.1, item.1) {
+            (Item::Tag, Item::Comment) => Diagnostic::new(
+                &c::EXPORT_SPACING,
+                gap.start..item.0.start + 1,
+                "a comment after a tag pair starts a new line in export format (§3.8)",
+            )
+            .with_fix(Some(Fix::replace(
+                "Start the comment on a new line",
+                gap.clone(),
+                line_end(text),
+                Applicability::Safe,
+            ))),
+            (Item::Tag, _) | (_, Item::Tag) => continue,
+            (Item::Cell(a), Item::Cell(b)) if a == b => continue,
+            (Item::Entry, Item::Entry) | (Item::Entry, Item::Suffix) => continue,
+            _ if between == " " => continue,
+            (before, after) => {
+                let what = if after == Item::Comment {
+                    "before a comment (§3.8)"
+                } else if before == Item::Comment {
+                    "after a comment (§3.8)"
+                } else {
+                    match text[p.0.clone()].as_bytes().first() {
+                        Some(b'=') => "after a note reference (§3.5.4)",
+                        Some(b'$') => "after a NAG (§3.7)",
+                        _ => "between the tokens of a line (§5.1)",
+                    }
+                };
+                let at = if gap.is_empty() {
+                    item.0.start..item.0.start + 1
+                } else {
+                    gap.clone()
+                };
+                Diagnostic::new(
+                    &c::EXPORT_SPACING,
+                    at,
+                    format!("export format writes a single space {what}"),
+                )
+                .with_fix(Some(Fix::replace(
+                    "Write a single space",
+                    gap.clone(),
+                    " ",
+                    Applicability::Safe,
+                )))
+            }
+        };
+        reported += 1;
+        ctx.push(out, d);
+    }
+}
+
+/// The columns of a table section with a readable column list.
+fn table_columns(g: &Game, s: &crate::model::Section) -> Option<Vec<Column>> {
+    let tag = &g.tags[s.tag];
+    if !is_table_tag(&tag.name) {
+        return None;
+    }
+    parse_columns(&tag.value.as_ref()?.raw)
+        .value
+        .filter(|c| !c.is_empty())
+}
+
+/// The widest minimum width honoured: a line holds at most 255 characters
+/// (§2.3), as in the formatter.
+const MAX_WIDTH: usize = 255;
+
+/// PBN1017: in export format a table row is one line, its elements
+/// separated by a single space; more spaces only pad an element to its
+/// column's minimum width, on the side its alignment allows, and every
+/// element is padded to that width (§5.2).
+fn table_rows(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
+    let text = ctx.text;
+    for s in &g.sections {
+        if s.tag == usize::MAX {
+            continue;
+        }
+        let Some(cols) = table_columns(g, s) else {
+            continue;
+        };
+        let mut reported = 0;
+        for row in s.elements.chunks_exact(cols.len()) {
+            if reported >= 20 {
+                break;
+            }
+            if let Some(msg) = row_problem(text, &cols, row) {
+                reported += 1;
+                let span = row[0].range.start..row[row.len() - 1].range.end;
+                ctx.push(
+                    out,
+                    Diagnostic::new(&c::EXPORT_TABLE_ROW, span, format!("{msg} (§5.2)")),
+                );
+            }
+        }
+    }
+}
+
+/// What is wrong with one table row's layout, if anything.
+fn row_problem(text: &str, cols: &[Column], row: &[Element]) -> Option<String> {
+    let len = |e: &Element| text[e.range.clone()].chars().count();
+    let width = |k: usize| cols[k].min_width.unwrap_or(0).min(MAX_WIDTH);
+    // Spaces before the first element and after the last one pad them;
+    // one of them separates the row from what shares its line (§5.2 keeps
+    // a row on one line, not a line to a row).
+    let first = row[0].range.start;
+    let lead_spaces = first - text[..first].trim_end_matches(' ').len();
+    let lead = if at_line_start(text, first - lead_spaces) {
+        lead_spaces
+    } else {
+        lead_spaces.saturating_sub(1)
+    };
+    let last = row[row.len() - 1].range.end;
+    let tail = &text[last..];
+    let trail_spaces = tail.len() - tail.trim_start_matches(' ').len();
+    let trail_spaces = if rest_of_line_empty(text, last + trail_spaces) {
+        trail_spaces
+    } else {
+        trail_spaces.saturating_sub(1)
+    };
+    // Spaces before element k that pad it (from its left gap).
+    let mut before = lead;
+    for (k, e) in row.iter().enumerate() {
+        let (w, n, col) = (width(k), len(e), &cols[k]);
+        let pre = before;
+        let pads_before = col.align != Some(Align::Left);
+        if before > 0 && (!pads_before || before + n > w.max(n)) {
+            return Some(format!(
+                "`{}` has more spaces before it than the minimum width of column `{}` needs; \
+                 table elements are separated by a single space in export format",
+                e.text, col.name
+            ));
+        }
+        let room = if col.align == Some(Align::Right) {
+            0
+        } else {
+            w.saturating_sub(n + before)
+        };
+        let after = match row.get(k + 1) {
+            Some(next) => {
+                let gap = &text[e.range.end..next.range.start];
+                if gap.contains(['\n', '\r']) {
+                    return Some(
+                        "the elements of a table row are on one line in export format".into(),
+                    );
+                }
+                if gap.contains(['{', ';']) || gap.is_empty() {
+                    // A comment in the row is PBN0802's, its spacing and
+                    // a missing space PBN1016's.
+                    return None;
+                }
+                let extra = gap.len() - 1;
+                let mine = extra.min(room);
+                before = extra - mine;
+                mine
+            }
+            None => trail_spaces.min(room),
+        };
+        let padded = pre + n + after;
+        if padded < w {
+            return Some(format!(
+                "`{}` is not padded to the minimum width {w} of column `{}`{}",
+                e.text,
+                col.name,
+                match col.align {
+                    Some(Align::Left) => " (with spaces after it: `L`)",
+                    Some(Align::Right) => " (with spaces before it: `R`)",
+                    None => "",
+                }
+            ));
+        }
+    }
+    None
 }
 
 fn annotations<T>(

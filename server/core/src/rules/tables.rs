@@ -2,9 +2,12 @@
 //! and cell formats are parsed by `model::values`.
 
 use super::GameCtx;
+use crate::bridge;
 use crate::codes::tables as c;
 use crate::diagnostic::Diagnostic;
-use crate::model::values::{parse_columns, parse_decimal, parse_int, Column, Order};
+use crate::model::values::{
+    self, parse_columns, parse_decimal, parse_int, Column, ContractValue, Order,
+};
 use crate::model::{CallToken, CardToken, CommentKind, Element};
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -57,6 +60,9 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             column_order(ctx, &cols, &rows, out);
             if tag.name == "InstantScoreTable" {
                 score_ranges(ctx, &cols, &rows, out);
+            }
+            if tag.name == "ScoreTable" {
+                row_scores(ctx, &cols, &rows, out);
             }
         }
         let columns = value.text.split(';').count().max(1);
@@ -276,5 +282,71 @@ fn score_ranges(
             }
             ctx.push(out, d);
         }
+    }
+}
+
+/// §5.9: a ScoreTable row's Score_NS (Score_EW) is the trick score of its
+/// Contract, Declarer and Result at the game's vulnerability. Artificial
+/// scores (`^`), `?` and `-` are not compared; like PBN0907 a warning, as
+/// an irregularity can change a score.
+fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut Vec<Diagnostic>) {
+    let col = |name: &str| cols.iter().position(|c| c.name == name);
+    let (Some(kc), Some(kd), Some(kr)) = (col("Contract"), col("Declarer"), col("Result")) else {
+        return;
+    };
+    let (sns, sew) = (col("Score_NS"), col("Score_EW"));
+    if sns.is_none() && sew.is_none() {
+        return;
+    }
+    let vul = ctx
+        .game
+        .value("Vulnerable")
+        .and_then(|v| values::parse_vulnerable(v).value)
+        .map_or(bridge::Vulnerability::NONE, |v| v.vulnerability);
+    let mut reported = 0;
+    for r in rows {
+        let Some(ContractValue::Contract(contract)) =
+            values::parse_contract(&r[kc].text).value.map(|c| c.value)
+        else {
+            continue;
+        };
+        let Some(declarer) = values::parse_declarer(&r[kd].text)
+            .value
+            .filter(|d| !d.swapped)
+            .and_then(|d| d.seat)
+        else {
+            continue;
+        };
+        let Some(tricks) = parse_int(&r[kr].text).and_then(|n| u8::try_from(n).ok()) else {
+            continue;
+        };
+        if tricks > 13 {
+            continue;
+        }
+        let ns = i64::from(bridge::duplicate_score(contract, declarer, tricks, vul));
+        // The claimed NS score: Score_NS, else minus Score_EW.
+        let claim = |k: Option<usize>, sign: i64| {
+            k.and_then(|k| parse_int(&r[k].text).map(|n| (sign * n, &r[k])))
+        };
+        let Some((claimed, cell)) = claim(sns, 1).or_else(|| claim(sew, -1)) else {
+            continue;
+        };
+        if claimed == ns || reported >= 20 {
+            continue;
+        }
+        reported += 1;
+        ctx.push(
+            out,
+            Diagnostic::new(
+                &c::SCORE_TABLE_SCORE,
+                cell.range.clone(),
+                format!(
+                    "{} by {} taking {tricks} tricks scores NS {ns} at this game's vulnerability, \
+                     not NS {claimed} (§5.9)",
+                    r[kc].text,
+                    bridge::seat_name(declarer)
+                ),
+            ),
+        );
     }
 }
