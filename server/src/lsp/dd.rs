@@ -187,13 +187,7 @@ impl DdService {
             inner.queue.push_back(job);
         }
         if !inner.worker {
-            inner.worker = true;
-            let spawned = std::thread::Builder::new()
-                .name("pbn-dd".into())
-                .spawn(move || self.run(false));
-            if spawned.is_err() {
-                inner.worker = false;
-            }
+            inner.worker = self.spawn(false);
         }
         self.work.notify_one();
     }
@@ -214,12 +208,8 @@ impl DdService {
             });
         }
         if !inner.background_worker && !inner.background.is_empty() {
-            inner.background_worker = true;
-            let spawned = std::thread::Builder::new()
-                .name("pbn-dd-background".into())
-                .spawn(move || self.run(true));
-            if spawned.is_err() {
-                inner.background_worker = false;
+            inner.background_worker = self.spawn(true);
+            if !inner.background_worker {
                 inner.background.clear();
             }
         }
@@ -257,6 +247,20 @@ impl DdService {
             .entry(position)
             .or_insert_with(|| Arc::new(solved));
         self.done.notify_all();
+    }
+
+    /// Starts a worker ([`DdService::run`]); `false` if the thread could
+    /// not be started.
+    fn spawn(&'static self, background: bool) -> bool {
+        let name = if background {
+            "pbn-dd-background"
+        } else {
+            "pbn-dd"
+        };
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || self.run(background))
+            .is_ok()
     }
 
     /// The worker's loop: the hovers' and waiting callers' queue, or with
