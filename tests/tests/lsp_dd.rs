@@ -19,10 +19,38 @@ fn open(c: &mut LspClient, uri: &str, text: &str) {
     );
 }
 
+/// Turns the background solving after open off, so that a first hover
+/// finds its deal unsolved.
+fn no_background(c: &mut LspClient) {
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pbn": {"ddBackground": 0}}}),
+    );
+}
+
+/// The server's log line about the background solving of `version`.
+fn background_log(c: &mut LspClient, version: i64) -> String {
+    let needle = format!("version {version}: ");
+    let m = c.wait_for(|m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|s| s.contains(&needle) && s.contains("in the background"))
+    });
+    m["params"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 fn hover_deal(c: &mut LspClient, uri: &str) -> String {
+    hover_line(c, uri, 3)
+}
+
+fn hover_line(c: &mut LspClient, uri: &str, line: usize) -> String {
     let h = c.request(
         "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}}),
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 10}}),
     );
     h["result"]["contents"]["value"]
         .as_str()
@@ -52,6 +80,7 @@ fn hover_shows_solving_then_the_table_and_par() {
     let uri = "file:///tmp/pbn-lsp-dd/hover.pbn";
     let mut c = LspClient::spawn();
     c.initialize(&["utf-16"]);
+    no_background(&mut c);
     open(&mut c, uri, &text(""));
     let _ = c.diagnostics(uri, 1);
     let (first, md) = hover_until_solved(&mut c, uri);
@@ -204,6 +233,7 @@ fn an_automatic_request_does_not_wait_for_the_solver() {
     let t = "[Event \"\"]\n[Dealer \"E\"]\n[Vulnerable \"All\"]\n[Deal \"N:AK2.QJ3.T98.7654 QJT.AK2.765.AKQ8 9876.T98.AKQ.JT9 543.7654.J432.32\"]\n";
     let mut c = LspClient::spawn();
     c.initialize(&["utf-16"]);
+    no_background(&mut c);
     open(&mut c, uri, t);
     let _ = c.diagnostics(uri, 1);
     // The lightbulb's request: offered only once solved (it queues it).
@@ -217,5 +247,83 @@ fn an_automatic_request_does_not_wait_for_the_solver() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(found["title"], "Add double-dummy analysis");
+    c.shutdown();
+}
+
+/// The lines of the `[Deal` tags of `text`.
+fn deal_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("[Deal "))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[test]
+fn deals_are_solved_in_the_background_after_open() {
+    let uri = "file:///tmp/pbn-lsp-dd/background.pbn";
+    let t = [
+        DEAL,
+        "N:AK2.QJ3.T98.7654 QJT.AK2.765.AKQ8 9876.T98.AKQ.JT9 543.7654.J432.32",
+        "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    ]
+    .map(|d| format!("[Board \"1\"]\n[Dealer \"S\"]\n[Vulnerable \"NS\"]\n[Deal \"{d}\"]\n"))
+    .join("\n");
+    let lines = deal_lines(&t);
+    assert_eq!(lines.len(), 3);
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    open(&mut c, uri, &t);
+    let log = background_log(&mut c, 1);
+    assert!(
+        log.contains("3 of 3 deals solved") && log.contains("done"),
+        "{log}"
+    );
+    // No hover asked for them: each first hover answers with the table.
+    for line in lines {
+        let md = hover_line(&mut c, uri, line);
+        assert!(
+            md.contains("**Double dummy**") && !md.contains("solving"),
+            "{md}"
+        );
+    }
+    c.shutdown();
+}
+
+#[test]
+fn an_edit_stops_the_background_work_of_the_old_version() {
+    let uri = "file:///tmp/pbn-lsp-dd/background-edit.pbn";
+    let t = pbn_tests::gen::generate(60, 11, &pbn_tests::gen::GenOptions::clean());
+    let mut c = LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    open(&mut c, uri, &t);
+    let _ = c.diagnostics(uri, 1);
+    // Solving 60 deals takes seconds: the edit comes while it runs.
+    std::thread::sleep(Duration::from_millis(100));
+    // A new text with one deal.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"text": text("")}]}),
+    );
+    let old = background_log(&mut c, 1);
+    assert!(old.contains("stopped: the document changed"), "{old}");
+    let solved: usize = old
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{old}"));
+    assert!(solved < 60, "{old}");
+    let new = background_log(&mut c, 2);
+    assert!(
+        new.contains("1 of 1 deals solved") && new.contains("done"),
+        "{new}"
+    );
+    let md = hover_deal(&mut c, uri);
+    assert!(
+        md.contains("**Double dummy**") && !md.contains("solving"),
+        "{md}"
+    );
     c.shutdown();
 }

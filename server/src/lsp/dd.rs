@@ -11,6 +11,11 @@
 //! - [`DdService::solve`] (the code action, the `[check] dd` diagnostics)
 //!   waits for the worker, on the calling (blocking) thread.
 //!
+//! - [`prefetch_later`] (after a document's diagnostics): solves the deals
+//!   of its first [`Settings::dd_background`] games on a second,
+//!   low-priority worker, one thread, so that a later hover answers at
+//!   once. A hover or a waiting caller never queues behind that work.
+//!
 //! Each queued job carries the version of the document that asked for it:
 //! when an edit makes that version stale before the worker reaches the job,
 //! the job is dropped (a waiting caller gets `None`), so typing never queues
@@ -67,9 +72,22 @@ struct Inner {
     /// The position the worker is solving.
     running: Option<Position>,
     worker: bool,
+    /// The background worker's jobs ([`DdService::prefetch`]).
+    background: VecDeque<Job>,
+    /// The position the background worker is solving.
+    background_running: Option<Position>,
+    background_worker: bool,
 }
 
 impl Inner {
+    fn running_slot(&mut self, background: bool) -> &mut Option<Position> {
+        if background {
+            &mut self.background_running
+        } else {
+            &mut self.running
+        }
+    }
+
     fn queued(&mut self, p: &Position) -> Option<&mut Job> {
         self.queue.iter_mut().find(|j| &j.position == p)
     }
@@ -80,6 +98,8 @@ pub struct DdService {
     inner: Mutex<Inner>,
     /// Signalled when a job is queued.
     work: Condvar,
+    /// Signalled when a background job is queued.
+    background_work: Condvar,
     /// Signalled when a job is done or dropped.
     done: Condvar,
 }
@@ -98,7 +118,9 @@ impl DdService {
         if let Some(r) = inner.cache.get(p) {
             return Lookup::Ready(r.clone());
         }
-        self.enqueue(&mut inner, p, asked, false);
+        // Someone waits for it: ahead of the code actions' and
+        // diagnostics' deals queued before.
+        self.enqueue(&mut inner, p, asked, true);
         Lookup::Solving
     }
 
@@ -165,52 +187,206 @@ impl DdService {
             inner.queue.push_back(job);
         }
         if !inner.worker {
-            inner.worker = true;
-            let spawned = std::thread::Builder::new()
-                .name("pbn-dd".into())
-                .spawn(move || self.run());
-            if spawned.is_err() {
-                inner.worker = false;
-            }
+            inner.worker = self.spawn(false);
         }
         self.work.notify_one();
     }
 
-    fn run(&'static self) {
+    /// Solves `positions` on the background worker (one thread, lowest
+    /// CPU priority), in order, skipping those already solved, until done
+    /// or until `asked` becomes stale. Waits on the calling (blocking)
+    /// thread; returns how many of them are solved when it stops.
+    pub fn prefetch(&'static self, positions: &[Position], asked: &Staleness) -> usize {
+        let mut inner = self.lock();
+        for p in positions {
+            if inner.cache.contains_key(p) {
+                continue;
+            }
+            inner.background.push_back(Job {
+                position: p.clone(),
+                asked: vec![asked.clone()],
+            });
+        }
+        if !inner.background_worker && !inner.background.is_empty() {
+            inner.background_worker = self.spawn(true);
+            if !inner.background_worker {
+                inner.background.clear();
+            }
+        }
+        self.background_work.notify_one();
+        loop {
+            let solved = positions
+                .iter()
+                .filter(|p| inner.cache.contains_key(p))
+                .count();
+            let waiting = inner.background.iter().any(|j| {
+                j.asked
+                    .iter()
+                    .any(|a| Arc::ptr_eq(&a.latest, &asked.latest) && a.version == asked.version)
+            }) || inner
+                .background_running
+                .as_ref()
+                .is_some_and(|r| positions.contains(r));
+            if solved == positions.len() || asked.is_stale() || !waiting {
+                return solved;
+            }
+            inner = self
+                .done
+                .wait_timeout(inner, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    fn store(&self, inner: &mut Inner, position: Position, solved: Solved) {
+        if inner.cache.len() >= CACHE_LIMIT {
+            inner.cache.clear();
+        }
+        inner
+            .cache
+            .entry(position)
+            .or_insert_with(|| Arc::new(solved));
+        self.done.notify_all();
+    }
+
+    /// Starts a worker ([`DdService::run`]); `false` if the thread could
+    /// not be started.
+    fn spawn(&'static self, background: bool) -> bool {
+        let name = if background {
+            "pbn-dd-background"
+        } else {
+            "pbn-dd"
+        };
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || self.run(background))
+            .is_ok()
+    }
+
+    /// The worker's loop: the hovers' and waiting callers' queue, or with
+    /// `background` the prefetches' (one thread, low priority).
+    fn run(&'static self, background: bool) {
+        if background {
+            lower_this_threads_priority();
+        }
         loop {
             let position = {
                 let mut inner = self.lock();
                 loop {
-                    match inner.queue.pop_front() {
+                    let job = if background {
+                        inner.background.pop_front()
+                    } else {
+                        inner.queue.pop_front()
+                    };
+                    match job {
                         // Every document that asked has changed since.
                         Some(job) if job.asked.iter().all(Staleness::is_stale) => {
                             self.done.notify_all();
                         }
                         Some(job) if inner.cache.contains_key(&job.position) => {}
-                        Some(job) => break job.position,
+                        Some(job) => {
+                            // Under the same lock: a waiting `prefetch`
+                            // always sees the job queued or running.
+                            *inner.running_slot(background) = Some(job.position.clone());
+                            break job.position;
+                        }
                         None => {
-                            inner = self.work.wait(inner).unwrap_or_else(|e| e.into_inner());
+                            let signal = if background {
+                                &self.background_work
+                            } else {
+                                &self.work
+                            };
+                            inner = signal.wait(inner).unwrap_or_else(|e| e.into_inner());
                         }
                     }
                 }
             };
-            self.lock().running = Some(position.clone());
             // `solve` catches the solver's panics; a panic here would be a
             // bug of ours, and must not leave `running` set.
-            let solved = std::panic::catch_unwind(|| position.solve()).unwrap_or_else(|_| {
+            let solved = std::panic::catch_unwind(|| {
+                if background {
+                    position.solve_one_thread()
+                } else {
+                    position.solve()
+                }
+            })
+            .unwrap_or_else(|_| {
                 Err(pbn_core::dd::DdError::Solver(
                     "internal error while solving".into(),
                 ))
             });
             let mut inner = self.lock();
-            if inner.cache.len() >= CACHE_LIMIT {
-                inner.cache.clear();
-            }
-            inner.cache.insert(position, Arc::new(solved));
-            inner.running = None;
-            self.done.notify_all();
+            *inner.running_slot(background) = None;
+            self.store(&mut inner, position, solved);
         }
     }
+}
+
+/// Gives the calling thread the lowest CPU priority (Linux: threads have
+/// their own nice value), so that background solving takes only the
+/// time nothing else wants.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority with this thread's id only changes its nice
+    // value; failure leaves it as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+/// Once `version` of `uri` has its diagnostics: solves the deals of the
+/// document's first [`Settings::dd_background`] games in the background
+/// ([`DdService::prefetch`]), and logs (`window/logMessage`, type Log)
+/// how many it solved, or that a newer version stopped it.
+pub fn prefetch_later(
+    state: Arc<super::state::State>,
+    client: tower_lsp_server::Client,
+    uri: tower_lsp_server::ls_types::Uri,
+    version: i32,
+) {
+    let Some(snap) = state.snapshot(&uri) else {
+        return;
+    };
+    let limit = snap.settings.dd_background;
+    if snap.version != version || limit == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        let start = std::time::Instant::now();
+        let done = tokio::task::spawn_blocking(move || {
+            let mut positions: Vec<Position> = Vec::new();
+            let games = snap.game_spans().len().min(limit);
+            for p in (0..games).filter_map(|i| Position::of(snap.game(i)?)) {
+                if p.hands.iter().all(Option::is_some) && !positions.contains(&p) {
+                    positions.push(p);
+                }
+            }
+            let asked = snap.staleness();
+            let solved = service().prefetch(&positions, &asked);
+            (solved, positions.len(), asked.is_stale())
+        })
+        .await;
+        let Ok((solved, total, stale)) = done else {
+            return;
+        };
+        if total == 0 {
+            return;
+        }
+        let how = if stale {
+            "stopped: the document changed"
+        } else {
+            "done"
+        };
+        let msg = format!(
+            "{} version {version}: {solved} of {total} deals solved in the background ({how}, {} ms)",
+            uri.as_str(),
+            start.elapsed().as_millis()
+        );
+        client
+            .log_message(tower_lsp_server::ls_types::MessageType::LOG, msg)
+            .await;
+    });
 }
 
 #[cfg(test)]

@@ -194,6 +194,7 @@ impl Backend {
                     }
                 })
                 .await;
+                super::dd::prefetch_later(state.clone(), client.clone(), uri.clone(), version);
                 fill_format_later(state, client, uri, version);
                 return;
             }
@@ -209,6 +210,7 @@ impl Backend {
                 client
                     .publish_diagnostics(uri.clone(), diags, Some(v))
                     .await;
+                super::dd::prefetch_later(state.clone(), client.clone(), uri.clone(), v);
                 fill_format_later(state.clone(), client.clone(), uri.clone(), v);
             }
             if snap.dd_ready().is_none() && snap.settings.dd {

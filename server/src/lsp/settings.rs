@@ -16,6 +16,10 @@ pub struct Settings {
     /// Check the double-dummy values a game states (PBN11xx), as
     /// `pbn check --dd`; also on with `[check] dd = true` in pbn.toml.
     pub dd: bool,
+    /// How many games, from the start of a document, have their deals
+    /// solved in the background once it is opened or edited (the hover's
+    /// double-dummy table is then ready); 0: none. `{"pbn": {"ddBackground": N}}`.
+    pub dd_background: usize,
     /// `[check] ignore` and `[check.severity]` of the file's `pbn.toml`,
     /// applied to the published diagnostics as `pbn check` applies them.
     /// Interned ([`intern`]): the settings stay `Copy`.
@@ -29,6 +33,7 @@ impl Default for Settings {
             export: false,
             add_missing_tags: true,
             dd: false,
+            dd_background: 200,
             policy: intern(pbn_core::config::Policy::default()),
         }
     }
@@ -42,6 +47,7 @@ pub struct ClientSettings {
     pub add_missing_tags: Option<bool>,
     pub format: Option<ClientFormatSettings>,
     pub check: Option<ClientCheckSettings>,
+    pub dd_background: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -73,6 +79,9 @@ impl Settings {
             }
             if let Some(d) = c.check.and_then(|c| c.dd) {
                 self.dd = d;
+            }
+            if let Some(n) = c.dd_background {
+                self.dd_background = n;
             }
         }
     }

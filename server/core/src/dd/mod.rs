@@ -174,10 +174,32 @@ pub fn solve_hands(
     hands: &[Option<contract_bridge::Hand>; 4],
     spot_cards: &[usize; 4],
 ) -> Result<DdTable, DdError> {
+    solve_hands_with(hands, spot_cards, true)
+}
+
+/// [`solve_hands`] on the calling thread only: for background work that
+/// must leave the other cores to what a user waits for.
+pub fn solve_hands_one_thread(
+    hands: &[Option<contract_bridge::Hand>; 4],
+    spot_cards: &[usize; 4],
+) -> Result<DdTable, DdError> {
+    solve_hands_with(hands, spot_cards, false)
+}
+
+fn solve_hands_with(
+    hands: &[Option<contract_bridge::Hand>; 4],
+    spot_cards: &[usize; 4],
+    parallel: bool,
+) -> Result<DdTable, DdError> {
     let (b, n) = builder_of(hands, spot_cards)?;
     if n == 13 {
         let full = b.build_full().map_err(|_| DdError::DuplicateCard)?;
-        let t = match guarded(|| solve_strains_in_parallel(full))? {
+        let in_parallel = if parallel {
+            guarded(|| solve_strains_in_parallel(full))?
+        } else {
+            None
+        };
+        let t = match in_parallel {
             Some(t) => t,
             None => guarded(|| {
                 SOLVER.with(|cell| {

@@ -17,6 +17,23 @@ fn full_deal_matches_bridgecomposer() {
     assert_eq!(p.par_contracts(), vec!["EW 6DX-2"]);
 }
 
+/// The one-thread solve (the server's background work) gives the same
+/// table as the default one, and rejects the same deals.
+#[test]
+fn one_thread_solve_matches() {
+    let d = deal("N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7");
+    let t = solve_hands_one_thread(&d.hands, &d.spot_cards).unwrap();
+    assert_eq!(t.double_dummy_tricks(), "63b3c63b3c492a0492a0");
+    let d = deal("N:AK... QJ... T9... 87...");
+    let one = solve_hands_one_thread(&d.hands, &d.spot_cards);
+    assert_eq!(one, solve_table(&d));
+    let d = deal("N:AKQ... - - -");
+    assert_eq!(
+        solve_hands_one_thread(&d.hands, &d.spot_cards),
+        Err(DdError::MissingHand(Seat::East))
+    );
+}
+
 #[test]
 fn seven_notrump_for_all_aces_and_kings() {
     // North holds every spade: 13 tricks in spades for N/S, 0 for E/W.

@@ -66,7 +66,17 @@ impl Position {
 
     /// Solves the position: its table and par.
     pub fn solve(&self) -> Solved {
-        super::solve_hands(&self.hands, &self.spot_cards).map(|t| {
+        self.with_par(super::solve_hands(&self.hands, &self.spot_cards))
+    }
+
+    /// [`Position::solve`] on the calling thread only
+    /// ([`super::solve_hands_one_thread`]).
+    pub fn solve_one_thread(&self) -> Solved {
+        self.with_par(super::solve_hands_one_thread(&self.hands, &self.spot_cards))
+    }
+
+    fn with_par(&self, table: Result<DdTable, super::DdError>) -> Solved {
+        table.map(|t| {
             let p = par(&t, self.vulnerability, self.dealer);
             (t, p)
         })
