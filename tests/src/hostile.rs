@@ -178,7 +178,7 @@ pub const HOSTILE: &[Hostile] = &[
         name: "long_auction",
         what: "an auction of {n} passes",
         n: Some(20_000),
-        peak_mb: 55,
+        peak_mb: 44,
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             for i in 0..n {
@@ -231,9 +231,11 @@ pub const HOSTILE: &[Hostile] = &[
     },
     Hostile {
         name: "auction_line",
-        what: "an auction of {n} passes on one line (an issue kept per call took 160 bytes a byte)",
-        n: Some(50_000),
-        peak_mb: 51,
+        what: "an auction of {n} passes on one line (an issue kept per call took 160 bytes a byte; a tree-sitter leaf per call 42, one per line 24)",
+        // Large enough that a leaf per call (127 MB on 2 cores) fails the
+        // limit; one leaf per line of calls takes 73 MB.
+        n: Some(600_000),
+        peak_mb: 100,
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             s += &"Pass ".repeat(n);
