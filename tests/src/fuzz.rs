@@ -415,7 +415,7 @@ pub fn fmt(data: &[u8]) {
     // What export format cannot hold (a repeated tag, a stray `*`) is kept
     // as a comment where it stood: the only other new comments.
     for (c, n) in got.iter_mut() {
-        if c.starts_with("{[") || c.starts_with(";[") || c == "{*}" {
+        if c.starts_with(";[") || c == ";*" {
             *n = (*n).min(expected.get(c).copied().unwrap_or(0));
         }
     }

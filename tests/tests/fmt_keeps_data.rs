@@ -140,7 +140,7 @@ fn missing(input: &str, output: &str) -> Vec<String> {
                 _ => lost.push(format!("game {n}: comment {c}")),
             }
         }
-        // Annotations, and every `*` as `*` or `{*}`.
+        // Annotations, and every `*` as `*` or `;*`.
         let (notes_in, stars_in) = sections(input, g);
         let (notes_out, stars_out) = sections(output, h);
         for (k, &c) in &notes_in {
@@ -148,7 +148,7 @@ fn missing(input: &str, output: &str) -> Vec<String> {
                 lost.push(format!("game {n}: annotation {k} ({c} in the input)"));
             }
         }
-        let starred = comments.iter().filter(|c| **c == "{*}").count();
+        let starred = comments.iter().filter(|c| **c == ";*").count();
         if stars_out + starred < stars_in {
             lost.push(format!(
                 "game {n}: {stars_in} `*` in, {stars_out} + {starred} out"
@@ -195,12 +195,12 @@ fn a_repeated_tag_and_a_stray_star_are_kept_as_comments() {
     let out = format(&decode(KEPT.as_bytes()), &FormatOptions::default());
     assert!(
         out.text
-            .contains("[Room \"Open\"]\n{[Room \"IMP\"]}\n{after IMP}\n"),
+            .contains("[Room \"Open\"]\n;[Room \"IMP\"]\n{after IMP}\n"),
         "{}",
         out.text
     );
     assert!(
-        out.text.contains("1S $3 {*} 2H $1 Pass\n*\n"),
+        out.text.contains("1S $3 ;*\n2H $1 Pass\n*\n"),
         "{}",
         out.text
     );
@@ -213,11 +213,11 @@ fn a_repeated_tag_and_a_stray_star_are_kept_as_comments() {
 fn a_lost_tag_comment_annotation_or_star_is_reported() {
     let out = format(&decode(KEPT.as_bytes()), &FormatOptions::default()).text;
     for (what, from, to) in [
-        ("repeated tag", "{[Room \"IMP\"]}\n", ""),
+        ("repeated tag", ";[Room \"IMP\"]\n", ""),
         ("tag [Event", "[Event \"x\"]\n", ""),
         ("comment {after IMP}", "{after IMP}\n", ""),
         ("annotation nag $3", "$3 ", ""),
-        ("`*`", "{*} ", ""),
+        ("`*`", ";*", ""),
     ] {
         assert!(out.contains(from), "{what}: {out}");
         let lost = missing(KEPT, &out.replacen(from, to, 1));
@@ -243,10 +243,10 @@ fn fmt_names_the_games_it_kept_data_of_as_comments() {
     };
     let (code, out, err) = run(&kept);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("{[Room \"IMP\"]}"), "{out}");
+    assert!(out.contains(";[Room \"IMP\"]"), "{out}");
     assert!(
         err.contains("kept.pbn: 1 game with data export format cannot hold")
-            && err.contains("(2): kept as {…} comments"),
+            && err.contains("(2): kept as `;` comments"),
         "{err}"
     );
     let (code, _, err) = run(&clean);

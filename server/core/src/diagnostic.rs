@@ -160,14 +160,67 @@ pub fn apply_fixes(
     }
     let mut out = String::with_capacity(text.len() + 64);
     let mut at = 0;
+    // Where a deletion inside one line was made, in `out`.
+    let mut cuts = Vec::new();
     for (_, (_, e)) in taken {
         out.push_str(&text[at..e.range.start]);
         out.push_str(&e.new_text);
+        if e.new_text.is_empty() && !text[e.range.clone()].contains(['\n', '\r']) {
+            cuts.push(out.len());
+        }
         at = e.range.end;
     }
     out.push_str(&text[at..]);
     applied.sort_unstable();
-    Some((out, applied))
+    Some((drop_emptied_lines(out, &cuts), applied))
+}
+
+/// `out` without the lines that deletions left semi-empty (each held the
+/// deleted text, so it was not): two deletions side by side on one line
+/// (`[Vulner[Time "x"]`, each fix removing its part) would otherwise
+/// leave a blank line, a game break (§3.1). `cuts` are ascending positions
+/// in `out`; each line is scanned once, so many cuts on one line stay
+/// linear.
+fn drop_emptied_lines(out: String, cuts: &[usize]) -> String {
+    let b = out.as_bytes();
+    let is_break = |c: u8| c == b'\n' || c == b'\r';
+    let semi_blank = |c: u8| matches!(c, b' ' | b'\t' | b'\x0B' | b'\x0C');
+    let mut drop: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut scanned = 0;
+    for &p in cuts {
+        if p < scanned {
+            continue;
+        }
+        let start = b[..p]
+            .iter()
+            .rposition(|&c| is_break(c))
+            .map_or(0, |i| i + 1);
+        let end = b[p..]
+            .iter()
+            .position(|&c| is_break(c))
+            .map_or(b.len(), |i| p + i);
+        scanned = end.max(p + 1);
+        if b[start..end].iter().all(|&c| semi_blank(c)) {
+            // The line and its end: `\r\n`, `\r` or `\n`.
+            let eol = match (b.get(end), b.get(end + 1)) {
+                (Some(b'\r'), Some(b'\n')) => 2,
+                (Some(_), _) => 1,
+                (None, _) => 0,
+            };
+            drop.push(start..end + eol);
+        }
+    }
+    if drop.is_empty() {
+        return out;
+    }
+    let mut kept = String::with_capacity(out.len());
+    let mut at = 0;
+    for r in drop {
+        kept.push_str(&out[at..r.start]);
+        at = r.end;
+    }
+    kept.push_str(&out[at..]);
+    kept
 }
 
 impl Diagnostic {
@@ -459,5 +512,39 @@ mod quote_tests {
         let mut d = d;
         d.set_message(format!("`{name}` again"));
         assert!(d.message.chars().count() < 100);
+    }
+}
+
+#[cfg(test)]
+mod apply_tests {
+    use super::drop_emptied_lines;
+    use crate::checker::{fix::fix_source, CheckOptions};
+    use crate::text::decode;
+
+    #[test]
+    fn a_line_emptied_by_deletions_goes_with_its_line_end() {
+        let out = "[A \"1\"]\r\n  \r\n[B \"2\"]\n".to_owned();
+        assert_eq!(
+            drop_emptied_lines(out.clone(), &[11]),
+            "[A \"1\"]\r\n[B \"2\"]\n"
+        );
+        // A line that keeps text stays; a cut on it is scanned once.
+        let out = "[A \"1\"] x\n".to_owned();
+        assert_eq!(drop_emptied_lines(out.clone(), &[8, 9, 10]), out);
+        // The last line, without a line end.
+        assert_eq!(drop_emptied_lines("a\n \t".to_owned(), &[3]), "a\n");
+    }
+
+    /// Two repeated tags side by side on one line are deleted in one round:
+    /// the line goes too, so no game break appears and the game stays one.
+    #[test]
+    fn side_by_side_deletions_leave_no_game_break() {
+        let text = "[Event \"a\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n";
+        let fixed = fix_source(&decode(text.as_bytes()), &CheckOptions::default(), false);
+        assert_eq!(
+            fixed.source.text,
+            "[Event \"a\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n"
+        );
+        assert_eq!(fixed.remaining.games, 1);
     }
 }

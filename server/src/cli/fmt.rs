@@ -32,7 +32,7 @@ pub enum Eol {
 /// Note tag with data before the auction) is also kept as written, with a
 /// warning; the rest of the file is formatted.
 /// Nothing is dropped: a repeated tag's ignored value and a `*` before the
-/// end of the auction or play are kept as `{…}` comments where they stood,
+/// end of the auction or play are kept as `;` comments where they stood,
 /// and a note on stderr names the games touched that way.
 /// Files are rewritten in place in their own encoding, through a temporary
 /// file and a rename: a symlink is followed and its target rewritten (the
@@ -218,7 +218,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if !result.commented_games.is_empty() {
             errln!(
-                "note: {name}: {}: kept as {{…}} comments",
+                "note: {name}: {}: kept as `;` comments",
                 games_phrase(
                     &result.commented_games,
                     "with data export format cannot hold (a repeated tag, a `*` before the end)"

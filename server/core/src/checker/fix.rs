@@ -51,9 +51,9 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
     let mut current: Option<SourceText> = None;
     let mut applied: Applied = Vec::new();
     let mut passes = 0;
-    // A round of fixes that changes the number of games (a deletion that
-    // leaves a blank line in a broken game) is undone: fixes never move
-    // game breaks.
+    // A round of fixes that changes the number of games is undone: fixes
+    // never move game breaks. (Deletions that empty a line take the line
+    // with them, `diagnostic::apply_fixes`; this is the safety net.)
     let mut games = None;
     let mut undo: Option<(Option<SourceText>, Applied, CheckResult)> = None;
     loop {

@@ -442,18 +442,20 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
     }
 }
 
-/// `raw` as a comment (§3.8): `{raw}`, or `;raw` when it holds a `}`;
-/// `None` when it holds both a `}` and a line end, or a NUL.
+/// `raw` as `;` comments (§3.8), one a line; `None` when it holds a NUL.
+/// Never a `{…}` comment: a `}` the formatter wrote would close a `{`
+/// comment left open earlier in the file (one cut at a semi-empty line,
+/// PBN0004), and the games between would become part of that comment.
 fn as_comment(raw: &str) -> Option<String> {
     if raw.contains('\0') {
-        None
-    } else if !raw.contains('}') {
-        Some(format!("{{{raw}}}"))
-    } else if !raw.contains(['\n', '\r']) {
-        Some(format!(";{raw}"))
-    } else {
-        None
+        return None;
     }
+    let lines: Vec<String> = raw
+        .split("\r\n")
+        .flat_map(|l| l.split(['\r', '\n']))
+        .map(|l| format!(";{l}"))
+        .collect();
+    Some(lines.join("\n"))
 }
 
 /// Appends `piece` to the current line, separated by one space.
@@ -506,6 +508,10 @@ fn entry_pieces<T>(
         emit_comments(p, Anchor::Pre(sec, k, j), line, lines, &mut must_break);
     }
     push_piece(line, token);
+    if token.starts_with(';') {
+        lines.push(std::mem::take(line));
+        must_break = true;
+    }
     emit_comments(p, Anchor::Token(sec, k), line, lines, &mut must_break);
     // Export order: the note reference, then the NAGs in increasing order
     // (§3.5.2); suffixes become their NAG (§3.7).
@@ -675,9 +681,10 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     Some(())
 }
 
-/// A `*` that does not end its section, as a `{*}` comment piece where it
-/// stood; `None` (keep the game as written) when it carries annotations,
-/// which would then annotate the entry before it.
+/// A `*` that does not end its section, as a `;*` comment ending the line
+/// where it stood (never `{*}`: see [`as_comment`]); `None` (keep the game
+/// as written) when it carries annotations, which would then annotate the
+/// entry before it.
 fn stray_terminator<'e, T>(
     p: &mut Printer<'_>,
     sec: Section,
@@ -692,7 +699,7 @@ fn stray_terminator<'e, T>(
         false,
         Box::new(
             move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                entry_pieces(p, sec, k, e, "{*}", line, lines)
+                entry_pieces(p, sec, k, e, ";*", line, lines)
             },
         ),
     ))
