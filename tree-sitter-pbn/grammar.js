@@ -15,8 +15,8 @@
  *   that follow the calls/cards of a section belong to that section
  *   (§3.5.5, §3.6.5).
  * - Tokens are lexed leniently so that the checker can give precise
- *   diagnostics: a call token that is not a legal call is an `invalid_call`
- *   leaf, a bad card a token of a `cards` run, a NAG with a non-digit an ordinary
+ *   diagnostics: a call token that is not a legal call is a token of a
+ *   `calls` run, a bad card a token of a `cards` run, a NAG with a non-digit an ordinary
  *   `nag`, and so on. Tag values (Deal, Contract, table column specs, ...)
  *   are single `string` tokens whose contents the checker parses itself
  *   (server/src/model/values).
@@ -27,13 +27,12 @@
 
 // The call token of §3.2: letters, digits and the hyphen. The
 // underscore is accepted too, so that quiz blanks such as `____` (written by
-// BridgeComposer) are one `invalid_call` leaf for the checker to report.
+// BridgeComposer) are one token of a `calls` run for the checker to report.
 const WORD = /[A-Za-z0-9_-]+/;
 
-// Lexical precedence shared by every call token (`bid` ... `dash`), the card
-// runs (`cards`) and `_word`. Being equal, the longest match wins, as §3.2
-// asks: `--` or `1NTX` is one (invalid) token, not `-` `-` or `1NT` `X`; on a
-// tie the legal token wins because it is defined before `_word`. Being above
+// Lexical precedence shared by the call and card runs (`calls`, `cards`)
+// and `_word`. Being equal, the longest match wins, as §3.2 asks: `--` or
+// `1NTX` is one (invalid) token, not `-` `-` or `1NT` `X`. Being above
 // the default 0 (`tag_name`, `section_token`), these tokens stay in
 // tree-sitter's error-recovery lexer, so that text inside an ERROR node is
 // still lexed as calls and words rather than split into single characters.
@@ -67,7 +66,7 @@ module.exports = grammar({
   // grammar is LR(1): no conflicts, no GLR, nodes reusable by incremental
   // reparsing.
 
-  // Choices of tokens are inlined: each call, card or annotation reduces
+  // Choices of tokens are inlined: each call run, card run or annotation reduces
   // straight into its section (measurably faster than supertypes).
   inline: $ => [
     $._call,
@@ -139,23 +138,18 @@ module.exports = grammar({
       $.continuation,
     ),
 
-    // §3.5.1 calls; lower-case accepted (§3.11), checked by the checker.
-    _call: $ => choice(
-      $.bid,
-      $.pass,
-      $.double,
-      $.redouble,
-      $.all_pass,
-      $.dash,
-      alias($._word, $.invalid_call),
-    ),
-
-    bid: _ => token(prec(CALL_CARD, /[1-7]([CDHScdhs]|[Nn][Tt])/)),
-    pass: _ => token(prec(CALL_CARD, /[Pp][Aa][Ss][Ss]/)),
-    double: _ => token(prec(CALL_CARD, /[Xx]/)),
-    redouble: _ => token(prec(CALL_CARD, /[Xx][Xx]/)),
-    all_pass: _ => token(prec(CALL_CARD, /[Aa][Pp]/)),
-    dash: _ => token(prec(CALL_CARD, '-')),
+    // §3.5.1 calls: one `calls` node holds a run of call tokens on one line
+    // with the spaces and tabs between them: the `cards` token (below),
+    // named `calls` here. With a leaf per call, a long auction line took a
+    // node per call. The §3.2 tokens are the run's white-space separated
+    // parts, exactly those that one token per call would give (`1NTX` or
+    // `--` stays one token); an annotation, a comment, `*`, `+` or the line
+    // end ends the run. `syntax::section_cells` splits a run and
+    // `syntax::call_cell` tells a bid, `Pass`, `X`, `XX`, `AP` or `-` (any
+    // case, §3.11) from any other token, which the checker reports. One token
+    // for both runs (not two equal ones) keeps error recovery as it was with a
+    // token per call: inside an ERROR node a run shows as `cards`.
+    _call: $ => choice(alias($.cards, $.calls), alias($._word, $.calls)),
 
     // §3.6 play section: the Play tag, cards with annotations, then the play
     // notes (§3.6.5).

@@ -20,6 +20,10 @@ pub struct Hostile {
     /// size, in MB (peak resident memory): about 1.5 times what it uses
     /// on 2 cores, plus 16 MB (more cores parse more pieces at once).
     pub peak_mb: u64,
+    /// The most memory `pbn fmt -` may use on it, in MB (peak resident
+    /// memory, about 1.3 times what it uses plus 10 MB), for the shapes
+    /// where the formatter's own memory shows: one huge game.
+    pub fmt_peak_mb: Option<u64>,
 }
 
 impl Hostile {
@@ -60,6 +64,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a line of {n} bytes (a tag value; §2.3 allows 255 characters)",
         n: Some(1 << 20),
         peak_mb: 35,
+        fmt_peak_mb: None,
         make: |n| format!("[Event \"{}\"]\n", "x".repeat(n.saturating_sub(11))).into_bytes(),
     },
     Hostile {
@@ -67,6 +72,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a game with a comment of {n} bytes on one line",
         n: Some(10 << 20),
         peak_mb: 46,
+        fmt_peak_mb: None,
         make: |n| format!("[Event \"x\"]\n{{{}}}\n", repeat_to("comment ", n.saturating_sub(2))).into_bytes(),
     },
     Hostile {
@@ -74,6 +80,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} games (a tag each)",
         n: Some(100_000),
         peak_mb: 92,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::with_capacity(n * 30);
             for i in 1..=n {
@@ -87,6 +94,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} games whose Event is `#` (§4.8), each inheriting through all the previous ones",
         n: Some(10_000),
         peak_mb: 59,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::from("[Event \"Club night\"]\n[Site \"##Amsterdam\"]\n\n");
             s += &"[Event \"#\"]\n\n".repeat(n);
@@ -98,6 +106,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "one auction followed by {n} notes",
         n: Some(100_000),
         peak_mb: 185,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n1C =1= AP\n");
             for i in 0..n {
@@ -111,6 +120,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a tag name of {n} characters",
         n: Some(100_000),
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |n| format!("[{} \"x\"]\n", "N".repeat(n)).into_bytes(),
     },
     Hostile {
@@ -118,6 +128,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} game{s} with NUL and other control bytes in a tag value, a comment, section data and between tags",
         n: Some(1),
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |n| {
             let game: &[u8] = b"[Event \"a\x00b\x07c\"]\n\x01\x02[Site \"\x1b[31m\"]\n{\x00\x7f\x08}\n[Dealer \"N\"]\n[Auction \"N\"]\n1C\x00 Pass\x0b AP\n\n";
             game.repeat(n.max(1))
@@ -128,6 +139,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} game{s} with bytes that are not UTF-8 (a lone continuation byte, a truncated sequence, an overlong form) among UTF-8",
         n: Some(1),
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |n| {
             let game: &[u8] = b"[Event \"Caf\xc3\xa9 \x80 \xc3\"]\n[Site \"\xe2\x82\"]\n{\xc0\xaf \xed\xa0\x80}\n[Dealer \"N\"]\n\n";
             game.repeat(n.max(1))
@@ -138,6 +150,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a text file that is not PBN ({n} lines of prose with stray braces and brackets)",
         n: Some(1_000),
         peak_mb: 32,
+        fmt_peak_mb: None,
         make: |n| "This is not a PBN file at all.\nJust prose; with {braces and [brackets.\n".repeat(n.div_ceil(2)).into_bytes(),
     },
     Hostile {
@@ -145,6 +158,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} bytes of every value 0–255 in turn (a binary file)",
         n: Some(50_000),
         peak_mb: 41,
+        fmt_peak_mb: None,
         make: |n| (0u8..=255).cycle().take(n).collect(),
     },
     Hostile {
@@ -152,6 +166,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} games, each with a `{` comment that is never closed",
         n: Some(10_000),
         peak_mb: 64,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::with_capacity(n * 40);
             for i in 1..=n {
@@ -165,6 +180,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "an empty file",
         n: None,
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |_| Vec::new(),
     },
     Hostile {
@@ -172,13 +188,15 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a UTF-8 byte order mark, a version line and lone CR line ends",
         n: None,
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |_| b"\xef\xbb\xbf% PBN 2.1\r[Event \"\xc3\xa9\"]\r".to_vec(),
     },
     Hostile {
         name: "long_auction",
         what: "an auction of {n} passes",
         n: Some(20_000),
-        peak_mb: 55,
+        peak_mb: 44,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             for i in 0..n {
@@ -192,6 +210,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "a play section of {n} cards (the same card again and again)",
         n: Some(20_000),
         peak_mb: 47,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::from(
                 "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n",
@@ -207,6 +226,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "an auction of {n} calls, each with a note reference and no notes",
         n: Some(2_000),
         peak_mb: 35,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             for i in 0..n {
@@ -220,6 +240,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} bytes of `[` without a line end (at about 43 MB tree-sitter's error cost overflowed and aborted; parsed a byte at a time, it took 190 bytes a byte)",
         n: Some(1 << 18),
         peak_mb: 38,
+        fmt_peak_mb: None,
         make: |n| vec![b'['; n],
     },
     Hostile {
@@ -227,16 +248,39 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} NUL bytes",
         n: Some(1 << 18),
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |n| vec![0; n],
     },
     Hostile {
         name: "auction_line",
-        what: "an auction of {n} passes on one line (an issue kept per call took 160 bytes a byte)",
-        n: Some(50_000),
-        peak_mb: 51,
+        what: "an auction of {n} passes on one line (an issue kept per call took 160 bytes a byte; a tree-sitter leaf per call 42, one per line 24)",
+        // Large enough that a leaf per call (127 MB on 2 cores) fails the
+        // limit; one leaf per line of calls takes 73 MB.
+        n: Some(600_000),
+        peak_mb: 100,
+        // An entry per call in the formatter (a boxed printer and a token
+        // string each, a list of every comment anchor) took 139 MB; 78.
+        fmt_peak_mb: Some(110),
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             s += &"Pass ".repeat(n);
+            s += "\n";
+            s.into_bytes()
+        },
+    },
+    Hostile {
+        name: "play_line",
+        what: "a play section of {n} cards on one line (the same card again and again)",
+        n: Some(600_000),
+        peak_mb: 110,
+        // An entry per card in the formatter (a boxed printer and a token
+        // string each, a list of every comment anchor) took 152 MB; 68.
+        fmt_peak_mb: Some(100),
+        make: |n| {
+            let mut s = String::from(
+                "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n",
+            );
+            s += &"SA ".repeat(n);
             s += "\n";
             s.into_bytes()
         },
@@ -246,6 +290,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} tags on one line (export layout, PBN1003, was quadratic)",
         n: Some(20_000),
         peak_mb: 200,
+        fmt_peak_mb: None,
         make: |n| {
             let mut s = "[Event \"x\"]".repeat(n);
             s += "\n";
@@ -257,6 +302,7 @@ pub const HOSTILE: &[Hostile] = &[
         what: "{n} game{s} in UTF-16LE with a byte order mark (PBN is Latin-1 or UTF-8, §2.2; was read as 27 control characters a line)",
         n: Some(200),
         peak_mb: 31,
+        fmt_peak_mb: None,
         make: |n| {
             let game = "[Event \"Café\"]\r\n[Dealer \"N\"]\r\n[Auction \"N\"]\r\n1C Pass Pass Pass\r\n\r\n";
             let mut v = vec![0xFF, 0xFE];

@@ -334,13 +334,19 @@ const SCOPES: &[(&str, &[&str])] = &[
         "unterminated_string",
         &["invalid.illegal.unterminated-string.pbn"],
     ),
-    ("bid", &["constant.numeric.call.bid.pbn"]),
-    ("pass", &["constant.language.call.pass.pbn"]),
-    ("all_pass", &["constant.language.call.all-pass.pbn"]),
-    ("double", &["keyword.operator.call.double.pbn"]),
-    ("redouble", &["keyword.operator.call.redouble.pbn"]),
-    ("dash", &["punctuation.separator.dash.pbn"]),
-    ("invalid_call", &["invalid.illegal.call.pbn"]),
+    // A run of call tokens: TextMate scopes each token.
+    (
+        "calls",
+        &[
+            "constant.numeric.call.bid.pbn",
+            "constant.language.call.pass.pbn",
+            "constant.language.call.all-pass.pbn",
+            "keyword.operator.call.double.pbn",
+            "keyword.operator.call.redouble.pbn",
+            "punctuation.separator.dash.pbn",
+            "invalid.illegal.call.pbn",
+        ],
+    ),
     // A run of card tokens: TextMate scopes each token (a `-` is the
     // auction's dash scope, listed above).
     (

@@ -18,6 +18,8 @@
 //!   unlike time), is at most the shape's `peak_mb`.
 //!   (Not `ru_maxrss` from `wait4`: on Linux it also holds the memory of
 //!   this test process, which the child was forked from.)
+//!   Where the shape has a `fmt_peak_mb`, so is that of `pbn fmt -` (its
+//!   VmHWM read while it writes: see [`pbn_fmt_peak_kb`]).
 //!
 //! And the language server takes every shape (one session, all of them):
 //! it publishes the codes `pbn check` finds, also after an edit, and
@@ -91,6 +93,37 @@ fn pbn_check(path: &Path) -> Cli {
     }
 }
 
+/// The peak resident memory in kB of `pbn fmt -` on the file at `path`
+/// (`None` where `/proc` does not tell it), with its exit code. `pbn fmt`
+/// has no `--stats`: its VmHWM is read after each chunk of output this
+/// process reads, while it is still writing (blocked on the full pipe, its
+/// formatting done: one huge game is written when it is all formatted).
+/// What it allocates after its last write is not seen, so the reading is
+/// never above the true peak.
+fn pbn_fmt_peak_kb(path: &Path) -> (Option<i32>, Option<u64>) {
+    let mut child = Command::new(pbn_binary())
+        .args(["fmt", "-"])
+        .stdin(std::fs::File::open(path).expect("open the input"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run pbn fmt -");
+    let status = format!("/proc/{}/status", child.id());
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut peak = None;
+    while out.read(&mut buf).expect("read pbn fmt's output") > 0 {
+        if let Some(kb) = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|s| pbn_tests::hostile::status_hwm_kb(&s))
+        {
+            peak = Some(peak.unwrap_or(0).max(kb));
+        }
+    }
+    let code = child.wait().expect("wait for pbn fmt").code();
+    (code, peak)
+}
+
 fn hostile(name: &str) {
     let shape = by_name(name);
     let bytes = shape.input();
@@ -102,7 +135,27 @@ fn hostile(name: &str) {
     let path = std::env::temp_dir().join(format!("pbn-hostile-{}-{name}.pbn", std::process::id()));
     std::fs::write(&path, &bytes).unwrap();
     let cli = pbn_check(&path);
+    let fmt = shape.fmt_peak_mb.map(|mb| (mb, pbn_fmt_peak_kb(&path)));
     let _ = std::fs::remove_file(&path);
+
+    if let Some((limit_mb, (code, peak))) = fmt {
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{name} ({what}): pbn fmt - ended with {code:?}"
+        );
+        match peak {
+            Some(kb) => {
+                assert!(
+                    kb >> 10 <= limit_mb,
+                    "{name} ({what}, {} bytes): pbn fmt peaked at {} MB, more than {limit_mb} MB",
+                    bytes.len(),
+                    kb >> 10
+                );
+                eprintln!("{name}: pbn fmt peak {} MB (limit {limit_mb} MB)", kb >> 10);
+            }
+            None => eprintln!("{name}: pbn fmt's peak memory not measured on this system"),
+        }
+    }
 
     assert!(
         matches!(cli.code, Some(0 | 1)),
@@ -185,6 +238,7 @@ hostile_tests!(
     brackets,
     nul_bytes,
     auction_line,
+    play_line,
     tags_on_one_line,
     utf16,
 );

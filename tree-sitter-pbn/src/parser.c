@@ -7,16 +7,16 @@
 #endif
 
 #define LANGUAGE_VERSION 14
-#define STATE_COUNT 41
+#define STATE_COUNT 42
 #define LARGE_STATE_COUNT 2
-#define SYMBOL_COUNT 47
+#define SYMBOL_COUNT 41
 #define ALIAS_COUNT 0
-#define TOKEN_COUNT 32
+#define TOKEN_COUNT 26
 #define EXTERNAL_TOKEN_COUNT 5
 #define FIELD_COUNT 4
 #define MAX_ALIAS_SEQUENCE_LENGTH 4
 #define MAX_RESERVED_WORD_SET_SIZE 0
-#define PRODUCTION_ID_COUNT 10
+#define PRODUCTION_ID_COUNT 11
 #define SUPERTYPE_COUNT 0
 
 enum ts_symbol_identifiers {
@@ -27,45 +27,39 @@ enum ts_symbol_identifiers {
   sym_unterminated_string = 5,
   sym_unquoted_value = 6,
   anon_sym_Auction = 7,
-  sym_bid = 8,
-  sym_pass = 9,
-  sym_double = 10,
-  sym_redouble = 11,
-  sym_all_pass = 12,
-  sym_dash = 13,
-  anon_sym_Play = 14,
-  sym_cards = 15,
-  sym__word = 16,
-  anon_sym_Note = 17,
-  sym_suffix = 18,
-  sym_note_ref = 19,
-  sym_nag = 20,
-  sym_irregularity = 21,
-  sym_terminator = 22,
-  sym_continuation = 23,
-  sym_section_token = 24,
-  sym_comment = 25,
-  sym_unterminated_comment = 26,
-  sym_game_break = 27,
-  sym_escape_line = 28,
-  sym__note_open = 29,
-  sym_junk = 30,
-  sym__error_sentinel = 31,
-  sym_document = 32,
-  sym_game = 33,
-  sym_tag_pair = 34,
-  sym_auction_section = 35,
-  sym__auction_tag = 36,
-  sym_play_section = 37,
-  sym__play_tag = 38,
-  sym__note_tag = 39,
-  sym_supplemental_section = 40,
-  aux_sym_document_repeat1 = 41,
-  aux_sym_game_repeat1 = 42,
-  aux_sym_auction_section_repeat1 = 43,
-  aux_sym_auction_section_repeat2 = 44,
-  aux_sym_play_section_repeat1 = 45,
-  aux_sym_supplemental_section_repeat1 = 46,
+  anon_sym_Play = 8,
+  sym_cards = 9,
+  sym__word = 10,
+  anon_sym_Note = 11,
+  sym_suffix = 12,
+  sym_note_ref = 13,
+  sym_nag = 14,
+  sym_irregularity = 15,
+  sym_terminator = 16,
+  sym_continuation = 17,
+  sym_section_token = 18,
+  sym_comment = 19,
+  sym_unterminated_comment = 20,
+  sym_game_break = 21,
+  sym_escape_line = 22,
+  sym__note_open = 23,
+  sym_junk = 24,
+  sym__error_sentinel = 25,
+  sym_document = 26,
+  sym_game = 27,
+  sym_tag_pair = 28,
+  sym_auction_section = 29,
+  sym__auction_tag = 30,
+  sym_play_section = 31,
+  sym__play_tag = 32,
+  sym__note_tag = 33,
+  sym_supplemental_section = 34,
+  aux_sym_document_repeat1 = 35,
+  aux_sym_game_repeat1 = 36,
+  aux_sym_auction_section_repeat1 = 37,
+  aux_sym_auction_section_repeat2 = 38,
+  aux_sym_play_section_repeat1 = 39,
+  aux_sym_supplemental_section_repeat1 = 40,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -77,15 +71,9 @@ static const char * const ts_symbol_names[] = {
   [sym_unterminated_string] = "unterminated_string",
   [sym_unquoted_value] = "unquoted_value",
   [anon_sym_Auction] = "tag_name",
-  [sym_bid] = "bid",
-  [sym_pass] = "pass",
-  [sym_double] = "double",
-  [sym_redouble] = "redouble",
-  [sym_all_pass] = "all_pass",
-  [sym_dash] = "dash",
   [anon_sym_Play] = "tag_name",
   [sym_cards] = "cards",
-  [sym__word] = "invalid_call",
+  [sym__word] = "calls",
   [anon_sym_Note] = "tag_name",
   [sym_suffix] = "suffix",
   [sym_note_ref] = "note_ref",
@@ -127,12 +115,6 @@ static const TSSymbol ts_symbol_map[] = {
   [sym_unterminated_string] = sym_unterminated_string,
   [sym_unquoted_value] = sym_unquoted_value,
   [anon_sym_Auction] = sym_tag_name,
-  [sym_bid] = sym_bid,
-  [sym_pass] = sym_pass,
-  [sym_double] = sym_double,
-  [sym_redouble] = sym_redouble,
-  [sym_all_pass] = sym_all_pass,
-  [sym_dash] = sym_dash,
   [anon_sym_Play] = sym_tag_name,
   [sym_cards] = sym_cards,
   [sym__word] = sym__word,
@@ -198,30 +180,6 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .named = true,
   },
   [anon_sym_Auction] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_bid] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_pass] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_double] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_redouble] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_all_pass] = {
-    .visible = true,
-    .named = true,
-  },
-  [sym_dash] = {
     .visible = true,
     .named = true,
   },
@@ -377,12 +335,12 @@ static const char * const ts_field_names[] = {
 static const TSMapSlice ts_field_map_slices[PRODUCTION_ID_COUNT] = {
   [1] = {.index = 0, .length = 3},
   [2] = {.index = 3, .length = 1},
-  [3] = {.index = 4, .length = 3},
-  [4] = {.index = 7, .length = 4},
-  [6] = {.index = 11, .length = 1},
-  [7] = {.index = 12, .length = 4},
-  [8] = {.index = 16, .length = 2},
-  [9] = {.index = 18, .length = 2},
+  [4] = {.index = 4, .length = 3},
+  [5] = {.index = 7, .length = 4},
+  [7] = {.index = 11, .length = 1},
+  [8] = {.index = 12, .length = 4},
+  [9] = {.index = 16, .length = 2},
+  [10] = {.index = 18, .length = 2},
 };
 
 static const TSFieldMapEntry ts_field_map_entries[] = {
@@ -418,7 +376,10 @@ static const TSFieldMapEntry ts_field_map_entries[] = {
 
 static const TSSymbol ts_alias_sequences[PRODUCTION_ID_COUNT][MAX_ALIAS_SEQUENCE_LENGTH] = {
   [0] = {0},
-  [5] = {
+  [3] = {
+    [0] = sym__word,
+  },
+  [6] = {
     [0] = sym_cards,
   },
 };
@@ -469,6 +430,7 @@ static const TSStateId ts_primary_state_ids[STATE_COUNT] = {
   [38] = 38,
   [39] = 39,
   [40] = 40,
+  [41] = 41,
 };
 
 static const TSCharacterRange sym_unquoted_value_character_set_1[] = {
@@ -491,93 +453,88 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(19);
+      if (eof) ADVANCE(18);
       ADVANCE_MAP(
-        '"', 33,
-        '$', 70,
-        '*', 72,
-        '+', 73,
-        '-', 44,
-        ';', 76,
-        '=', 35,
-        'A', 57,
-        'N', 53,
-        'P', 51,
-        '[', 20,
-        ']', 21,
-        '^', 36,
-        'a', 61,
-        'p', 59,
-        '{', 77,
-        '!', 68,
-        '?', 68,
-        'X', 41,
-        'x', 41,
+        '"', 32,
+        '$', 56,
+        '*', 58,
+        '+', 59,
+        ';', 62,
+        '=', 34,
+        'A', 49,
+        'N', 45,
+        'P', 43,
+        '[', 19,
+        ']', 20,
+        '^', 35,
+        '{', 63,
+        '!', 54,
+        '?', 54,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(60);
-      if (('0' <= lookahead && lookahead <= '9') ||
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
       if (lookahead != 0 &&
           lookahead != '$' &&
           lookahead != '%' &&
-          lookahead != '}') ADVANCE(37);
+          lookahead != '}') ADVANCE(36);
       END_STATE();
     case 1:
       if (lookahead == '\n') ADVANCE(10);
       if (lookahead == '\r') ADVANCE(11);
-      if (lookahead == '}') ADVANCE(75);
+      if (lookahead == '}') ADVANCE(61);
       if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if (lookahead != 0) ADVANCE(77);
+      if (lookahead != 0) ADVANCE(63);
       END_STATE();
     case 2:
-      if (lookahead == '"') ADVANCE(33);
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == ']') ADVANCE(21);
-      if (lookahead == '{') ADVANCE(77);
+      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == ';') ADVANCE(62);
+      if (lookahead == ']') ADVANCE(20);
+      if (lookahead == '{') ADVANCE(63);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(2);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != '[' &&
-          lookahead != '}') ADVANCE(37);
+          lookahead != '}') ADVANCE(36);
       END_STATE();
     case 3:
-      if (lookahead == '"') ADVANCE(32);
+      if (lookahead == '"') ADVANCE(31);
       if (lookahead == '\\') ADVANCE(15);
       if (lookahead != 0 &&
           lookahead != '\n' &&
           lookahead != '\r') ADVANCE(3);
       END_STATE();
     case 4:
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == 'A') ADVANCE(29);
-      if (lookahead == 'P') ADVANCE(25);
-      if (lookahead == '{') ADVANCE(77);
+      if (lookahead == ';') ADVANCE(62);
+      if (lookahead == 'A') ADVANCE(28);
+      if (lookahead == 'P') ADVANCE(24);
+      if (lookahead == '{') ADVANCE(63);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(4);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('B' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 5:
-      if (lookahead == ';') ADVANCE(76);
+      if (lookahead == ';') ADVANCE(62);
       if (lookahead == 'N') ADVANCE(8);
-      if (lookahead == '{') ADVANCE(77);
+      if (lookahead == '{') ADVANCE(63);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(5);
       END_STATE();
     case 6:
-      if (lookahead == '=') ADVANCE(69);
+      if (lookahead == '=') ADVANCE(55);
       if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(6);
       END_STATE();
     case 7:
-      if (lookahead == 'e') ADVANCE(66);
+      if (lookahead == 'e') ADVANCE(52);
       END_STATE();
     case 8:
       if (lookahead == 'o') ADVANCE(9);
@@ -586,15 +543,15 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == 't') ADVANCE(7);
       END_STATE();
     case 10:
-      if (lookahead == '}') ADVANCE(75);
+      if (lookahead == '}') ADVANCE(61);
       if (lookahead == '\n' ||
           lookahead == '\r') ADVANCE(11);
       if (('\t' <= lookahead && lookahead <= '\f') ||
           lookahead == ' ') ADVANCE(10);
-      if (lookahead != 0) ADVANCE(77);
+      if (lookahead != 0) ADVANCE(63);
       END_STATE();
     case 11:
-      if (lookahead == '}') ADVANCE(75);
+      if (lookahead == '}') ADVANCE(61);
       if (lookahead != 0) ADVANCE(11);
       END_STATE();
     case 12:
@@ -606,18 +563,18 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
       END_STATE();
     case 13:
       if (lookahead == '\t' ||
           lookahead == 0x0b ||
           lookahead == '\f' ||
           lookahead == ' ') ADVANCE(13);
-      if (set_contains(sym_section_token_character_set_3, 10, lookahead)) ADVANCE(74);
+      if (set_contains(sym_section_token_character_set_3, 10, lookahead)) ADVANCE(60);
       END_STATE();
     case 14:
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
       END_STATE();
     case 15:
       if (lookahead != 0 &&
@@ -625,254 +582,331 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead != '\r') ADVANCE(3);
       END_STATE();
     case 16:
-      if (eof) ADVANCE(19);
+      if (eof) ADVANCE(18);
       if (lookahead == '"') ADVANCE(3);
-      if (lookahead == ';') ADVANCE(76);
-      if (lookahead == '[') ADVANCE(20);
-      if (lookahead == '{') ADVANCE(77);
+      if (lookahead == ';') ADVANCE(62);
+      if (lookahead == '[') ADVANCE(19);
+      if (lookahead == '{') ADVANCE(63);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(16);
       if (lookahead != 0 &&
           lookahead != '%' &&
           lookahead != ']' &&
-          lookahead != '}') ADVANCE(74);
+          lookahead != '}') ADVANCE(60);
       END_STATE();
     case 17:
-      if (eof) ADVANCE(19);
+      if (eof) ADVANCE(18);
       ADVANCE_MAP(
-        '$', 70,
-        '*', 72,
-        '+', 73,
-        '-', 44,
-        ';', 76,
+        '$', 56,
+        '*', 58,
+        '+', 59,
+        ';', 62,
         '=', 6,
-        '[', 20,
+        '[', 19,
         '^', 14,
-        '{', 77,
-        '!', 68,
-        '?', 68,
-        'A', 61,
-        'a', 61,
-        'P', 59,
-        'p', 59,
-        'X', 41,
-        'x', 41,
+        '{', 63,
+        '!', 54,
+        '?', 54,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(17);
-      if (('1' <= lookahead && lookahead <= '7')) ADVANCE(60);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 18:
-      if (eof) ADVANCE(19);
-      ADVANCE_MAP(
-        '$', 70,
-        '*', 72,
-        '+', 73,
-        ';', 76,
-        '=', 6,
-        '[', 20,
-        '^', 14,
-        '{', 77,
-        '!', 68,
-        '?', 68,
-      );
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(18);
       if (lookahead == '-' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
       END_STATE();
-    case 19:
+    case 18:
       ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
-    case 20:
+    case 19:
       ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
-    case 21:
+    case 20:
       ACCEPT_TOKEN(anon_sym_RBRACK);
+      END_STATE();
+    case 21:
+      ACCEPT_TOKEN(sym_tag_name);
+      if (lookahead == 'a') ADVANCE(29);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 22:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'a') ADVANCE(30);
+      if (lookahead == 'c') ADVANCE(27);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 23:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'c') ADVANCE(28);
+      if (lookahead == 'i') ADVANCE(26);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 24:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'i') ADVANCE(27);
+      if (lookahead == 'l') ADVANCE(21);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 25:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'l') ADVANCE(22);
+      if (lookahead == 'n') ADVANCE(37);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 26:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'n') ADVANCE(38);
+      if (lookahead == 'o') ADVANCE(25);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 27:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'o') ADVANCE(26);
+      if (lookahead == 't') ADVANCE(23);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 28:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 't') ADVANCE(24);
+      if (lookahead == 'u') ADVANCE(22);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 29:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'u') ADVANCE(23);
+      if (lookahead == 'y') ADVANCE(38);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 30:
       ACCEPT_TOKEN(sym_tag_name);
-      if (lookahead == 'y') ADVANCE(45);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
     case 31:
-      ACCEPT_TOKEN(sym_tag_name);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+      ACCEPT_TOKEN(sym_string);
       END_STATE();
     case 32:
-      ACCEPT_TOKEN(sym_string);
+      ACCEPT_TOKEN(sym_unterminated_string);
+      if (lookahead == '"') ADVANCE(31);
+      if (lookahead == '\\') ADVANCE(33);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(32);
       END_STATE();
     case 33:
       ACCEPT_TOKEN(sym_unterminated_string);
-      if (lookahead == '"') ADVANCE(32);
-      if (lookahead == '\\') ADVANCE(34);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(33);
+          lookahead != '\r') ADVANCE(32);
       END_STATE();
     case 34:
-      ACCEPT_TOKEN(sym_unterminated_string);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(33);
+      ACCEPT_TOKEN(sym_unquoted_value);
+      if (lookahead == '=') ADVANCE(55);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(34);
       END_STATE();
     case 35:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if (lookahead == '=') ADVANCE(69);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(35);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
       END_STATE();
     case 36:
       ACCEPT_TOKEN(sym_unquoted_value);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(71);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(37);
+      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(36);
       END_STATE();
     case 37:
-      ACCEPT_TOKEN(sym_unquoted_value);
-      if ((!eof && set_contains(sym_unquoted_value_character_set_1, 10, lookahead))) ADVANCE(37);
-      END_STATE();
-    case 38:
       ACCEPT_TOKEN(anon_sym_Auction);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
       END_STATE();
-    case 39:
-      ACCEPT_TOKEN(sym_bid);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 40:
-      ACCEPT_TOKEN(sym_pass);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 41:
-      ACCEPT_TOKEN(sym_double);
-      if (lookahead == 'X' ||
-          lookahead == 'x') ADVANCE(42);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 42:
-      ACCEPT_TOKEN(sym_redouble);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 43:
-      ACCEPT_TOKEN(sym_all_pass);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 44:
-      ACCEPT_TOKEN(sym_dash);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 45:
+    case 38:
       ACCEPT_TOKEN(anon_sym_Play);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(31);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(30);
+      END_STATE();
+    case 39:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'a') ADVANCE(50);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 40:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'c') ADVANCE(48);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 41:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'e') ADVANCE(51);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 42:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'i') ADVANCE(46);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 43:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'l') ADVANCE(39);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 44:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'n') ADVANCE(51);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 45:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'o') ADVANCE(47);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
       END_STATE();
     case 46:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'o') ADVANCE(44);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 47:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 't') ADVANCE(41);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 48:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 't') ADVANCE(42);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 49:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'u') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 50:
+      ACCEPT_TOKEN(sym_cards);
+      if (lookahead == 'y') ADVANCE(51);
+      if (lookahead == '\t' ||
+          lookahead == 0x0b ||
+          lookahead == '\f' ||
+          lookahead == ' ') ADVANCE(12);
+      if (lookahead == '-' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
+      END_STATE();
+    case 51:
       ACCEPT_TOKEN(sym_cards);
       if (lookahead == '\t' ||
           lookahead == 0x0b ||
@@ -882,250 +916,60 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(46);
-      END_STATE();
-    case 47:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'a') ADVANCE(58);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 48:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'c') ADVANCE(56);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 49:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'e') ADVANCE(65);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 50:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'i') ADVANCE(54);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 51:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'l') ADVANCE(47);
-      if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(63);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(51);
       END_STATE();
     case 52:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'n') ADVANCE(65);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 53:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(55);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 54:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'o') ADVANCE(52);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 55:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(49);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 56:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 't') ADVANCE(50);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 57:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'u') ADVANCE(48);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(43);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 58:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'y') ADVANCE(65);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 59:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'A' ||
-          lookahead == 'a') ADVANCE(63);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('B' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 60:
-      ACCEPT_TOKEN(sym__word);
-      ADVANCE_MAP(
-        'N', 64,
-        'n', 64,
-        'C', 39,
-        'D', 39,
-        'H', 39,
-        'S', 39,
-        'c', 39,
-        'd', 39,
-        'h', 39,
-        's', 39,
-      );
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 61:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'P' ||
-          lookahead == 'p') ADVANCE(43);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 62:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(40);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 63:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'S' ||
-          lookahead == 's') ADVANCE(62);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 64:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == 'T' ||
-          lookahead == 't') ADVANCE(39);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 65:
-      ACCEPT_TOKEN(sym__word);
-      if (lookahead == '-' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(65);
-      END_STATE();
-    case 66:
       ACCEPT_TOKEN(anon_sym_Note);
       END_STATE();
-    case 67:
+    case 53:
       ACCEPT_TOKEN(sym_suffix);
       END_STATE();
-    case 68:
+    case 54:
       ACCEPT_TOKEN(sym_suffix);
       if (lookahead == '!' ||
-          lookahead == '?') ADVANCE(67);
+          lookahead == '?') ADVANCE(53);
       END_STATE();
-    case 69:
+    case 55:
       ACCEPT_TOKEN(sym_note_ref);
       END_STATE();
-    case 70:
+    case 56:
       ACCEPT_TOKEN(sym_nag);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(70);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(56);
       END_STATE();
-    case 71:
+    case 57:
       ACCEPT_TOKEN(sym_irregularity);
       END_STATE();
-    case 72:
+    case 58:
       ACCEPT_TOKEN(sym_terminator);
       END_STATE();
-    case 73:
+    case 59:
       ACCEPT_TOKEN(sym_continuation);
       END_STATE();
-    case 74:
+    case 60:
       ACCEPT_TOKEN(sym_section_token);
       if (lookahead == '\t' ||
           lookahead == 0x0b ||
           lookahead == '\f' ||
           lookahead == ' ') ADVANCE(13);
-      if ((!eof && set_contains(sym_section_token_character_set_2, 10, lookahead))) ADVANCE(74);
+      if ((!eof && set_contains(sym_section_token_character_set_2, 10, lookahead))) ADVANCE(60);
       END_STATE();
-    case 75:
+    case 61:
       ACCEPT_TOKEN(sym_comment);
       END_STATE();
-    case 76:
+    case 62:
       ACCEPT_TOKEN(sym_comment);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(76);
+          lookahead != '\r') ADVANCE(62);
       END_STATE();
-    case 77:
+    case 63:
       ACCEPT_TOKEN(sym_unterminated_comment);
       if (lookahead == '\n') ADVANCE(10);
       if (lookahead == '\r') ADVANCE(1);
-      if (lookahead == '}') ADVANCE(75);
-      if (lookahead != 0) ADVANCE(77);
+      if (lookahead == '}') ADVANCE(61);
+      if (lookahead != 0) ADVANCE(63);
       END_STATE();
     default:
       return false;
@@ -1140,40 +984,41 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [4] = {.lex_state = 17, .external_lex_state = 3},
   [5] = {.lex_state = 17, .external_lex_state = 3},
   [6] = {.lex_state = 17, .external_lex_state = 3},
-  [7] = {.lex_state = 18, .external_lex_state = 3},
-  [8] = {.lex_state = 18, .external_lex_state = 3},
-  [9] = {.lex_state = 18, .external_lex_state = 3},
+  [7] = {.lex_state = 17, .external_lex_state = 3},
+  [8] = {.lex_state = 17, .external_lex_state = 3},
+  [9] = {.lex_state = 17, .external_lex_state = 3},
   [10] = {.lex_state = 0, .external_lex_state = 2},
-  [11] = {.lex_state = 18, .external_lex_state = 3},
+  [11] = {.lex_state = 17, .external_lex_state = 3},
   [12] = {.lex_state = 0, .external_lex_state = 2},
-  [13] = {.lex_state = 18, .external_lex_state = 3},
-  [14] = {.lex_state = 18, .external_lex_state = 3},
-  [15] = {.lex_state = 0, .external_lex_state = 2},
+  [13] = {.lex_state = 17, .external_lex_state = 3},
+  [14] = {.lex_state = 17, .external_lex_state = 3},
+  [15] = {.lex_state = 17, .external_lex_state = 3},
   [16] = {.lex_state = 0, .external_lex_state = 2},
-  [17] = {.lex_state = 0, .external_lex_state = 3},
-  [18] = {.lex_state = 16, .external_lex_state = 2},
+  [17] = {.lex_state = 0, .external_lex_state = 2},
+  [18] = {.lex_state = 0, .external_lex_state = 3},
   [19] = {.lex_state = 16, .external_lex_state = 2},
-  [20] = {.lex_state = 0, .external_lex_state = 3},
-  [21] = {.lex_state = 0, .external_lex_state = 3},
+  [20] = {.lex_state = 16, .external_lex_state = 2},
+  [21] = {.lex_state = 16, .external_lex_state = 2},
   [22] = {.lex_state = 0, .external_lex_state = 3},
-  [23] = {.lex_state = 16, .external_lex_state = 2},
+  [23] = {.lex_state = 0, .external_lex_state = 3},
   [24] = {.lex_state = 0, .external_lex_state = 3},
-  [25] = {.lex_state = 16, .external_lex_state = 2},
+  [25] = {.lex_state = 0, .external_lex_state = 3},
   [26] = {.lex_state = 16, .external_lex_state = 2},
-  [27] = {.lex_state = 0, .external_lex_state = 3},
+  [27] = {.lex_state = 16, .external_lex_state = 2},
   [28] = {.lex_state = 2, .external_lex_state = 4},
-  [29] = {.lex_state = 2, .external_lex_state = 4},
+  [29] = {.lex_state = 0, .external_lex_state = 3},
   [30] = {.lex_state = 2, .external_lex_state = 4},
-  [31] = {.lex_state = 0, .external_lex_state = 3},
+  [31] = {.lex_state = 2, .external_lex_state = 4},
   [32] = {.lex_state = 2, .external_lex_state = 4},
   [33] = {.lex_state = 0, .external_lex_state = 3},
-  [34] = {.lex_state = 4, .external_lex_state = 4},
-  [35] = {.lex_state = 0, .external_lex_state = 4},
-  [36] = {.lex_state = 5, .external_lex_state = 4},
+  [34] = {.lex_state = 0, .external_lex_state = 3},
+  [35] = {.lex_state = 4, .external_lex_state = 4},
+  [36] = {.lex_state = 0, .external_lex_state = 4},
   [37] = {.lex_state = 0, .external_lex_state = 4},
-  [38] = {.lex_state = 0, .external_lex_state = 4},
+  [38] = {.lex_state = 5, .external_lex_state = 4},
   [39] = {.lex_state = 0, .external_lex_state = 4},
   [40] = {.lex_state = 0, .external_lex_state = 4},
+  [41] = {.lex_state = 0, .external_lex_state = 4},
 };
 
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
@@ -1185,13 +1030,8 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_unterminated_string] = ACTIONS(1),
     [sym_unquoted_value] = ACTIONS(1),
     [anon_sym_Auction] = ACTIONS(1),
-    [sym_bid] = ACTIONS(1),
-    [sym_pass] = ACTIONS(1),
-    [sym_double] = ACTIONS(1),
-    [sym_redouble] = ACTIONS(1),
-    [sym_all_pass] = ACTIONS(1),
-    [sym_dash] = ACTIONS(1),
     [anon_sym_Play] = ACTIONS(1),
+    [sym_cards] = ACTIONS(1),
     [sym__word] = ACTIONS(1),
     [anon_sym_Note] = ACTIONS(1),
     [sym_suffix] = ACTIONS(1),
@@ -1209,16 +1049,16 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym__error_sentinel] = ACTIONS(1),
   },
   [STATE(1)] = {
-    [sym_document] = STATE(35),
-    [sym_game] = STATE(12),
-    [sym_tag_pair] = STATE(18),
-    [sym_auction_section] = STATE(16),
-    [sym__auction_tag] = STATE(2),
-    [sym_play_section] = STATE(16),
-    [sym__play_tag] = STATE(7),
-    [sym_supplemental_section] = STATE(16),
-    [aux_sym_document_repeat1] = STATE(12),
-    [aux_sym_game_repeat1] = STATE(16),
+    [sym_document] = STATE(40),
+    [sym_game] = STATE(10),
+    [sym_tag_pair] = STATE(19),
+    [sym_auction_section] = STATE(17),
+    [sym__auction_tag] = STATE(3),
+    [sym_play_section] = STATE(17),
+    [sym__play_tag] = STATE(5),
+    [sym_supplemental_section] = STATE(17),
+    [aux_sym_document_repeat1] = STATE(10),
+    [aux_sym_game_repeat1] = STATE(17),
     [ts_builtin_sym_end] = ACTIONS(7),
     [anon_sym_LBRACK] = ACTIONS(9),
     [sym_comment] = ACTIONS(3),
@@ -1232,13 +1072,15 @@ static const uint16_t ts_small_parse_table[] = {
   [0] = 9,
     ACTIONS(5), 1,
       sym_unterminated_comment,
+    ACTIONS(17), 1,
+      sym__word,
     ACTIONS(19), 1,
       sym__note_open,
-    STATE(3), 1,
-      aux_sym_auction_section_repeat1,
-    STATE(20), 1,
+    STATE(7), 1,
+      aux_sym_play_section_repeat1,
+    STATE(23), 1,
       aux_sym_auction_section_repeat2,
-    STATE(27), 1,
+    STATE(29), 1,
       sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -1247,31 +1089,28 @@ static const uint16_t ts_small_parse_table[] = {
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(17), 6,
+    ACTIONS(15), 7,
+      sym_cards,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-    ACTIONS(15), 7,
-      sym_bid,
-      sym_pass,
-      sym_double,
-      sym_redouble,
-      sym_all_pass,
-      sym_dash,
-      sym__word,
-  [42] = 9,
+  [37] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(19), 1,
       sym__note_open,
+    ACTIONS(23), 1,
+      sym_cards,
+    ACTIONS(25), 1,
+      sym__word,
     STATE(4), 1,
       aux_sym_auction_section_repeat1,
-    STATE(24), 1,
+    STATE(25), 1,
       aux_sym_auction_section_repeat2,
-    STATE(27), 1,
+    STATE(29), 1,
       sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -1280,120 +1119,110 @@ static const uint16_t ts_small_parse_table[] = {
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(25), 6,
+    ACTIONS(27), 6,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-    ACTIONS(23), 7,
-      sym_bid,
-      sym_pass,
-      sym_double,
-      sym_redouble,
-      sym_all_pass,
-      sym_dash,
-      sym__word,
-  [84] = 6,
+  [76] = 10,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    STATE(4), 1,
+    ACTIONS(19), 1,
+      sym__note_open,
+    ACTIONS(23), 1,
+      sym_cards,
+    ACTIONS(25), 1,
+      sym__word,
+    STATE(6), 1,
+      aux_sym_auction_section_repeat1,
+    STATE(24), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(29), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(29), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+    ACTIONS(31), 6,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [115] = 9,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(17), 1,
+      sym__word,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(2), 1,
+      aux_sym_play_section_repeat1,
+    STATE(18), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(29), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(33), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+    ACTIONS(35), 7,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [152] = 7,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(39), 1,
+      sym_cards,
+    ACTIONS(42), 1,
+      sym__word,
+    STATE(6), 1,
       aux_sym_auction_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(27), 4,
+    ACTIONS(37), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(32), 6,
+    ACTIONS(45), 6,
       sym_suffix,
       sym_note_ref,
       sym_nag,
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-    ACTIONS(29), 7,
-      sym_bid,
-      sym_pass,
-      sym_double,
-      sym_redouble,
-      sym_all_pass,
-      sym_dash,
-      sym__word,
-  [118] = 4,
+  [183] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(37), 7,
-      sym_bid,
-      sym_pass,
-      sym_double,
-      sym_redouble,
-      sym_all_pass,
-      sym_dash,
+    ACTIONS(53), 1,
       sym__word,
-    ACTIONS(35), 10,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [147] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(41), 7,
-      sym_bid,
-      sym_pass,
-      sym_double,
-      sym_redouble,
-      sym_all_pass,
-      sym_dash,
-      sym__word,
-    ACTIONS(39), 10,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [176] = 9,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    ACTIONS(47), 1,
-      sym__word,
-    STATE(8), 1,
+    STATE(7), 1,
       aux_sym_play_section_repeat1,
-    STATE(17), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(43), 3,
+    ACTIONS(48), 4,
       sym_game_break,
+      sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(45), 7,
+    ACTIONS(50), 7,
       sym_cards,
       sym_suffix,
       sym_note_ref,
@@ -1401,50 +1230,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [213] = 9,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    ACTIONS(47), 1,
-      sym__word,
-    STATE(9), 1,
-      aux_sym_play_section_repeat1,
-    STATE(22), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(49), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-    ACTIONS(51), 7,
-      sym_cards,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [250] = 6,
+  [212] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(58), 1,
       sym__word,
-    STATE(9), 1,
-      aux_sym_play_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(53), 4,
+    ACTIONS(56), 11,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-    ACTIONS(55), 7,
       sym_cards,
       sym_suffix,
       sym_note_ref,
@@ -1452,452 +1250,492 @@ static const uint16_t ts_small_parse_table[] = {
       sym_irregularity,
       sym_terminator,
       sym_continuation,
-  [279] = 10,
+  [236] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(61), 1,
+    ACTIONS(62), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(60), 11,
+      sym_game_break,
+      sym__note_open,
       ts_builtin_sym_end,
-    ACTIONS(63), 1,
       anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [260] = 10,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(9), 1,
+      anon_sym_LBRACK,
+    ACTIONS(64), 1,
+      ts_builtin_sym_end,
     ACTIONS(66), 1,
       sym_game_break,
-    STATE(2), 1,
+    STATE(3), 1,
       sym__auction_tag,
-    STATE(7), 1,
+    STATE(5), 1,
       sym__play_tag,
-    STATE(18), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    STATE(10), 2,
-      sym_game,
-      aux_sym_document_repeat1,
-    STATE(16), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [315] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(71), 1,
-      sym__word,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(69), 11,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_cards,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [339] = 10,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(9), 1,
-      anon_sym_LBRACK,
-    ACTIONS(73), 1,
-      ts_builtin_sym_end,
-    ACTIONS(75), 1,
-      sym_game_break,
-    STATE(2), 1,
-      sym__auction_tag,
-    STATE(7), 1,
-      sym__play_tag,
-    STATE(18), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    STATE(10), 2,
-      sym_game,
-      aux_sym_document_repeat1,
-    STATE(16), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [375] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(79), 1,
-      sym__word,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(77), 11,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_cards,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [399] = 4,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(83), 1,
-      sym__word,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(81), 11,
-      sym_game_break,
-      sym__note_open,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-      sym_cards,
-      sym_suffix,
-      sym_note_ref,
-      sym_nag,
-      sym_irregularity,
-      sym_terminator,
-      sym_continuation,
-  [423] = 8,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(87), 1,
-      anon_sym_LBRACK,
-    STATE(2), 1,
-      sym__auction_tag,
-    STATE(7), 1,
-      sym__play_tag,
-    STATE(18), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(85), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-    STATE(15), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [453] = 8,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(9), 1,
-      anon_sym_LBRACK,
-    STATE(2), 1,
-      sym__auction_tag,
-    STATE(7), 1,
-      sym__play_tag,
-    STATE(18), 1,
-      sym_tag_pair,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(90), 2,
-      sym_game_break,
-      ts_builtin_sym_end,
-    STATE(15), 4,
-      sym_auction_section,
-      sym_play_section,
-      sym_supplemental_section,
-      aux_sym_game_repeat1,
-  [483] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
-    STATE(21), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(92), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [505] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
     STATE(19), 1,
-      aux_sym_supplemental_section_repeat1,
+      sym_tag_pair,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(96), 2,
-      sym_string,
-      sym_section_token,
-    ACTIONS(94), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [525] = 5,
+    STATE(12), 2,
+      sym_game,
+      aux_sym_document_repeat1,
+    STATE(17), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [296] = 4,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    STATE(23), 1,
-      aux_sym_supplemental_section_repeat1,
+    ACTIONS(70), 1,
+      sym__word,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(100), 2,
-      sym_string,
-      sym_section_token,
-    ACTIONS(98), 3,
+    ACTIONS(68), 11,
       sym_game_break,
+      sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [545] = 6,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [320] = 10,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(72), 1,
+      ts_builtin_sym_end,
+    ACTIONS(74), 1,
+      anon_sym_LBRACK,
+    ACTIONS(77), 1,
+      sym_game_break,
+    STATE(3), 1,
+      sym__auction_tag,
+    STATE(5), 1,
+      sym__play_tag,
+    STATE(19), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    STATE(12), 2,
+      sym_game,
+      aux_sym_document_repeat1,
+    STATE(17), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [356] = 4,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(82), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(80), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [380] = 4,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(86), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(84), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [404] = 4,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(90), 1,
+      sym__word,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(88), 11,
+      sym_game_break,
+      sym__note_open,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+      sym_cards,
+      sym_suffix,
+      sym_note_ref,
+      sym_nag,
+      sym_irregularity,
+      sym_terminator,
+      sym_continuation,
+  [428] = 8,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(94), 1,
+      anon_sym_LBRACK,
+    STATE(3), 1,
+      sym__auction_tag,
+    STATE(5), 1,
+      sym__play_tag,
+    STATE(19), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(92), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+    STATE(16), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [458] = 8,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(9), 1,
+      anon_sym_LBRACK,
+    STATE(3), 1,
+      sym__auction_tag,
+    STATE(5), 1,
+      sym__play_tag,
+    STATE(19), 1,
+      sym_tag_pair,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(97), 2,
+      sym_game_break,
+      ts_builtin_sym_end,
+    STATE(16), 4,
+      sym_auction_section,
+      sym_play_section,
+      sym_supplemental_section,
+      aux_sym_game_repeat1,
+  [488] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(19), 1,
       sym__note_open,
-    STATE(21), 1,
+    STATE(22), 1,
       aux_sym_auction_section_repeat2,
-    STATE(27), 1,
+    STATE(29), 1,
       sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(102), 3,
+    ACTIONS(99), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [567] = 6,
+  [510] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(106), 1,
-      sym__note_open,
-    STATE(21), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
+    STATE(20), 1,
+      aux_sym_supplemental_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(104), 3,
+    ACTIONS(103), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(101), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [589] = 6,
+  [530] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(19), 1,
-      sym__note_open,
     STATE(21), 1,
-      aux_sym_auction_section_repeat2,
-    STATE(27), 1,
-      sym__note_tag,
+      aux_sym_supplemental_section_repeat1,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
+    ACTIONS(107), 2,
+      sym_string,
+      sym_section_token,
+    ACTIONS(105), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [550] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    STATE(21), 1,
+      aux_sym_supplemental_section_repeat1,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(111), 2,
+      sym_string,
+      sym_section_token,
     ACTIONS(109), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [611] = 5,
+  [570] = 6,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    STATE(23), 1,
-      aux_sym_supplemental_section_repeat1,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(113), 2,
-      sym_string,
-      sym_section_token,
-    ACTIONS(111), 3,
-      sym_game_break,
-      ts_builtin_sym_end,
-      anon_sym_LBRACK,
-  [631] = 6,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(19), 1,
+    ACTIONS(116), 1,
       sym__note_open,
-    STATE(21), 1,
+    STATE(22), 1,
       aux_sym_auction_section_repeat2,
-    STATE(27), 1,
+    STATE(29), 1,
       sym__note_tag,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(116), 3,
+    ACTIONS(114), 3,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [653] = 3,
+  [592] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(22), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(29), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(119), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [614] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(22), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(29), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(121), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [636] = 6,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(19), 1,
+      sym__note_open,
+    STATE(22), 1,
+      aux_sym_auction_section_repeat2,
+    STATE(29), 1,
+      sym__note_tag,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(123), 3,
+      sym_game_break,
+      ts_builtin_sym_end,
+      anon_sym_LBRACK,
+  [658] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(118), 5,
+    ACTIONS(125), 5,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
       sym_string,
       sym_section_token,
-  [668] = 3,
+  [673] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(120), 5,
+    ACTIONS(127), 5,
       sym_game_break,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
       sym_string,
       sym_section_token,
-  [683] = 3,
+  [688] = 5,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(129), 1,
+      anon_sym_RBRACK,
+    ACTIONS(133), 1,
+      sym_unterminated_string,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+    ACTIONS(131), 2,
+      sym_string,
+      sym_unquoted_value,
+  [706] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(122), 4,
+    ACTIONS(135), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [697] = 5,
+  [720] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(124), 1,
+    ACTIONS(137), 1,
       anon_sym_RBRACK,
-    ACTIONS(128), 1,
+    ACTIONS(141), 1,
       sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(126), 2,
+    ACTIONS(139), 2,
       sym_string,
       sym_unquoted_value,
-  [715] = 5,
+  [738] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(130), 1,
+    ACTIONS(143), 1,
       anon_sym_RBRACK,
-    ACTIONS(134), 1,
+    ACTIONS(147), 1,
       sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(132), 2,
+    ACTIONS(145), 2,
       sym_string,
       sym_unquoted_value,
-  [733] = 5,
+  [756] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(136), 1,
+    ACTIONS(149), 1,
       anon_sym_RBRACK,
-    ACTIONS(140), 1,
+    ACTIONS(153), 1,
       sym_unterminated_string,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(138), 2,
+    ACTIONS(151), 2,
       sym_string,
       sym_unquoted_value,
-  [751] = 3,
+  [774] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(142), 4,
+    ACTIONS(155), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [765] = 5,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(144), 1,
-      anon_sym_RBRACK,
-    ACTIONS(148), 1,
-      sym_unterminated_string,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-    ACTIONS(146), 2,
-      sym_string,
-      sym_unquoted_value,
-  [783] = 3,
+  [788] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-    ACTIONS(150), 4,
+    ACTIONS(157), 4,
       sym_game_break,
       sym__note_open,
       ts_builtin_sym_end,
       anon_sym_LBRACK,
-  [797] = 5,
+  [802] = 5,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(152), 1,
+    ACTIONS(159), 1,
       sym_tag_name,
-    ACTIONS(154), 1,
+    ACTIONS(161), 1,
       anon_sym_Auction,
-    ACTIONS(156), 1,
+    ACTIONS(163), 1,
       anon_sym_Play,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [814] = 3,
+  [819] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(158), 1,
-      ts_builtin_sym_end,
+    ACTIONS(165), 1,
+      anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [825] = 3,
+  [830] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(160), 1,
+    ACTIONS(167), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_escape_line,
+      sym_comment,
+  [841] = 3,
+    ACTIONS(5), 1,
+      sym_unterminated_comment,
+    ACTIONS(169), 1,
       anon_sym_Note,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [836] = 3,
+  [852] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(162), 1,
+    ACTIONS(171), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [847] = 3,
+  [863] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(164), 1,
-      anon_sym_RBRACK,
+    ACTIONS(173), 1,
+      ts_builtin_sym_end,
     ACTIONS(3), 2,
       sym_escape_line,
       sym_comment,
-  [858] = 3,
+  [874] = 3,
     ACTIONS(5), 1,
       sym_unterminated_comment,
-    ACTIONS(166), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
-      sym_escape_line,
-      sym_comment,
-  [869] = 3,
-    ACTIONS(5), 1,
-      sym_unterminated_comment,
-    ACTIONS(168), 1,
+    ACTIONS(175), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
       sym_escape_line,
@@ -1906,44 +1744,45 @@ static const uint16_t ts_small_parse_table[] = {
 
 static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(2)] = 0,
-  [SMALL_STATE(3)] = 42,
-  [SMALL_STATE(4)] = 84,
-  [SMALL_STATE(5)] = 118,
-  [SMALL_STATE(6)] = 147,
-  [SMALL_STATE(7)] = 176,
-  [SMALL_STATE(8)] = 213,
-  [SMALL_STATE(9)] = 250,
-  [SMALL_STATE(10)] = 279,
-  [SMALL_STATE(11)] = 315,
-  [SMALL_STATE(12)] = 339,
-  [SMALL_STATE(13)] = 375,
-  [SMALL_STATE(14)] = 399,
-  [SMALL_STATE(15)] = 423,
-  [SMALL_STATE(16)] = 453,
-  [SMALL_STATE(17)] = 483,
-  [SMALL_STATE(18)] = 505,
-  [SMALL_STATE(19)] = 525,
-  [SMALL_STATE(20)] = 545,
-  [SMALL_STATE(21)] = 567,
-  [SMALL_STATE(22)] = 589,
-  [SMALL_STATE(23)] = 611,
-  [SMALL_STATE(24)] = 631,
-  [SMALL_STATE(25)] = 653,
-  [SMALL_STATE(26)] = 668,
-  [SMALL_STATE(27)] = 683,
-  [SMALL_STATE(28)] = 697,
-  [SMALL_STATE(29)] = 715,
-  [SMALL_STATE(30)] = 733,
-  [SMALL_STATE(31)] = 751,
-  [SMALL_STATE(32)] = 765,
-  [SMALL_STATE(33)] = 783,
-  [SMALL_STATE(34)] = 797,
-  [SMALL_STATE(35)] = 814,
-  [SMALL_STATE(36)] = 825,
-  [SMALL_STATE(37)] = 836,
-  [SMALL_STATE(38)] = 847,
-  [SMALL_STATE(39)] = 858,
-  [SMALL_STATE(40)] = 869,
+  [SMALL_STATE(3)] = 37,
+  [SMALL_STATE(4)] = 76,
+  [SMALL_STATE(5)] = 115,
+  [SMALL_STATE(6)] = 152,
+  [SMALL_STATE(7)] = 183,
+  [SMALL_STATE(8)] = 212,
+  [SMALL_STATE(9)] = 236,
+  [SMALL_STATE(10)] = 260,
+  [SMALL_STATE(11)] = 296,
+  [SMALL_STATE(12)] = 320,
+  [SMALL_STATE(13)] = 356,
+  [SMALL_STATE(14)] = 380,
+  [SMALL_STATE(15)] = 404,
+  [SMALL_STATE(16)] = 428,
+  [SMALL_STATE(17)] = 458,
+  [SMALL_STATE(18)] = 488,
+  [SMALL_STATE(19)] = 510,
+  [SMALL_STATE(20)] = 530,
+  [SMALL_STATE(21)] = 550,
+  [SMALL_STATE(22)] = 570,
+  [SMALL_STATE(23)] = 592,
+  [SMALL_STATE(24)] = 614,
+  [SMALL_STATE(25)] = 636,
+  [SMALL_STATE(26)] = 658,
+  [SMALL_STATE(27)] = 673,
+  [SMALL_STATE(28)] = 688,
+  [SMALL_STATE(29)] = 706,
+  [SMALL_STATE(30)] = 720,
+  [SMALL_STATE(31)] = 738,
+  [SMALL_STATE(32)] = 756,
+  [SMALL_STATE(33)] = 774,
+  [SMALL_STATE(34)] = 788,
+  [SMALL_STATE(35)] = 802,
+  [SMALL_STATE(36)] = 819,
+  [SMALL_STATE(37)] = 830,
+  [SMALL_STATE(38)] = 841,
+  [SMALL_STATE(39)] = 852,
+  [SMALL_STATE(40)] = 863,
+  [SMALL_STATE(41)] = 874,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -1952,82 +1791,85 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [3] = {.entry = {.count = 1, .reusable = true}}, SHIFT_EXTRA(),
   [5] = {.entry = {.count = 1, .reusable = false}}, SHIFT_EXTRA(),
   [7] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 0, 0, 0),
-  [9] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
-  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
-  [13] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
-  [15] = {.entry = {.count = 1, .reusable = false}}, SHIFT(3),
-  [17] = {.entry = {.count = 1, .reusable = true}}, SHIFT(3),
-  [19] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
-  [21] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1),
-  [23] = {.entry = {.count = 1, .reusable = false}}, SHIFT(4),
-  [25] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
-  [27] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0),
-  [29] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
-  [32] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(4),
-  [35] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [37] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 6),
-  [39] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [41] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 9),
-  [43] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
-  [45] = {.entry = {.count = 1, .reusable = true}}, SHIFT(8),
-  [47] = {.entry = {.count = 1, .reusable = false}}, SHIFT(11),
-  [49] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
-  [51] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
-  [53] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
-  [55] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
-  [58] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
-  [61] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
-  [63] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
-  [66] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(10),
-  [69] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
-  [71] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 5),
-  [73] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
-  [75] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
-  [77] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [79] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 6),
-  [81] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [83] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 9),
-  [85] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
-  [87] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(34),
-  [90] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
-  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 4),
-  [94] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
-  [96] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
-  [98] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
-  [100] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
-  [102] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 4),
-  [104] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8),
-  [106] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 8), SHIFT_REPEAT(36),
-  [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 7),
-  [111] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
-  [113] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(23),
-  [116] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 7),
-  [118] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 6),
-  [120] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 9),
-  [122] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 3),
-  [124] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
-  [126] = {.entry = {.count = 1, .reusable = true}}, SHIFT(39),
-  [128] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
-  [130] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
-  [132] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
-  [134] = {.entry = {.count = 1, .reusable = false}}, SHIFT(38),
-  [136] = {.entry = {.count = 1, .reusable = true}}, SHIFT(31),
-  [138] = {.entry = {.count = 1, .reusable = true}}, SHIFT(40),
-  [140] = {.entry = {.count = 1, .reusable = false}}, SHIFT(40),
-  [142] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 0, 6),
-  [144] = {.entry = {.count = 1, .reusable = true}}, SHIFT(25),
-  [146] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
-  [148] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
-  [150] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 0, 9),
-  [152] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
-  [154] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
-  [156] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
-  [158] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
-  [160] = {.entry = {.count = 1, .reusable = true}}, SHIFT(30),
-  [162] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
-  [164] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [166] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
-  [168] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [9] = {.entry = {.count = 1, .reusable = true}}, SHIFT(35),
+  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
+  [13] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 1),
+  [15] = {.entry = {.count = 1, .reusable = true}}, SHIFT(7),
+  [17] = {.entry = {.count = 1, .reusable = false}}, SHIFT(11),
+  [19] = {.entry = {.count = 1, .reusable = true}}, SHIFT(38),
+  [21] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 1, 0, 1),
+  [23] = {.entry = {.count = 1, .reusable = true}}, SHIFT(9),
+  [25] = {.entry = {.count = 1, .reusable = false}}, SHIFT(9),
+  [27] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
+  [29] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 1),
+  [31] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
+  [33] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 1, 0, 1),
+  [35] = {.entry = {.count = 1, .reusable = true}}, SHIFT(2),
+  [37] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0),
+  [39] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
+  [42] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(9),
+  [45] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 2, 0, 0), SHIFT_REPEAT(6),
+  [48] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0),
+  [50] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
+  [53] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
+  [56] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 3, 0, 7),
+  [58] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 3, 0, 7),
+  [60] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat1, 1, 0, 3),
+  [62] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_auction_section_repeat1, 1, 0, 3),
+  [64] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_document, 1, 0, 0),
+  [66] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
+  [68] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 6),
+  [70] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_play_section_repeat1, 1, 0, 6),
+  [72] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0),
+  [74] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(35),
+  [77] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_document_repeat1, 2, 0, 0), SHIFT_REPEAT(12),
+  [80] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 3, 0, 7),
+  [82] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 3, 0, 7),
+  [84] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__play_tag, 4, 0, 10),
+  [86] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__play_tag, 4, 0, 10),
+  [88] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__auction_tag, 4, 0, 10),
+  [90] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__auction_tag, 4, 0, 10),
+  [92] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0),
+  [94] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 2, 0, 0), SHIFT_REPEAT(35),
+  [97] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_game, 1, 0, 0),
+  [99] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 2, 0, 5),
+  [101] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_game_repeat1, 1, 0, 0),
+  [103] = {.entry = {.count = 1, .reusable = true}}, SHIFT(20),
+  [105] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_supplemental_section, 2, 0, 2),
+  [107] = {.entry = {.count = 1, .reusable = true}}, SHIFT(21),
+  [109] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0),
+  [111] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_supplemental_section_repeat1, 2, 0, 0), SHIFT_REPEAT(21),
+  [114] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 9),
+  [116] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 2, 0, 9), SHIFT_REPEAT(38),
+  [119] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_play_section, 3, 0, 8),
+  [121] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 3, 0, 8),
+  [123] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_auction_section, 2, 0, 5),
+  [125] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 3, 0, 7),
+  [127] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tag_pair, 4, 0, 10),
+  [129] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
+  [131] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
+  [133] = {.entry = {.count = 1, .reusable = false}}, SHIFT(36),
+  [135] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_auction_section_repeat2, 1, 0, 4),
+  [137] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
+  [139] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
+  [141] = {.entry = {.count = 1, .reusable = false}}, SHIFT(37),
+  [143] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [145] = {.entry = {.count = 1, .reusable = true}}, SHIFT(41),
+  [147] = {.entry = {.count = 1, .reusable = false}}, SHIFT(41),
+  [149] = {.entry = {.count = 1, .reusable = true}}, SHIFT(8),
+  [151] = {.entry = {.count = 1, .reusable = true}}, SHIFT(39),
+  [153] = {.entry = {.count = 1, .reusable = false}}, SHIFT(39),
+  [155] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 3, 0, 7),
+  [157] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__note_tag, 4, 0, 10),
+  [159] = {.entry = {.count = 1, .reusable = false}}, SHIFT(28),
+  [161] = {.entry = {.count = 1, .reusable = false}}, SHIFT(30),
+  [163] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
+  [165] = {.entry = {.count = 1, .reusable = true}}, SHIFT(27),
+  [167] = {.entry = {.count = 1, .reusable = true}}, SHIFT(15),
+  [169] = {.entry = {.count = 1, .reusable = true}}, SHIFT(31),
+  [171] = {.entry = {.count = 1, .reusable = true}}, SHIFT(14),
+  [173] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [175] = {.entry = {.count = 1, .reusable = true}}, SHIFT(34),
 };
 
 enum ts_external_scanner_symbol_identifiers {

@@ -54,11 +54,13 @@ fn highlight_captures_at_known_positions() {
     assert_eq!(first("Event"), "property");
     assert_eq!(first("\"x\""), "string");
     assert_eq!(first("Auction"), "keyword");
-    assert_eq!(first("1C"), "number");
+    // A run of calls on a line is one node (§3.5.1): `X XX` one capture.
+    assert_eq!(first("1C"), "constant.builtin");
     assert_eq!(first("=1="), "label");
     assert_eq!(first("Pass"), "constant.builtin");
     assert_eq!(first("$3"), "number");
-    assert_eq!(first("XX"), "operator");
+    assert_eq!(first("X XX"), "constant.builtin");
+    assert_eq!(first("XX"), "");
     assert_eq!(first("SA"), "constant");
     assert_eq!(first("!"), "operator");
     assert_eq!(first("^R"), "keyword.exception");

@@ -20,14 +20,10 @@
 (string) @string
 (unterminated_string) @error
 
-; §3.5 calls
-(bid) @number
-(pass) @constant.builtin
-(all_pass) @constant.builtin
-(double) @operator
-(redouble) @operator
-(dash) @punctuation.delimiter
-(invalid_call) @error
+; §3.5 calls: one node per run of call tokens on a line (a `-` or a token
+; that is not a call included; the language server's semantic tokens and
+; diagnostics tell them apart)
+(calls) @constant.builtin
 
 ; §3.6 cards: one node per run of card tokens on a line (a `-` or a token
 ; that is not a card included; the language server's semantic tokens and

@@ -10,6 +10,7 @@ use crate::model::{
 use crate::spec::sections::Section;
 use crate::spec::tags::MANDATORY;
 use contract_bridge::Seat;
+use std::borrow::Cow;
 
 /// The longest line export format allows, without its line end (§2.3).
 const MAX_LINE: usize = 255;
@@ -155,7 +156,8 @@ pub(super) fn print(
     };
     attach(&mut p);
 
-    let mut out = String::new();
+    // About the game's size: no doubling past it on a huge game.
+    let mut out = String::with_capacity(g.range.len() + g.range.len() / 8 + 64);
     // Leading comments and escape lines.
     p.tag_comments(Anchor::Lead, &mut out);
 
@@ -268,55 +270,61 @@ pub(super) fn print(
     })
 }
 
-/// Attaches each comment to the item it follows.
+/// Attaches each comment to the item it follows: the one whose start is
+/// the last before the comment's (ties to the later kind: tags, calls,
+/// cards, section elements). Found by binary search in the entries and
+/// elements (in source order), without a list of every anchor: a game of a
+/// million cards would hold one of 40 MB.
 fn attach(p: &mut Printer<'_>) {
     let g = p.game;
-    let mut anchors: Vec<(usize, Anchor)> = Vec::new();
-    for (i, t) in g.tags.iter().enumerate() {
-        anchors.push((t.range.start, Anchor::Tag(i)));
-    }
-    let mut entries = |sec: Section, starts: Vec<(usize, Vec<usize>, Vec<usize>)>| {
-        for (k, (token, pre, post)) in starts.into_iter().enumerate() {
-            for (j, s) in pre.into_iter().enumerate() {
-                anchors.push((s, Anchor::Pre(sec, k, j)));
-            }
-            anchors.push((token, Anchor::Token(sec, k)));
-            for (j, s) in post.into_iter().enumerate() {
-                anchors.push((s, Anchor::Post(sec, k, j)));
-            }
-        }
-    };
-    fn starts<T>(es: &[Entry<T>]) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
-        es.iter()
-            .map(|e| {
-                (
-                    e.range.start,
-                    e.pre().iter().map(|a| a.range.start).collect(),
-                    e.post().iter().map(|a| a.range.start).collect(),
-                )
-            })
-            .collect()
-    }
-    if let Some(a) = &g.auction {
-        entries(Section::Auction, starts(&a.entries));
-    }
-    if let Some(pl) = &g.play {
-        entries(Section::Play, starts(&pl.entries));
-    }
-    for (s, sec) in g.sections.iter().enumerate() {
-        for (k, e) in sec.elements.iter().enumerate() {
-            anchors.push((e.range.start, Anchor::Element(s, k)));
-        }
-    }
-    anchors.sort_by_key(|(s, _)| *s);
     for (ci, c) in g.comments.iter().enumerate() {
-        let idx = anchors.partition_point(|(s, _)| *s < c.range.start);
-        let anchor = if idx == 0 {
-            Anchor::Lead
-        } else {
-            anchors[idx - 1].1
+        let at = c.range.start;
+        let mut best: Option<(usize, Anchor)> = None;
+        let mut consider = |s: usize, a: Anchor| {
+            if s < at && best.is_none_or(|(b, _)| s >= b) {
+                best = Some((s, a));
+            }
         };
+        for (i, t) in g.tags.iter().enumerate() {
+            consider(t.range.start, Anchor::Tag(i));
+        }
+        if let Some(a) = &g.auction {
+            entry_anchor(&a.entries, Section::Auction, at, &mut consider);
+        }
+        if let Some(pl) = &g.play {
+            entry_anchor(&pl.entries, Section::Play, at, &mut consider);
+        }
+        for (s, sec) in g.sections.iter().enumerate() {
+            let k = sec.elements.partition_point(|e| e.range.start < at);
+            if k > 0 {
+                consider(sec.elements[k - 1].range.start, Anchor::Element(s, k - 1));
+            }
+        }
+        let anchor = best.map_or(Anchor::Lead, |(_, a)| a);
         p.attached.entry(anchor).or_default().push(ci);
+    }
+}
+
+/// Offers `consider` the anchors (annotations before, token, annotations
+/// after) of the last entry of `es` that starts before `at`.
+fn entry_anchor<T>(
+    es: &[Entry<T>],
+    sec: Section,
+    at: usize,
+    consider: &mut impl FnMut(usize, Anchor),
+) {
+    let first = |e: &Entry<T>| e.pre().first().map_or(e.range.start, |a| a.range.start);
+    let k = es.partition_point(|e| first(e) < at);
+    let Some(k) = k.checked_sub(1) else {
+        return;
+    };
+    let e = &es[k];
+    for (j, a) in e.pre().iter().enumerate() {
+        consider(a.range.start, Anchor::Pre(sec, k, j));
+    }
+    consider(e.range.start, Anchor::Token(sec, k));
+    for (j, a) in e.post().iter().enumerate() {
+        consider(a.range.start, Anchor::Post(sec, k, j));
     }
 }
 
@@ -467,8 +475,8 @@ fn push_piece(line: &mut String, piece: &str) {
 }
 
 /// Prints the pieces of one entry (irregularity marks, token, annotations,
-/// with their comments) onto `line`; returns whether the line must end
-/// after it (a `;` comment or an escape line).
+/// with their comments) onto `line`, the lines it ends into `out`; returns
+/// whether the line must end after it (a `;` comment or an escape line).
 fn entry_pieces<T>(
     p: &mut Printer<'_>,
     sec: Section,
@@ -476,27 +484,26 @@ fn entry_pieces<T>(
     e: &Entry<T>,
     token: &str,
     line: &mut String,
-    lines: &mut Vec<String>,
+    out: &mut String,
 ) -> bool {
     let mut must_break = false;
     let emit_comments = |p: &mut Printer<'_>,
                          a: Anchor,
                          line: &mut String,
-                         lines: &mut Vec<String>,
+                         out: &mut String,
                          must_break: &mut bool| {
         for ci in p.comments(a) {
             let c = &p.game.comments[ci];
             let t = p.text[c.range.clone()].trim_end_matches(['\r', '\n']);
             match c.kind {
                 CommentKind::Escape => {
-                    if !line.is_empty() {
-                        lines.push(std::mem::take(line));
-                    }
-                    lines.push(t.to_owned());
+                    flush_line(line, out);
+                    out.push_str(t);
+                    out.push('\n');
                 }
                 CommentKind::Line => {
                     push_piece(line, t);
-                    lines.push(std::mem::take(line));
+                    flush_line(line, out);
                     *must_break = true;
                 }
                 _ => push_piece(line, t),
@@ -505,14 +512,14 @@ fn entry_pieces<T>(
     };
     for (j, a) in e.pre().iter().enumerate() {
         push_piece(line, &p.text[a.range.clone()]);
-        emit_comments(p, Anchor::Pre(sec, k, j), line, lines, &mut must_break);
+        emit_comments(p, Anchor::Pre(sec, k, j), line, out, &mut must_break);
     }
     push_piece(line, token);
     if token.starts_with(';') {
-        lines.push(std::mem::take(line));
+        flush_line(line, out);
         must_break = true;
     }
-    emit_comments(p, Anchor::Token(sec, k), line, lines, &mut must_break);
+    emit_comments(p, Anchor::Token(sec, k), line, out, &mut must_break);
     // Export order: the note reference, then the NAGs in increasing order
     // (§3.5.2); suffixes become their NAG (§3.7).
     let mut order: Vec<(u8, u64, usize, String)> = Vec::new();
@@ -533,36 +540,74 @@ fn entry_pieces<T>(
     order.sort();
     for (_, _, j, t) in order {
         push_piece(line, &t);
-        emit_comments(p, Anchor::Post(sec, k, j), line, lines, &mut must_break);
+        emit_comments(p, Anchor::Post(sec, k, j), line, out, &mut must_break);
     }
     must_break
 }
 
-/// A piece of a section's layout: writes itself, says whether it ended a
-/// line.
-type Emit<'a> = Box<dyn FnOnce(&mut Printer<'_>, &mut String, &mut Vec<String>) -> bool + 'a>;
+/// Ends `line` (if any) in `out` as it is: a line of a section.
+fn flush_line(line: &mut String, out: &mut String) {
+    if !line.is_empty() {
+        out.push_str(line);
+        out.push('\n');
+        line.clear();
+    }
+}
 
-fn slot_layout(pieces: Vec<(bool, Emit<'_>)>, p: &mut Printer<'_>) -> Vec<String> {
-    // (counts as a slot, printer)
-    let mut lines = Vec::new();
+/// A piece of a section's layout.
+enum Piece<'t> {
+    /// Entry `k`, written as `token`; `counts` as one of a line's four
+    /// slots (a stray `*` does not).
+    Entry {
+        k: usize,
+        token: Cow<'t, str>,
+        counts: bool,
+    },
+    /// One of the passes an `AP` stands for, but the last (which carries
+    /// the `AP`'s comments: an `Entry`).
+    Pass,
+}
+
+/// Writes the pieces of a section, four slots a line, straight into `out`
+/// (made one at a time: a line of a million cards holds no list of them).
+fn slot_layout<'t, T>(
+    p: &mut Printer<'_>,
+    sec: Section,
+    entries: &[Entry<T>],
+    pieces: impl Iterator<Item = Piece<'t>>,
+    out: &mut String,
+) {
     let mut line = String::new();
     let mut slot = 0usize;
-    for (counts, f) in pieces {
-        if counts && slot.is_multiple_of(4) && slot > 0 && !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
+    for piece in pieces {
+        let counts = !matches!(piece, Piece::Entry { counts: false, .. });
+        if counts && slot.is_multiple_of(4) && slot > 0 {
+            flush_line(&mut line, out);
         }
-        let broke = f(p, &mut line, &mut lines);
-        if broke && !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
+        let broke = match piece {
+            Piece::Pass => {
+                push_piece(&mut line, "Pass");
+                false
+            }
+            Piece::Entry { k, token, .. } => {
+                entry_pieces(p, sec, k, &entries[k], &token, &mut line, out)
+            }
+        };
+        if broke {
+            flush_line(&mut line, out);
         }
         if counts {
             slot += 1;
         }
     }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
+    flush_line(&mut line, out);
+}
+
+/// The `*` that ends a section, on a line of its own.
+fn terminator_line<T>(p: &mut Printer<'_>, sec: Section, k: usize, e: &Entry<T>, out: &mut String) {
+    let mut line = String::new();
+    entry_pieces(p, sec, k, e, "*", &mut line, out);
+    flush_line(&mut line, out);
 }
 
 fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> Option<()> {
@@ -618,62 +663,55 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         .rposition(|e| e.token != CallToken::Terminator);
     let terminator = (last_call.map_or(0, |l| l + 1)..a.entries.len())
         .find(|&k| a.entries[k].token == CallToken::Terminator);
-    let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
-    for (k, e) in a.entries.iter().enumerate().skip(skip) {
+    let entries = &a.entries;
+    let stray = |k: usize| entries[k].token == CallToken::Terminator && Some(k) != terminator;
+    stray_terminators(p, entries, (skip..entries.len()).filter(|&k| stray(k)))?;
+    let text = p.text;
+    let mut k = skip;
+    // Passes still to write for the `AP` before `k`.
+    let mut passes = 0usize;
+    let pieces = std::iter::from_fn(move || loop {
+        if passes > 0 {
+            passes -= 1;
+            return Some(if passes == 0 {
+                Piece::Entry {
+                    k: k - 1,
+                    token: "Pass".into(),
+                    counts: true,
+                }
+            } else {
+                Piece::Pass
+            });
+        }
+        let e = entries.get(k)?;
+        k += 1;
         if e.token == CallToken::Terminator {
-            if Some(k) != terminator {
-                pieces.push(stray_terminator(p, Section::Auction, k, e)?);
+            if stray(k - 1) {
+                return Some(Piece::Entry {
+                    k: k - 1,
+                    token: ";*".into(),
+                    counts: false,
+                });
             }
             continue;
         }
         // `AP` is written as the passes it stands for (as the reference
         // verifier's export does), unless it carries annotations.
         if e.token == CallToken::AllPass && e.post().is_empty() && e.pre().is_empty() {
-            let n = crate::model::all_pass_count(&a.entries[..k]);
-            for j in 0..n {
-                let last = j + 1 == n;
-                pieces.push((
-                    true,
-                    Box::new(
-                        move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                            if last {
-                                entry_pieces(p, Section::Auction, k, e, "Pass", line, lines)
-                            } else {
-                                push_piece(line, "Pass");
-                                false
-                            }
-                        },
-                    ),
-                ));
-            }
-            if n > 0 {
+            passes = crate::model::all_pass_count(&entries[..k - 1]);
+            if passes > 0 {
                 continue;
             }
         }
-        let token = call_text(p.text, e);
-        pieces.push((
-            true,
-            Box::new(
-                move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                    entry_pieces(p, Section::Auction, k, e, &token, line, lines)
-                },
-            ),
-        ));
-    }
-    for l in slot_layout(pieces, p) {
-        out.push_str(&l);
-        out.push('\n');
-    }
+        return Some(Piece::Entry {
+            k: k - 1,
+            token: call_text(text, e).into(),
+            counts: true,
+        });
+    });
+    slot_layout(p, Section::Auction, entries, pieces, out);
     if let Some(k) = terminator {
-        let e = &a.entries[k];
-        let mut line = String::new();
-        let mut lines = Vec::new();
-        entry_pieces(p, Section::Auction, k, e, "*", &mut line, &mut lines);
-        lines.push(line);
-        for l in lines.into_iter().filter(|l| !l.is_empty()) {
-            out.push_str(&l);
-            out.push('\n');
-        }
+        terminator_line(p, Section::Auction, k, &entries[k], out);
     }
     for &n in &a.notes {
         print_tag(p, n, out);
@@ -681,35 +719,30 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
     Some(())
 }
 
-/// A `*` that does not end its section, as a `;*` comment ending the line
-/// where it stood (never `{*}`: see [`as_comment`]); `None` (keep the game
-/// as written) when it carries annotations, which would then annotate the
-/// entry before it.
-fn stray_terminator<'e, T>(
+/// Counts the `*`s at `strays`, which do not end their section: each is
+/// written as a `;*` comment ending the line where it stood (never `{*}`:
+/// see [`as_comment`]). `None` (keep the game as written) when one carries
+/// annotations, which would then annotate the entry before it.
+fn stray_terminators<T>(
     p: &mut Printer<'_>,
-    sec: Section,
-    k: usize,
-    e: &'e Entry<T>,
-) -> Option<(bool, Emit<'e>)> {
-    if !e.pre().is_empty() || !e.post().is_empty() {
-        return None;
+    entries: &[Entry<T>],
+    strays: impl Iterator<Item = usize>,
+) -> Option<()> {
+    for k in strays {
+        let e = &entries[k];
+        if !e.pre().is_empty() || !e.post().is_empty() {
+            return None;
+        }
+        p.commented += 1;
     }
-    p.commented += 1;
-    Some((
-        false,
-        Box::new(
-            move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                entry_pieces(p, sec, k, e, ";*", line, lines)
-            },
-        ),
-    ))
+    Some(())
 }
 
-fn call_text(text: &str, e: &Entry<CallToken>) -> String {
+fn call_text<'t>(text: &'t str, e: &Entry<CallToken>) -> &'t str {
     let t = &text[e.range.clone()];
     match e.token {
-        CallToken::Invalid => t.to_owned(),
-        tok => tok.canonical(t).unwrap_or(t).to_owned(),
+        CallToken::Invalid => t,
+        tok => tok.canonical(t).unwrap_or(t),
     }
 }
 
@@ -731,47 +764,34 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
         .value("Declarer")
         .and_then(|d| values::parse_declarer(d).value)
         .and_then(|d| d.seat);
-    let cards: Vec<usize> = (0..pl.entries.len())
-        .filter(|&k| pl.entries[k].token != CardToken::Terminator)
-        .collect();
+    let entries = &pl.entries;
+    let is_card = |k: usize| entries[k].token != CardToken::Terminator;
+    let last_card = (0..entries.len()).rposition(is_card);
     // The `*` that ends the section (§3.6); the others are kept as comments
     // where they stood (before a card, or a second one).
-    let terminator: Option<usize> = (cards.last().map_or(0, |&l| l + 1)..pl.entries.len())
-        .find(|&k| pl.entries[k].token == CardToken::Terminator);
-    let stray = |k: usize| pl.entries[k].token == CardToken::Terminator && Some(k) != terminator;
+    let terminator: Option<usize> = (last_card.map_or(0, |l| l + 1)..entries.len())
+        .find(|&k| entries[k].token == CardToken::Terminator);
+    let stray = |k: usize| !is_card(k) && Some(k) != terminator;
     // Rotate the columns so that each line starts with the opening leader
     // (§3.6) when every trick line is complete and nothing marks a lead out
-    // of turn.
-    let mut order = cards.clone();
+    // of turn. Then no `*` but the last stands among the cards, which are
+    // the entries `0..cards`.
+    let mut rotate = 0;
     let mut tag_seat = seat;
     if let (Some(s), Some(d)) = (seat, declarer) {
         let leader = d.lho();
         let shift = crate::bridge::distance(s, leader);
-        let any_l = pl.entries.iter().any(|e| {
+        let cards = (0..entries.len()).filter(|&k| is_card(k)).count();
+        let any_l = entries.iter().any(|e| {
             e.pre()
                 .iter()
                 .any(|a| a.kind == AnnotationKind::Irregularity('L'))
         });
-        let no_stray = !(0..pl.entries.len()).any(stray);
-        if shift > 0 && cards.len().is_multiple_of(4) && !any_l && no_stray {
-            order = cards
-                .chunks(4)
-                .flat_map(|row| {
-                    row[shift..]
-                        .iter()
-                        .chain(&row[..shift])
-                        .copied()
-                        .collect::<Vec<_>>()
-                })
-                .collect();
+        let no_stray = !(0..entries.len()).any(stray);
+        if shift > 0 && cards.is_multiple_of(4) && !any_l && no_stray {
+            rotate = shift;
             tag_seat = Some(leader);
         }
-    }
-    if order == cards {
-        // In place, with the stray `*`s.
-        order = (0..pl.entries.len())
-            .filter(|&k| Some(k) != terminator)
-            .collect();
     }
     let value = match tag_seat {
         Some(s) => seat_letter(s).to_string(),
@@ -783,41 +803,34 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     };
     out.push_str(&format!("[Play \"{value}\"]\n"));
     p.tag_comments(Anchor::Tag(pl.tag), out);
-    let mut pieces: Vec<(bool, Emit<'_>)> = Vec::new();
-    for k in order {
-        let e = &pl.entries[k];
-        if e.token == CardToken::Terminator {
-            pieces.push(stray_terminator(p, Section::Play, k, e)?);
-            continue;
-        }
-        let t = &p.text[e.range.clone()];
-        let token = match e.token {
-            CardToken::Card(_) => t.to_ascii_uppercase(),
-            _ => t.to_owned(),
+    // In place, with the stray `*`s; or rotated (the cards only).
+    let order: Box<dyn Iterator<Item = usize>> = if rotate > 0 {
+        let cards = last_card.map_or(0, |l| l + 1);
+        Box::new((0..cards).map(move |i| i - i % 4 + (i % 4 + rotate) % 4))
+    } else {
+        Box::new((0..entries.len()).filter(move |&k| Some(k) != terminator))
+    };
+    stray_terminators(p, entries, (0..entries.len()).filter(|&k| stray(k)))?;
+    let text = p.text;
+    let pieces = order.map(|k| {
+        let e = &entries[k];
+        let t = &text[e.range.clone()];
+        let token: Cow<'_, str> = match e.token {
+            CardToken::Terminator => ";*".into(),
+            CardToken::Card(_) if t.bytes().any(|b| b.is_ascii_lowercase()) => {
+                t.to_ascii_uppercase().into()
+            }
+            _ => t.into(),
         };
-        pieces.push((
-            true,
-            Box::new(
-                move |p: &mut Printer<'_>, line: &mut String, lines: &mut Vec<String>| {
-                    entry_pieces(p, Section::Play, k, e, &token, line, lines)
-                },
-            ),
-        ));
-    }
-    for l in slot_layout(pieces, p) {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    if let Some(k) = terminator {
-        let e = &pl.entries[k];
-        let mut line = String::new();
-        let mut lines = Vec::new();
-        entry_pieces(p, Section::Play, k, e, "*", &mut line, &mut lines);
-        lines.push(line);
-        for l in lines.into_iter().filter(|l| !l.is_empty()) {
-            out.push_str(&l);
-            out.push('\n');
+        Piece::Entry {
+            k,
+            counts: e.token != CardToken::Terminator,
+            token,
         }
+    });
+    slot_layout(p, Section::Play, entries, pieces, out);
+    if let Some(k) = terminator {
+        terminator_line(p, Section::Play, k, &entries[k], out);
     }
     for &n in &pl.notes {
         print_tag(p, n, out);

@@ -181,19 +181,16 @@ enum Kind {
     NoteRef,
     Nag,
     Irregularity,
-    Bid,
-    Pass,
-    Double,
-    Redouble,
-    AllPass,
-    Dash,
-    InvalidCall,
+    /// A `calls` node: a run of §3.5.1 tokens, each lowered as a
+    /// [`Kind::Call`] ([`syntax::call_cell`]).
+    Calls,
+    /// One token of a `calls` run.
+    Call(syntax::CallCell),
     /// A `cards` node: a run of §3.6.1 tokens, each lowered as a
-    /// [`Kind::Card`], [`Kind::Dash`] or [`Kind::InvalidCard`]
-    /// ([`syntax::card_cell`]).
+    /// [`Kind::Card`] ([`syntax::card_cell`]).
     Cards,
-    InvalidCard,
-    Card,
+    /// One token of a `cards` run.
+    Card(syntax::CardCell),
     Continuation,
     Terminator,
 }
@@ -220,13 +217,7 @@ fn kind(node: Node<'_>) -> Kind {
                 "note_ref" => Kind::NoteRef,
                 "nag" => Kind::Nag,
                 "irregularity" => Kind::Irregularity,
-                "bid" => Kind::Bid,
-                "pass" => Kind::Pass,
-                "double" => Kind::Double,
-                "redouble" => Kind::Redouble,
-                "all_pass" => Kind::AllPass,
-                "dash" => Kind::Dash,
-                "invalid_call" => Kind::InvalidCall,
+                "calls" => Kind::Calls,
                 "cards" => Kind::Cards,
                 "continuation" => Kind::Continuation,
                 "terminator" => Kind::Terminator,
@@ -562,14 +553,15 @@ impl<'a, 't> Lowerer<'a, 't> {
                 return;
             }
             let r = child.byte_range();
-            if kind == Kind::Cards {
-                // One node per run of card tokens on a line: an entry per token.
+            if kind == Kind::Cards || kind == Kind::Calls {
+                // One node per run of card (call) tokens on a line: an
+                // entry per token.
                 for r in syntax::section_cells(l.text, r) {
                     let t = &l.text[r.clone()];
-                    let kind = match syntax::card_cell(t) {
-                        syntax::CardCell::Card => Kind::Card,
-                        syntax::CardCell::Dash => Kind::Dash,
-                        syntax::CardCell::Invalid => Kind::InvalidCard,
+                    let kind = if kind == Kind::Cards {
+                        Kind::Card(syntax::card_cell(t))
+                    } else {
+                        Kind::Call(syntax::call_cell(t))
                     };
                     if let Some(t) = token(kind, t) {
                         items
@@ -609,16 +601,17 @@ impl<'a, 't> Lowerer<'a, 't> {
         let items = self.section_items(
             (TagRole::Auction, TagRole::AuctionNote),
             |kind, t| {
+                use syntax::CallCell as C;
                 Some(match kind {
-                    Kind::Bid => parse_bid(t)
+                    Kind::Call(C::Bid) => parse_bid(t)
                         .map(CallToken::Bid)
                         .unwrap_or(CallToken::Invalid),
-                    Kind::Pass => CallToken::Pass,
-                    Kind::Double => CallToken::Double,
-                    Kind::Redouble => CallToken::Redouble,
-                    Kind::AllPass => CallToken::AllPass,
-                    Kind::Dash => CallToken::Dash,
-                    Kind::InvalidCall | Kind::InvalidCard | Kind::Card => CallToken::Invalid,
+                    Kind::Call(C::Pass) => CallToken::Pass,
+                    Kind::Call(C::Double) => CallToken::Double,
+                    Kind::Call(C::Redouble) => CallToken::Redouble,
+                    Kind::Call(C::AllPass) => CallToken::AllPass,
+                    Kind::Call(C::Dash) => CallToken::Dash,
+                    Kind::Call(C::Invalid) | Kind::Card(_) => CallToken::Invalid,
                     Kind::Continuation => CallToken::Continuation,
                     Kind::Terminator => CallToken::Terminator,
                     // `^S` takes the skipped player's turn (§3.9 B).
@@ -645,11 +638,11 @@ impl<'a, 't> Lowerer<'a, 't> {
             (TagRole::Play, TagRole::PlayNote),
             |kind, t| {
                 Some(match kind {
-                    Kind::Card => parse_card(t)
+                    Kind::Card(syntax::CardCell::Card) => parse_card(t)
                         .map(CardToken::Card)
                         .unwrap_or(CardToken::Invalid),
-                    Kind::Dash => CardToken::Dash,
-                    Kind::InvalidCard | Kind::InvalidCall => CardToken::Invalid,
+                    Kind::Card(syntax::CardCell::Dash) => CardToken::Dash,
+                    Kind::Card(syntax::CardCell::Invalid) | Kind::Call(_) => CardToken::Invalid,
                     Kind::Continuation => CardToken::Continuation,
                     Kind::Terminator => CardToken::Terminator,
                     _ => return None,

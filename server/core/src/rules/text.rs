@@ -376,9 +376,10 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
             }
             token_length(text, r, out);
         }
-        // One node holds a run of section tokens (a table row, §5) or of
-        // card tokens (§3.6.1): the rules apply to each §3.2 token in it.
-        "section_token" | "cards" => {
+        // One node holds a run of section tokens (a table row, §5), of call
+        // tokens (§3.5.1) or of card tokens (§3.6.1): the rules apply to
+        // each §3.2 token in it.
+        "section_token" | "calls" | "cards" => {
             for cell in crate::syntax::section_cells(text, r) {
                 non_ascii(text, cell.clone(), out);
                 token_length(text, cell, out);

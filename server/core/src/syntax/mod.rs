@@ -101,6 +101,41 @@ pub fn card_cell(token: &str) -> CardCell {
     }
 }
 
+/// What a §3.2 token of a `calls` node is. The grammar makes one node of a
+/// run of call tokens on one line (§3.5.1; as for `cards`, a leaf per call
+/// made a long auction line a node per call), split by [`section_cells`];
+/// each token is a bid (`1C` … `7NT`), `Pass`, `X`, `XX`, `AP`, the `-` of
+/// an unknown call (§3.5.1), in either case (§3.11), or any other token
+/// (`1N`, `P`, `1NTX`, `--`: not a call, which the checker reports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallCell {
+    Bid,
+    Pass,
+    Double,
+    Redouble,
+    AllPass,
+    Dash,
+    Invalid,
+}
+
+/// The kind of one §3.2 token of a `calls` node (see [`CallCell`]).
+pub fn call_cell(token: &str) -> CallCell {
+    let b = token.as_bytes();
+    let is = |s: &str| token.eq_ignore_ascii_case(s);
+    match b {
+        [b'-'] => CallCell::Dash,
+        [b'1'..=b'7', s] if b"CDHScdhs".contains(s) => CallCell::Bid,
+        [b'1'..=b'7', n, t] if n.eq_ignore_ascii_case(&b'N') && t.eq_ignore_ascii_case(&b'T') => {
+            CallCell::Bid
+        }
+        _ if is("X") => CallCell::Double,
+        _ if is("XX") => CallCell::Redouble,
+        _ if is("AP") => CallCell::AllPass,
+        _ if is("Pass") => CallCell::Pass,
+        _ => CallCell::Invalid,
+    }
+}
+
 /// A parsed document: one tree ([`parse`]), or the trees of consecutive
 /// pieces cut at game breaks ([`parse_pieces`], a [`Forest`] piece's
 /// [`PieceTrees`]). Every
@@ -325,26 +360,37 @@ mod tests {
         assert_eq!(section_cells(t, 2..4).count(), 0);
     }
 
+    /// The `run` nodes of `text` (one game whose first item is a `section`
+    /// node), each as its §3.2 tokens and what `cell` says they are.
+    fn runs<'a, C>(
+        text: &'a str,
+        section: &str,
+        run: &str,
+        cell: fn(&str) -> C,
+    ) -> Vec<Vec<(&'a str, C)>> {
+        let tree = parse(text);
+        assert!(!tree.root_node().has_error(), "{text:?}");
+        let node = tree.root_node().child(0).unwrap().child(0).unwrap();
+        assert_eq!(node.kind(), section);
+        let mut c = node.walk();
+        let nodes: Vec<_> = node.children(&mut c).filter(|n| n.kind() == run).collect();
+        nodes
+            .iter()
+            .map(|n| {
+                section_cells(text, n.byte_range())
+                    .map(|r| (&text[r.clone()], cell(&text[r])))
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
     fn cards_is_a_run_of_card_tokens_split_at_white_space() {
         // One node per run of card tokens on a line (§3.6.1); an annotation,
         // comment, `*`, `+` or the line end ends it; each token is a card,
         // `-` or anything else, exactly the §3.2 tokens (`SKX` is one).
         let text = "[Play \"W\"]\nSA s2\t- S10 SKX -- h_ {c} D3 =1= CT\x0bC9 ^R HA\n+ DK *\n";
-        let tree = parse(text);
-        assert!(!tree.root_node().has_error(), "{text:?}");
-        let section = tree.root_node().child(0).unwrap().child(0).unwrap();
-        assert_eq!(section.kind(), "play_section");
-        let mut c = section.walk();
-        let runs: Vec<Vec<(&str, CardCell)>> = section
-            .children(&mut c)
-            .filter(|n| n.kind() == "cards")
-            .map(|n| {
-                section_cells(text, n.byte_range())
-                    .map(|r| (&text[r.clone()], card_cell(&text[r])))
-                    .collect()
-            })
-            .collect();
+        let runs = runs(text, "play_section", "cards", card_cell);
         use CardCell::*;
         assert_eq!(
             runs,
@@ -373,6 +419,53 @@ mod tests {
             ("TS", Invalid),
         ] {
             assert_eq!(card_cell(t), k, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn calls_is_a_run_of_call_tokens_split_at_white_space() {
+        // One node per run of call tokens on a line (§3.5.1); an
+        // annotation, comment, `*`, `+`, `^S` or the line end ends it; each
+        // token is a call, `-` or anything else, exactly the §3.2 tokens
+        // (`1NTX` is one).
+        let text =
+            "[Auction \"N\"]\n1C pass\t1nt X xx {c} AP =1= - 1NTX -- ____ ^S 2s\x0b7NT\n+ P *\n";
+        let runs = runs(text, "auction_section", "calls", call_cell);
+        use CallCell::*;
+        assert_eq!(
+            runs,
+            [
+                vec![
+                    ("1C", Bid),
+                    ("pass", Pass),
+                    ("1nt", Bid),
+                    ("X", Double),
+                    ("xx", Redouble)
+                ],
+                vec![("AP", AllPass)],
+                vec![
+                    ("-", Dash),
+                    ("1NTX", Invalid),
+                    ("--", Invalid),
+                    ("____", Invalid)
+                ],
+                vec![("2s", Bid), ("7NT", Bid)],
+                vec![("P", Invalid)],
+            ]
+        );
+        for (t, k) in [
+            ("7nT", Bid),
+            ("8C", Invalid),
+            ("0S", Invalid),
+            ("1N", Invalid),
+            ("1CC", Invalid),
+            ("XXX", Invalid),
+            ("Pas", Invalid),
+            ("PASS", Pass),
+            ("", Invalid),
+            ("A", Invalid),
+        ] {
+            assert_eq!(call_cell(t), k, "{t:?}");
         }
     }
 

@@ -82,9 +82,9 @@ fn hover_node(
     if node.is_missing() || range.is_empty() {
         return None;
     }
-    if node.kind() == "cards" {
-        // A run of card tokens (§3.6.1): the one under the cursor, else the
-        // one that ends at it.
+    if matches!(node.kind(), "cards" | "calls") {
+        // A run of card (call) tokens (§3.6.1, §3.5.1): the one under the
+        // cursor, else the one that ends at it.
         let cells: Vec<_> =
             pbn_core::syntax::section_cells(&snap.source.text, range.clone()).collect();
         range = cells
@@ -111,8 +111,7 @@ fn hover_node(
         {
             value_hover(snap, game?, range.start)
         }
-        "bid" | "pass" | "double" | "redouble" | "all_pass" | "dash" | "invalid_call" | "cards"
-        | "continuation" | "terminator" => match section_of(node) {
+        "calls" | "cards" | "continuation" | "terminator" => match section_of(node) {
             Some(Section::Auction) => call_hover(snap, game?, range.start),
             Some(Section::Play) => card_hover(snap, game?, range.start),
             None => None,

@@ -142,6 +142,7 @@ fn for_each_span_batch(
     let names = q.capture_names();
     let section_token = pbn_core::syntax::language().id_for_node_kind("section_token", true);
     let cards = pbn_core::syntax::language().id_for_node_kind("cards", true);
+    let calls = pbn_core::syntax::language().id_for_node_kind("calls", true);
     let card_types = (token_of("constant"), token_of("punctuation.delimiter"));
     let text = snap.source.text.as_str();
     // Piece by piece on every core, each piece's trees dropped after it
@@ -179,6 +180,28 @@ fn for_each_span_batch(
                                     pbn_core::syntax::CardCell::Card => card_types.0,
                                     pbn_core::syntax::CardCell::Dash => card_types.1,
                                     pbn_core::syntax::CardCell::Invalid => None,
+                                };
+                                if let Some((ty, mods)) = t {
+                                    all.push(Span {
+                                        start: r.start,
+                                        end: r.end,
+                                        pattern: m.pattern_index,
+                                        ty,
+                                        mods,
+                                    });
+                                }
+                            }
+                        } else if c.node.kind_id() == calls {
+                            // A run of call tokens (§3.5.1): each token as its
+                            // call kind, a token that is not a call not at all.
+                            for r in pbn_core::syntax::section_cells(text, r) {
+                                use pbn_core::syntax::CallCell as C;
+                                let t = match pbn_core::syntax::call_cell(&text[r.clone()]) {
+                                    C::Bid => token_of("number"),
+                                    C::Pass | C::AllPass => token_of("constant.builtin"),
+                                    C::Double | C::Redouble => token_of("operator"),
+                                    C::Dash => token_of("punctuation.delimiter"),
+                                    C::Invalid => None,
                                 };
                                 if let Some((ty, mods)) = t {
                                     all.push(Span {
@@ -424,19 +447,22 @@ mod tests {
         assert!(caps.semantic_tokens_provider.is_some());
     }
 
+    /// The decoded tokens of `text` after its first line's tag pair (its
+    /// four tokens).
+    fn after_tag(text: &str) -> Vec<String> {
+        let snap = snapshot(text, PositionEncoding::Utf16);
+        decode(&snap, &tokens(&snap))
+            .lines()
+            .skip(4)
+            .map(str::to_owned)
+            .collect()
+    }
+
     #[test]
     fn one_token_per_cell_of_a_table_row() {
         // A row of cells is one `section_token` node (§5); its semantic
         // tokens are the cells, not the spaces between them.
-        let snap = snapshot(
-            "[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n",
-            PositionEncoding::Utf16,
-        );
-        let rows: Vec<String> = decode(&snap, &tokens(&snap))
-            .lines()
-            .skip(4)
-            .map(str::to_owned)
-            .collect();
+        let rows = after_tag("[ScoreTable \"Rank;Names;Score\"]\n 1  \"A B\" 12\t-3 ; c\n");
         assert_eq!(
             rows,
             [
@@ -454,15 +480,7 @@ mod tests {
         // The cards of a line are one `cards` node (§3.6.1): a card is an
         // enumMember, `-` an operator, a token that is not a card gets none
         // (its diagnostic marks it), as with one leaf per card.
-        let snap = snapshot(
-            "[Play \"W\"]\nSA  s2\t- SKX =1= D3\n",
-            PositionEncoding::Utf16,
-        );
-        let rows: Vec<String> = decode(&snap, &tokens(&snap))
-            .lines()
-            .skip(4)
-            .map(str::to_owned)
-            .collect();
+        let rows = after_tag("[Play \"W\"]\nSA  s2\t- SKX =1= D3\n");
         assert_eq!(
             rows,
             [
@@ -471,6 +489,27 @@ mod tests {
                 "1:7 1 operator \"-\"",
                 "1:13 3 decorator \"=1=\"",
                 "1:17 2 enumMember \"D3\""
+            ]
+        );
+    }
+
+    #[test]
+    fn one_token_per_call_of_a_run() {
+        // The calls of a line are one `calls` node (§3.5.1): each call gets
+        // its kind's token, a token that is not a call none (its diagnostic
+        // marks it), as with one leaf per call.
+        let rows = after_tag("[Auction \"N\"]\n1C  pass\tX xx AP - 1NTX =1= 7nt\n");
+        assert_eq!(
+            rows,
+            [
+                "1:0 2 number \"1C\"",
+                "1:4 4 enumMember+defaultLibrary \"pass\"",
+                "1:9 1 operator \"X\"",
+                "1:11 2 operator \"xx\"",
+                "1:14 2 enumMember+defaultLibrary \"AP\"",
+                "1:17 1 operator \"-\"",
+                "1:24 3 decorator \"=1=\"",
+                "1:28 3 number \"7nt\""
             ]
         );
     }
