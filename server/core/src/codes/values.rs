@@ -326,7 +326,9 @@ codes! {
         "`x` used for an unspecified small card",
         "`x` is not a rank (§3.4.11); some programs use it for a small card whose rank \
          does not matter. It is counted as a card of unknown rank, but the hand cannot \
-         be played out and other programs will reject it.",
+         be played out and other programs will reject it. There is no fix: an `x` \
+         does not say which card it is (two `x` in one suit of two hands can be \
+         either way round), so only the author can write the ranks.",
         bad: "[Deal \"W:AKxx.Kxx.Qxx.xxx - - -\"]\n",
         good: "[Deal \"W:AK32.K54.Q76.982 - - -\"]\n";
     DEAL_EMPTY_HAND = "PBN0411", "deal-empty-hand", Warning, Deal, "§3.4.11",

@@ -355,7 +355,7 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
                 &codes::DEAL_SPOT_CARDS,
                 range.clone(),
                 format!(
-                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and is read as a small card of unknown rank ({SECTION})",
+                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and does not say which small card is meant, so the hand cannot be played out and no fix is offered; write the ranks ({SECTION})",
                     scan.spots,
                     if scan.spots == 1 { "" } else { "s" }
                 ),

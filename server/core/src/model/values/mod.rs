@@ -49,7 +49,8 @@ pub mod table;
 
 pub use contract::{parse_contract, parse_denomination, ContractTag, ContractValue};
 pub use date_time::{
-    parse_date, parse_seconds, parse_time, parse_time_control, Date, Time, TimeControl,
+    day_month_swapped, parse_date, parse_seconds, parse_time, parse_time_control, Date, Time,
+    TimeControl,
 };
 pub use deal::{parse_deal, Deal};
 pub use misc::{
