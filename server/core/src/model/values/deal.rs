@@ -567,10 +567,12 @@ pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
         counts[o.seat] += 1;
         times[o.card] = times[o.card].saturating_add(1);
     }
-    let is_given = |s: usize| deal.hands[s].is_some();
-    let valid = |counts: &[usize; 4], times: &[u8; 52]| {
-        given.iter().all(|&s| counts[s] == 13) && times.iter().all(|&t| t <= 1)
-    };
+    let all_13 = |c: &[usize; 4]| given.iter().all(|&s| c[s] == 13);
+    // Cards given more often than once, beyond the first time.
+    let excess: usize = times
+        .iter()
+        .map(|&t| usize::from(t.saturating_sub(1)))
+        .sum();
     // The deal a correction gives, to tell two corrections apart.
     let result = |out: Option<usize>, add: Option<(usize, usize)>| {
         let mut hands = [0u64; 4];
@@ -584,53 +586,68 @@ pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
         }
         hands
     };
-    // Corrections by size: one card out or in, then one out and one in.
-    // Later cards first, so that of a card twice in a hand the later goes.
     type Candidate = (Option<usize>, Option<(usize, usize)>);
-    let mut candidates: Vec<Vec<Candidate>> = vec![Vec::new(), Vec::new()];
-    for i in (0..occs.len()).rev() {
-        candidates[0].push((Some(i), None));
-    }
-    for card in 0..52 {
-        for s in (0..4).filter(|&s| is_given(s)) {
-            candidates[0].push((None, Some((card, s))));
+    let mut found: Option<([u64; 4], Candidate)> = None;
+    // Records a valid correction; false when it gives another deal than
+    // the one found before (more than one correction: none is offered).
+    let take = |found: &mut Option<([u64; 4], Candidate)>, out, add| {
+        let deal = result(out, add);
+        match found {
+            Some((d, _)) => *d == deal,
+            None => {
+                *found = Some((deal, (out, add)));
+                true
+            }
+        }
+    };
+    // One card out or one in. Later cards first, so that of a card twice
+    // in a hand the later goes.
+    for (i, o) in occs.iter().enumerate().rev() {
+        let mut c = counts;
+        c[o.seat] -= 1;
+        if excess == 1 && times[o.card] == 2 && all_13(&c) && !take(&mut found, Some(i), None) {
+            return None;
         }
     }
-    for i in (0..occs.len()).rev() {
-        for card in 0..52 {
-            for s in (0..4).filter(|&s| is_given(s)) {
-                if (card, s) != (occs[i].card, occs[i].seat) {
-                    candidates[1].push((Some(i), Some((card, s))));
+    if excess == 0 {
+        for card in (0..52).filter(|&card| times[card] == 0) {
+            for &s in &given {
+                let mut c = counts;
+                c[s] += 1;
+                if all_13(&c) && !take(&mut found, None, Some((card, s))) {
+                    return None;
                 }
             }
         }
     }
-    let mut found: Option<([u64; 4], Candidate)> = None;
-    for round in &candidates {
-        for &(out, add) in round {
-            let (mut c, mut t) = (counts, times);
-            if let Some(i) = out {
-                c[occs[i].seat] -= 1;
-                t[occs[i].card] -= 1;
-            }
-            if let Some((card, s)) = add {
-                c[s] += 1;
-                t[card] = t[card].saturating_add(1);
-            }
-            if !valid(&c, &t) {
+    // Then one card out and one in: the card out leaves no card twice,
+    // the card in goes to the one hand then short of 13.
+    if found.is_none() {
+        for (i, o) in occs.iter().enumerate().rev() {
+            if excess != usize::from(times[o.card] >= 2) {
                 continue;
             }
-            let deal = result(out, add);
-            match &found {
-                Some((d, _)) if *d != deal => return None,
-                Some(_) => {}
-                None => found = Some((deal, (out, add))),
+            let mut c = counts;
+            c[o.seat] -= 1;
+            let mut short = given.iter().filter(|&&s| c[s] != 13);
+            let (Some(&s), None) = (short.next(), short.next()) else {
+                continue;
+            };
+            if c[s] != 12 {
+                continue;
+            }
+            for (card, &t) in times.iter().enumerate() {
+                let left = t - u8::from(card == o.card);
+                if left == 0
+                    && (card, s) != (o.card, o.seat)
+                    && !take(&mut found, Some(i), Some((card, s)))
+                {
+                    return None;
+                }
             }
         }
-        if found.is_some() {
-            break;
-        }
     }
+
     let (_, (out, add)) = found?;
     // The edits, from the end of the text: out before in at one offset.
     let mut value = raw.to_string();
