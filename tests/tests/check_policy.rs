@@ -189,3 +189,26 @@ fn readable_but_nonstandard_values_are_errors_alike() {
         assert_eq!(lookup(code).unwrap().severity, Severity::Warning, "{code}");
     }
 }
+
+/// `pbn check --fix` reports what is left as plain `pbn check` would:
+/// pbn.toml's `ignore` and severities apply to the leftovers too.
+#[test]
+fn fix_reports_the_leftovers_under_the_pbn_toml_policy() {
+    // Failing case: without a policy, the leftovers are errors and warnings.
+    let plain = repo("fix-plain", None);
+    let (code, out, err) = pbn(&["check", "--fix", "--color", "never", "game.pbn"], &plain);
+    assert!(err.contains("applied"), "{err}");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("warning[PBN0510]"), "{out}");
+    assert!(out.contains("error[PBN0312]"), "{out}");
+    // Passing case: `auction` ignored, `tag` codes demoted to info.
+    let d = repo("fix-policy", Some(POLICY));
+    let (code, out, err) = pbn(&["check", "--fix", "--color", "never", "game.pbn"], &d);
+    assert!(err.contains("applied"), "{err}");
+    assert_eq!(code, 0, "no error is left under the policy: {out}");
+    assert!(!out.contains("PBN05"), "{out}");
+    assert!(out.contains("info[PBN0312]"), "{out}");
+    assert!(out.contains(": 0 errors, 0 warnings"), "{out}");
+    std::fs::remove_dir_all(&plain).ok();
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -99,9 +99,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     if args.fix || args.diff || args.unsafe_fixes {
         let check: Vec<CheckOptions> = opts.iter().map(|o| o.check.clone()).collect();
+        let policies: Vec<_> = opts.iter().map(|o| o.policy.clone()).collect();
         return super::fix::run(
             &inputs,
             &check,
+            &policies,
             super::fix::Mode {
                 write: !args.diff,
                 unsafe_fixes: args.unsafe_fixes,

@@ -40,13 +40,20 @@ fn applied_text(f: &Fixed) -> String {
     )
 }
 
-pub fn run(inputs: &[Input], opts: &[CheckOptions], mode: Mode) -> ExitCode {
+/// `policies[i]` (pbn.toml's `[check] ignore` and `[check.severity]`) is
+/// applied to what is left of `inputs[i]`, as plain `pbn check` applies it.
+pub fn run(
+    inputs: &[Input],
+    opts: &[CheckOptions],
+    policies: &[pbn_core::config::Policy],
+    mode: Mode,
+) -> ExitCode {
     let mut failed = false;
     let mut reports = Vec::new();
     let (mut errors, mut warnings, mut infos, mut hints, mut games) = (0, 0, 0, 0, 0);
     let mut would_change = 0;
     let mut left_unsafe = 0;
-    for (input, opts) in inputs.iter().zip(opts) {
+    for ((input, opts), policy) in inputs.iter().zip(opts).zip(policies) {
         let name = input.display();
         let (bytes, original) = match write::read_input(input) {
             Ok(r) => r,
@@ -60,8 +67,9 @@ pub fn run(inputs: &[Input], opts: &[CheckOptions], mode: Mode) -> ExitCode {
             }
         };
         let source = decode(&bytes);
-        let fixed = match std::panic::catch_unwind(|| fix_source(&source, opts, mode.unsafe_fixes))
-        {
+        let mut fixed = match std::panic::catch_unwind(|| {
+            fix_source(&source, opts, mode.unsafe_fixes)
+        }) {
             Ok(f) => f,
             Err(_) => {
                 reports.push(FileReport {
@@ -115,6 +123,7 @@ pub fn run(inputs: &[Input], opts: &[CheckOptions], mode: Mode) -> ExitCode {
         } else if matches!(input, Input::Stdin) {
             super::out::stdout(&bytes);
         }
+        policy.apply(&mut fixed.remaining.diagnostics);
         for d in &fixed.remaining.diagnostics {
             match d.severity {
                 Severity::Error => errors += 1,

@@ -301,19 +301,29 @@ codes! {
     DEAL_DUPLICATE_CARD = "PBN0406", "deal-duplicate-card", Error, Deal, "§3.4.11",
         "card appears twice in the Deal",
         "Every card of the deck exists once: a card cannot appear twice in a suit, nor \
-         in two hands (§3.4.11).",
+         in two hands (§3.4.11). An unsafe fix is offered when one correction is the \
+         only smallest one: a card twice in one hand of 13 with one card missing from \
+         the deck (the later one is replaced by the missing card), or a card in a hand \
+         of 14 and in another hand (it is taken out of the 14). A card in two hands of \
+         13 has no fix: either may be the wrong one.",
         bad: "[Deal \"W:KQT2.AT.J6542.85 K.63.AKQ987.A973 - -\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 .63.AKQ987.A9732 - -\"]\n";
     DEAL_TOO_MANY_CARDS = "PBN0407", "deal-too-many-cards", Error, Deal, "§3.4.11",
         "hand has more than 13 cards",
-        "A hand has 13 cards, or fewer in an end position (§3.10).",
+        "A hand has 13 cards, or fewer in an end position (§3.10). An unsafe fix takes a \
+         card out when that card is also in another hand (and gives the card missing \
+         from the deck to a hand of 12, if there is one). A hand of 14 without a card \
+         given twice has no fix: any of its cards may be the extra one.",
         bad: "[Deal \"W:KQT2.AT.J6542.852 - - -\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 - - -\"]\n";
     DEAL_UNEQUAL_HANDS = "PBN0408", "deal-unequal-hands", Error, Deal, "§3.10",
         "hands of the Deal have different numbers of cards",
         "All given hands have 13 cards, or, in an end position (§3.10), all the same \
          number of cards below 13. A hand with a different number of cards means a card \
-         is missing or misplaced.",
+         is missing or misplaced. An unsafe fix gives a hand of 12 the one card missing \
+         when the four hands are given and 51 different cards are there (or moves a card \
+         given twice out of a hand of 14). There is no fix when the missing card could \
+         be in a hand not given, or when a hand of 14 has no card given twice.",
         bad: "[Deal \"W:QT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -\"]\n";
     DEAL_NO_CARDS = "PBN0409", "deal-no-cards", Error, Deal, "§3.4.11",
@@ -326,7 +336,9 @@ codes! {
         "`x` used for an unspecified small card",
         "`x` is not a rank (§3.4.11); some programs use it for a small card whose rank \
          does not matter. It is counted as a card of unknown rank, but the hand cannot \
-         be played out and other programs will reject it.",
+         be played out and other programs will reject it. There is no fix: an `x` \
+         does not say which card it is (two `x` in one suit of two hands can be \
+         either way round), so only the author can write the ranks.",
         bad: "[Deal \"W:AKxx.Kxx.Qxx.xxx - - -\"]\n",
         good: "[Deal \"W:AK32.K54.Q76.982 - - -\"]\n";
     DEAL_EMPTY_HAND = "PBN0411", "deal-empty-hand", Error, Deal, "§3.4.11",

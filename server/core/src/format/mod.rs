@@ -138,6 +138,9 @@ fn streamed(
     fix: bool,
     mut sink: impl FnMut(&str),
 ) -> Formatted {
+    // The one fix outside every game: the charset declaration (PBN0107).
+    let declared = fix.then(|| charset_fixed(source)).flatten();
+    let source = declared.as_ref().unwrap_or(source);
     let text = source.text.as_str();
     // Only `#` values make a game's missing tags depend on later games:
     // their marks first, in a pass of their own.
@@ -183,8 +186,22 @@ fn streamed(
     );
     let mut done = out.finish(opts);
     sink(&std::mem::take(&mut done.text));
-    done.fixes = fixes;
+    done.fixes = fixes + usize::from(declared.is_some());
     done
+}
+
+/// `source` with its charset declaration fixed
+/// ([`crate::rules::text::charset_fix`]), `None` when it needs none.
+fn charset_fixed(source: &SourceText) -> Option<SourceText> {
+    let f = crate::rules::text::charset_fix(source)?;
+    let mut text = source.text.clone();
+    for e in f.edits.iter().rev() {
+        text.replace_range(e.range.clone(), &e.new_text);
+    }
+    let mut s = SourceText::from_text(text);
+    s.encoding = source.encoding;
+    s.notes = source.notes.clone();
+    Some(s)
 }
 
 /// The part of piece `p` printed from its fixed text `f`, its blocks placed

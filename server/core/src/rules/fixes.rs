@@ -11,7 +11,10 @@
 //! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
 //! | PBN0302           | the date as `YYYY.MM.DD`                                       |
+//! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
+//! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
+//! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given; unsafe in a Deal that cannot be read, e.g. with `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
 //! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
@@ -23,6 +26,16 @@
 //! | PBN1007, PBN1008  | the annotations of the call/card in export order: note reference, then NAGs ascending, suffixes as NAGs |
 //! | PBN1012           | the Deal from the dealer, ranks descending                     |
 //! | PBN1013           | Vulnerable `None`/`NS`/`EW`/`All`; Result as declarer's tricks |
+//!
+//! PBN0410 (`x` spot cards in a Deal) has no fix: an `x` does not say
+//! which small card it is, and two hands with `x` in one suit can hold
+//! those cards either way round.
+//!
+//! PBN0406, PBN0407 and PBN0408 have no fix when more than one
+//! correction of that size is possible: a card in two hands of 13 (either
+//! may be wrong), a hand of 14 next to one of 12 without a repeated card
+//! (any of the 14 may be the misplaced one), a hand of 12 next to hands not
+//! given (the missing card may be any of theirs).
 //!
 //! PBN0006 (an unquoted tag value, unsafe: where the value ends is a
 //! guess) is fixed where the syntax diagnostic is made.
@@ -96,9 +109,12 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
                 true,
             )
         })),
+        "PBN0303" => one(swapped_date(g, &r)),
         "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
         "PBN0520" => one(nonstandard_call(text, g, &r)),
         "PBN0620" => one(nonstandard_card(text, g, &r)),
+        "PBN0406" | "PBN0407" | "PBN0408" => one(deal_cards(g, &r)),
+        "PBN0411" => one(empty_hand(text, g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
         "PBN0902" => one(fix_contract(text, g)),
@@ -122,6 +138,10 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0006"
             | "PBN0201"
             | "PBN0205"
+            | "PBN0303"
+            | "PBN0406"
+            | "PBN0407"
+            | "PBN0408"
             | "PBN0709"
             | "PBN0908"
             | "PBN0901"
@@ -347,6 +367,14 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
         ));
     }
     out
+}
+
+/// PBN0303: a date written day first ([`values::day_month_swapped`]).
+fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
+    let v = tag.value.as_ref()?;
+    let new = values::day_month_swapped(&v.raw)?;
+    set_value_fix(tag, &new, format!("Swap day and month: \"{new}\""), false)
 }
 
 /// PBN0311, PBN0313, PBN0316: the value as the spec writes it.
@@ -962,6 +990,66 @@ pub fn fill_from_auction(text: &str, g: &Game) -> Option<Fix> {
 
 // ---------------------------------------------------------------------------
 // Export forms of values.
+
+/// PBN0411: a hand of four empty suits (`...`), which is read as a hand not
+/// given, written as such (`-`, §3.4.11). Unsafe when the Deal cannot be
+/// read as a whole (`x` spot cards …): `pbn dump` then shows its text as
+/// written, and that text changes.
+fn empty_hand(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let hand = text.get(r.clone())?;
+    if hand != "..." {
+        return None;
+    }
+    let tag = tag_at_value(g, r).filter(|t| t.name == "Deal")?;
+    let readable = values::parse_deal(&tag.value.as_ref()?.raw)
+        .value
+        .is_some_and(|d| d.export_form(d.first).is_some());
+    Some(mk(
+        "Write the hand not given as `-`",
+        vec![edit(r.clone(), "-")],
+        readable,
+    ))
+}
+
+/// PBN0406, PBN0407, PBN0408: the Deal's only smallest correction
+/// ([`values::unique_correction`]), one fix for all its diagnostics.
+fn deal_cards(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let tag = tag_at_value(g, r).filter(|t| t.name == "Deal")?;
+    let c = values::unique_correction(&tag.value.as_ref()?.raw)?;
+    let card = bridge::card_word;
+    let hand = |s: Seat| bridge::seat_name(s);
+    let title = match (c.removed, c.added) {
+        (Some((from, a)), Some((to, b))) if a == b => {
+            format!(
+                "Move {} from {}'s hand to {}'s",
+                card(a),
+                hand(from),
+                hand(to)
+            )
+        }
+        (Some((from, a)), Some((to, b))) if from == to => {
+            format!(
+                "Replace {} by {} in {}'s hand",
+                card(a),
+                card(b),
+                hand(from)
+            )
+        }
+        (Some((from, a)), Some((to, b))) => format!(
+            "Take {} out of {}'s hand and give the missing {} to {}",
+            card(a),
+            hand(from),
+            card(b),
+            hand(to)
+        ),
+        (Some((from, a)), None) => {
+            format!("Take the extra {} out of {}'s hand", card(a), hand(from))
+        }
+        (None, Some((to, b))) => format!("Give the missing {} to {}", card(b), hand(to)),
+        (None, None) => return None,
+    };
+    set_value_fix(tag, &c.value, title, false)
+}
 
 fn deal_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r).filter(|t| t.name == "Deal")?;

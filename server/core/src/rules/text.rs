@@ -164,11 +164,22 @@ pub fn cap(out: &mut Vec<Diagnostic>) {
 fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
     for n in &source.notes {
         match n {
-            DecodeNote::CharsetMismatch { declared, used } => out.push(Diagnostic::new(
-                &c::CHARSET_MISMATCH,
-                charset_line(&source.text),
-                format!("declared charset `{declared}` does not match the content; read as {} (§2.2)", used.name()),
-            )),
+            DecodeNote::CharsetMismatch { declared, used } => {
+                // The note is the decoder's; once a fix rewrote the
+                // declaration, the text no longer makes it.
+                let now = crate::text::declared_charset_range(source.text.as_bytes())
+                    .map(|r| &source.text[r]);
+                if now.is_some_and(|n| !n.eq_ignore_ascii_case(declared)) {
+                    continue;
+                }
+                let mut d = Diagnostic::new(
+                    &c::CHARSET_MISMATCH,
+                    charset_line(&source.text),
+                    format!("declared charset `{declared}` does not match the content; read as {} (§2.2)", used.name()),
+                );
+                d.fix = charset_fix(source).map(std::sync::Arc::new);
+                out.push(d);
+            }
             DecodeNote::UnknownCharset { charset } => out.push(Diagnostic::new(
                 &c::UNKNOWN_CHARSET,
                 charset_line(&source.text),
@@ -186,6 +197,35 @@ fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
             DecodeNote::NotUtf8 { .. } => {}
         }
     }
+}
+
+/// PBN0107's fix: the `charset=` declaration names the encoding the
+/// content is in (the text is read that way already, so what the file
+/// means does not change; writing it in ISO 8859-1 instead is `pbn fmt`'s
+/// choice of encoding, not an edit of the text). `None` without a
+/// mismatch.
+pub fn charset_fix(source: &SourceText) -> Option<crate::diagnostic::Fix> {
+    let used = source.notes.iter().find_map(|n| match n {
+        DecodeNote::CharsetMismatch { declared, used } => Some((declared, *used)),
+        _ => None,
+    });
+    let (declared, used) = used?;
+    let label = match used {
+        Encoding::Utf8 | Encoding::Utf8Bom => "UTF-8",
+        Encoding::Latin1 => "ISO-8859-1",
+        Encoding::Windows1252 => "windows-1252",
+        _ => return None,
+    };
+    let range = crate::text::declared_charset_range(source.text.as_bytes())?;
+    let now = &source.text[range.clone()];
+    (now.eq_ignore_ascii_case(declared) && !now.eq_ignore_ascii_case(label)).then(|| {
+        crate::diagnostic::Fix::replace(
+            format!("Declare `charset={label}`, the encoding of the content"),
+            range,
+            label,
+            crate::diagnostic::Applicability::Safe,
+        )
+    })
 }
 
 fn charset_line(text: &str) -> std::ops::Range<usize> {

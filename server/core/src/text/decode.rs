@@ -617,21 +617,30 @@ pub fn encode(text: &str, encoding: Encoding) -> (Vec<u8>, usize) {
 /// Looks for `%Content-type: text/x-pbn; charset=ISO-8859-1` (or any `%`
 /// line with `charset=`) in the first 4 KiB.
 fn declared_charset(bytes: &[u8]) -> Option<String> {
+    declared_charset_range(bytes).map(|r| String::from_utf8_lossy(&bytes[r]).into_owned())
+}
+
+/// Where [`declared_charset`]'s name is in `bytes` (what a fix of the
+/// declaration replaces).
+pub fn declared_charset_range(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
     let head = &bytes[..bytes.len().min(4096)];
+    let mut start = 0;
     for line in head.split(|&b| b == b'\n' || b == b'\r') {
+        let line_start = start;
+        start += line.len() + 1;
         if line.first() != Some(&b'%') {
             continue;
         }
         let lower: Vec<u8> = line.iter().map(|b| b.to_ascii_lowercase()).collect();
         if let Some(pos) = find(&lower, b"charset=") {
             let rest = &line[pos + 8..];
-            let cs: String = rest
+            let n = rest
                 .iter()
                 .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_')
-                .map(|&b| b as char)
-                .collect();
-            if !cs.is_empty() {
-                return Some(cs);
+                .count();
+            if n > 0 {
+                let at = line_start + pos + 8;
+                return Some(at..at + n);
             }
         }
     }

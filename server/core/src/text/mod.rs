@@ -12,6 +12,7 @@ mod decode;
 mod line_index;
 
 pub use decode::{
-    decode, decode_owned, encode, is_export_line, DecodeNote, Encoding, LineEnding, SourceText,
+    declared_charset_range, decode, decode_owned, encode, is_export_line, DecodeNote, Encoding,
+    LineEnding, SourceText,
 };
 pub use line_index::{LineCol, LineIndex, PositionEncoding};

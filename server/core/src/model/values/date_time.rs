@@ -207,6 +207,36 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
     Parsed::new(value, issues)
 }
 
+/// The date `raw` with its month and day swapped (`2024.13.05` →
+/// `2024.05.13`), when that is the only way to read it: `raw` is
+/// impossible only because its month is 13 or more, and the swapped date
+/// is a complete, existing one. (A day that does not exist never becomes a
+/// month: it is 13 or more too.)
+pub fn day_month_swapped(raw: &str) -> Option<String> {
+    let p = parse_date(raw);
+    if p.value.is_some()
+        || p.issues.iter().any(|i| {
+            ![codes::IMPOSSIBLE_DATE.code, codes::NONSTANDARD_DATE.code].contains(&i.code.code)
+        })
+    {
+        return None;
+    }
+    let s = raw.trim();
+    let parts: Vec<&str> = if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
+        vec![&s[0..4], &s[4..6], &s[6..8]]
+    } else {
+        s.split(['.', '-', '/']).collect()
+    };
+    let [year, month, day] = parts[..] else {
+        return None;
+    };
+    let swapped = format!("{year}.{day:0>2}.{month:0>2}");
+    parse_date(&swapped)
+        .value
+        .filter(Date::is_complete)
+        .map(|d| d.canonical)
+}
+
 /// A time of day of the Time/UTCTime tags (§4.5.1). Each field is `None`
 /// when one of its digits is unknown (`?`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -519,5 +549,26 @@ mod tests {
         assert_eq!(parse_duration("a"), None);
         assert_eq!(parse_duration("1:2:3:4"), None);
         assert_eq!(parse_duration(""), None);
+    }
+
+    #[test]
+    fn day_and_month_swap_only_when_it_is_the_one_reading() {
+        assert_eq!(
+            day_month_swapped("2024.13.05").as_deref(),
+            Some("2024.05.13")
+        );
+        assert_eq!(
+            day_month_swapped("2024-31-1").as_deref(),
+            Some("2024.01.31")
+        );
+        assert_eq!(day_month_swapped("20242502").as_deref(), Some("2024.02.25"));
+        // Possible as written, or impossible either way round, or a digit
+        // unknown: no swap.
+        assert_eq!(day_month_swapped("2024.05.13"), None);
+        assert_eq!(day_month_swapped("2024.13.13"), None);
+        assert_eq!(day_month_swapped("2024.31.02"), None);
+        assert_eq!(day_month_swapped("2024.02.30"), None);
+        assert_eq!(day_month_swapped("2024.13.0?"), None);
+        assert_eq!(day_month_swapped("2024.13.x5"), None);
     }
 }

@@ -355,7 +355,7 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
                 &codes::DEAL_SPOT_CARDS,
                 range.clone(),
                 format!(
-                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and is read as a small card of unknown rank ({SECTION})",
+                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and does not say which small card is meant, so the hand cannot be played out and no fix is offered; write the ranks ({SECTION})",
                     scan.spots,
                     if scan.spots == 1 { "" } else { "s" }
                 ),
@@ -469,6 +469,217 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
         }),
         issues,
     )
+}
+
+/// The one smallest correction of a Deal whose only errors are cards given
+/// twice ([`codes::DEAL_DUPLICATE_CARD`]), a hand of more than 13 cards
+/// ([`codes::DEAL_TOO_MANY_CARDS`]) or hands of different sizes
+/// ([`codes::DEAL_UNEQUAL_HANDS`]): taking one card out of a hand, giving one
+/// card to a hand, or both (which moves a card, or replaces it by another),
+/// so that every given hand has 13 cards and no card is given twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealCorrection {
+    /// The corrected Deal value: `raw` with one rank taken out and/or one
+    /// put in (in rank order when its suit is sorted).
+    pub value: String,
+    /// The card taken out, and the hand it was taken from.
+    pub removed: Option<(Seat, Card)>,
+    /// The card given, and the hand it was given to.
+    pub added: Option<(Seat, Card)>,
+}
+
+/// A card of the Deal text: its hand, card and byte offset in the value.
+struct Occurrence {
+    seat: usize,
+    card: usize,
+    at: usize,
+}
+
+fn card_of_index(i: usize) -> Card {
+    Card {
+        suit: Suit::ASC[i / 13],
+        rank: Rank::new((i % 13) as u8 + 2),
+    }
+}
+
+/// The correction of a Deal with card errors when it is the only smallest
+/// one ([`DealCorrection`]); `None` when the Deal has other errors (a bad
+/// rank, `x` spot cards, …), when no correction of at most one card taken
+/// out and one given makes every given hand 13 cards, or when more than one
+/// gives different deals: a card in two hands of 13 (either may be wrong),
+/// a hand of 14 next to one of 12 without a repeated card (any of the 14 may
+/// be the misplaced one), a hand of 12 next to hands not given (the missing
+/// card may be any of theirs). A card twice in one hand is taken out once,
+/// the later one.
+pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
+    let p = parse_deal(raw);
+    let fixable = [
+        codes::DEAL_DUPLICATE_CARD.code,
+        codes::DEAL_TOO_MANY_CARDS.code,
+        codes::DEAL_UNEQUAL_HANDS.code,
+    ];
+    if p.issues.is_empty() || p.issues.iter().any(|i| !fixable.contains(&i.code.code)) {
+        return None;
+    }
+    let deal = p.value?;
+    if deal.spot_cards.iter().any(|&n| n > 0) {
+        return None;
+    }
+    let given: Vec<usize> = (0..4).filter(|&s| deal.hands[s].is_some()).collect();
+    // One card out and one in change a hand's size by at most one each.
+    if given
+        .iter()
+        .any(|&s| !(12..=14).contains(&deal.card_counts[s]))
+        || given
+            .iter()
+            .map(|&s| deal.card_counts[s].abs_diff(13))
+            .sum::<usize>()
+            > 2
+    {
+        return None;
+    }
+    // The cards, and the text of each suit of each given hand.
+    let mut occs: Vec<Occurrence> = Vec::new();
+    let mut suit_text: [[Range<usize>; 4]; 4] = Default::default();
+    for &s in &given {
+        let range = deal.hand_ranges[s].clone();
+        let mut start = range.start;
+        for (si, part) in raw[range.clone()].split('.').enumerate() {
+            let suit = *Suit::DESC.get(si)?;
+            suit_text[s][si] = start..start + part.len();
+            for (j, c) in part.char_indices() {
+                let card = Card {
+                    suit,
+                    rank: rank_of_char(c)?,
+                };
+                occs.push(Occurrence {
+                    seat: s,
+                    card: card_index(card),
+                    at: start + j,
+                });
+            }
+            start += part.len() + 1;
+        }
+    }
+    let mut counts = [0usize; 4];
+    let mut times = [0u8; 52];
+    for o in &occs {
+        counts[o.seat] += 1;
+        times[o.card] = times[o.card].saturating_add(1);
+    }
+    let all_13 = |c: &[usize; 4]| given.iter().all(|&s| c[s] == 13);
+    // Cards given more often than once, beyond the first time.
+    let excess: usize = times
+        .iter()
+        .map(|&t| usize::from(t.saturating_sub(1)))
+        .sum();
+    // The deal a correction gives, to tell two corrections apart.
+    let result = |out: Option<usize>, add: Option<(usize, usize)>| {
+        let mut hands = [0u64; 4];
+        for (i, o) in occs.iter().enumerate() {
+            if Some(i) != out {
+                hands[o.seat] |= 1 << o.card;
+            }
+        }
+        if let Some((card, s)) = add {
+            hands[s] |= 1 << card;
+        }
+        hands
+    };
+    type Candidate = (Option<usize>, Option<(usize, usize)>);
+    let mut found: Option<([u64; 4], Candidate)> = None;
+    // Records a valid correction; false when it gives another deal than
+    // the one found before (more than one correction: none is offered).
+    let take = |found: &mut Option<([u64; 4], Candidate)>, out, add| {
+        let deal = result(out, add);
+        match found {
+            Some((d, _)) => *d == deal,
+            None => {
+                *found = Some((deal, (out, add)));
+                true
+            }
+        }
+    };
+    // One card out or one in. Later cards first, so that of a card twice
+    // in a hand the later goes.
+    for (i, o) in occs.iter().enumerate().rev() {
+        let mut c = counts;
+        c[o.seat] -= 1;
+        if excess == 1 && times[o.card] == 2 && all_13(&c) && !take(&mut found, Some(i), None) {
+            return None;
+        }
+    }
+    if excess == 0 {
+        for card in (0..52).filter(|&card| times[card] == 0) {
+            for &s in &given {
+                let mut c = counts;
+                c[s] += 1;
+                if all_13(&c) && !take(&mut found, None, Some((card, s))) {
+                    return None;
+                }
+            }
+        }
+    }
+    // Then one card out and one in: the card out leaves no card twice,
+    // the card in goes to the one hand then short of 13.
+    if found.is_none() {
+        for (i, o) in occs.iter().enumerate().rev() {
+            if excess != usize::from(times[o.card] >= 2) {
+                continue;
+            }
+            let mut c = counts;
+            c[o.seat] -= 1;
+            let mut short = given.iter().filter(|&&s| c[s] != 13);
+            let (Some(&s), None) = (short.next(), short.next()) else {
+                continue;
+            };
+            if c[s] != 12 {
+                continue;
+            }
+            for (card, &t) in times.iter().enumerate() {
+                let left = t - u8::from(card == o.card);
+                if left == 0
+                    && (card, s) != (o.card, o.seat)
+                    && !take(&mut found, Some(i), Some((card, s)))
+                {
+                    return None;
+                }
+            }
+        }
+    }
+
+    let (_, (out, add)) = found?;
+    // The edits, from the end of the text: out before in at one offset.
+    let mut value = raw.to_string();
+    let insert = add.map(|(card, s)| {
+        let c = card_of_index(card);
+        let r = suit_text[s][Suit::DESC.iter().position(|&x| x == c.suit).unwrap_or(0)].clone();
+        let at = raw[r.clone()]
+            .char_indices()
+            .find(|&(_, ch)| rank_of_char(ch).is_some_and(|k| k < c.rank))
+            .map_or(r.end, |(j, _)| r.start + j);
+        (at, rank_char(c.rank))
+    });
+    let remove = out.map(|i| occs[i].at);
+    match (remove, insert) {
+        (Some(o), Some((at, ch))) if o >= at => {
+            value.remove(o);
+            value.insert(at, ch);
+        }
+        (o, i) => {
+            if let Some((at, ch)) = i {
+                value.insert(at, ch);
+            }
+            if let Some(o) = o {
+                value.remove(o);
+            }
+        }
+    }
+    Some(DealCorrection {
+        value,
+        removed: out.map(|i| (Seat::ALL[occs[i].seat], card_of_index(occs[i].card))),
+        added: add.map(|(card, s)| (Seat::ALL[s], card_of_index(card))),
+    })
 }
 
 #[cfg(test)]
@@ -630,5 +841,81 @@ mod tests {
         assert_eq!(codes_of(&p.issues), vec!["PBN0410"]);
         let p = parse_deal("W:... ... ... ...");
         assert_eq!(codes_of(&p.issues), vec!["PBN0409"]);
+    }
+
+    fn corrected(raw: &str) -> Option<String> {
+        unique_correction(raw).map(|c| c.value)
+    }
+
+    #[test]
+    fn unique_corrections() {
+        let card = |suit, rank| Card { suit, rank };
+        // West 14 with East's SA, North 12 without C2: the SA out of West's
+        // hand, the C2 to North.
+        let raw = "W:AKQT2.AT.J6542.85 .63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        let codes = codes_of(&parse_deal(raw).issues);
+        assert!(codes.contains(&"PBN0406") && codes.contains(&"PBN0407"));
+        assert!(codes.contains(&"PBN0408"));
+        let c = unique_correction(raw).unwrap();
+        assert_eq!(c.value, FULL);
+        assert_eq!(c.removed, Some((Seat::West, card(Suit::Spades, Rank::A))));
+        assert_eq!(
+            c.added,
+            Some((Seat::North, card(Suit::Clubs, Rank::new(2))))
+        );
+        // C3 twice in North's 13 cards, C2 nowhere: the later C3 becomes C2.
+        let raw = "W:KQT2.AT.J6542.85 .63.AKQ987.A9733 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(codes_of(&parse_deal(raw).issues), vec!["PBN0406"]);
+        let c = unique_correction(raw).unwrap();
+        assert_eq!(c.value, FULL);
+        assert_eq!(c.removed.unwrap().0, Seat::North);
+        // West 12 and C5 nowhere: C5 to West, in rank order.
+        let raw = "W:KQT2.AT.J6542.8 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(codes_of(&parse_deal(raw).issues), vec!["PBN0408"]);
+        assert_eq!(corrected(raw).unwrap(), FULL);
+        let raw = "W:KQT2.AT.J6542.5 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(corrected(raw).unwrap(), FULL);
+        let raw = "W:KQT2.AT.J542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(corrected(raw).unwrap(), FULL);
+        // West 14 with East's SA, the others 13: the SA out of West's hand.
+        let raw = "W:AKQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(corrected(raw).unwrap(), FULL);
+        // The same with hands not given.
+        let raw = "W:AKQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -";
+        assert_eq!(
+            corrected(raw).unwrap(),
+            "W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -"
+        );
+    }
+
+    #[test]
+    fn no_correction_when_more_than_one_is_possible() {
+        // SK in two hands of 13: either may be the wrong one.
+        let raw = "W:KQT2.AT.J6542.85 K.63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert!(!parse_deal(raw).issues.is_empty());
+        assert_eq!(unique_correction(raw), None);
+        // West 14, North 12, no card twice: any of West's may be North's.
+        let raw = "W:KQT2.AT.J6542.852 .63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert!(!parse_deal(raw).issues.is_empty());
+        assert_eq!(unique_correction(raw), None);
+        // West 12 next to hands not given: the missing card may be theirs.
+        let raw = "W:QT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -";
+        assert_eq!(codes_of(&parse_deal(raw).issues), vec!["PBN0408"]);
+        assert_eq!(unique_correction(raw), None);
+        // West 14, no card twice, hands not given: any of the 14 may go.
+        assert_eq!(unique_correction("W:KQT2.AT.J6542.852 - - -"), None);
+        // Two cards missing: more than one card to give.
+        let raw = "W:KQT2.AT.J6542.8 .63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(unique_correction(raw), None);
+        // Other errors, or none.
+        assert_eq!(unique_correction(FULL), None);
+        let raw = "W:KQT2.AT.J6542.8x .63.AKQ987.A973 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(unique_correction(raw), None);
+        let raw = "W:KQT2.AT.J6542.8v .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4";
+        assert_eq!(unique_correction(raw), None);
+        let long = format!("W:{}.AT.J6542.85 - - -", "AKQJ".repeat(10_000));
+        assert_eq!(unique_correction(&long), None);
+        assert_eq!(unique_correction(""), None);
+        assert_eq!(unique_correction("W:"), None);
     }
 }
