@@ -165,7 +165,10 @@ pub fn apply_fixes(
     for (_, (_, e)) in taken {
         out.push_str(&text[at..e.range.start]);
         out.push_str(&e.new_text);
-        if e.new_text.is_empty() && !text[e.range.clone()].contains(['\n', '\r']) {
+        if e.new_text.is_empty()
+            && !e.range.is_empty()
+            && !text[e.range.clone()].contains(['\n', '\r'])
+        {
             cuts.push(out.len());
         }
         at = e.range.end;
@@ -188,7 +191,8 @@ fn drop_emptied_lines(out: String, cuts: &[usize]) -> String {
     let mut drop: Vec<std::ops::Range<usize>> = Vec::new();
     let mut scanned = 0;
     for &p in cuts {
-        if p < scanned {
+        // (Between the `\r` and `\n` of a line end: no line of its own.)
+        if p < scanned || (p > 0 && b[p - 1] == b'\r' && b.get(p) == Some(&b'\n')) {
             continue;
         }
         let start = b[..p]
@@ -199,7 +203,7 @@ fn drop_emptied_lines(out: String, cuts: &[usize]) -> String {
             .iter()
             .position(|&c| is_break(c))
             .map_or(b.len(), |i| p + i);
-        scanned = end.max(p + 1);
+        scanned = end + 1;
         if b[start..end].iter().all(|&c| semi_blank(c)) {
             // The line and its end: `\r\n`, `\r` or `\n`.
             let eol = match (b.get(end), b.get(end + 1)) {
@@ -207,7 +211,9 @@ fn drop_emptied_lines(out: String, cuts: &[usize]) -> String {
                 (Some(_), _) => 1,
                 (None, _) => 0,
             };
-            drop.push(start..end + eol);
+            if drop.last().is_none_or(|d| d.end <= start) {
+                drop.push(start..end + eol);
+            }
         }
     }
     if drop.is_empty() {
@@ -533,6 +539,11 @@ mod apply_tests {
         assert_eq!(drop_emptied_lines(out.clone(), &[8, 9, 10]), out);
         // The last line, without a line end.
         assert_eq!(drop_emptied_lines("a\n \t".to_owned(), &[3]), "a\n");
+        // Two cuts on one emptied line, the second at its line end: the
+        // line goes once.
+        assert_eq!(drop_emptied_lines("a\n  \nb".to_owned(), &[3, 4]), "a\nb");
+        // A cut between `\r` and `\n` has no line of its own.
+        assert_eq!(drop_emptied_lines("a\r\nb".to_owned(), &[2]), "a\r\nb");
     }
 
     /// Two repeated tags side by side on one line are deleted in one round:
