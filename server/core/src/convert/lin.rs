@@ -216,22 +216,21 @@ impl Seen {
 }
 
 /// Whether a `key` pair starts the next board after the pairs `seen` of
-/// the current one. LIN has no board separator: a board starts at `qx`
-/// \[bridgedata], and BBO writes each board's header pairs before its
-/// auction and play, `qx` first, then `pn`, then `md`, then `ah` and `sv`
-/// in either order (`qx pn st md rh ah sv` \[forum-19814], `qx md rh ah
-/// sv` \[forum-85366]). So a header pair repeated, one after a header pair
-/// that follows it, or one after the auction or play belongs to the next
-/// board; so does a call after the play.
+/// the current one; the reader and the writer's check both ask it. LIN has
+/// no board separator: a board starts at `qx` \[bridgedata] or `vg`. BBO
+/// writes each board's header pairs before its auction and play (`qx pn st
+/// md rh ah sv` \[forum-19814], `qx md rh ah sv` \[forum-85366]), but other
+/// writers and hand edits put `ah`, `sv` or `pn` before or after `md`, so
+/// the header pairs may come in any order: only a header pair repeated
+/// within the board, or one after the auction or play has started, starts
+/// the next board; so does a call after the play.
 fn starts_board(key: &str, seen: Seen) -> bool {
     let content = seen.any(&["md", "sv", "ah", "mb", "pc", "mc"]);
     let play = seen.any(&["mb", "an", "pc", "mc"]);
     match key {
         "vg" => content,
         "qx" => content || seen.any(&["qx"]),
-        "pn" => play || seen.any(&["pn", "md", "sv", "ah"]),
-        "md" => play || seen.any(&["md", "sv", "ah"]),
-        "sv" | "ah" => play || seen.any(&[key]),
+        "pn" | "md" | "sv" | "ah" => play || seen.any(&[key]),
         "mb" => seen.any(&["pc", "mc"]),
         _ => false,
     }
@@ -245,8 +244,8 @@ struct Carried {
     teams: Option<(String, String)>,
 }
 
-/// Reads LIN and writes PBN (export format). One PBN game per board: a
-/// board starts at `qx` \[bridgedata] or at an `md` after a deal.
+/// Reads LIN and writes PBN (export format). One PBN game per board; where
+/// a board starts is [`starts_board`].
 pub fn to_pbn(input: &str) -> Converted {
     let mut diagnostics = Vec::new();
     let pairs = pairs(input, &mut diagnostics);
@@ -944,6 +943,8 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
         // Written whenever a name is given, and empty (`pn|,,,|`) after
         // names: the reader carries the last `pn` on.
         let has_names = names.iter().any(|n| !n.is_empty());
+        // Where the header pairs `pn md sv ah` start and end in `line`.
+        let header_start = line.len();
         if has_names || last_pn {
             let names: Vec<String> = names.iter().map(|n| lin_field(n)).collect();
             line.push_str(&format!("pn|{}|", names.join(",")));
@@ -1025,6 +1026,10 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 );
             }
             line.push_str(&format!("ah|Board {}|", lin_text(b)));
+        }
+        let header_end = line.len();
+        if let Some(seen) = reader_seen {
+            line = lead_with_a_board_start(&line, header_start..header_end, seen);
         }
         // Tags without a LIN pair.
         let mut seen: Vec<&str> = Vec::new();
@@ -1344,18 +1349,22 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 line.push_str(&format!("nt|{}|", lin_text(text)));
             }
         }
-        // Where the reader starts this board ([`starts_board`]).
+        // Where the reader starts this board ([`starts_board`]): before
+        // any header pair of it, or the board before takes that pair.
         let mut split = reader_seen.is_none();
         let mut seen = reader_seen.unwrap_or_default();
+        let mut late = false;
         for p in pairs(&line, &mut Vec::new()) {
             if starts_board(&p.key, seen) {
                 seen = Seen::default();
                 split = true;
+            } else if !split && HEADER_KEYS.contains(&p.key.as_str()) {
+                late = true;
             }
             seen.insert(&p.key);
         }
         reader_seen = Some(seen);
-        if !split {
+        if !split || late {
             lose(
                 Part::Game,
                 "game: LIN cannot keep it apart from the board before (no pair of it starts a \
@@ -1377,6 +1386,40 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
         diagnostics: Vec::new(),
         losses,
     }
+}
+
+/// The header pairs a board may give in any order ([`starts_board`]).
+const HEADER_KEYS: [&str; 4] = ["pn", "md", "sv", "ah"];
+
+/// `line` with its header pairs (`header`, a range of `pn md sv ah`
+/// pairs) led by one that starts a board after the reader's `seen`, when
+/// nothing before them does: the reader takes the header pairs in any
+/// order, but those before the board start would join the board before.
+fn lead_with_a_board_start(line: &str, header: Range<usize>, seen: Seen) -> String {
+    let mut before = seen;
+    for p in pairs(&line[..header.start], &mut Vec::new()) {
+        if starts_board(&p.key, before) {
+            return line.to_string();
+        }
+        before.insert(&p.key);
+    }
+    let segment = &line[header.clone()];
+    let parts = pairs(segment, &mut Vec::new());
+    if parts.first().is_none_or(|p| starts_board(&p.key, before)) {
+        return line.to_string();
+    }
+    let Some(lead) = parts.iter().find(|p| starts_board(&p.key, before)) else {
+        return line.to_string();
+    };
+    // The pair with its closing `|`.
+    let range = lead.key_range.start..(lead.value_range.end + 1).min(segment.len());
+    let lead_text = &segment[range.clone()];
+    let rest = format!("{}{}", &segment[..range.start], &segment[range.end..]);
+    format!(
+        "{}{lead_text}{rest}{}",
+        &line[..header.start],
+        &line[header.end..]
+    )
 }
 
 /// The texts of a section's notes, by index.
