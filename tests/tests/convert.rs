@@ -163,3 +163,67 @@ fn a_deal_of_null_labels_stays_a_game() {
     let c = convert::convert("{just text}\n\n", Format::Rbn, Format::Pbn);
     assert!(!c.text.contains('['), "{}", c.text);
 }
+
+/// RBN's M makes ("Detailed Explanation of Labels", M) become the
+/// OptimumResultTable (§5.7) and come back as M: each example of the RBN
+/// document, RBN → PBN → RBN, in the writer's shortest form.
+#[test]
+fn rbn_m_makes_round_trip_through_the_optimum_result_table() {
+    let cases = [
+        ("A:88DAC", "A:88DAC"),
+        (":978A7+979A7:46435+45436", ":978A7+979A7:46435+45436"),
+        (":BAB8A+AAA89:22253=", ":BAB8A+AAA89:22253="),
+        ("C:DCC99=:!=", "C:DCC99=:!="),
+        (":+??A", ":+??A"),
+        // East the complement of South: `!` instead of `+?9`.
+        ("9:?4=:?8+?9", "9:?4=:?8!"),
+        // West the complement of North, East of South.
+        (":DCC99+DCC98:!!", ":DCC99+DCC98:!!"),
+        // Only the tricks after the lead: no table, commentary.
+        ("BA", "BA"),
+    ];
+    for (m, want) in cases {
+        let pbn = convert::convert(&format!("M {m}\n"), Format::Rbn, Format::Pbn);
+        assert!(
+            pbn.diagnostics
+                .iter()
+                .all(|d| d.severity != pbn_core::codes::Severity::Error),
+            "{m}: {:?}",
+            pbn.diagnostics
+        );
+        assert_eq!(
+            pbn.text.contains("[OptimumResultTable"),
+            m.contains(':'),
+            "{m}: {}",
+            pbn.text
+        );
+        let rbn = convert::convert(&pbn.text, Format::Pbn, Format::Rbn);
+        let got = rbn
+            .text
+            .lines()
+            .find_map(|l| l.strip_prefix("M "))
+            .unwrap_or_else(|| panic!("{m}: no M in\n{}", rbn.text));
+        assert_eq!(got, want, "{m}: via\n{}", pbn.text);
+        assert!(rbn.losses.is_empty(), "{m}: {:?}", rbn.losses);
+    }
+}
+
+/// A table M cannot hold exactly is written as far as it can be read, and
+/// the loss says so.
+#[test]
+fn an_optimum_result_table_of_another_layout_is_a_loss() {
+    let pbn = "[Event \"e\"]\n[OptimumResultTable \"Declarer;Denomination;Result\"]\nN NT 9\nS NT 9\nE X 4\n";
+    let rbn = convert::convert(pbn, Format::Pbn, Format::Rbn);
+    assert!(rbn.text.contains("\nM :9=\n"), "{}", rbn.text);
+    assert!(
+        rbn.losses
+            .iter()
+            .any(|l| l.what.starts_with("the OptimumResultTable's layout")),
+        "{:?}",
+        rbn.losses
+    );
+    let exact = "[Event \"e\"]\n[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]\nN NT 9\nS NT 9\n";
+    let rbn = convert::convert(exact, Format::Pbn, Format::Rbn);
+    assert!(rbn.text.contains("\nM :9=\n"), "{}", rbn.text);
+    assert!(rbn.losses.is_empty(), "{:?}", rbn.losses);
+}

@@ -239,9 +239,16 @@ fn help_has_an_example_per_format() {
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
+    // The first paragraph names every format.
+    let first = help.split("\n\n").next().unwrap_or("");
+    for format in ["RBN", "LIN", "forum notation"] {
+        assert!(first.contains(format), "{format}: {first}");
+    }
     for needle in [
         "deals.rbn -o deals.pbn",
         "-o game.rbn",
+        "board.lin -o board.pbn",
+        "-o game.lin",
         "-o post.txt",
         "--to forum",
     ] {

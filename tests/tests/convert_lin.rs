@@ -110,6 +110,26 @@ fn pbn_fixtures_write_as_lin() {
     }
 }
 
+/// A game after one with only `sv` and `ah` leads with a pair the reader
+/// sees repeated: its `pn` and `md` stay in its own board.
+#[test]
+fn writer_leads_a_board_with_a_pair_that_starts_it() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/convert/lin/writer_header_order.pbn");
+    let input = std::fs::read_to_string(path).unwrap();
+    let out = from_pbn(&input);
+    assert_eq!(out.losses.len(), 0, "{:?}", out.losses);
+    let back = to_pbn(&out.text).text;
+    let games: Vec<&str> = back.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2, "{back}");
+    assert!(
+        !games[0].contains("J9.AQJ63") && !games[0].contains("Walter"),
+        "{back}"
+    );
+    assert!(games[1].contains("[Board \"5\"]") && games[1].contains("[Deal \"N:J9.AQJ63"));
+    assert!(games[1].contains("[West \"Walter\"]"), "{back}");
+}
+
 /// A small deterministic generator (xorshift): random LIN-like text from
 /// pieces that matter (keys, pipes, cards, digits, commas, newlines).
 #[test]

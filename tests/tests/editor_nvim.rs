@@ -542,3 +542,38 @@ fn helix_languages_toml_declares_pbn() {
         );
     }
 }
+
+/// "Open as RBN" in Neovim: the code action's command runs through the
+/// client handler (`require('pbn').convert_game`), which opens the game's
+/// RBN in a scratch buffer.
+#[test]
+fn nvim_open_as_rbn_shows_the_game_in_a_scratch_buffer() {
+    let Some(nvim) = nvim() else { return };
+    let dir = scratch("convert");
+    let file = put(&dir, "schiphol.pbn", &example("schiphol.pbn"));
+    let data = run_nvim(
+        &nvim,
+        &dir,
+        "convert",
+        &file,
+        json!({"needle": "[Board", "title": "Open as RBN"}),
+        false,
+    );
+    let titles = data["titles"].to_string();
+    for t in ["Copy game as forum notation", "Open as RBN", "Open as LIN"] {
+        assert!(titles.contains(t), "{t}: {data}");
+    }
+    assert!(
+        data["name"].as_str().unwrap_or("").contains("pbn://rbn/"),
+        "{data}"
+    );
+    assert_eq!(data["buftype"], json!("nofile"), "{data}");
+    let text = data["text"].as_str().unwrap_or_default();
+    let rbn = pbn_core::convert::convert(
+        &example("schiphol.pbn"),
+        pbn_core::convert::Format::Pbn,
+        pbn_core::convert::Format::Rbn,
+    );
+    assert!(text.contains("\nB 1\n"), "{text}");
+    assert_eq!(text.trim_end(), rbn.text.trim_end(), "{data}");
+}

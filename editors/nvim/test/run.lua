@@ -139,6 +139,45 @@ function scenarios.hover()
   return { row = row, col = col, text = text, range = r.result and r.result.range }
 end
 
+-- The code action "Open as RBN" at args.needle: its command runs through
+-- require('pbn').convert_game, which opens the RBN in a scratch buffer.
+function scenarios.convert()
+  vim.lsp.enable('pbn')
+  local buf, client = open_with_server(file)
+  local row, col = position_of(buf, args.needle)
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
+  params.context = { diagnostics = {} }
+  local res, err = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, timeout)
+  assert(res, 'codeAction request failed: ' .. tostring(err))
+  local r = res[client.id]
+  assert(r and not r.err, 'codeAction error: ' .. vim.inspect(r and r.err))
+  local titles, command = {}, nil
+  for _, a in ipairs(r.result or {}) do
+    table.insert(titles, a.title)
+    if a.title == args.title then
+      command = type(a.command) == 'table' and a.command or a
+    end
+  end
+  assert(command, 'no action ' .. args.title .. ' among ' .. vim.inspect(titles))
+  require('pbn').convert_game(command, { client_id = client.id, bufnr = buf })
+  local out
+  wait('the scratch buffer', function()
+    local b = vim.api.nvim_get_current_buf()
+    if b ~= buf and vim.api.nvim_buf_get_name(b):find('pbn://', 1, true) then
+      out = b
+      return true
+    end
+    return false
+  end)
+  return {
+    titles = titles,
+    name = vim.api.nvim_buf_get_name(out),
+    buftype = vim.bo[out].buftype,
+    text = table.concat(vim.api.nvim_buf_get_lines(out, 0, -1, false), '\n'),
+  }
+end
+
 function scenarios.definition()
   vim.lsp.enable('pbn')
   local buf, client = open_with_server(file)

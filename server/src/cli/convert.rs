@@ -1,5 +1,5 @@
-//! `pbn convert`: PBN ↔ RBN 2.2, PBN → forum notation (and LIN where the
-//! core's LIN converter is built), through [`pbn_core::convert`].
+//! `pbn convert`: PBN ↔ RBN 2.2, PBN ↔ LIN, PBN → forum notation, through
+//! [`pbn_core::convert`].
 
 use super::files::{self, Input};
 use super::write;
@@ -11,10 +11,11 @@ use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Convert between PBN and other bridge formats.
+/// Convert between PBN and RBN, LIN or forum notation.
 ///
-/// RBN 2.2 (Pavlicek's Rec.Bridge Notation) is read and written; forum
-/// notation (`[Deal …]`, `[Bidding …]`, `[S]`) is written only. Formats come
+/// RBN 2.2 (Pavlicek's Rec.Bridge Notation) and LIN (BBO's hand records
+/// and movies) are read and written; forum notation (`[Deal …]`,
+/// `[Bidding …]`, `[S]`) is written only. Formats come
 /// from the file extensions (.pbn, .rbn, .lin, .forum or .txt) or from
 /// --from/--to; `-` reads standard input or writes standard output.
 ///
@@ -27,7 +28,7 @@ use std::process::ExitCode;
 /// or IO errors.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum -         forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
+    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert board.lin -o board.pbn         LIN → PBN (alerts become notes)\n  pbn convert game.pbn -o game.lin          PBN → LIN\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum -         forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
 )]
 pub struct ConvertArgs {
     /// The input file; `-` reads standard input (then give --from).

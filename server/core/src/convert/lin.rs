@@ -181,9 +181,59 @@ struct Board {
     cards: Vec<Card>,
     claim: Option<u8>,
     comments: Vec<String>,
-    has_content: bool,
-    /// An `ah` was read: a second one starts the next board.
-    ah_seen: bool,
+    /// The keys of the board's pairs read so far ([`starts_board`]).
+    seen: Seen,
+}
+
+/// The LIN keys that place a board: the header pairs `vg qx pn md sv ah`,
+/// then the auction and the play `mb an pc mc`.
+const BOARD_KEYS: [&str; 10] = ["vg", "qx", "pn", "md", "sv", "ah", "mb", "an", "pc", "mc"];
+
+/// A set of [`BOARD_KEYS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Seen(u16);
+
+impl Seen {
+    fn bit(key: &str) -> u16 {
+        BOARD_KEYS
+            .iter()
+            .position(|k| *k == key)
+            .map_or(0, |i| 1 << i)
+    }
+
+    fn insert(&mut self, key: &str) {
+        self.0 |= Seen::bit(key);
+    }
+
+    fn any(self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| self.0 & Seen::bit(k) != 0)
+    }
+
+    /// Something of a board besides `vg` (which the boards after share).
+    fn has_board(self) -> bool {
+        self.0 & !Seen::bit("vg") != 0
+    }
+}
+
+/// Whether a `key` pair starts the next board after the pairs `seen` of
+/// the current one; the reader and the writer's check both ask it. LIN has
+/// no board separator: a board starts at `qx` \[bridgedata] or `vg`. BBO
+/// writes each board's header pairs before its auction and play (`qx pn st
+/// md rh ah sv` \[forum-19814], `qx md rh ah sv` \[forum-85366]), but other
+/// writers and hand edits put `ah`, `sv` or `pn` before or after `md`, so
+/// the header pairs may come in any order: only a header pair repeated
+/// within the board, or one after the auction or play has started, starts
+/// the next board; so does a call after the play.
+fn starts_board(key: &str, seen: Seen) -> bool {
+    let content = seen.any(&["md", "sv", "ah", "mb", "pc", "mc"]);
+    let play = seen.any(&["mb", "an", "pc", "mc"]);
+    match key {
+        "vg" => content,
+        "qx" => content || seen.any(&["qx"]),
+        "pn" | "md" | "sv" | "ah" => play || seen.any(&[key]),
+        "mb" => seen.any(&["pc", "mc"]),
+        _ => false,
+    }
 }
 
 /// What carries over from board to board: players (`pn`) and the `vg` line.
@@ -194,8 +244,8 @@ struct Carried {
     teams: Option<(String, String)>,
 }
 
-/// Reads LIN and writes PBN (export format). One PBN game per board: a
-/// board starts at `qx` \[bridgedata] or at an `md` after a deal.
+/// Reads LIN and writes PBN (export format). One PBN game per board; where
+/// a board starts is [`starts_board`].
 pub fn to_pbn(input: &str) -> Converted {
     let mut diagnostics = Vec::new();
     let pairs = pairs(input, &mut diagnostics);
@@ -204,14 +254,7 @@ pub fn to_pbn(input: &str) -> Converted {
     let mut board = Board::default();
     let mut pending_comments: Vec<String> = Vec::new();
     for p in &pairs {
-        let starts_board = match p.key.as_str() {
-            "qx" => board.has_content,
-            "md" => board.hands.is_some(),
-            "ah" => board.ah_seen,
-            "vg" => board.has_content,
-            _ => false,
-        };
-        if starts_board {
+        if starts_board(&p.key, board.seen) {
             let b = std::mem::take(&mut board);
             games.push(write_board(&b, &carried, &mut diagnostics));
         }
@@ -219,8 +262,9 @@ pub fn to_pbn(input: &str) -> Converted {
             board.comments.append(&mut pending_comments);
         }
         read_pair(p, &mut board, &mut carried, &mut diagnostics);
+        board.seen.insert(&p.key);
     }
-    if board.has_content
+    if board.seen.has_board()
         || !board.comments.is_empty()
         || games.is_empty() && carried.event.is_some()
     {
@@ -302,7 +346,6 @@ fn read_pair(
         }
         "md" => {
             read_deal(v, p.value_range.start, board, diags);
-            board.has_content = true;
         }
         // `sv|o|`: none (`o`, also `0` or `-`), `n` NS, `e` EW, `b` both
         // [forum-19814] [forum-85366].
@@ -324,11 +367,9 @@ fn read_pair(
                     None
                 }
             };
-            board.has_content = true;
         }
         // `ah|Board 1|` [forum-19814].
         "ah" => {
-            board.ah_seen = true;
             let n = v.trim().rsplit(' ').next().unwrap_or("");
             if v.trim().to_ascii_lowercase().starts_with("board") && n.parse::<u32>().is_ok() {
                 if board.number.is_none() {
@@ -340,7 +381,6 @@ fn read_pair(
         }
         "mb" => {
             read_call(v, p.value_range.clone(), board, diags);
-            board.has_content = true;
         }
         // `an|text|` explains the call before it [bridgedata].
         "an" => match board.calls.last_mut() {
@@ -360,35 +400,29 @@ fn read_pair(
                 keep(board);
             }
         },
-        "pc" => {
-            match parse_lin_card(v) {
-                Some(card) => board.cards.push(card),
-                None => diags.push(diag(
-                    Severity::Error,
-                    p.value_range.clone(),
-                    format!(
-                        "expected a card such as `SA` or `H10` in `pc|`, found `{}`",
-                        clip(v)
-                    ),
-                )),
-            }
-            board.has_content = true;
-        }
+        "pc" => match parse_lin_card(v) {
+            Some(card) => board.cards.push(card),
+            None => diags.push(diag(
+                Severity::Error,
+                p.value_range.clone(),
+                format!(
+                    "expected a card such as `SA` or `H10` in `pc|`, found `{}`",
+                    clip(v)
+                ),
+            )),
+        },
         // `mc|11|`: the claim, total tricks for declarer [forum-19814].
-        "mc" => {
-            match v.trim().parse::<u8>() {
-                Ok(n) if n <= 13 => board.claim = Some(n),
-                _ => diags.push(diag(
-                    Severity::Error,
-                    p.value_range.clone(),
-                    format!(
-                        "expected declarer's tricks 0 to 13 in `mc|`, found `{}`",
-                        clip(v)
-                    ),
-                )),
-            }
-            board.has_content = true;
-        }
+        "mc" => match v.trim().parse::<u8>() {
+            Ok(n) if n <= 13 => board.claim = Some(n),
+            _ => diags.push(diag(
+                Severity::Error,
+                p.value_range.clone(),
+                format!(
+                    "expected declarer's tricks 0 to 13 in `mc|`, found `{}`",
+                    clip(v)
+                ),
+            )),
+        },
         // Page breaks, and `st`/`rh` (empty in every published sample).
         "pg" | "pf" => {}
         "st" | "rh" => {
@@ -857,6 +891,11 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let mut out = String::new();
     let mut losses = Vec::new();
     let mut last_vg: Option<String> = None;
+    // The `pn` written last: LIN's reader carries it to the boards after.
+    let mut last_pn = false;
+    // The keys of the board the reader is in after the games written so
+    // far; `None` before the first.
+    let mut reader_seen: Option<Seen> = None;
     for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
         let mut lose = |part: Part, what: String| {
             losses.push(Loss {
@@ -878,8 +917,9 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 lin_field(v.unwrap_or(""))
             )),
         };
-        if vg.is_some() && vg != last_vg {
-            line.push_str(&format!("vg|{}|\n", vg.as_deref().unwrap_or("")));
+        // An empty `vg` ends the event and teams the reader carries on.
+        if vg != last_vg {
+            line.push_str(&format!("vg|{}|\n", vg.as_deref().unwrap_or(",,,,,,,,")));
         }
         last_vg = vg;
         if let Some(room) = val("Room") {
@@ -900,10 +940,16 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             .iter()
             .map(|s| val(bridge::seat_name(*s)).unwrap_or(""))
             .collect();
-        if names.iter().any(|n| !n.is_empty()) {
+        // Written whenever a name is given, and empty (`pn|,,,|`) after
+        // names: the reader carries the last `pn` on.
+        let has_names = names.iter().any(|n| !n.is_empty());
+        // Where the header pairs `pn md sv ah` start and end in `line`.
+        let header_start = line.len();
+        if has_names || last_pn {
             let names: Vec<String> = names.iter().map(|n| lin_field(n)).collect();
             line.push_str(&format!("pn|{}|", names.join(",")));
         }
+        last_pn = has_names;
         // md: dealer digit and the hands S, W, N, E.
         let dealer = typed.dealer;
         let mut no_md = false;
@@ -981,6 +1027,10 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
             line.push_str(&format!("ah|Board {}|", lin_text(b)));
         }
+        let header_end = line.len();
+        if let Some(seen) = reader_seen {
+            line = lead_with_a_board_start(&line, header_start..header_end, seen);
+        }
         // Tags without a LIN pair.
         let mut seen: Vec<&str> = Vec::new();
         for t in &g.tags {
@@ -1044,8 +1094,10 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 );
             }
         }
-        // The auction.
+        // The auction, and the calls written (the reader derives the
+        // contract, and the play's seats, from them).
         let mut auction_held = false;
+        let mut written_calls: Vec<AuctionItem> = Vec::new();
         if let Some(a) = &g.auction {
             let first = (a.tag != usize::MAX)
                 .then(|| g.tags[a.tag].effective())
@@ -1060,6 +1112,12 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
             let notes = note_texts(g, &a.notes);
             auction_held = true;
+            let mut push = |token: AuctionToken| {
+                written_calls.push(AuctionItem {
+                    token,
+                    insufficient_marked: false,
+                })
+            };
             for (k, e) in a.entries.iter().enumerate() {
                 let token = match e.token {
                     CallToken::Invalid => {
@@ -1076,6 +1134,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 if token == CallToken::AllPass {
                     for _ in 0..model::all_pass_count(&a.entries[..k]) {
                         line.push_str("mb|p|");
+                        push(AuctionToken::Pass);
                     }
                     continue;
                 }
@@ -1093,11 +1152,28 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     auction_held = false;
                     break;
                 };
+                push(match token {
+                    CallToken::Double => AuctionToken::Double,
+                    CallToken::Redouble => AuctionToken::Redouble,
+                    CallToken::Bid(b) => AuctionToken::Bid(b),
+                    _ => AuctionToken::Pass,
+                });
                 let mut note = None;
                 for an in e.post().iter().chain(e.pre()) {
                     match an.kind {
                         AnnotationKind::NoteRef(Some(n)) if note.is_none() => {
-                            note = Some(notes.iter().find(|(i, _)| *i == n).map_or("", |(_, t)| t))
+                            let text = notes.iter().find(|(i, _)| *i == n).map(|(_, t)| &**t);
+                            if text.is_none() {
+                                lose(
+                                    Part::AuctionAnnotations,
+                                    format!(
+                                        "auction: the note \"{}\" has no Note in the auction \
+                                         section (LIN's `!` reads back as a note without text)",
+                                        &pbn[an.range.clone()]
+                                    ),
+                                );
+                            }
+                            note = Some(text.unwrap_or(""));
                         }
                         _ => lose(
                             Part::AuctionAnnotations,
@@ -1115,7 +1191,15 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 }
             }
         }
+        if g.auction.is_some() && written_calls.is_empty() {
+            lose(
+                Part::Auction,
+                "auction: an auction of no calls has no LIN form (mb holds calls)".into(),
+            );
+        }
         for (name, read) in [
+            ("Dealer", typed.dealer.is_some()),
+            ("Vulnerable", typed.vulnerable.is_some()),
             ("Contract", typed.contract.is_some()),
             ("Result", typed.result.is_some()),
             ("Declarer", typed.declarer.is_some()),
@@ -1124,11 +1208,23 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 lose(Part::tag(name), format!("tag {name}: not readable"));
             }
         }
-        // The declarer LIN's reader derives from the auction.
-        if let (Some(d), Some(FinalContract::Contract { declarer, .. })) = (
-            typed.declarer.and_then(|d| d.seat),
-            typed.auction.as_ref().and_then(|a| a.contract),
-        ) {
+        // The declarer LIN's reader derives from the calls written, with
+        // md's dealer (it seats the play from it too).
+        let reader_dealer = typed.deal.as_ref().and(dealer);
+        let reader_declarer = (!written_calls.is_empty())
+            .then(|| {
+                analyze_auction(
+                    reader_dealer,
+                    reader_dealer.unwrap_or(Seat::North),
+                    &written_calls,
+                )
+            })
+            .and_then(|a| a.contract)
+            .and_then(|c| match c {
+                FinalContract::Contract { declarer, .. } => Some(declarer),
+                FinalContract::PassedOut => None,
+            });
+        if let (Some(d), Some(declarer)) = (typed.declarer.and_then(|d| d.seat), reader_declarer) {
             if d != declarer && auction_held {
                 lose(
                     Part::tag("Declarer"),
@@ -1146,6 +1242,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
         }
         // The play, in play order from each trick's leader.
         let mut play_complete = false;
+        let mut cards_written = 0;
         if let (Some(p), Some(analysis)) = (&g.play, &typed.play) {
             let mut cards = 0;
             'tricks: for t in &analysis.tricks {
@@ -1184,6 +1281,18 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 }
             }
             play_complete = cards == 52;
+            cards_written = cards;
+            // The reader seats the play from `reader_declarer`: the opening
+            // lead is from its left-hand opponent.
+            let leader = analysis.tricks.first().and_then(|t| t.leader);
+            if cards > 0 && reader_declarer.map(Seat::lho) != leader {
+                lose(
+                    Part::Play,
+                    "play: LIN's pc starts with the lead from the left of the declarer its \
+                     auction names, and this play does not"
+                        .into(),
+                );
+            }
             if !play_complete
                 && !matches!(
                     p.entries.last().map(|e| e.token),
@@ -1202,6 +1311,12 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     "play: notes on cards have no LIN form".into(),
                 );
             }
+        }
+        if g.play.is_some() && cards_written == 0 {
+            lose(
+                Part::Play,
+                "play: a play of no cards has no LIN form (pc holds cards)".into(),
+            );
         }
         // mc: the result when the play does not show it.
         if !play_complete {
@@ -1234,15 +1349,26 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 line.push_str(&format!("nt|{}|", lin_text(text)));
             }
         }
-        if g.index > 0
-            && typed.deal.is_none()
-            && val("Board").is_none()
-            && val("Room").is_none()
-            && g.auction.is_none()
-        {
+        // Where the reader starts this board ([`starts_board`]): before
+        // any header pair of it, or the board before takes that pair.
+        let mut split = reader_seen.is_none();
+        let mut seen = reader_seen.unwrap_or_default();
+        let mut late = false;
+        for p in pairs(&line, &mut Vec::new()) {
+            if starts_board(&p.key, seen) {
+                seen = Seen::default();
+                split = true;
+            } else if !split && HEADER_KEYS.contains(&p.key.as_str()) {
+                late = true;
+            }
+            seen.insert(&p.key);
+        }
+        reader_seen = Some(seen);
+        if !split || late {
             lose(
                 Part::Game,
-                "game: no Deal, Board or auction: LIN cannot keep it apart from the board before"
+                "game: LIN cannot keep it apart from the board before (no pair of it starts a \
+                 board)"
                     .into(),
             );
         }
@@ -1260,6 +1386,40 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
         diagnostics: Vec::new(),
         losses,
     }
+}
+
+/// The header pairs a board may give in any order ([`starts_board`]).
+const HEADER_KEYS: [&str; 4] = ["pn", "md", "sv", "ah"];
+
+/// `line` with its header pairs (`header`, a range of `pn md sv ah`
+/// pairs) led by one that starts a board after the reader's `seen`, when
+/// nothing before them does: the reader takes the header pairs in any
+/// order, but those before the board start would join the board before.
+fn lead_with_a_board_start(line: &str, header: Range<usize>, seen: Seen) -> String {
+    let mut before = seen;
+    for p in pairs(&line[..header.start], &mut Vec::new()) {
+        if starts_board(&p.key, before) {
+            return line.to_string();
+        }
+        before.insert(&p.key);
+    }
+    let segment = &line[header.clone()];
+    let parts = pairs(segment, &mut Vec::new());
+    if parts.first().is_none_or(|p| starts_board(&p.key, before)) {
+        return line.to_string();
+    }
+    let Some(lead) = parts.iter().find(|p| starts_board(&p.key, before)) else {
+        return line.to_string();
+    };
+    // The pair with its closing `|`.
+    let range = lead.key_range.start..(lead.value_range.end + 1).min(segment.len());
+    let lead_text = &segment[range.clone()];
+    let rest = format!("{}{}", &segment[..range.start], &segment[range.end..]);
+    format!(
+        "{}{lead_text}{rest}{}",
+        &line[..header.start],
+        &line[header.end..]
+    )
 }
 
 /// The texts of a section's notes, by index.
