@@ -380,9 +380,9 @@ fn nvim_treesitter_highlight_captures() {
         (1, 8, "string"),               // "International ...
         (16, 0, "comment"),             // { deal diagram
         (30, 1, "keyword"),             // Auction
-        (31, 0, "number"),              // 1D
+        (31, 0, "constant.builtin"),    // `1D`: one run of call tokens
         (31, 16, "label"),              // =1=
-        (32, 8, "operator"),            // X
+        (32, 8, "constant.builtin"),    // X, in a run of calls
         (32, 13, "constant.builtin"),   // Pass
         (38, 0, "constant"),            // SK
         (44, 0, "constant"),            // `-  -  -  H2`: one run of card tokens (§3.6.1)

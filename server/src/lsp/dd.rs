@@ -11,7 +11,7 @@
 //! - [`DdService::solve`] (the code action, the `[check] dd` diagnostics)
 //!   waits for the worker, on the calling (blocking) thread.
 //!
-//! - [`prefetch_later`] (after a document's diagnostics): solves the deals
+//! - `server::prefetch_dd_later` (after a document's diagnostics): solves the deals
 //!   of its first [`Settings::dd_background`] games on a second,
 //!   low-priority worker, one thread, so that a later hover answers at
 //!   once. A hover or a waiting caller never queues behind that work.
@@ -333,60 +333,6 @@ fn lower_this_threads_priority() {
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
         libc::setpriority(libc::PRIO_PROCESS, tid, 10);
     }
-}
-
-/// Once `version` of `uri` has its diagnostics: solves the deals of the
-/// document's first [`Settings::dd_background`] games in the background
-/// ([`DdService::prefetch`]), and logs (`window/logMessage`, type Log)
-/// how many it solved, or that a newer version stopped it.
-pub fn prefetch_later(
-    state: Arc<super::state::State>,
-    client: tower_lsp_server::Client,
-    uri: tower_lsp_server::ls_types::Uri,
-    version: i32,
-) {
-    let Some(snap) = state.snapshot(&uri) else {
-        return;
-    };
-    let limit = snap.settings.dd_background;
-    if snap.version != version || limit == 0 {
-        return;
-    }
-    tokio::spawn(async move {
-        let start = std::time::Instant::now();
-        let done = tokio::task::spawn_blocking(move || {
-            let mut positions: Vec<Position> = Vec::new();
-            let games = snap.game_spans().len().min(limit);
-            for p in (0..games).filter_map(|i| Position::of(snap.game(i)?)) {
-                if p.hands.iter().all(Option::is_some) && !positions.contains(&p) {
-                    positions.push(p);
-                }
-            }
-            let asked = snap.staleness();
-            let solved = service().prefetch(&positions, &asked);
-            (solved, positions.len(), asked.is_stale())
-        })
-        .await;
-        let Ok((solved, total, stale)) = done else {
-            return;
-        };
-        if total == 0 {
-            return;
-        }
-        let how = if stale {
-            "stopped: the document changed"
-        } else {
-            "done"
-        };
-        let msg = format!(
-            "{} version {version}: {solved} of {total} deals solved in the background ({how}, {} ms)",
-            uri.as_str(),
-            start.elapsed().as_millis()
-        );
-        client
-            .log_message(tower_lsp_server::ls_types::MessageType::LOG, msg)
-            .await;
-    });
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ impl Backend {
                     }
                 })
                 .await;
-                super::dd::prefetch_later(state.clone(), client.clone(), uri.clone(), version);
+                prefetch_dd_later(state.clone(), client.clone(), uri.clone(), version);
                 fill_format_later(state, client, uri, version);
                 return;
             }
@@ -210,7 +210,7 @@ impl Backend {
                 client
                     .publish_diagnostics(uri.clone(), diags, Some(v))
                     .await;
-                super::dd::prefetch_later(state.clone(), client.clone(), uri.clone(), v);
+                prefetch_dd_later(state.clone(), client.clone(), uri.clone(), v);
                 fill_format_later(state.clone(), client.clone(), uri.clone(), v);
             }
             if snap.dd_ready().is_none() && snap.settings.dd {
@@ -228,6 +228,55 @@ impl Backend {
             }
         });
     }
+}
+
+/// Once `version` of `uri` has its diagnostics: solves the deals of the
+/// document's first [`super::settings::Settings::dd_background`] games in the background
+/// ([`super::dd::DdService::prefetch`]), and logs (`window/logMessage`, type Log)
+/// how many it solved, or that a newer version stopped it.
+fn prefetch_dd_later(state: Arc<State>, client: Client, uri: Uri, version: i32) {
+    let Some(snap) = state.snapshot(&uri) else {
+        return;
+    };
+    let limit = snap.settings.dd_background;
+    if snap.version != version || limit == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        let start = std::time::Instant::now();
+        let done = tokio::task::spawn_blocking(move || {
+            let mut positions: Vec<pbn_core::dd::verify::Position> = Vec::new();
+            let games = snap.game_spans().len().min(limit);
+            for p in (0..games).filter_map(|i| pbn_core::dd::verify::Position::of(snap.game(i)?)) {
+                if p.hands.iter().all(Option::is_some) && !positions.contains(&p) {
+                    positions.push(p);
+                }
+            }
+            let asked = snap.staleness();
+            let solved = super::dd::service().prefetch(&positions, &asked);
+            (solved, positions.len(), asked.is_stale())
+        })
+        .await;
+        let Ok((solved, total, stale)) = done else {
+            return;
+        };
+        if total == 0 {
+            return;
+        }
+        let how = if stale {
+            "stopped: the document changed"
+        } else {
+            "done"
+        };
+        let msg = format!(
+            "{} version {version}: {solved} of {total} deals solved in the background ({how}, {} ms)",
+            uri.as_str(),
+            start.elapsed().as_millis()
+        );
+        client
+            .log_message(tower_lsp_server::ls_types::MessageType::LOG, msg)
+            .await;
+    });
 }
 
 /// Formats the pieces of `uri` in the background once `version` has

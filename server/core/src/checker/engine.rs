@@ -36,10 +36,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::game::{check_one, game_key};
-use super::inherit::{resolve_pieces, PieceInherit, Resolutions};
+use super::inherit::{PieceInherit, Resolutions};
 use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Lined, Slot};
 use super::merge::{game_by_position, merge_with_file, with_games};
 use super::piece::{mix, PieceInfo};
+use super::resolve::resolve_pieces;
 use super::state::{shift, Checked, Entry, GameRanges, Games, PieceCheck, Segment, State, Stats};
 
 /// `f` on each game of `games` (indices, ascending) and its chunk, on every

@@ -11,6 +11,7 @@ mod inherit;
 mod layout;
 mod merge;
 mod piece;
+mod resolve;
 mod state;
 
 pub use engine::{check, check_segments};
