@@ -127,6 +127,20 @@ struct Span {
     mods: u32,
 }
 
+impl Span {
+    /// `r` as the token type and modifiers `(ty, mods)`, from query pattern
+    /// `pattern`.
+    fn new(r: std::ops::Range<usize>, pattern: usize, (ty, mods): (u32, u32)) -> Span {
+        Span {
+            start: r.start,
+            end: r.end,
+            pattern,
+            ty,
+            mods,
+        }
+    }
+}
+
 /// The highlighted ranges of the document (of the pieces that `range`
 /// touches, when given), piece by piece in order, each piece's in order and
 /// without overlaps (no token crosses a piece's end: pieces are cut at game
@@ -182,13 +196,7 @@ fn for_each_span_batch(
                                     pbn_core::syntax::CardCell::Invalid => None,
                                 };
                                 if let Some((ty, mods)) = t {
-                                    all.push(Span {
-                                        start: r.start,
-                                        end: r.end,
-                                        pattern: m.pattern_index,
-                                        ty,
-                                        mods,
-                                    });
+                                    all.push(Span::new(r, m.pattern_index, (ty, mods)));
                                 }
                             }
                         } else if c.node.kind_id() == calls {
@@ -204,13 +212,7 @@ fn for_each_span_batch(
                                     C::Invalid => None,
                                 };
                                 if let Some((ty, mods)) = t {
-                                    all.push(Span {
-                                        start: r.start,
-                                        end: r.end,
-                                        pattern: m.pattern_index,
-                                        ty,
-                                        mods,
-                                    });
+                                    all.push(Span::new(r, m.pattern_index, (ty, mods)));
                                 }
                             }
                         } else if c.node.kind_id() == section_token {
@@ -218,22 +220,10 @@ fn for_each_span_batch(
                             // row, §5): one semantic token per §3.2 token, not
                             // over the spaces between them.
                             for r in pbn_core::syntax::section_cells(text, r) {
-                                all.push(Span {
-                                    start: r.start,
-                                    end: r.end,
-                                    pattern: m.pattern_index,
-                                    ty,
-                                    mods,
-                                });
+                                all.push(Span::new(r, m.pattern_index, (ty, mods)));
                             }
                         } else {
-                            all.push(Span {
-                                start: r.start,
-                                end: r.end,
-                                pattern: m.pattern_index,
-                                ty,
-                                mods,
-                            });
+                            all.push(Span::new(r, m.pattern_index, (ty, mods)));
                         }
                     }
                 }
