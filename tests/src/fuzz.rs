@@ -298,6 +298,12 @@ pub fn fmt_options(data: &[u8]) -> FormatOptions {
     }
 }
 
+/// Whether `comment` is one `pbn fmt` writes for data export format cannot
+/// hold: a repeated tag (`;[Room "IMP"]`) or a stray `*` (`;*`).
+pub fn is_kept_data_comment(comment: &str) -> bool {
+    comment.starts_with(";[") || comment == ";*"
+}
+
 fn lf(s: &str) -> String {
     s.replace("\r\n", "\n").replace('\r', "\n")
 }
@@ -415,7 +421,7 @@ pub fn fmt(data: &[u8]) {
     // What export format cannot hold (a repeated tag, a stray `*`) is kept
     // as a comment where it stood: the only other new comments.
     for (c, n) in got.iter_mut() {
-        if c.starts_with(";[") || c == ";*" {
+        if is_kept_data_comment(c) {
             *n = (*n).min(expected.get(c).copied().unwrap_or(0));
         }
     }

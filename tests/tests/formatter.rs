@@ -62,7 +62,7 @@ fn check_one(name: &str, bytes: &[u8], failures: &mut Vec<String>) {
     }
     if let Some((c, _)) = added
         .iter()
-        .find(|(c, k)| **k > 0 && !(c.starts_with(";[") || *c == ";*"))
+        .find(|(c, k)| **k > 0 && !pbn_tests::fuzz::is_kept_data_comment(c))
     {
         failures.push(format!("{name}: comment {c} added by formatting"));
     }

@@ -195,8 +195,8 @@ fn for_each_span_batch(
                                     pbn_core::syntax::CardCell::Dash => card_types.1,
                                     pbn_core::syntax::CardCell::Invalid => None,
                                 };
-                                if let Some((ty, mods)) = t {
-                                    all.push(Span::new(r, m.pattern_index, (ty, mods)));
+                                if let Some(t) = t {
+                                    all.push(Span::new(r, m.pattern_index, t));
                                 }
                             }
                         } else if c.node.kind_id() == calls {
@@ -211,8 +211,8 @@ fn for_each_span_batch(
                                     C::Dash => token_of("punctuation.delimiter"),
                                     C::Invalid => None,
                                 };
-                                if let Some((ty, mods)) = t {
-                                    all.push(Span::new(r, m.pattern_index, (ty, mods)));
+                                if let Some(t) = t {
+                                    all.push(Span::new(r, m.pattern_index, t));
                                 }
                             }
                         } else if c.node.kind_id() == section_token {
