@@ -98,7 +98,7 @@ fn ms(v: f64) -> String {
     }
 }
 
-/// `--big`: the size of every shape.
+/// `--big`: the size of every shape (`--big-mb` changes it).
 const BIG_BYTES: usize = 50_000_000;
 /// `--big`: a run taking longer is stopped and reported as such.
 const BIG_TIMEOUT: Duration = Duration::from_secs(300);
@@ -182,18 +182,19 @@ fn run_big(args: &Args, bin: &Path, dir: &Path) -> Result<String, String> {
         ("dump", &["dump"]),
     ];
     let mut out = String::new();
-    out += "## Hostile inputs at 50 MB\n\n";
+    let big_bytes = args.big_mb.map_or(BIG_BYTES, |mb| mb * 1_000_000);
+    out += &format!("## Hostile inputs at {} MB\n\n", big_bytes / 1_000_000);
     out += &report::provenance(&args.argv);
-    out += "Each shape of `tests/src/hostile.rs` at about 50 MB. Per command: peak resident memory (MB), \
+    out += "Each shape of `tests/src/hostile.rs` at about that size. Per command: peak resident memory (MB), \
             its multiple of the input, wall time (s); `fmt -` writes to /dev/null, as does `dump`.\n\n";
     out += "| input | size | check MB · × · s | fmt MB · × · s | dump MB · × · s |\n|---|---:|---|---|---|\n";
-    for shape in HOSTILE {
+    for shape in selected(args) {
         let Some(n) = shape.n else { continue };
         // The size that makes about BIG_BYTES, from the bytes per unit at
         // the tests' size.
         let n = n.max(MIN_BASE);
         let per = (shape.make)(n).len().max(1) as f64 / n as f64;
-        let big = ((BIG_BYTES as f64 / per) as usize).max(1);
+        let big = ((big_bytes as f64 / per) as usize).max(1);
         eprintln!("  {} ({big})", shape.name);
         let bytes = (shape.make)(big);
         let len = bytes.len();
@@ -246,7 +247,7 @@ pub fn run(args: &Args) -> Result<String, String> {
     let empty = dir.join("empty.pbn");
     std::fs::write(&empty, b"").map_err(|e| format!("write {}: {e}", empty.display()))?;
     let base_mb = peak_mb(&bin, &empty)?.unwrap_or(0.0);
-    for shape in HOSTILE {
+    for shape in selected(args) {
         let Some(n) = shape.n else { continue };
         let n = n.max(MIN_BASE);
         eprintln!("  {}", shape.name);
@@ -340,4 +341,11 @@ mod tests {
         assert!((exponent(&p(1000, 1.0), &p(4000, 16.0)).unwrap() - 2.0).abs() < 1e-9);
         assert!(exponent(&p(1000, 0.0), &p(4000, 1.0)).is_none());
     }
+}
+
+/// The shapes `--only` selects (all without it).
+fn selected(args: &Args) -> impl Iterator<Item = &'static Hostile> + '_ {
+    HOSTILE
+        .iter()
+        .filter(move |s| args.only.as_deref().is_none_or(|o| s.name.contains(o)))
 }

@@ -106,6 +106,8 @@ fn help() -> String {
          \x20   --full           also the largest size (parse: 100k games)\n\
          \x20   --big            hostile: every shape at 50 MB instead (check, fmt, dump: peak\n\
          \x20                    memory and wall time; slow; BENCHMARKS.md untouched)\n\
+         \x20   --big-mb N       hostile --big: every shape at N MB instead of 50 (implies --big)\n\
+         \x20   --only NAME      hostile: only the shapes whose name contains NAME\n\
          \x20   --games N        check: the largest size (default 20000; also 1000 and 2000 run);\n\
          \x20                    lsp, lsp-clean: the largest size (default 100000; also 1000 and 20000 run);\n\
          \x20                    dd: the number of deals (default 1000)\n\
@@ -139,6 +141,10 @@ struct Args {
     quick: bool,
     full: bool,
     big: bool,
+    /// `hostile --big`: the size of every shape, MB (default 50).
+    big_mb: Option<usize>,
+    /// `hostile`: only the shapes whose name contains this.
+    only: Option<String>,
     ablation: bool,
     /// check: also the stage rows; lsp: also what the server keeps in memory.
     detail: bool,
@@ -178,6 +184,8 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
         quick: false,
         full: false,
         big: false,
+        big_mb: None,
+        only: None,
         ablation: false,
         detail: false,
         reps: None,
@@ -202,6 +210,15 @@ fn parse_args(argv: Vec<String>) -> Result<Option<Args>, String> {
             "--quick" => args.quick = true,
             "--full" => args.full = true,
             "--big" => args.big = true,
+            "--big-mb" => {
+                let v = value("--big-mb")?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| format!("--big-mb: not a size: {v}"))?;
+                args.big = true;
+                args.big_mb = Some(n.max(1));
+            }
+            "--only" => args.only = Some(value("--only")?),
             "--ablation" => args.ablation = true,
             "--detail" => args.detail = true,
             "--no-write" => args.write = false,
