@@ -177,6 +177,7 @@ enum Kind {
     AuctionSection,
     PlaySection,
     SupplementalSection,
+    SectionToken,
     Suffix,
     NoteRef,
     Nag,
@@ -213,6 +214,7 @@ fn kind(node: Node<'_>) -> Kind {
                 "auction_section" => Kind::AuctionSection,
                 "play_section" => Kind::PlaySection,
                 "supplemental_section" => Kind::SupplementalSection,
+                "section_token" => Kind::SectionToken,
                 "suffix" => Kind::Suffix,
                 "note_ref" => Kind::NoteRef,
                 "nag" => Kind::Nag,
@@ -350,11 +352,8 @@ impl<'a, 't> Lowerer<'a, 't> {
         self.cursor.goto_parent();
     }
 
-    fn comment(&mut self, node: Node<'_>) -> bool {
-        self.comment_k(node, kind(node))
-    }
-
-    /// [`Lowerer::comment`] with the node's kind at hand.
+    /// Keeps `node`, of kind `kind`, as a comment of the game when it is a
+    /// comment or an escape line (`true`); `false` for any other node.
     fn comment_k(&mut self, node: Node<'_>, kind: Kind) -> bool {
         let Some(c) = comment_of_kind(node, kind, self.text) else {
             return false;
@@ -416,6 +415,35 @@ impl<'a, 't> Lowerer<'a, 't> {
 
     /// Lowers a tag pair and returns its index.
     fn tag(&mut self, node: Node<'t>, role: TagRole) -> usize {
+        // Most tag pairs are `[Name "value"]` on one line: read from the
+        // text (`syntax::tag_parts`) rather than from their four nodes, for
+        // the same tag (`tag_parts_read_as_the_nodes_do` below).
+        let tag = match node.child_count() {
+            4 => syntax::tag_parts(self.text, node.byte_range())
+                .map(|p| self.tag_of_parts(node, role, p)),
+            _ => None,
+        };
+        let tag = tag.unwrap_or_else(|| self.tag_of_nodes(node, role));
+        self.game.tags.push(tag);
+        self.game.tags.len() - 1
+    }
+
+    /// The tag of a well-formed tag pair.
+    fn tag_of_parts(&self, node: Node<'t>, role: TagRole, p: syntax::TagParts) -> Tag {
+        let value = quoted_value(self.text, p.value, true);
+        Tag {
+            name: SmallStr::new(&self.text[p.name.clone()]),
+            name_range: p.name,
+            inherit: inherit_of(value.text.as_str()),
+            value: Some(value),
+            range: node.byte_range(),
+            role,
+            resolved: None,
+        }
+    }
+
+    /// The tag of any tag pair, read from its nodes.
+    fn tag_of_nodes(&mut self, node: Node<'t>, role: TagRole) -> Tag {
         let mut name = SmallStr::default();
         let mut name_range = node.start_byte()..node.start_byte();
         let mut value = None;
@@ -442,26 +470,12 @@ impl<'a, 't> Lowerer<'a, 't> {
                 }
                 Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
-                    let raw = &self.text[r.clone()];
-                    value = Some(TagValue {
-                        raw: SmallStr::new(raw),
-                        text: unescape_small(raw),
-                        range: r,
-                        quoted: true,
-                        terminated: true,
-                    });
+                    value = Some(quoted_value(self.text, r, true));
                 }
                 Kind::UnterminatedString => {
                     self.game.syntax_error = true;
                     let r = string_inner(self.text, child.byte_range(), false);
-                    let raw = &self.text[r.clone()];
-                    value = Some(TagValue {
-                        raw: SmallStr::new(raw),
-                        text: unescape_small(raw),
-                        range: r,
-                        quoted: true,
-                        terminated: false,
-                    });
+                    value = Some(quoted_value(self.text, r, false));
                 }
                 Kind::UnquotedValue => {
                     self.game.syntax_error = true;
@@ -481,21 +495,17 @@ impl<'a, 't> Lowerer<'a, 't> {
         if value.is_none() {
             self.game.syntax_error = true;
         }
-        let inherit = match value.as_ref().map(|v| v.text.as_str()) {
-            Some("#") => Inherit::Previous,
-            Some(v) if v.starts_with("##") => Inherit::Header,
-            _ => Inherit::None,
-        };
-        self.game.tags.push(Tag {
+        Tag {
             name,
             name_range,
+            inherit: value
+                .as_ref()
+                .map_or(Inherit::None, |v| inherit_of(v.text.as_str())),
             value,
             range: node.byte_range(),
             role,
-            inherit,
             resolved: None,
-        });
-        self.game.tags.len() - 1
+        }
     }
 
     fn annotation(&self, range: Range<usize>, kind: Kind) -> Option<Annotation> {
@@ -669,25 +679,26 @@ impl<'a, 't> Lowerer<'a, 't> {
         };
         let mut c = node.walk();
         for child in node.children(&mut c) {
-            if self.comment(child) {
+            let k = kind(child);
+            if self.comment_k(child, k) {
                 continue;
             }
-            if child.is_error() || child.is_missing() {
+            if k == Kind::Error || child.is_missing() {
                 self.game.syntax_error = true;
                 continue;
             }
-            match child.kind() {
-                "tag_pair" => section.tag = self.tag(child, TagRole::Section),
+            match k {
+                Kind::TagPair => section.tag = self.tag(child, TagRole::Section),
                 // A run of section tokens (§3.2), e.g. the unquoted cells of
                 // a table row (§5): one element per token.
-                "section_token" => section.elements.extend(
+                Kind::SectionToken => section.elements.extend(
                     syntax::section_cells(self.text, child.byte_range()).map(|r| Element {
                         text: SmallStr::new(&self.text[r.clone()]),
                         range: r,
                         quoted: false,
                     }),
                 ),
-                "string" => {
+                Kind::String => {
                     let r = string_inner(self.text, child.byte_range(), true);
                     section.elements.push(Element {
                         text: SmallStr::new(&unescape(&self.text[r])),
@@ -699,6 +710,29 @@ impl<'a, 't> Lowerer<'a, 't> {
             }
         }
         self.game.sections.push(section);
+    }
+}
+
+/// The value of a quoted tag value whose inside (between the quotes) is
+/// `r`; `terminated` when the closing quote is there.
+fn quoted_value(text: &str, r: Range<usize>, terminated: bool) -> TagValue {
+    let raw = &text[r.clone()];
+    TagValue {
+        raw: SmallStr::new(raw),
+        text: unescape_small(raw),
+        range: r,
+        quoted: true,
+        terminated,
+    }
+}
+
+/// What a tag value inherits (§4.8): `#` the previous game's value, `##…`
+/// the header's.
+fn inherit_of(value: &str) -> Inherit {
+    match value {
+        "#" => Inherit::Previous,
+        v if v.starts_with("##") => Inherit::Header,
+        _ => Inherit::None,
     }
 }
 
@@ -789,5 +823,71 @@ mod card_token_tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tag_parts_tests {
+    use super::*;
+
+    /// A tag pair read from its text (`syntax::tag_parts`) is the tag read
+    /// from its nodes; other tag pairs are read from their nodes.
+    #[test]
+    fn tag_parts_read_as_the_nodes_do() {
+        let text = "[Event \"x\"]\n[ Site\t\"a\\\"b\\\\\" ]\n[Date \"#\"]\n[Room \"##r\"]\n\
+                    [Auction \"N\"]\n1C Pass\n[Note \"1:x\"]\n[Play \"E\"]\nSA\n\
+                    [OptimumResultTable \"a\"]\nN 1\n[Bad x]\n[Odd \"y\" ; c\n]\n[Open \"z\n";
+        let tree = syntax::parse(text);
+        let mut pairs = Vec::new();
+        syntax::for_each_node(tree.root_node(), |n| {
+            if kind(n) == Kind::TagPair {
+                pairs.push(n);
+            }
+        });
+        let mut l = Lowerer {
+            text,
+            game: Game::default(),
+            scratch: Scratch::default(),
+            cursor: tree.root_node().walk(),
+        };
+        let mut read = Vec::new();
+        for n in pairs {
+            let from_nodes = l.tag_of_nodes(n, TagRole::Plain);
+            let parts = (n.child_count() == 4)
+                .then(|| syntax::tag_parts(text, n.byte_range()))
+                .flatten();
+            if let Some(p) = parts {
+                assert!(!l.game.syntax_error, "{:?}", &text[n.byte_range()]);
+                let from_text = l.tag_of_parts(n, TagRole::Plain, p);
+                assert_eq!(format!("{from_text:?}"), format!("{from_nodes:?}"));
+                read.push(from_text.name.as_str().to_string());
+            }
+        }
+        assert_eq!(
+            read,
+            [
+                "Event",
+                "Site",
+                "Date",
+                "Room",
+                "Auction",
+                "Note",
+                "Play",
+                "OptimumResultTable"
+            ]
+        );
+        // The others are syntax errors, which the nodes tell.
+        assert!(l.game.syntax_error);
+        let doc = lower(&tree, text);
+        let tags: Vec<_> = doc.games[0]
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.inherit))
+            .collect();
+        assert_eq!(
+            tags[2..4],
+            [("Date", Inherit::Previous), ("Room", Inherit::Header)]
+        );
+        assert_eq!(tags.len(), 11);
     }
 }

@@ -136,6 +136,73 @@ pub fn call_cell(token: &str) -> CallCell {
     }
 }
 
+/// The name and the value of a well-formed tag pair (§3.3), as byte ranges
+/// into the text: `name` is the name token, `value` the inside of the
+/// string token (without its quotes, escapes not undone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagParts {
+    pub name: Range<usize>,
+    pub value: Range<usize>,
+}
+
+/// The parts of the tag pair at `range` of `text` when it is written the
+/// usual way: `[`, the name (§3.2: letters, digits, `_`), a complete string
+/// token (`\"` and `\\` escapes, no line end) and `]`, with only spaces and
+/// tabs around them, and nothing else in `range`. These are exactly the
+/// grammar's `[`, `tag_name`, `string` and `]` tokens of such a pair, read
+/// from the text rather than from four tree nodes (lowering reads every tag
+/// pair, most of a game's nodes). `None` for any other text (a comment, a
+/// line end, an unquoted or unterminated value, a missing name or bracket):
+/// the caller then reads the tree's nodes.
+pub fn tag_parts(text: &str, range: Range<usize>) -> Option<TagParts> {
+    let b = text.as_bytes().get(range.clone())?;
+    let base = range.start;
+    let blank = |i: &mut usize| {
+        while b.get(*i).is_some_and(|&c| c == b' ' || c == b'\t') {
+            *i += 1;
+        }
+    };
+    if b.first() != Some(&b'[') || b.last() != Some(&b']') {
+        return None;
+    }
+    let mut i = 1;
+    blank(&mut i);
+    let name_start = i;
+    while b
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    {
+        i += 1;
+    }
+    let name = base + name_start..base + i;
+    if name.is_empty() {
+        return None;
+    }
+    blank(&mut i);
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    i += 1;
+    let value_start = i;
+    loop {
+        match b.get(i)? {
+            b'"' => break,
+            b'\r' | b'\n' => return None,
+            b'\\' => {
+                if matches!(b.get(i + 1)?, b'\r' | b'\n') {
+                    return None;
+                }
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    let value = base + value_start..base + i;
+    i += 1;
+    blank(&mut i);
+    (i + 1 == b.len()).then_some(TagParts { name, value })
+}
+
 /// A parsed document: one tree ([`parse`]), or the trees of consecutive
 /// pieces cut at game breaks ([`parse_pieces`], a [`Forest`] piece's
 /// [`PieceTrees`]). Every
@@ -467,6 +534,67 @@ mod tests {
         ] {
             assert_eq!(call_cell(t), k, "{t:?}");
         }
+    }
+
+    /// `tag_parts` reads a tag pair written the usual way and nothing else;
+    /// where it reads one, its ranges are those of the tree's `tag_name` and
+    /// of the inside of its `string`.
+    #[test]
+    fn tag_parts_of_usual_tag_pairs_only() {
+        let usual = [
+            "[Event \"x\"]",
+            "[ Event\t \"\"  ]",
+            "[Event\"a b\"]",
+            "[e_1 \"a\\\"b\\\\\"]",
+            "[Event \"\u{e9}t\u{e9} \\\u{e9}\"]",
+        ];
+        for text in usual {
+            let tree = parse(text);
+            let pair = tree.root_node().child(0).and_then(|g| g.child(0)).unwrap();
+            assert_eq!(pair.kind(), "tag_pair", "{text:?}");
+            let name = pair.child_by_field_name("name").unwrap();
+            let value = pair.child_by_field_name("value").unwrap();
+            assert_eq!(value.kind(), "string", "{text:?}");
+            let inside = value.start_byte() + 1..value.end_byte() - 1;
+            assert_eq!(
+                tag_parts(text, pair.byte_range()),
+                Some(TagParts {
+                    name: name.byte_range(),
+                    value: inside,
+                }),
+                "{text:?}"
+            );
+        }
+        for text in [
+            "[Event x]",
+            "[Event \"x]",
+            "[Event \"x\" ; c\n]",
+            "[Event {c} \"x\"]",
+            "[Event\n\"x\"]",
+            "[Event \"x\\\n\"]",
+            "[Event]",
+            "[\"x\"]",
+            "[Event \"x\"",
+            "[Event \"x\" \"y\"]",
+            "[Ev-ent \"x\"]",
+            "[Event\u{a0}\"x\"]",
+            "Event \"x\"]",
+            "[",
+            "",
+        ] {
+            assert_eq!(tag_parts(text, 0..text.len()), None, "{text:?}");
+        }
+        // Only the range counts, wherever it is in the text.
+        let text = "ab[Event \"x\"]cd";
+        assert_eq!(
+            tag_parts(text, 2..text.len() - 2),
+            Some(TagParts {
+                name: 3..8,
+                value: 10..11,
+            })
+        );
+        assert_eq!(tag_parts(text, 2..text.len()), None);
+        assert_eq!(tag_parts(text, 2..99), None);
     }
 
     #[test]
