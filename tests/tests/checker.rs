@@ -290,3 +290,82 @@ fn per_file_caps_across_pieces() {
         assert_eq!(stats.checked, 1);
     }
 }
+
+/// The DealId rule across games (§4.1.2, PBN0212) under edits: a DealId
+/// edited to another game's, on a different deal, is reported on it and
+/// names that game; only the edited game is checked again, and the
+/// re-check equals a whole check each time.
+#[test]
+fn an_edited_deal_id_is_checked_across_games() {
+    let text = generate(200, 3, &GenOptions::default());
+    assert!(
+        text.len() > 3 * pbn_core::syntax::EDIT_PIECE,
+        "several pieces"
+    );
+    // Every game gets its own DealId, before its Deal.
+    let mut ids = String::new();
+    for (k, part) in text.split("[Deal \"").enumerate() {
+        if k > 0 {
+            ids.push_str(&format!("[DealId \"d{k}\"]\n[Deal \""));
+        }
+        ids.push_str(part);
+    }
+    let reused = |t: &str| -> Vec<(usize, String)> {
+        let source = SourceText::from_text(t.to_owned());
+        check_whole(&source, &CheckOptions::default())
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.code == "PBN0212")
+            .map(|d| (d.game.unwrap(), d.message.to_string()))
+            .collect()
+    };
+    assert_eq!(reused(&ids), vec![]);
+    let (state, stats) = assert_same("ids", &ids, &State::default(), false);
+    assert_eq!(stats.checked, 200);
+
+    // Game 150 (DealId d151) takes game 3's DealId.
+    let edited = ids.replacen("[DealId \"d151\"]", "[DealId \"d3\"]", 1);
+    let first_line = ids[..ids.find("[DealId \"d3\"]").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
+    let got = reused(&edited);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 150);
+    assert!(
+        got[0].1.contains(&format!("the game at line {first_line}")),
+        "{got:?}"
+    );
+    let (state, stats) = assert_same("edited", &edited, &state, false);
+    assert_eq!(stats.checked, 1);
+
+    // Lines added above both games: the message names the new line.
+    let shifted = format!("{{a\nb}}\n{edited}");
+    let (state, _) = assert_same("shifted", &shifted, &state, false);
+
+    // Back to its own DealId: no diagnostic left.
+    let at = shifted.match_indices("[DealId \"d3\"]").nth(1).unwrap().0;
+    let back = format!("{}[DealId \"d151\"]{}", &shifted[..at], &shifted[at + 13..]);
+    assert_eq!(reused(&back), vec![]);
+    let (_, stats) = assert_same("back", &back, &state, false);
+    assert!(stats.checked <= 1, "{stats:?}");
+}
+
+/// The same DealId on the same deal is what §4.1.2 asks for (two tables of
+/// a team match, a `#` DealId): no PBN0212, however the deal is written.
+#[test]
+fn one_deal_id_on_one_deal_is_right() {
+    let d = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432";
+    let same = "e:t987.jt9.jt9.jt9 6543.876.876.876 2.5432.5432.5432 akqj.akq.akq.akq";
+    let text = format!(
+        "[DealId \"x\"]\n[Deal \"{d}\"]\n\n[DealId \"x\"]\n[Deal \"{same}\"]\n\n[DealId \"#\"]\n[Deal \"{d}\"]\n"
+    );
+    let source = SourceText::from_text(text.clone());
+    let res = check_whole(&source, &CheckOptions::default());
+    assert!(
+        res.diagnostics.iter().all(|d| d.code.code != "PBN0212"),
+        "{:?}",
+        res.diagnostics
+    );
+    assert_same("same deal", &text, &State::default(), false);
+}

@@ -478,3 +478,22 @@ fn version_names_the_commit() {
         "`pbn --version` must name this checkout's commit"
     );
 }
+
+/// §4.1.2 across games (PBN0212): `pbn check` reports the DealId of a
+/// later, different deal and points at the game that has it first.
+#[test]
+fn check_reports_a_deal_id_reused_for_another_deal() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/deal_id.pbn");
+    let bytes = std::fs::read(path).unwrap();
+    let (code, out, err) = run(&["check", "-"], Some(&bytes));
+    assert_eq!(code, 0, "warnings only: {out}{err}");
+    insta::assert_snapshot!("check_deal_id", out);
+    let (code, _, _) = run(&["check", "--deny-warnings", "-"], Some(&bytes));
+    assert_eq!(code, 1);
+    let (code, out, _) = run(&["explain", "PBN0212"], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("§4.1.2") && out.contains("deal-id-reused"),
+        "{out}"
+    );
+}

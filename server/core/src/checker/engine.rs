@@ -29,13 +29,14 @@ use crate::diagnostic::Diagnostic;
 use crate::model::inherit::{Env, TagSummary};
 use crate::model::lower::lower_game;
 use crate::rules;
+use crate::rules::deal_id::DealIdMark;
 use crate::syntax::{self, Forest, GameChunk};
 use crate::text::SourceText;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::game::{check_one, game_key};
+use super::game::{check_one, game_key, GameCheck};
 use super::inherit::{PieceInherit, Resolutions};
 use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Lined, Slot};
 use super::merge::{game_by_position, merge_with_file, with_games};
@@ -262,11 +263,11 @@ fn check_pieces(
     }
 
     // The games of those pieces that no check has seen.
-    let mut found: Vec<Vec<Option<Arc<Vec<Diagnostic>>>>> = Vec::with_capacity(build.len());
+    let mut found: Vec<Vec<Option<Arc<GameCheck>>>> = Vec::with_capacity(build.len());
     let mut todo: Vec<(usize, usize, Vec<usize>)> = Vec::new();
     let mut checked = 0;
     for (b, (p, keys, ..)) in build.iter().enumerate() {
-        let mut got: Vec<Option<Arc<Vec<Diagnostic>>>> = vec![None; keys.len()];
+        let mut got: Vec<Option<Arc<GameCheck>>> = vec![None; keys.len()];
         for (k, d) in std::mem::take(&mut dones[*p]) {
             got[k] = Some(d);
             checked += 1;
@@ -289,7 +290,7 @@ fn check_pieces(
         let s = &slots[*p];
         let trees = r.forest.piece_trees(*p, text);
         let (chunks, _) = syntax::games(&trees[..]);
-        let diags: Vec<(usize, Arc<Vec<Diagnostic>>)> = list
+        let diags: Vec<(usize, Arc<GameCheck>)> = list
             .iter()
             .map(|&k| {
                 let i = s.games.start + k;
@@ -318,7 +319,7 @@ fn check_pieces(
 
     // The pieces built now, and the games' cache for the next check.
     for ((p, keys, context, key, tail), got) in build.into_iter().zip(found) {
-        let got: Vec<Arc<Vec<Diagnostic>>> = got
+        let got: Vec<Arc<GameCheck>> = got
             .into_iter()
             .map(|d| d.expect("every game was checked or reused"))
             .collect();
@@ -374,7 +375,8 @@ fn check_pieces(
         examined,
         resolved: inherit.as_ref().map_or(0, |x| x.stepped),
     };
-    let loose = rules::text::file_level(source);
+    let mut loose = rules::text::file_level(source);
+    loose.extend(deal_id_conflicts(text, &slots, &next.entries));
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
     let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
@@ -429,9 +431,9 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
             export_from,
         )
     });
-    let checked: HashMap<usize, Arc<Vec<Diagnostic>>> =
+    let checked: HashMap<usize, Arc<GameCheck>> =
         fresh.into_iter().map(|(i, d)| (i, Arc::new(d))).collect();
-    let game_diags = |i: usize| -> Arc<Vec<Diagnostic>> {
+    let game_diags = |i: usize| -> Arc<GameCheck> {
         checked
             .get(&i)
             .or_else(|| prev.games.get(&keys[i]))
@@ -447,6 +449,19 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     };
     let mut out = rules::text::file_level(source);
     next.games = whole_games(&keys, &spans, &game_diags, &mut out);
+    let marks: Vec<(usize, DealIdMark)> = (0..n)
+        .filter_map(|i| {
+            let m = game_diags(i)
+                .deal_id
+                .as_ref()?
+                .shifted(spans[i].start as isize);
+            Some((i, m))
+        })
+        .collect();
+    out.extend(rules::deal_id::conflicts(
+        text,
+        marks.iter().map(|(i, m)| (*i, m)),
+    ));
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
     if export_from == Some(0) {
@@ -467,6 +482,22 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     )
 }
 
+/// The rule across games (§4.1.2) on the DealId marks the pieces keep: one
+/// step per piece without DealId tags, no game lowered or checked again.
+fn deal_id_conflicts(text: &str, slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagnostic> {
+    let marks: Vec<(usize, DealIdMark)> = slots
+        .iter()
+        .zip(entries)
+        .flat_map(|(s, e)| {
+            e.check
+                .deal_ids
+                .iter()
+                .map(move |(k, m)| (s.games.start + k, m.shifted(s.start as isize)))
+        })
+        .collect();
+    rules::deal_id::conflicts(text, marks.iter().map(|(i, m)| (*i, m)))
+}
+
 /// The key of a piece's diagnostics: its tree (so its text and layout),
 /// whether export separators are checked and the last one is wrong, and
 /// its games' keys (their inherited values and export rules).
@@ -482,7 +513,7 @@ pub(super) fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> 
 fn piece_check(
     s: &Slot,
     keys: &[u64],
-    got: Vec<Arc<Vec<Diagnostic>>>,
+    got: Vec<Arc<GameCheck>>,
     separators: bool,
     tail: Option<Diagnostic>,
 ) -> PieceCheck {
@@ -492,9 +523,11 @@ fn piece_check(
     let back = -(info.start as isize);
     let mut games = Vec::with_capacity(got.len());
     let mut diags = Vec::new();
+    let mut deal_ids = Vec::new();
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
-        diags.extend(d.iter().map(|x| {
+        deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
+        diags.extend(d.diags.iter().map(|x| {
             let mut x = shift(x.clone(), by);
             if x.game.is_some() {
                 x.game = Some(local);
@@ -522,6 +555,7 @@ fn piece_check(
         games,
         diags: Arc::new(diags),
         caps,
+        deal_ids,
     }
 }
 
@@ -580,13 +614,13 @@ fn resolve_inheritance(
 fn whole_games(
     keys: &[u64],
     spans: &[Range<usize>],
-    game_diags: &impl Fn(usize) -> Arc<Vec<Diagnostic>>,
+    game_diags: &impl Fn(usize) -> Arc<GameCheck>,
     out: &mut Vec<Diagnostic>,
 ) -> Games {
     let mut base = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
-        out.extend(diags.iter().cloned().map(|d| {
+        out.extend(diags.diags.iter().cloned().map(|d| {
             let mut d = shift(d, spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get
             // theirs from their position later, as in `check_text`.

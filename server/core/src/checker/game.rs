@@ -9,6 +9,7 @@ use crate::model::inherit::Resolution;
 use crate::model::lower::lower_game;
 use crate::model::Game;
 use crate::rules;
+use crate::rules::deal_id::DealIdMark;
 use crate::syntax::{self, GameChunk};
 use crate::text::SourceText;
 use std::ops::Range;
@@ -32,6 +33,16 @@ pub(super) fn game_key(
     mix(mix(hash, env), export)
 }
 
+/// What checking one game gives: its diagnostics and what it contributes
+/// to the rules across games, relative to the game's span start. Kept per
+/// game text and inherited values, as the diagnostics are.
+#[derive(Debug, Default)]
+pub(super) struct GameCheck {
+    pub(super) diags: Vec<Diagnostic>,
+    /// Its DealId and deal (§4.1.2: [`rules::deal_id`]).
+    pub(super) deal_id: Option<DealIdMark>,
+}
+
 /// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
 /// values, and checked: its diagnostics relative to the span's start.
 pub(super) fn check_one(
@@ -42,13 +53,14 @@ pub(super) fn check_one(
     resolution: Option<&Resolution>,
     opts: &CheckOptions,
     export_from: Option<usize>,
-) -> Vec<Diagnostic> {
+) -> GameCheck {
     let mut game = lower_game(i, chunk, &source.text);
     if let Some(r) = resolution {
         r.clone().apply_to(&mut game);
     }
     let start = span.start as isize;
-    game_diagnostics(
+    let deal_id = DealIdMark::of(&game).map(|m| m.shifted(-start));
+    let diags = game_diagnostics(
         source,
         chunk,
         span,
@@ -58,7 +70,8 @@ pub(super) fn check_one(
     )
     .into_iter()
     .map(|d| shift(d, -start))
-    .collect()
+    .collect();
+    GameCheck { diags, deal_id }
 }
 
 /// Everything one game contributes: syntax, text and per-game rules.

@@ -2,7 +2,7 @@
 //! piece is, computed piece by piece and reused for pieces whose tree did
 //! not change.
 
-use super::game::{check_one, game_key};
+use super::game::{check_one, game_key, GameCheck};
 use super::piece::{games_and_gaps, PieceInfo};
 use super::state::{shift, Entry, Games, State};
 use crate::checker::CheckOptions;
@@ -27,7 +27,7 @@ pub(super) struct Layout {
 }
 
 /// A game's index in its piece and its diagnostics (relative to its span).
-pub(super) type LocalDiags = (usize, Arc<Vec<Diagnostic>>);
+pub(super) type LocalDiags = (usize, Arc<GameCheck>);
 
 /// A piece of a forest lined up with the previous check: its slot, what
 /// that check kept of it (if it is the same piece), and the diagnostics of

@@ -1,12 +1,14 @@
 //! What one check leaves for the next ([`State`]) and what it returns
 //! ([`Checked`]: the diagnostics in one segment per forest piece).
 
+use super::game::GameCheck;
 use super::inherit::{PieceInherit, Resolutions};
 use super::piece::PieceInfo;
 use crate::checker::CheckResult;
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::TagSummary;
 use crate::rules;
+use crate::rules::deal_id::DealIdMark;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -32,7 +34,7 @@ pub struct State {
 }
 
 /// Per-game diagnostics by game key.
-pub(super) type Games = Arc<HashMap<u64, Arc<Vec<Diagnostic>>>>;
+pub(super) type Games = Arc<HashMap<u64, Arc<GameCheck>>>;
 
 impl State {
     /// The number of games whose diagnostics can be reused.
@@ -71,7 +73,7 @@ pub(super) struct Entry {
 pub(super) struct PieceCheck {
     /// Per game of the piece: its key and its diagnostics (relative to the
     /// game's span).
-    pub(super) games: Vec<(u64, Arc<Vec<Diagnostic>>)>,
+    pub(super) games: Vec<(u64, Arc<GameCheck>)>,
     /// Every diagnostic of the piece (its games', the text between them, the
     /// export rule on its separators): ranges relative to the piece's
     /// start, game indices relative to its first game, sorted as
@@ -79,6 +81,10 @@ pub(super) struct PieceCheck {
     pub(super) diags: Arc<Vec<Diagnostic>>,
     /// [`rules::text::cap_counts`] of `diags`.
     pub(super) caps: [usize; rules::text::CAP_KINDS],
+    /// Its games' DealId marks (§4.1.2): game index relative to its first
+    /// game, ranges relative to the piece's start. The rule across games
+    /// reads these, not the games.
+    pub(super) deal_ids: Vec<(usize, DealIdMark)>,
 }
 
 /// The diagnostics of a check in document order, in segments: one per

@@ -84,4 +84,15 @@ codes! {
          closing bracket.",
         bad: "[Event {where} \"Club night\"]\n",
         good: "[Event \"Club night\"] {where}\n";
+    DEAL_ID_REUSED = "PBN0212", "deal-id-reused", Warning, Tag, "§4.1.2",
+        "DealId already identifies a different deal",
+        "A DealId identifies a deal by a unique value: no two PBN deals should have the \
+         same tag value for DealId (§4.1.2), so that programs can find all games of one \
+         deal, for instance for duplicate scoring. The games of one deal (the tables of a \
+         team match) share its DealId; another deal needs another DealId. The check runs \
+         across the games of a file; the first game with a DealId and a readable Deal \
+         decides that DealId's deal, and a later game with the same DealId and other cards \
+         is reported on its DealId, naming that first game.",
+        bad: "[DealId \"club-1\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n\n[DealId \"club-1\"]\n[Deal \"N:T987.JT9.JT9.JT9 AKQJ.AKQ.AKQ.AKQ 6543.876.876.876 2.5432.5432.5432\"]\n",
+        good: "[DealId \"club-1\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432\"]\n\n[DealId \"club-2\"]\n[Deal \"N:T987.JT9.JT9.JT9 AKQJ.AKQ.AKQ.AKQ 6543.876.876.876 2.5432.5432.5432\"]\n";
 }

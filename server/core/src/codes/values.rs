@@ -119,7 +119,10 @@ codes! {
          MP2, OldMP, Mitchell2-4, Ascherman, Bastille, EMP, IMP_1948, IMP_1961) \
          (§3.4.12). The list is open-ended, but the scoring method decides how the \
          scores are computed, so a field no program knows is worth a warning. A number \
-         here is usually a score that belongs in the Score tag (§4.2.1).",
+         here is usually a score that belongs in the Score tag (§4.2.1). A listed field \
+         in another letter case (\"imp\") is such an unknown field too: PBN is case \
+         sensitive, and §3.11 does not list Scoring among the tags where lowercase is \
+         allowed (§3.11), but an open-ended list forbids no field.",
         bad: "[Scoring \"620\"]\n",
         good: "[Scoring \"IMP;Butler\"]\n";
     CONTRACT_FORMAT = "PBN0315", "contract-format", Error, Tag, "§3.4.14",

@@ -3,6 +3,7 @@
 //! are checked in parallel on large documents.
 
 mod bridge;
+pub mod deal_id;
 pub(crate) mod export;
 pub mod fixes;
 mod notes;
@@ -84,6 +85,12 @@ pub fn check_document<T: Trees + ?Sized>(
             .into_iter()
             .flatten(),
     );
+    let marks: Vec<(usize, deal_id::DealIdMark)> = doc
+        .games
+        .iter()
+        .filter_map(|g| Some((g.index, deal_id::DealIdMark::of(g)?)))
+        .collect();
+    out.extend(deal_id::conflicts(text, marks.iter().map(|(g, m)| (*g, m))));
     out
 }
 

@@ -479,8 +479,12 @@ pub const SCORING_MODIFIERS: &[&str] = &[
 /// Parses a Scoring tag value (§3.4.12): fields separated by `;`, each a
 /// basic system or a modifier. The list is open-ended but the scoring
 /// decides how scores are computed, so an unknown (or empty) field gives
-/// [`codes::UNKNOWN_SCORING`] (warning); a known field in another letter
-/// case gives [`codes::VALUE_CASE`]. White space around fields is ignored.
+/// [`codes::UNKNOWN_SCORING`] (warning), and so does a known field in
+/// another letter case: PBN is case sensitive and §3.11 does not list
+/// Scoring among the tags where lowercase is allowed, but the list of
+/// §3.4.12 is open-ended ("only example values are given"), so an unlisted
+/// spelling is not an error. Such a field is still read as the listed one.
+/// White space around fields is ignored.
 /// `""`, `?`: no value.
 pub fn parse_scoring(raw: &str) -> Parsed<Scoring> {
     if raw.is_empty() || is_unknown(raw) {
@@ -524,9 +528,12 @@ pub fn parse_scoring(raw: &str) -> Parsed<Scoring> {
         };
         match known {
             Some(k) if k != text => issues.push(issue(
-                &codes::VALUE_CASE,
+                &codes::UNKNOWN_SCORING,
                 range.clone(),
-                format!("the Scoring field is written \"{k}\" (§3.4.12), not \"{text}\""),
+                format!(
+                    "\"{text}\" is not a scoring field listed in §3.4.12; read as \"{k}\" \
+                     (PBN is case sensitive, §3.11)"
+                ),
             )),
             Some(_) => {}
             None => {
@@ -678,8 +685,11 @@ mod tests {
         assert!(p.issues[0].message.contains("Score tag"));
         let p = parse_scoring("IMP;;Mean");
         assert_eq!(codes_of(&p.issues), vec!["PBN0314"]);
+        // §3.4.12 is open-ended: another letter case is a warning, not an
+        // error (§3.11 does not list Scoring).
         let p = parse_scoring("imp");
-        assert_eq!(codes_of(&p.issues), vec!["PBN0325"]);
+        assert_eq!(codes_of(&p.issues), vec!["PBN0314"]);
+        assert!(p.issues[0].message.contains("read as \"IMP\""));
         assert_eq!(p.value.unwrap().fields[0].known, Some("IMP"));
     }
 }
