@@ -326,6 +326,13 @@ pub fn run(args: &Args) -> Result<String, String> {
     Ok(out)
 }
 
+/// The shapes `--only` selects (all without it).
+fn selected(args: &Args) -> impl Iterator<Item = &'static Hostile> + '_ {
+    HOSTILE
+        .iter()
+        .filter(move |s| args.only.as_deref().is_none_or(|o| s.name.contains(o)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,11 +348,4 @@ mod tests {
         assert!((exponent(&p(1000, 1.0), &p(4000, 16.0)).unwrap() - 2.0).abs() < 1e-9);
         assert!(exponent(&p(1000, 0.0), &p(4000, 1.0)).is_none());
     }
-}
-
-/// The shapes `--only` selects (all without it).
-fn selected(args: &Args) -> impl Iterator<Item = &'static Hostile> + '_ {
-    HOSTILE
-        .iter()
-        .filter(move |s| args.only.as_deref().is_none_or(|o| s.name.contains(o)))
 }
