@@ -27,7 +27,7 @@ const CLOSED: i32 = i32::MIN;
 
 /// Sends whole JSON-RPC frames to the client, between the frames of
 /// tower-lsp-server (see `transport::merge_output`).
-pub type Output = tokio::sync::mpsc::UnboundedSender<Vec<u8>>;
+pub type Output = tokio::sync::mpsc::UnboundedSender<super::transport::Chunks>;
 
 pub struct Backend {
     client: Client,
@@ -488,7 +488,9 @@ impl LanguageServer for Backend {
                     version: None,
                 };
                 let body = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
-                let _ = output.send(super::transport::frame(body.to_string().as_bytes()));
+                let _ = output.send(vec![
+                    super::transport::frame(body.to_string().as_bytes()).into()
+                ]);
             }
             None => self.client.publish_diagnostics(uri, Vec::new(), None).await,
         }

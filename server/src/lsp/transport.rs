@@ -208,10 +208,15 @@ impl<'de> serde::Deserialize<'de> for Envelope {
     }
 }
 
+/// A frame to write whole, in parts (a `publishDiagnostics` of a large
+/// document is its pieces' cached JSON: sent as they are, not joined into
+/// one buffer of megabytes first).
+pub type Chunks = Vec<std::sync::Arc<[u8]>>;
+
 /// A JSON-RPC error response frame.
-fn error_frame(id: &Value, code: i64, message: &str) -> Vec<u8> {
+fn error_frame(id: &Value, code: i64, message: &str) -> Chunks {
     let err = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    frame(err.to_string().as_bytes())
+    vec![frame(err.to_string().as_bytes()).into()]
 }
 
 /// A frame: the `Content-Length` header and the body.
@@ -226,7 +231,7 @@ pub fn frame(body: &[u8]) -> Vec<u8> {
 /// answered here with MethodNotFound (-32601): LSP defines none, and
 /// tower-lsp-server would leave it unanswered; such notifications are
 /// passed on (and ignored there).
-pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Vec<u8>>)
+pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Chunks>)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -284,33 +289,43 @@ where
 
 /// Copies the server's frames to the client, interleaving injected frames
 /// only at frame boundaries. `output` is written in place on this worker
-/// thread (`block_in_place`, multi-threaded runtime): a `publishDiagnostics`
-/// frame of a large document is megabytes, which tokio's own stdout would
-/// copy into its buffer in pieces first.
+/// thread (`block_in_place`, multi-threaded runtime), through a buffer of
+/// its own: a `publishDiagnostics` frame of a large document is megabytes
+/// in many parts, which tokio's own stdout would copy into its buffer in
+/// pieces first.
 pub async fn merge_output<R, W>(
     from_server: R,
-    mut output: W,
-    mut injected: mpsc::UnboundedReceiver<Vec<u8>>,
+    output: W,
+    mut injected: mpsc::UnboundedReceiver<Chunks>,
 ) where
     R: AsyncRead + Unpin,
     W: std::io::Write + Send,
 {
     let mut r = FrameReader::new(from_server);
-    let mut write = |bytes: &[u8]| {
-        tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()))
+    let mut output = std::io::BufWriter::with_capacity(1 << 16, output);
+    let mut write = |chunks: &[&[u8]]| {
+        tokio::task::block_in_place(|| {
+            use std::io::Write;
+            for c in chunks {
+                output.write_all(c)?;
+            }
+            output.flush()
+        })
     };
     loop {
         tokio::select! {
             f = r.next() => match f {
                 Ok(Some(Frame::Body(body))) => {
-                    if write(&frame(&body)).is_err() {
+                    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                    if write(&[header.as_bytes(), &body]).is_err() {
                         return;
                     }
                 }
                 _ => return,
             },
             Some(extra) = injected.recv() => {
-                if write(&extra).is_err() {
+                let parts: Vec<&[u8]> = extra.iter().map(|c| &**c).collect();
+                if write(&parts).is_err() {
                     return;
                 }
             }
