@@ -544,7 +544,8 @@ const PIECES: &[&str] = &[
 pub enum PointMode {
     /// tree-sitter's own convention: rows end at `\n`, columns in bytes.
     TreeSitter,
-    /// The language server's (`lsp/document.rs`): ropey with `cr_lines`, so
+    /// The language server's (`lsp/document.rs`, its `LineIndex`; here ropey
+    /// with `cr_lines`, the same convention), so
     /// a lone `\r` also ends a row.
     Rope,
 }

@@ -16,9 +16,10 @@ pub fn settings() -> Settings {
 
 /// Replaces bytes `r` of the document by `new` as the next version.
 pub fn change(doc: &mut Document, r: Range<usize>, new: &str) {
+    let index = &doc.snapshot.index;
     let pos = |b: usize| {
-        let line = doc.rope.byte_to_line(b);
-        serde_json::json!({"line": line, "character": b - doc.rope.line_to_byte(line)})
+        let line = index.line_of(b);
+        serde_json::json!({"line": line, "character": b - index.line_start(line)})
     };
     let changes = serde_json::from_value(serde_json::json!([
         {"range": {"start": pos(r.start), "end": pos(r.end)}, "text": new}

@@ -253,9 +253,10 @@ fn edit_cost_by_size() {
             let at = board_digit(&doc, n / 2 + k);
             let digit = doc.snapshot.source.text.as_bytes()[at];
             let new = if digit == b'9' { "0" } else { "9" };
+            let index = &doc.snapshot.index;
             let pos = |b: usize| {
-                let line = doc.rope.byte_to_line(b);
-                serde_json::json!({"line": line, "character": b - doc.rope.line_to_byte(line)})
+                let line = index.line_of(b);
+                serde_json::json!({"line": line, "character": b - index.line_start(line)})
             };
             let changes = serde_json::from_value(serde_json::json!([
                 {"range": {"start": pos(at), "end": pos(at + 1)}, "text": new}

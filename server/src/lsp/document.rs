@@ -1,6 +1,6 @@
-//! An open document: a ropey rope that incremental changes are applied to,
-//! the parse kept in step with `InputEdit`s, and the immutable [`Snapshot`]
-//! that requests run on.
+//! An open document: the text that incremental changes are applied to
+//! (the current snapshot's, edited in place), the parse kept in step with
+//! `InputEdit`s, and the immutable [`Snapshot`] that requests run on.
 //!
 //! The parse is a [`Forest`]: the document in pieces of about 32 KB cut at
 //! game breaks, without trees. An edit (`InputEdit`) moves the pieces after
@@ -13,11 +13,16 @@
 //! that its repeat rules build, so reparsing a long flat list of games
 //! after a one-character edit cost about as much as parsing it afresh
 //! (1.2 s on 20,000 games), and it would take 15 times the text in memory.
+//!
+//! Positions are converted with the snapshot's [`LineIndex`] (lines end at
+//! LF, CRLF or a lone CR, as tree-sitter rows do here), which every edit
+//! keeps up to date anyway: no second copy of the text (a rope took as much
+//! memory as the text, and building it a tenth of a second per 100 MB at
+//! open).
 
 use super::snapshot::Snapshot;
 use pbn_core::syntax::{Forest, EDIT_PIECE};
-use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
-use ropey::Rope;
+use pbn_core::text::{LineCol, LineIndex, PositionEncoding, SourceText};
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 use tree_sitter::{InputEdit, Point};
@@ -25,41 +30,38 @@ use tree_sitter::{InputEdit, Point};
 pub struct Document {
     pub uri: Uri,
     pub version: i32,
-    pub rope: Rope,
     pub forest: Forest,
     pub snapshot: Arc<Snapshot>,
     /// The latest version, shared with the snapshots (`Snapshot::is_stale`).
     pub latest: Arc<std::sync::atomic::AtomicI32>,
 }
 
-/// A byte offset in the rope for an LSP position (clamped to the line).
-pub fn rope_offset(rope: &Rope, p: Position, enc: PositionEncoding) -> usize {
-    let line = p.line as usize;
-    if line >= rope.len_lines() {
-        return rope.len_bytes();
-    }
-    let start_byte = rope.line_to_byte(line);
-    let slice = rope.line(line);
-    // The line without its line break.
-    let mut chars = slice.len_chars();
-    while chars > 0 && matches!(slice.char(chars - 1), '\n' | '\r') {
-        chars -= 1;
-    }
-    let slice = slice.slice(..chars);
-    let col = p.character as usize;
-    let char_idx = match enc {
-        PositionEncoding::Utf16 => slice.utf16_cu_to_char(col.min(slice.len_utf16_cu())),
-        PositionEncoding::Chars => col.min(slice.len_chars()),
-        PositionEncoding::Utf8 => slice.byte_to_char(col.min(slice.len_bytes())),
-    };
-    start_byte + slice.char_to_byte(char_idx)
+/// The byte offset in `text` of an LSP position (a column past the end of
+/// its line clamps to the line's end; a line past the last, to the end).
+pub fn text_offset(text: &str, index: &LineIndex, p: Position, enc: PositionEncoding) -> usize {
+    index.offset(
+        text,
+        LineCol {
+            line: p.line,
+            col: p.character,
+        },
+        enc,
+    )
 }
 
-fn point(rope: &Rope, byte: usize) -> Point {
-    let line = rope.byte_to_line(byte);
+/// How long [`Document::take_text`] waits for the previous snapshot to be
+/// released before copying a text of `len` bytes: about what the copy
+/// would cost (0.5 ns a byte, the text and its line index), at most 30 ms.
+fn release_wait(len: usize) -> std::time::Duration {
+    std::time::Duration::from_nanos(len as u64 / 2).min(std::time::Duration::from_millis(30))
+}
+
+/// The tree-sitter point (row, byte column) of byte `byte`.
+fn point(index: &LineIndex, byte: usize) -> Point {
+    let row = index.line_of(byte);
     Point {
-        row: line,
-        column: byte - rope.line_to_byte(line),
+        row,
+        column: byte - index.line_start(row),
     }
 }
 
@@ -71,7 +73,6 @@ impl Document {
         settings: super::settings::Settings,
     ) -> Document {
         let forest = Forest::cut(&text, EDIT_PIECE);
-        let rope = Rope::from_str(&text);
         let index = LineIndex::new(&text);
         let latest = Arc::new(std::sync::atomic::AtomicI32::new(version));
         let snapshot = Arc::new(
@@ -88,10 +89,30 @@ impl Document {
         Document {
             uri,
             version,
-            rope,
             forest,
             snapshot,
             latest,
+        }
+    }
+
+    /// The current snapshot's text and line index, to edit: taken from it
+    /// when nothing else holds it, else copied. Another holder (a request,
+    /// the background formatting, a check still running) usually lets go
+    /// within a moment once the snapshot is stale, so this waits up to
+    /// `wait` for that before copying a whole document.
+    pub fn take_text(&mut self, wait: std::time::Duration) -> (SourceText, LineIndex) {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(s) = Arc::get_mut(&mut self.snapshot) {
+                return (
+                    std::mem::replace(&mut s.source, SourceText::from_text(String::new())),
+                    std::mem::replace(&mut s.index, LineIndex::new("")),
+                );
+            }
+            if start.elapsed() >= wait {
+                return (self.snapshot.source.clone(), self.snapshot.index.clone());
+            }
+            std::thread::sleep(std::time::Duration::from_micros(100));
         }
     }
 
@@ -110,32 +131,28 @@ impl Document {
         enc: PositionEncoding,
         settings: super::settings::Settings,
     ) {
-        let (mut source, mut index) = match Arc::get_mut(&mut self.snapshot) {
-            Some(s) => (
-                std::mem::replace(&mut s.source, SourceText::from_text(String::new())),
-                std::mem::replace(&mut s.index, LineIndex::new("")),
-            ),
-            None => (self.snapshot.source.clone(), self.snapshot.index.clone()),
-        };
+        // Older snapshots are stale from now on: walks over them stop at
+        // their next piece and let go of them.
+        self.latest
+            .store(version, std::sync::atomic::Ordering::Relaxed);
+        let (mut source, mut index) = self.take_text(release_wait(self.snapshot.source.text.len()));
         for change in changes {
             match change.range {
                 None => {
-                    self.rope = Rope::from_str(&change.text);
                     self.forest = Forest::cut(&change.text, EDIT_PIECE);
                     index = LineIndex::new(&change.text);
                     source = SourceText::from_text(change.text);
                 }
                 Some(range) => {
-                    let start = rope_offset(&self.rope, range.start, enc);
-                    let end = rope_offset(&self.rope, range.end, enc).max(start);
-                    let start_position = point(&self.rope, start);
-                    let old_end_position = point(&self.rope, end);
-                    let start_char = self.rope.byte_to_char(start);
-                    let end_char = self.rope.byte_to_char(end);
-                    self.rope.remove(start_char..end_char);
-                    self.rope.insert(start_char, &change.text);
+                    let text = source.text.as_str();
+                    let start = text_offset(text, &index, range.start, enc);
+                    let end = text_offset(text, &index, range.end, enc).max(start);
+                    let start_position = point(&index, start);
+                    let old_end_position = point(&index, end);
+                    source.replace(start, end, &change.text);
                     let new_end = start + change.text.len();
-                    let new_end_position = point(&self.rope, new_end);
+                    index.replace(&source.text, start, end, new_end);
+                    let new_end_position = point(&index, new_end);
                     self.forest.edit(&InputEdit {
                         start_byte: start,
                         old_end_byte: end,
@@ -144,15 +161,11 @@ impl Document {
                         old_end_position,
                         new_end_position,
                     });
-                    source.replace(start, end, &change.text);
-                    index.replace(&source.text, start, end, new_end);
                 }
             }
         }
         self.forest.recut(&source.text);
         self.version = version;
-        self.latest
-            .store(version, std::sync::atomic::Ordering::Relaxed);
         let next = Snapshot::with_index(
             self.uri.clone(),
             version,
@@ -416,10 +429,44 @@ mod tests {
             .is_some());
     }
 
+    /// The text of a snapshot that another thread lets go of soon is taken,
+    /// not copied; one still held when the wait ends is copied.
+    #[test]
+    fn an_edit_takes_the_text_once_the_previous_snapshot_is_released() {
+        let text = "[Event \"a\"]\n[Board \"1\"]\n".repeat(100);
+        let mut doc = Document::open(uri(), 1, text.clone(), Settings::default());
+        let at = doc.snapshot.source.text.as_ptr();
+        let held = doc.snapshot.clone();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            drop(held);
+        });
+        let (source, index) = doc.take_text(std::time::Duration::from_secs(10));
+        release.join().unwrap();
+        assert_eq!(source.text.as_ptr(), at, "taken, not copied");
+        assert_eq!(
+            (source.text.as_str(), index),
+            (text.as_str(), LineIndex::new(&text))
+        );
+
+        let mut doc = Document::open(uri(), 1, text.clone(), Settings::default());
+        let held = doc.snapshot.clone();
+        let (source, index) = doc.take_text(std::time::Duration::from_millis(5));
+        assert_ne!(source.text.as_ptr(), held.source.text.as_ptr(), "copied");
+        assert_eq!(
+            (source.text.as_str(), index),
+            (text.as_str(), LineIndex::new(&text))
+        );
+        assert_eq!(held.source.text, text, "the holder's snapshot is intact");
+        assert!(release_wait(100 << 20) <= std::time::Duration::from_millis(30));
+        assert!(release_wait(1 << 20) < std::time::Duration::from_millis(1));
+    }
+
     #[test]
     fn positions_in_utf16_and_utf8_address_the_same_bytes() {
         let text = "[Event \"𝄞é\"] x\n";
-        let rope = Rope::from_str(text);
+        let index = LineIndex::new(text);
+        let at = |p, enc| text_offset(text, &index, p, enc);
         let x = text.find(" x").unwrap() + 1;
         let p16 = Position {
             line: 0,
@@ -429,12 +476,11 @@ mod tests {
             line: 0,
             character: x as u32,
         };
-        assert_eq!(rope_offset(&rope, p16, PositionEncoding::Utf16), x);
-        assert_eq!(rope_offset(&rope, p8, PositionEncoding::Utf8), x);
+        assert_eq!(at(p16, PositionEncoding::Utf16), x);
+        assert_eq!(at(p8, PositionEncoding::Utf8), x);
         // Past the end of the line clamps to the line end.
         assert_eq!(
-            rope_offset(
-                &rope,
+            at(
                 Position {
                     line: 0,
                     character: 999
@@ -443,5 +489,22 @@ mod tests {
             ),
             text.len() - 1
         );
+        // Lines end at LF, CRLF and a lone CR; a line past the last is the end.
+        let text = "a\rbc\r\nd\n";
+        let index = LineIndex::new(text);
+        let at = |line, character| {
+            text_offset(
+                text,
+                &index,
+                Position { line, character },
+                PositionEncoding::Utf16,
+            )
+        };
+        assert_eq!(
+            [at(0, 5), at(1, 1), at(1, 9), at(2, 0), at(3, 0), at(9, 0)],
+            [1, 3, 4, 6, 8, 8]
+        );
+        assert_eq!(point(&index, 3), Point { row: 1, column: 1 });
+        assert_eq!(point(&index, 8), Point { row: 3, column: 0 });
     }
 }

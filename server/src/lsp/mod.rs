@@ -3,7 +3,8 @@
 //! ranges at the edge (`convert.rs`).
 //!
 //! - `server.rs`: the `LanguageServer` implementation, one table of handlers;
-//! - `document.rs`: incremental sync (ropey rope + tree-sitter `InputEdit`);
+//! - `document.rs`: incremental sync (the text and line index edited in
+//!   place, tree-sitter `InputEdit`s);
 //! - `dd.rs`: double-dummy solving on a worker thread, cached per deal;
 //! - `snapshot.rs`: immutable per-version views that requests run on;
 //! - `requests/*.rs`, `notifications/*.rs`: one file per handler.

@@ -22,9 +22,12 @@ const DEBOUNCE: Duration = Duration::from_millis(120);
 /// ([`fill_format_later`]).
 const FILL_PAUSE: Duration = Duration::from_millis(300);
 
+/// The latest version of a closed document: no snapshot has it.
+const CLOSED: i32 = i32::MIN;
+
 /// Sends whole JSON-RPC frames to the client, between the frames of
 /// tower-lsp-server (see `transport::merge_output`).
-pub type Output = tokio::sync::mpsc::UnboundedSender<Vec<u8>>;
+pub type Output = tokio::sync::mpsc::UnboundedSender<super::transport::Chunks>;
 
 pub struct Backend {
     client: Client,
@@ -166,17 +169,17 @@ impl Backend {
                 return;
             }
             if let Some(output) = output {
-                let shared = state.clone();
                 let _ = tokio::task::spawn_blocking(move || {
-                    let state = shared;
                     // Checked outside the lock; serialised and sent under it,
                     // so that publications of one document stay in order.
                     snap.checked();
                     let publish_now = |snap: &Snapshot| {
                         let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
-                        let current = state.snapshot(&snap.uri).map(|c| c.version);
-                        if current != Some(snap.version) {
-                            return; // stale, or closed
+                        // Not `state.snapshot`: that waits for the document,
+                        // which an edit holds while it waits for this
+                        // snapshot to be released (`Document::take_text`).
+                        if snap.is_stale() {
+                            return; // a newer version, or closed
                         }
                         let entry = docs.entry(snap.uri.clone()).or_default();
                         let _ = output.send(super::notifications::diagnostics::publish_frame(
@@ -253,6 +256,10 @@ fn prefetch_dd_later(state: Arc<State>, client: Client, uri: Uri, version: i32) 
                 }
             }
             let asked = snap.staleness();
+            // Not held while the deals are solved (seconds): the next edit
+            // edits the text in place only when no one else holds its
+            // snapshot, and would copy the whole document otherwise.
+            drop(snap);
             let solved = super::dd::service().prefetch(&positions, &asked);
             (solved, positions.len(), asked.is_stale())
         })
@@ -455,11 +462,20 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.state
+        let closed = self
+            .state
             .documents
             .lock()
             .expect("documents lock")
             .remove(&uri);
+        if let Some(d) = closed {
+            // Its snapshots are stale: work on them stops, nothing of them
+            // is published.
+            d.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .latest
+                .store(CLOSED, std::sync::atomic::Ordering::Relaxed);
+        }
         match &self.output {
             Some(output) => {
                 // Through the same channel and lock as the other
@@ -472,7 +488,9 @@ impl LanguageServer for Backend {
                     version: None,
                 };
                 let body = serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params});
-                let _ = output.send(super::transport::frame(body.to_string().as_bytes()));
+                let _ = output.send(vec![
+                    super::transport::frame(body.to_string().as_bytes()).into()
+                ]);
             }
             None => self.client.publish_diagnostics(uri, Vec::new(), None).await,
         }

@@ -162,10 +162,61 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     }
 }
 
+/// What the guard reads of a client message: whether it is a JSON object
+/// with a `jsonrpc` member, and its `method` and `id` (the last of each
+/// when repeated, as a parse into a `Value` keeps). Every other member is
+/// checked to be JSON and skipped without being kept: the `didOpen` of a
+/// large document holds its whole text, which the server parses anyway.
+#[derive(Default)]
+struct Envelope {
+    jsonrpc: bool,
+    method: Option<Value>,
+    id: Option<Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Envelope {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Envelope;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON-RPC message object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Envelope, A::Error> {
+                use serde::de::IgnoredAny;
+                let mut e = Envelope::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match &*key {
+                        "jsonrpc" => {
+                            map.next_value::<IgnoredAny>()?;
+                            e.jsonrpc = true;
+                        }
+                        "method" => e.method = Some(map.next_value()?),
+                        "id" => e.id = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(e)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+/// A frame to write whole, in parts (a `publishDiagnostics` of a large
+/// document is its pieces' cached JSON: sent as they are, not joined into
+/// one buffer of megabytes first).
+pub type Chunks = Vec<std::sync::Arc<[u8]>>;
+
 /// A JSON-RPC error response frame.
-fn error_frame(id: &Value, code: i64, message: &str) -> Vec<u8> {
+fn error_frame(id: &Value, code: i64, message: &str) -> Chunks {
     let err = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    frame(err.to_string().as_bytes())
+    vec![frame(err.to_string().as_bytes()).into()]
 }
 
 /// A frame: the `Content-Length` header and the body.
@@ -180,7 +231,7 @@ pub fn frame(body: &[u8]) -> Vec<u8> {
 /// answered here with MethodNotFound (-32601): LSP defines none, and
 /// tower-lsp-server would leave it unanswered; such notifications are
 /// passed on (and ignored there).
-pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Vec<u8>>)
+pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Chunks>)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -194,9 +245,9 @@ where
                 break;
             }
             Ok(Some(Frame::Body(body))) => {
-                let msg = serde_json::from_slice::<Value>(&body)
+                let msg = serde_json::from_slice::<Envelope>(&body)
                     .ok()
-                    .filter(|v| v.is_object() && v.get("jsonrpc").is_some());
+                    .filter(|e| e.jsonrpc);
                 let Some(msg) = msg else {
                     r.resync();
                     let _ = errors.send(error_frame(
@@ -206,15 +257,19 @@ where
                     ));
                     continue;
                 };
-                let method = msg.get("method").and_then(Value::as_str);
-                if let (Some(m), Some(id)) = (method, msg.get("id")) {
+                let method = msg.method.as_ref().and_then(Value::as_str);
+                if let (Some(m), Some(id)) = (method, &msg.id) {
                     if m.starts_with("$/") {
                         let _ =
                             errors.send(error_frame(id, -32601, &format!("Method not found: {m}")));
                         continue;
                     }
                 }
-                if to_server.write_all(&frame(&body)).await.is_err()
+                // The header, then the body as read (a `didOpen` of a large
+                // document is its whole text: not copied again).
+                let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                if to_server.write_all(header.as_bytes()).await.is_err()
+                    || to_server.write_all(&body).await.is_err()
                     || to_server.flush().await.is_err()
                 {
                     break;
@@ -234,36 +289,95 @@ where
 
 /// Copies the server's frames to the client, interleaving injected frames
 /// only at frame boundaries. `output` is written in place on this worker
-/// thread (`block_in_place`, multi-threaded runtime): a `publishDiagnostics`
-/// frame of a large document is megabytes, which tokio's own stdout would
-/// copy into its buffer in pieces first.
+/// thread (`block_in_place`, multi-threaded runtime), through a buffer of
+/// its own: a `publishDiagnostics` frame of a large document is megabytes
+/// in many parts, which tokio's own stdout would copy into its buffer in
+/// pieces first.
 pub async fn merge_output<R, W>(
     from_server: R,
-    mut output: W,
-    mut injected: mpsc::UnboundedReceiver<Vec<u8>>,
+    output: W,
+    mut injected: mpsc::UnboundedReceiver<Chunks>,
 ) where
     R: AsyncRead + Unpin,
     W: std::io::Write + Send,
 {
     let mut r = FrameReader::new(from_server);
-    let mut write = |bytes: &[u8]| {
-        tokio::task::block_in_place(|| output.write_all(bytes).and_then(|()| output.flush()))
+    let mut output = std::io::BufWriter::with_capacity(1 << 16, output);
+    let mut write = |chunks: &[&[u8]]| {
+        tokio::task::block_in_place(|| {
+            use std::io::Write;
+            for c in chunks {
+                output.write_all(c)?;
+            }
+            output.flush()
+        })
     };
     loop {
         tokio::select! {
             f = r.next() => match f {
                 Ok(Some(Frame::Body(body))) => {
-                    if write(&frame(&body)).is_err() {
+                    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                    if write(&[header.as_bytes(), &body]).is_err() {
                         return;
                     }
                 }
                 _ => return,
             },
             Some(extra) = injected.recv() => {
-                if write(&extra).is_err() {
+                let parts: Vec<&[u8]> = extra.iter().map(|c| &**c).collect();
+                if write(&parts).is_err() {
                     return;
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(s: &str) -> Option<(bool, Option<Value>, Option<Value>)> {
+        serde_json::from_str::<Envelope>(s)
+            .ok()
+            .map(|e| (e.jsonrpc, e.method, e.id))
+    }
+
+    /// The guard reads what a parse into a `Value` gave: an object's
+    /// `jsonrpc` member (any value), `method` and `id` (the last when
+    /// repeated); anything else that is JSON is skipped, and what is not
+    /// JSON or not an object is refused.
+    #[test]
+    fn the_envelope_reads_what_a_value_would() {
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"text":"{}\u00e9\"x"}}}}}}"#,
+            "[Board \\\"1\\\"]\\n".repeat(1000)
+        );
+        assert_eq!(
+            read(&big),
+            Some((true, Some(json!("textDocument/didOpen")), None))
+        );
+        assert_eq!(
+            read(r#"{"id":1,"jsonrpc":null,"method":"$/x","id":"b"}"#),
+            Some((true, Some(json!("$/x")), Some(json!("b"))))
+        );
+        assert_eq!(
+            read(r#"{"method":3,"params":[1,{"a":null}]}"#),
+            Some((false, Some(json!(3)), None))
+        );
+        for bad in [
+            "[1,2]",
+            "\"jsonrpc\"",
+            "{\"jsonrpc\":\"2.0\",",
+            "{\"jsonrpc\":\"2.0\"} x",
+            "{\"jsonrpc\":\"2.0\",\"params\":\"\\q\"}",
+            "",
+        ] {
+            assert_eq!(read(bad), None, "{bad}");
+            let v = serde_json::from_str::<Value>(bad)
+                .ok()
+                .filter(Value::is_object);
+            assert_eq!(v, None, "{bad}: a Value refuses it too");
         }
     }
 }

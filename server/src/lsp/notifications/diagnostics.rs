@@ -61,10 +61,10 @@ fn one(snap: &Snapshot, conv: &Converter<'_>, d: &pbn_core::diagnostic::Diagnost
 /// than the check itself.
 ///
 /// - A lasting segment (one piece of the document, shared by the checks of
-///   later versions while that piece does not change) is serialised once
-///   into a template whose line numbers are relative to the piece's first
-///   line; publishing it again copies the template, or its last output when
-///   the piece did not move to other lines.
+///   later versions while that piece does not change) is serialised once;
+///   publishing it again sends that text as it is, or, when the piece moved
+///   to other lines, a copy with its line numbers shifted, which is kept
+///   instead.
 /// - The diagnostics of other segments are cached one by one, by a hash of
 ///   everything that appears in their JSON.
 #[derive(Default)]
@@ -73,17 +73,18 @@ pub struct JsonCache {
     map: std::collections::HashMap<u64, Arc<str>>,
 }
 
-/// A lasting segment's JSON (its diagnostics joined by commas) with line
-/// numbers relative to `base`.
+/// A lasting segment's JSON (its diagnostics joined by commas) as last
+/// published, its piece's first line then at `base`. Kept once: a piece
+/// that moved to other lines gets its line numbers shifted into a new text,
+/// which replaces the old one.
 struct Template {
     /// Keeps the segment's diagnostics alive, so that their address (the
     /// key) is not reused while the entry exists.
     _diags: Arc<Vec<pbn_core::diagnostic::Diagnostic>>,
-    json: String,
-    /// Where each line number is in `json`: offset, length, relative value.
+    json: Arc<str>,
+    base: u32,
+    /// Where each line number is in `json`: offset, length, value.
     lines: Vec<(usize, usize, u32)>,
-    /// The last output: for which first line, and the text.
-    last: Option<(u32, Arc<str>)>,
 }
 
 impl Template {
@@ -93,15 +94,7 @@ impl Template {
             if i > 0 {
                 json.push(',');
             }
-            let mut lsp = one(snap, conv, &seg.absolute(d));
-            let rel = |r: &mut tower_lsp_server::ls_types::Range| {
-                r.start.line -= base;
-                r.end.line -= base;
-            };
-            rel(&mut lsp.range);
-            for r in lsp.related_information.iter_mut().flatten() {
-                rel(&mut r.location.range);
-            }
+            let lsp = one(snap, conv, &seg.absolute(d));
             json.push_str(&serde_json::to_string(&lsp).expect("a diagnostic serialises"));
         }
         // A `"line":` key (a quote inside a JSON string is escaped, so
@@ -119,30 +112,36 @@ impl Template {
         }
         Template {
             _diags: seg.diags.clone(),
-            json,
+            json: Arc::from(json),
+            base,
             lines,
-            last: None,
         }
     }
 
-    /// The JSON with line numbers counted from `base`.
+    /// The JSON with the piece's first line at `base`.
     fn at(&mut self, base: u32) -> Arc<str> {
-        if let Some((b, text)) = &self.last {
-            if *b == base {
-                return text.clone();
-            }
+        if base == self.base {
+            return self.json.clone();
         }
+        // Every line of a self-contained segment is at or after its first.
+        let shift = |v: u32| (i64::from(v) - i64::from(self.base) + i64::from(base)) as u32;
         let mut out = String::with_capacity(self.json.len() + self.lines.len() * 4);
+        let mut lines = Vec::with_capacity(self.lines.len());
         let mut from = 0;
         for &(at, len, value) in &self.lines {
             out.push_str(&self.json[from..at]);
-            out.push_str(itoa::Buffer::new().format(value + base));
+            let v = shift(value);
+            let mut digits = itoa::Buffer::new();
+            let d = digits.format(v);
+            lines.push((out.len(), d.len(), v));
+            out.push_str(d);
             from = at + len;
         }
         out.push_str(&self.json[from..]);
-        let text: Arc<str> = Arc::from(out);
-        self.last = Some((base, text.clone()));
-        text
+        self.json = Arc::from(out);
+        self.lines = lines;
+        self.base = base;
+        self.json.clone()
     }
 }
 
@@ -173,14 +172,21 @@ pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
 }
 
 /// [`publish_json`] as a whole frame (the `Content-Length` header and the
-/// body), written into one buffer: the body of a large document is
-/// megabytes, not to be copied again behind a header.
-pub fn publish_frame(snap: &Snapshot, cache: &mut JsonCache) -> Vec<u8> {
+/// body) in parts: the cached JSON of each piece as it is kept, not copied
+/// into one buffer (the body of a large document is megabytes).
+pub fn publish_frame(snap: &Snapshot, cache: &mut JsonCache) -> crate::lsp::transport::Chunks {
     let message = Message::of(snap, cache);
-    let header = format!("Content-Length: {}\r\n\r\n", message.len());
-    let mut out = Vec::with_capacity(header.len() + message.len());
-    out.extend_from_slice(header.as_bytes());
-    message.write(&mut out);
+    let header = format!("Content-Length: {}\r\n\r\n{}", message.len(), message.head);
+    let comma: Arc<[u8]> = Arc::from(&b","[..]);
+    let mut out: crate::lsp::transport::Chunks = Vec::with_capacity(2 * message.parts.len() + 2);
+    out.push(Arc::from(header.as_bytes()));
+    for (i, p) in message.parts.into_iter().enumerate() {
+        if i > 0 {
+            out.push(comma.clone());
+        }
+        out.push(Arc::<[u8]>::from(p));
+    }
+    out.push(Arc::from(Message::TAIL.as_bytes()));
     out
 }
 
@@ -350,7 +356,7 @@ mod tests {
             let built: serde_json::Value = serde_json::from_str(&body).unwrap();
             assert_eq!(built, typed(&snap));
             // The frame: its header gives the body's exact length.
-            let frame = publish_frame(&snap, &mut JsonCache::default());
+            let frame = publish_frame(&snap, &mut JsonCache::default()).concat();
             assert_eq!(
                 frame,
                 format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
