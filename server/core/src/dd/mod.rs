@@ -283,6 +283,16 @@ pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
 /// what a hover waits for. `None` when DDS reports an error (the caller
 /// then falls back to `solve_deal`). Calls are serialised: the legacy API
 /// keeps process-wide state.
+///
+/// Finer splits were measured and lose: the 20 (strain, leader) boards
+/// through dds-bridge-sys's batched `solve_board` take about 1.5× the CPU
+/// (each board is a full search; a strain's three later leaders here reuse
+/// its transposition table and a null window around the first leader's
+/// result), so more wall time on two cores. Ordering the five strains
+/// hardest first would save at most about 14% (an oracle's order, on 20
+/// random deals) and the order is not known before solving. Either way a
+/// table shows no sooner than its one-thread CPU time divided by the cores
+/// (`pbn-bench dd` prints that floor for the hovered deals).
 fn solve_strains_in_parallel(
     full: contract_bridge::deal::FullDeal,
 ) -> Option<dds_bridge::TrickCountTable> {
