@@ -175,7 +175,13 @@ pub fn parse_check(data: &[u8]) {
     let text = source.text.as_str();
     let index = LineIndex::new(text);
     for export in [false, true] {
-        let result = check_text(&source, &CheckOptions { export });
+        let result = check_text(
+            &source,
+            &CheckOptions {
+                export,
+                ..Default::default()
+            },
+        );
         for d in &result.diagnostics {
             let what = || format!("{} {:?} (export {export})", d.code.code, d.message);
             assert_range(text, &d.range, &what);
@@ -375,7 +381,14 @@ pub fn fmt(data: &[u8]) {
     // meant (`pbn dump` of that game): verbatim games joined by one blank
     // line, or with their lone CRs made LFs, or without the tabs before
     // them, could be read as other games.
-    let diagnostics = check_text(&source, &CheckOptions { export: false }).diagnostics;
+    let diagnostics = check_text(
+        &source,
+        &CheckOptions {
+            export: false,
+            ..Default::default()
+        },
+    )
+    .diagnostics;
     let before = pbn_core::model::dump::dump(&doc, text)["games"].clone();
     let (after, mut got) = meaning(&once.text);
     let b = before.as_array().expect("games");
@@ -734,6 +747,7 @@ pub fn incremental_reparse(data: &[u8]) {
     // inputs of even length).
     let opts = CheckOptions {
         export: data.len().is_multiple_of(2),
+        fixes: true,
     };
     let check_again = |source: &pbn_core::text::SourceText,
                        forest: &pbn_core::syntax::Forest,

@@ -78,7 +78,10 @@ fn assert_same_forest(
     export: bool,
 ) -> (State, pbn_core::checker::Stats) {
     let source = SourceText::from_text(text.to_owned());
-    let opts = CheckOptions { export };
+    let opts = CheckOptions {
+        export,
+        ..Default::default()
+    };
     let want = check_whole(&source, &opts);
     let (got, state, stats) = check(&source, tree, &opts, prev);
     let (w, g) = (key(&want.diagnostics), key(&got.diagnostics));

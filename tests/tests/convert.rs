@@ -47,7 +47,10 @@ fn rbn_report(input: &str) -> String {
     s.push_str("--- pbn check (errors and warnings)\n");
     let res = check_text(
         &decode(formatted.as_bytes()),
-        &CheckOptions { export: false },
+        &CheckOptions {
+            export: false,
+            ..Default::default()
+        },
     );
     for d in &res.diagnostics {
         if matches!(

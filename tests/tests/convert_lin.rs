@@ -46,7 +46,10 @@ fn read_report(input: &str, diags: &[pbn_core::convert::ReadDiagnostic]) -> Stri
 fn check_errors(pbn: &str) -> Vec<String> {
     let res = check_text(
         &SourceText::from_text(pbn.to_string()),
-        &CheckOptions { export: false },
+        &CheckOptions {
+            export: false,
+            ..Default::default()
+        },
     );
     res.diagnostics
         .iter()

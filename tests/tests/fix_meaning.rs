@@ -108,7 +108,14 @@ fn safe_fixes_leave_values_they_do_not_read_alone() {
         [Deal \"$dealer:$deal\"]\n[Auction \"$dealer\"]\n[Play \"$leader\"]\n\n\
         [Dealer \"n\"]\n[Declarer \"s\"]\n[Contract \"3nt\"]\n[Auction \"n\"]\nPass\n";
     let source = SourceText::from_text(text.to_owned());
-    let fixed = fix_source(&source, &CheckOptions { export: true }, false);
+    let fixed = fix_source(
+        &source,
+        &CheckOptions {
+            export: true,
+            ..Default::default()
+        },
+        false,
+    );
     let out = &fixed.source.text;
     for placeholder in [
         "\"$dealer\"",

@@ -34,7 +34,10 @@ fn fmt_output_of_the_corpus_passes_the_export_check_but_for_unfixable_errors() {
         let (bytes, _) = pbn_core::text::encode(&out.text, source.encoding);
         let res = check_text(
             &pbn_core::text::decode(&bytes),
-            &CheckOptions { export: true },
+            &CheckOptions {
+                export: true,
+                ..Default::default()
+            },
         );
         let mut by_code: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
         for d in &res.diagnostics {

@@ -224,11 +224,17 @@ fn a_note_with_data_before_the_auction_is_kept_as_written() {
         pbn_tests::fuzz::meaning(text).0,
         pbn_tests::fuzz::meaning(&out.text).0
     );
-    let codes: Vec<&str> = check_text(&decode(text.as_bytes()), &CheckOptions { export: false })
-        .diagnostics
-        .iter()
-        .map(|d| d.code.code)
-        .collect();
+    let codes: Vec<&str> = check_text(
+        &decode(text.as_bytes()),
+        &CheckOptions {
+            export: false,
+            ..Default::default()
+        },
+    )
+    .diagnostics
+    .iter()
+    .map(|d| d.code.code)
+    .collect();
     assert_eq!(codes, ["PBN0206", "PBN0209"]);
 }
 
@@ -364,8 +370,13 @@ fn a_section_row_of_unicode_white_space_is_kept() {
 fn a_quoted_table_cell_with_an_escape_gets_its_range_as_written() {
     let input = b"[ActionTable\"Card\"\"\\\"\xa4\"";
     let source = decode(input);
-    let result =
-        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
+    let result = pbn_core::checker::check_text(
+        &source,
+        &pbn_core::checker::CheckOptions {
+            export: false,
+            ..Default::default()
+        },
+    );
     let d = result
         .diagnostics
         .iter()
@@ -412,8 +423,13 @@ fn a_message_quoting_its_own_delimiters_stays_short() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/fuzz/parse_check/message-quoting-its-own-delimiters");
     let source = decode(&std::fs::read(path).unwrap());
-    let result =
-        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
+    let result = pbn_core::checker::check_text(
+        &source,
+        &pbn_core::checker::CheckOptions {
+            export: false,
+            ..Default::default()
+        },
+    );
     for (code, end) in [
         ("PBN0006", "is not a quoted string (§3.3)"),
         ("PBN0202", "counts (§3.4)"),

@@ -7,7 +7,13 @@ use pbn_core::text::decode;
 use pbn_tests::gen::{generate, GenOptions};
 
 fn codes(text: &str, export: bool) -> Vec<String> {
-    let result = check_text(&decode(text.as_bytes()), &CheckOptions { export });
+    let result = check_text(
+        &decode(text.as_bytes()),
+        &CheckOptions {
+            export,
+            ..Default::default()
+        },
+    );
     result
         .diagnostics
         .iter()

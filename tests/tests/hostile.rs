@@ -44,7 +44,10 @@ const MAX_LINE: usize = 300;
 fn in_process(name: &str, bytes: &[u8]) {
     let source = decode(bytes);
     for export in [false, true] {
-        let opts = CheckOptions { export };
+        let opts = CheckOptions {
+            export,
+            ..Default::default()
+        };
         let piecewise = check_text(&source, &opts);
         // The per-file and per-game limits are the same, piece by piece
         // (`pbn check`, the language server) or on the whole document.

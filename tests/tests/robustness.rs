@@ -8,7 +8,13 @@ use pbn_tests::corpus::{corpus_dir, corpus_files};
 fn run_all(bytes: &[u8]) {
     let source = decode(bytes);
     for export in [false, true] {
-        let _ = check_text(&source, &CheckOptions { export });
+        let _ = check_text(
+            &source,
+            &CheckOptions {
+                export,
+                ..Default::default()
+            },
+        );
     }
     let tree = pbn_core::syntax::parse_pieces(&source.text);
     let doc = pbn_core::model::lower(&tree, &source.text);

@@ -167,11 +167,17 @@ fn every_registry_code_is_in_the_table() {
 /// The codes `src` gets (export rules for export codes).
 fn codes_of(src: &str, export: bool) -> BTreeSet<&'static str> {
     let source = decode(src.as_bytes());
-    check_text(&source, &CheckOptions { export })
-        .diagnostics
-        .iter()
-        .map(|d| d.code.code)
-        .collect()
+    check_text(
+        &source,
+        &CheckOptions {
+            export,
+            ..Default::default()
+        },
+    )
+    .diagnostics
+    .iter()
+    .map(|d| d.code.code)
+    .collect()
 }
 
 /// Codes whose `bad`/`good` are not runnable as they stand: the double-dummy
@@ -216,11 +222,17 @@ fn every_row_code_has_a_failing_and_a_passing_fixture() {
     // Byte-level fixtures of NOT_AS_TEXT.
     let bytes = |b: &[u8], export: bool| {
         let source = decode(b);
-        check_text(&source, &CheckOptions { export })
-            .diagnostics
-            .iter()
-            .map(|d| d.code.code)
-            .collect::<BTreeSet<_>>()
+        check_text(
+            &source,
+            &CheckOptions {
+                export,
+                ..Default::default()
+            },
+        )
+        .diagnostics
+        .iter()
+        .map(|d| d.code.code)
+        .collect::<BTreeSet<_>>()
     };
     for (code, bad, good, export) in [
         (

@@ -61,7 +61,10 @@ fn assert_same(name: &str, text: &str) -> usize {
             .collect::<Vec<_>>()
     };
     assert_eq!(key(&a), key(&b), "{name}: diagnostics differ");
-    let export = pbn_core::checker::CheckOptions { export: true };
+    let export = pbn_core::checker::CheckOptions {
+        export: true,
+        ..Default::default()
+    };
     let a = pbn_core::checker::check_parsed(&source, &whole, &export).diagnostics;
     let b = pbn_core::checker::check_parsed(&source, &pieces, &export).diagnostics;
     assert_eq!(key(&a), key(&b), "{name}: export diagnostics differ");

@@ -9,11 +9,19 @@ fn main() {
         ..Default::default()
     };
     let f = pbn_core::format::format(&source, &opts);
-    let before =
-        pbn_core::checker::check_text(&source, &pbn_core::checker::CheckOptions { export: false });
+    let before = pbn_core::checker::check_text(
+        &source,
+        &pbn_core::checker::CheckOptions {
+            export: false,
+            ..Default::default()
+        },
+    );
     let after = pbn_core::checker::check_text(
         &pbn_core::text::decode(f.text.as_bytes()),
-        &pbn_core::checker::CheckOptions { export: true },
+        &pbn_core::checker::CheckOptions {
+            export: true,
+            ..Default::default()
+        },
     );
     let errors_before = before
         .diagnostics

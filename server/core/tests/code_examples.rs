@@ -8,7 +8,13 @@ use pbn_core::text::decode;
 
 fn codes_of(src: &str, export: bool) -> Vec<&'static str> {
     let source = decode(src.as_bytes());
-    let res = check_text(&source, &CheckOptions { export });
+    let res = check_text(
+        &source,
+        &CheckOptions {
+            export,
+            ..Default::default()
+        },
+    );
     let mut codes: Vec<_> = res.diagnostics.iter().map(|d| d.code.code).collect();
     // PBN11xx: `pbn check --dd`, double-dummy values against the solver.
     let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
@@ -58,11 +64,17 @@ fn bad_examples_trigger_and_good_examples_pass() {
 
 fn codes_of_bytes(bytes: &[u8], export: bool) -> Vec<&'static str> {
     let source = decode(bytes);
-    check_text(&source, &CheckOptions { export })
-        .diagnostics
-        .iter()
-        .map(|d| d.code.code)
-        .collect()
+    check_text(
+        &source,
+        &CheckOptions {
+            export,
+            ..Default::default()
+        },
+    )
+    .diagnostics
+    .iter()
+    .map(|d| d.code.code)
+    .collect()
 }
 
 #[test]

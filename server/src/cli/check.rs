@@ -231,6 +231,8 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, S
             Ok(FileOptions {
                 check: CheckOptions {
                     export: args.export || c.check.export,
+                    // Built by `fix_source` when --fix or --diff asks.
+                    fixes: false,
                 },
                 dd: args.dd || c.check.dd,
                 policy: c.check.policy(),

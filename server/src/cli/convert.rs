@@ -6,7 +6,7 @@ use super::write;
 use clap::Args;
 use pbn_core::codes::Severity;
 use pbn_core::convert::{self, Converted, Format};
-use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::format::{format_fixed, EolOption, FormatOptions};
 use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -164,10 +164,13 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             eol: EolOption::Crlf,
             export_header: true,
         };
-        text = format(&decode(text.as_bytes()), &options).text;
+        text = format_fixed(&decode(text.as_bytes()), &options).text;
         let res = pbn_core::checker::check_text(
             &decode(text.as_bytes()),
-            &pbn_core::checker::CheckOptions { export: true },
+            &pbn_core::checker::CheckOptions {
+                export: true,
+                ..Default::default()
+            },
         );
         let index = LineIndex::new(&text);
         let mut shown = 0;

@@ -244,8 +244,11 @@ impl Snapshot {
             .check
             .get_or_init(|| {
                 let source = &self.source;
+                // Fixes built: the quick fixes, `source.fixAll.pbn` and
+                // the formatting request read them from this check.
                 let opts = CheckOptions {
                     export: self.settings.export,
+                    fixes: true,
                 };
                 let empty = CheckState::default();
                 let prev = self

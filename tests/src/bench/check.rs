@@ -183,7 +183,10 @@ pub fn run(args: &Args) -> Result<String, String> {
     let mut history: BTreeMap<&'static str, Vec<(usize, Outcome)>> = BTreeMap::new();
     let mut specs_seen: Vec<Spec> = Vec::new();
     let mut sizes_out = Vec::new();
-    let opts = CheckOptions { export: false };
+    let opts = CheckOptions {
+        export: false,
+        ..Default::default()
+    };
 
     for &games in &sizes {
         let text = generate(games, args.seed, &GenOptions::default());

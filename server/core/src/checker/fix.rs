@@ -48,6 +48,7 @@ type Applied = Vec<(&'static CodeInfo, usize)>;
 /// check of `source`, checks again and repeats until no fix applies, at
 /// most [`MAX_PASSES`] times.
 pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) -> Fixed {
+    let opts = &opts.with_fixes();
     let mut current: Option<SourceText> = None;
     let mut applied: Applied = Vec::new();
     let mut passes = 0;

@@ -272,7 +272,7 @@ pub fn to_pbn(input: &str) -> Converted {
     }
     let pbn = games.join("\n");
     let source = crate::text::SourceText::from_text(pbn);
-    let formatted = crate::format::format(&source, &crate::format::FormatOptions::default());
+    let formatted = crate::format::format_fixed(&source, &crate::format::FormatOptions::default());
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     Converted {
         text: formatted.text,

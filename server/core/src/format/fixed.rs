@@ -27,21 +27,11 @@ pub(super) struct FixedPiece {
 
 /// Piece `p` of `text` with the safe fixes of its games' diagnostics
 /// applied until none is left (at most [`MAX_PASSES`] rounds); `None` when
-/// no safe fix applies. `export_from` is [`crate::rules::export_from`] of
-/// the document.
-pub(super) fn fix_piece(
-    text: &str,
-    p: &PieceAt<'_>,
-    export_from: Option<usize>,
-) -> Option<FixedPiece> {
-    let opts = CheckOptions::default();
-    // Whether export rules apply, per game, from where the games are in
-    // the document (a fix never moves a game across the `% EXPORT` line).
-    let export: Vec<bool> = p
-        .games
-        .iter()
-        .map(|g| crate::rules::game_export(export_from, g))
-        .collect();
+/// no safe fix applies. `pbn fmt` writes export format, so the export
+/// rules' fixes apply to every game ([`fix_options`]), wherever the
+/// document's `% EXPORT` line is.
+pub(super) fn fix_piece(text: &str, p: &PieceAt<'_>) -> Option<FixedPiece> {
+    let opts = fix_options();
     let first = p.games.first()?.index;
     let mut current: Option<FixedPiece> = None;
     for _ in 0..MAX_PASSES {
@@ -51,8 +41,7 @@ pub(super) fn fix_piece(
         };
         let diags: Vec<Diagnostic> = games
             .iter()
-            .zip(export.iter().chain(std::iter::repeat(&false)))
-            .flat_map(|(g, &e)| crate::rules::check_game(whole, &opts, e, g))
+            .flat_map(|g| crate::rules::check_game(whole, &opts, true, g))
             .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
             .map(|d| shifted(d, base))
             .collect();
@@ -76,6 +65,17 @@ pub(super) fn fix_piece(
         });
     }
     current
+}
+
+/// The options `pbn fmt` fixes with: export rules on (the formatter writes
+/// export format, and the export rules' fixes are what makes a value its
+/// export form: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), fixes
+/// built.
+pub(super) fn fix_options() -> CheckOptions {
+    CheckOptions {
+        export: true,
+        fixes: true,
+    }
 }
 
 /// `d` with its fix's edits moved `by` bytes back (into a piece's text).

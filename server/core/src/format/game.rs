@@ -3,13 +3,12 @@
 use super::options::FormatOptions;
 use crate::bridge::seat_letter;
 use crate::hash::Map as HashMap;
-use crate::model::values::{self, ContractValue, SideScores};
+use crate::model::values;
 use crate::model::{
     AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole,
 };
 use crate::spec::sections::Section;
 use crate::spec::tags::MANDATORY;
-use contract_bridge::Seat;
 use std::borrow::Cow;
 
 /// The longest line export format allows, without its line end (§2.3).
@@ -328,103 +327,13 @@ fn entry_anchor<T>(
     }
 }
 
-fn parse_ok<T>(p: &values::Parsed<T>) -> bool {
-    !p.issues
-        .iter()
-        .any(|i| i.severity() == crate::diagnostic::Severity::Error)
-}
-
-/// The export form of a tag value (§3.4.10, §3.4.11, §3.4.15, §3.11), or
-/// the value as written when it cannot be normalised safely.
-fn normalized(g: &Game, name: &str, raw: &str) -> String {
-    let keep = || raw.to_owned();
-    match name {
-        "Dealer" | "Auction" | "Play" => {
-            let p = values::parse_dealer(raw);
-            match (&p.value, parse_ok(&p)) {
-                (Some(s), true) => seat_letter(s.seat).to_string(),
-                _ => keep(),
-            }
-        }
-        "Declarer" => {
-            let p = values::parse_declarer(raw);
-            match (&p.value, parse_ok(&p)) {
-                (Some(d), true) => match d.seat {
-                    Some(s) => format!("{}{}", if d.swapped { "^" } else { "" }, seat_letter(s)),
-                    None => String::new(),
-                },
-                _ => keep(),
-            }
-        }
-        "Vulnerable" => {
-            let p = values::parse_vulnerable(raw);
-            match (&p.value, parse_ok(&p)) {
-                (Some(v), true) => v.canonical_export().to_owned(),
-                _ => keep(),
-            }
-        }
-        "Contract" => {
-            let p = values::parse_contract(raw);
-            match (&p.value, parse_ok(&p)) {
-                (Some(c), true) if !matches!(c.value, ContractValue::Empty) || raw.is_empty() => {
-                    c.export_form()
-                }
-                _ => keep(),
-            }
-        }
-        "Deal" => {
-            let p = values::parse_deal(raw);
-            let dealer = g
-                .value("Dealer")
-                .and_then(|d| values::parse_dealer(d).value)
-                .map(|s| s.seat);
-            match (&p.value, p.issues.is_empty()) {
-                (Some(d), true) => d
-                    .export_form(dealer.unwrap_or(d.first))
-                    .unwrap_or_else(keep),
-                _ => keep(),
-            }
-        }
-        "Result" => {
-            let p = values::parse_result(raw);
-            let declarer = g
-                .value("Declarer")
-                .and_then(|d| values::parse_declarer(d).value)
-                .and_then(|d| d.seat);
-            match (&p.value, parse_ok(&p), declarer) {
-                (Some(r), true, Some(d)) => match r
-                    .tricks
-                    .and_then(|t| t.for_declarer(matches!(d, Seat::North | Seat::South)))
-                {
-                    Some(n) => format!("{}{n}", if r.differs_from_actual { "^" } else { "" }),
-                    None => keep(),
-                },
-                (Some(r), true, None) => match r.tricks {
-                    Some(SideScores::Declarer(n)) => {
-                        format!("{}{n}", if r.differs_from_actual { "^" } else { "" })
-                    }
-                    _ => keep(),
-                },
-                _ => keep(),
-            }
-        }
-        _ => keep(),
-    }
-}
-
 fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
     let t = &p.game.tags[i];
     let value = match &t.value {
         None => String::new(),
-        Some(v) if t.inherit != Inherit::None => v.raw.as_str().to_owned(),
-        Some(v) => {
-            let n = normalized(p.game, &t.name, &v.raw);
-            if n == v.raw {
-                n
-            } else {
-                crate::model::escape(&n)
-            }
-        }
+        // As written: the export form of a value is the rules' safe fix
+        // (`crate::rules::fixes`), applied before formatting.
+        Some(v) => v.raw.as_str().to_owned(),
     };
     // A tag pair alone on its line (§3.3), but a line holds at most 254
     // characters plus its end (§2.3): drop the space if that is what it takes.
@@ -527,10 +436,8 @@ fn entry_pieces<T>(
         let t = &p.text[a.range.clone()];
         let item = match a.kind {
             AnnotationKind::NoteRef(_) => (0, 0, j, t.to_owned()),
-            AnnotationKind::Suffix(s) => {
-                let nag = u64::from(sec.suffix_nag(s));
-                (1, nag, j, format!("${nag}"))
-            }
+            // Placed as its NAG; written as its NAG by the PBN1007 fix.
+            AnnotationKind::Suffix(s) => (1, u64::from(sec.suffix_nag(s)), j, t.to_owned()),
             AnnotationKind::Nag(Some(n)) => (1, n as u64, j, format!("${n}")),
             AnnotationKind::Nag(None) => (2, 0, j, t.to_owned()),
             AnnotationKind::Irregularity(_) => (3, 0, j, t.to_owned()),
@@ -646,8 +553,8 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         }
     }
     let value = match tag_seat {
-        Some(s) => seat_letter(s).to_string(),
-        None => tag
+        Some(s) if skip > 0 => seat_letter(s).to_string(),
+        _ => tag
             .value
             .as_ref()
             .map(|v| v.raw.as_str().to_owned())
@@ -705,7 +612,7 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         }
         return Some(Piece::Entry {
             k: k - 1,
-            token: call_text(text, e).into(),
+            token: text[e.range.clone()].into(),
             counts: true,
         });
     });
@@ -736,14 +643,6 @@ fn stray_terminators<T>(
         p.commented += 1;
     }
     Some(())
-}
-
-fn call_text<'t>(text: &'t str, e: &Entry<CallToken>) -> &'t str {
-    let t = &text[e.range.clone()];
-    match e.token {
-        CallToken::Invalid => t,
-        tok => tok.canonical(t).unwrap_or(t),
-    }
 }
 
 fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Option<()> {
@@ -794,8 +693,8 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
         }
     }
     let value = match tag_seat {
-        Some(s) => seat_letter(s).to_string(),
-        None => tag
+        Some(s) if rotate > 0 => seat_letter(s).to_string(),
+        _ => tag
             .value
             .as_ref()
             .map(|v| v.raw.as_str().to_owned())
@@ -817,9 +716,6 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
         let t = &text[e.range.clone()];
         let token: Cow<'_, str> = match e.token {
             CardToken::Terminator => ";*".into(),
-            CardToken::Card(_) if t.bytes().any(|b| b.is_ascii_lowercase()) => {
-                t.to_ascii_uppercase().into()
-            }
             _ => t.into(),
         };
         Piece::Entry {

@@ -1,6 +1,14 @@
 //! The export formatter (§2.1, §2.3, §3, §5): prints the model and every
 //! comment back in PBN export format.
 //!
+//! The formatter lays out; it repairs nothing. What makes a value, call,
+//! card or annotation its export form (`3N` → `3NT`, `s` → `S`, a suffix
+//! → its NAG, a Deal from the dealer) is a safe fix of a rule
+//! ([`crate::rules::fixes`]), applied first ([`format_fixed`],
+//! [`format_streamed`]: `pbn fmt`) with the export rules on for every game,
+//! so that `pbn check --export --fix` and the language server's quick
+//! fixes write the same forms. [`format`] prints the values as written.
+//!
 //! Comments are attached before printing (biome-style): each comment or
 //! escape line belongs to the item it follows — a tag, a call or card, one
 //! of its annotations, a note, a section element — or leads the game when it
@@ -74,9 +82,10 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     out
 }
 
-/// [`format`] after applying every safe fix of the document's diagnostics
-/// ([`safe_fixed`]): what the checker reads as something else is written as
-/// what it was read as (measured by `tests/tests/fmt_export_corpus.rs`).
+/// [`format`] after applying every safe fix of the document's diagnostics,
+/// export rules on ([`safe_fixed`]): what the checker reads as something
+/// else is written as what it was read as, each value in its export form
+/// (measured by `tests/tests/fmt_export_corpus.rs`).
 /// What `pbn fmt` writes ([`format_streamed`] gives the same text).
 pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let (fixed, fixes) = safe_fixed(source);
@@ -86,14 +95,13 @@ pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
     out
 }
 
-/// The text with every safe fix of its diagnostics applied
-/// ([`crate::checker::fix::fix_source`], round after round), and how many
+/// The text with every safe fix of its diagnostics, export rules on,
+/// applied ([`crate::checker::fix::fix_source`], round after round), and how many
 /// were applied; `None` when there was none. A safe fix never changes what
 /// a game means (`pbn dump`: `tests/tests/fix_meaning.rs`), so a game whose
 /// syntax error a safe fix removes is formatted like any other.
 pub fn safe_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
-    let fixed =
-        crate::checker::fix::fix_source(source, &crate::checker::CheckOptions::default(), false);
+    let fixed = crate::checker::fix::fix_source(source, &fixed::fix_options(), false);
     let fixes = fixed.count();
     let crate::checker::fix::Fixed {
         source: text,
@@ -155,7 +163,6 @@ fn streamed(
     } else {
         Vec::new()
     };
-    let export_from = crate::rules::export_from(source, &crate::checker::CheckOptions::default());
     let mut out = Assembler::new(source);
     out.out = String::new();
     let mut fixes = 0;
@@ -167,7 +174,7 @@ fn streamed(
                 _ => vec![0; p.games.len()],
             };
             if fix {
-                if let Some(part) = fixed::fix_piece(text, p, export_from)
+                if let Some(part) = fixed::fix_piece(text, p)
                     .and_then(|f| fixed_part(p, &f, &keep, opts).map(|part| (part, f.fixes)))
                 {
                     return part;

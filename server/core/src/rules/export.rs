@@ -264,14 +264,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         }
         match tag.name.as_str() {
             "Vulnerable" => {
-                let canon = match raw.to_ascii_lowercase().as_str() {
-                    "none" | "love" | "-" => Some("None"),
-                    "ns" => Some("NS"),
-                    "ew" => Some("EW"),
-                    "all" | "both" => Some("All"),
-                    _ => None,
-                };
-                if let Some(canon) = canon {
+                if let Some(canon) = crate::model::values::vulnerable_export_form(raw) {
                     if canon != raw {
                         ctx.push(
                             out,

@@ -487,8 +487,17 @@ fn reads_as_value(name: &str, value: &str) -> bool {
         "Play" => values::parse_play_seat(value).value.is_some(),
         "Declarer" => values::parse_declarer(value).value.is_some(),
         "Contract" => values::parse_contract(value).value.is_some(),
-        // `x` for a spot card (lower case) is no card `X`.
-        "Deal" => values::parse_deal(value).value.is_some() && !value.contains('X'),
+        // `x` for a spot card (lower case) is no card `X`; a character
+        // that is no card (`v`) stays as written, not made another one.
+        "Deal" => {
+            let p = values::parse_deal(value);
+            p.value.is_some()
+                && !value.contains('X')
+                && !p
+                    .issues
+                    .iter()
+                    .any(|i| i.severity() == crate::diagnostic::Severity::Error)
+        }
         _ => false,
     }
 }
@@ -1074,13 +1083,7 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let raw = &tag.value.as_ref()?.raw;
     match tag.name.as_str() {
         "Vulnerable" => {
-            let new = match raw.to_ascii_lowercase().as_str() {
-                "none" | "love" | "-" => "None",
-                "ns" => "NS",
-                "ew" => "EW",
-                "all" | "both" => "All",
-                _ => return None,
-            };
+            let new = values::vulnerable_export_form(raw)?;
             set_value_fix(tag, new, format!("Write Vulnerable as \"{new}\""), true)
         }
         "Result" => {

@@ -28,6 +28,21 @@ pub(crate) type FastSet<K> = rustc_hash::FxHashSet<K>;
 pub struct CheckOptions {
     /// Also report what is legal in import format but not in export format.
     pub export: bool,
+    /// Give each fixable diagnostic its [`crate::diagnostic::Fix`]
+    /// ([`fixes::attach`]): set by whoever applies or offers fixes (`pbn
+    /// check --fix`/`--diff`, `pbn fmt`, the language server); a plain
+    /// check does not pay for building them.
+    pub fixes: bool,
+}
+
+impl CheckOptions {
+    /// These options with fixes built.
+    pub fn with_fixes(&self) -> CheckOptions {
+        CheckOptions {
+            fixes: true,
+            ..self.clone()
+        }
+    }
 }
 
 /// What a per-game rule sees.
@@ -148,7 +163,9 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     if export {
         export::check(&ctx, &mut out);
     }
-    fixes::attach(text, g, &mut out);
+    if opts.fixes {
+        fixes::attach(text, g, &mut out);
+    }
     cap_per_code(&mut out);
     out
 }

@@ -3,7 +3,6 @@
 //! file's own line endings are kept, as in the editor).
 
 use crate::lsp::snapshot::Snapshot;
-use pbn_core::codes::Category;
 use pbn_core::format::{format_fixed, FormatOptions};
 use pbn_core::text::SourceText;
 use tower_lsp_server::ls_types::*;
@@ -53,8 +52,9 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
 /// few tenths of a second).
 pub const FIX_WHOLE_LIMIT: usize = 2 << 20;
 
-/// When the snapshot's check has a safe fix (one of the checks `pbn fmt`
-/// runs: not an export-format one, which the formatter does itself), the
+/// When the document may have a safe fix (the snapshot's check has one;
+/// or it ran without the export rules, whose fixes `pbn fmt` applies to
+/// every game: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), the
 /// document with every safe fix applied and then formatted
 /// ([`format_fixed`]), as one edit of the span that changes; `None` when
 /// no safe fix applies or the document is larger than `limit` bytes. Fixes do not span pieces, but fixing one piece can
@@ -69,9 +69,12 @@ fn fixed_edits(
     if snap.source.text.len() > limit {
         return None;
     }
-    let pending = snap.check().diagnostics.iter().any(|d| {
-        d.code.category != Category::Export && d.fix.as_deref().is_some_and(|f| f.applies(false))
-    });
+    let pending = !snap.settings.export
+        || snap
+            .check()
+            .diagnostics
+            .iter()
+            .any(|d| d.fix.as_deref().is_some_and(|f| f.applies(false)));
     if !pending {
         return None;
     }

@@ -65,8 +65,8 @@ pub use result_score::{
     ResultTag, ResultTricks, RubberHistory, RubberScore, SideScores,
 };
 pub use seat::{
-    parse_auction_seat, parse_dealer, parse_declarer, parse_play_seat, parse_vulnerable, Declarer,
-    SeatTag, Vulnerable,
+    parse_auction_seat, parse_dealer, parse_declarer, parse_play_seat, parse_vulnerable,
+    vulnerable_export_form, Declarer, SeatTag, Vulnerable,
 };
 pub use table::{
     check_cell, check_table_cell, is_table_tag, parse_columns, Align, Column, Order, TABLE_TAGS,

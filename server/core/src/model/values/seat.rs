@@ -184,6 +184,17 @@ impl Vulnerable {
     }
 }
 
+/// The export form (§3.4.10) of a Vulnerable value that reads without an
+/// error (`Both`, `n-s`, `None ` padded…): `None`, `NS`, `EW` or `All`.
+pub fn vulnerable_export_form(raw: &str) -> Option<&'static str> {
+    let p = parse_vulnerable(raw);
+    let clean = !p
+        .issues
+        .iter()
+        .any(|i| i.severity() == crate::diagnostic::Severity::Error);
+    p.value.filter(|_| clean).map(|v| v.canonical_export())
+}
+
 /// Parses a Vulnerable tag value (§3.4.10): "None", "Love", "-", "NS",
 /// "EW", "All", "Both" and their all-lowercase forms (§3.11) are clean.
 /// Other letter cases give [`codes::VALUE_CASE`], readable variants such as
