@@ -68,7 +68,7 @@ pub fn encoding_fix(source: &SourceText) -> Option<crate::diagnostic::Fix> {
 fn utf8_beyond_ascii(source: &SourceText) -> Option<(bool, usize)> {
     let bom = source.encoding == Encoding::Utf8Bom;
     let n = source.non_ascii_chars();
-    ((bom || source.encoding == Encoding::Utf8) && (bom || n > 0)).then_some((bom, n))
+    (bom || (source.encoding == Encoding::Utf8 && n > 0)).then_some((bom, n))
 }
 
 /// The encoding a writer of `source`'s file writes the fixed or formatted
