@@ -27,7 +27,8 @@ fn run_on_copy(path: &Path, flags: &[&str]) -> (i32, String, String, String) {
         .arg(&copy)
         .output()
         .unwrap();
-    let after = std::fs::read_to_string(&copy).unwrap();
+    // Decoded: a UTF-8 fixture is written back in ISO 8859-1 (PBN0111).
+    let after = pbn_core::text::decode(&std::fs::read(&copy).unwrap()).text;
     std::fs::remove_file(&copy).unwrap();
     let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&*copy.to_string_lossy(), "FILE");
     (

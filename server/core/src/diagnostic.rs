@@ -50,7 +50,9 @@ pub enum Applicability {
 }
 
 /// The text edits that resolve a diagnostic (as ruff's fixes): edits do not
-/// overlap and are in no particular order.
+/// overlap and are in no particular order. A fix of the file's encoding
+/// (§2.2) has no edits and names the encoding to write the file in
+/// ([`Fix::reencode`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub title: String,
@@ -58,6 +60,12 @@ pub struct Fix {
     pub applicability: Applicability,
     /// The editor's preferred quick fix for the diagnostic.
     pub preferred: bool,
+    /// Write the file in this encoding: a change of the bytes, not of the
+    /// text, that only a writer of the file can make
+    /// ([`crate::checker::fix::fix_source`] for `pbn check --fix` and `pbn
+    /// fmt`; [`crate::text::reencoded`] gives the text as it then reads).
+    /// [`apply_fixes`], which edits text, leaves such a fix alone.
+    pub encoding: Option<crate::text::Encoding>,
 }
 
 impl Fix {
@@ -67,6 +75,16 @@ impl Fix {
             edits,
             applicability,
             preferred: applicability == Applicability::Safe,
+            encoding: None,
+        }
+    }
+
+    /// Writing the file in `encoding` (safe: the text reads the same,
+    /// [`crate::text::reencoded`]); no text edit.
+    pub fn reencode(title: impl Into<String>, encoding: crate::text::Encoding) -> Fix {
+        Fix {
+            encoding: Some(encoding),
+            ..Fix::new(title, Vec::new(), Applicability::Safe)
         }
     }
 

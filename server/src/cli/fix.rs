@@ -82,7 +82,9 @@ pub fn run(
                 continue;
             }
         };
-        let changed = fixed.count() > 0 && fixed.source.text != source.text;
+        // A fix of the encoding (PBN0111, §2.2) changes the bytes only.
+        let changed = fixed.count() > 0
+            && (fixed.source.text != source.text || fixed.source.encoding != source.encoding);
         if fixed.unstable {
             errln!(
                 "warning: {name}: fixes still changed the text after {} rounds; the last round is kept",
@@ -92,19 +94,20 @@ pub fn run(
         if !mode.write {
             if changed {
                 would_change += 1;
-                let diff =
-                    similar::TextDiff::from_lines(source.text.as_str(), fixed.source.text.as_str());
                 out!(
                     "{}",
-                    diff.unified_diff()
-                        .context_radius(3)
-                        .header(&name, &format!("{name} (fixed)"))
+                    write::unified_diff(
+                        &name,
+                        "fixed",
+                        (&source.text, source.encoding),
+                        (&fixed.source.text, fixed.source.encoding)
+                    )
                 );
                 errln!("{name}: would apply {}", applied_text(&fixed));
             }
         } else if changed {
-            let (out, lost) = encode(&fixed.source.text, source.encoding);
-            if write::unencodable(&name, lost, source.encoding) {
+            let (out, lost) = encode(&fixed.source.text, fixed.source.encoding);
+            if write::unencodable(&name, lost, fixed.source.encoding) {
                 failed = true;
                 continue;
             }

@@ -34,7 +34,12 @@ pub enum Eol {
 /// Nothing is dropped: a repeated tag's ignored value and a `*` before the
 /// end of the auction or play are kept as `;` comments where they stood,
 /// and a note on stderr names the games touched that way.
-/// Files are rewritten in place in their own encoding, through a temporary
+/// A UTF-8 file is written in ISO 8859-1 when every character fits (PBN
+/// data is ISO 8859-1, §2.2; a `charset=` declaration is rewritten to
+/// match, a byte order mark dropped); one with characters ISO 8859-1 has
+/// not (♠) stays UTF-8, with a warning. Other files keep their encoding
+/// (ISO 8859-1 input is written byte for byte where nothing changes).
+/// Files are rewritten in place, through a temporary
 /// file and a rename: a symlink is followed and its target rewritten (the
 /// link stays); owner and mode are kept; a read-only file is not written
 /// unless --force; a UTF-16 or UTF-32 file (not a PBN encoding, §2.2) is
@@ -146,10 +151,13 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
         let mut text = String::new();
         let mut lost = 0;
+        // ISO 8859-1 for a UTF-8 file whose characters all fit (§2.2; the
+        // formatter's fixes rewrite a `charset=` declaration to match).
+        let write_as = pbn_core::rules::write_encoding(&source);
         let streamed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pbn_core::format::format_streamed(&source, &opts, |part| {
                 // A byte order mark only in front of the first part.
-                let enc = match source.encoding {
+                let enc = match write_as {
                     Encoding::Utf8Bom if !out.is_empty() => Encoding::Utf8,
                     e => e,
                 };
@@ -170,7 +178,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             }
         };
         let name = input.display();
-        if write::unencodable(&name, lost, source.encoding) {
+        if write::unencodable(&name, lost, write_as) {
             failed = true;
             continue;
         }
@@ -209,6 +217,24 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 )
             );
         }
+        if write_as != source.encoding && !args.check {
+            errln!(
+                "note: {name}: {} in {}, not {} (PBN data is ISO 8859-1, §2.2)",
+                if args.diff {
+                    "would be written"
+                } else {
+                    "written"
+                },
+                write_as.name(),
+                source.encoding.name()
+            );
+        }
+        let outside = source.non_latin1_chars();
+        if outside > 0 && matches!(write_as, Encoding::Utf8 | Encoding::Utf8Bom) && !args.check {
+            errln!(
+                "warning: {name}: kept in UTF-8: {outside} character(s) have no ISO 8859-1 code (PBN0106, §2.2; `pbn check {name}` shows them)"
+            );
+        }
         if result.fixes > 0 {
             errln!(
                 "note: {name}: {} safe fix{} applied (`pbn check --diff {name}` lists them)",
@@ -231,12 +257,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if args.diff {
             if differs {
-                let diff = similar::TextDiff::from_lines(source.text.as_str(), text.as_str());
                 out!(
                     "{}",
-                    diff.unified_diff()
-                        .context_radius(3)
-                        .header(&name, &format!("{name} (formatted)"))
+                    write::unified_diff(
+                        &name,
+                        "formatted",
+                        (&source.text, source.encoding),
+                        (&text, write_as)
+                    )
                 );
             }
             if differs {

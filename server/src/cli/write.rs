@@ -56,6 +56,41 @@ pub fn unencodable(name: &str, lost: usize, encoding: pbn_core::text::Encoding) 
     lost > 0
 }
 
+/// A unified diff of `old` (the file `name`, read in `from`) and `new` (to
+/// be written in `to`, labelled `name (label)`): when the encoding changes,
+/// the headers name both encodings and are printed even when the text is
+/// the same, so that a change of the bytes alone is shown.
+pub fn unified_diff(
+    name: &str,
+    label: &str,
+    (old, from): (&str, pbn_core::text::Encoding),
+    (new, to): (&str, pbn_core::text::Encoding),
+) -> String {
+    let diff = similar::TextDiff::from_lines(old, new);
+    if from == to {
+        let new_name = format!("{name} ({label})");
+        return diff
+            .unified_diff()
+            .context_radius(3)
+            .header(name, &new_name)
+            .to_string();
+    }
+    let (a, b) = (
+        format!("{name} ({})", from.name()),
+        format!("{name} ({label}, {})", to.name()),
+    );
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&a, &b)
+        .to_string();
+    if text.is_empty() {
+        format!("--- {a}\n+++ {b}\n")
+    } else {
+        text
+    }
+}
+
 /// An error message for an I/O error, without the `(os error N)` tail.
 pub fn message(e: &io::Error) -> String {
     match e.kind() {

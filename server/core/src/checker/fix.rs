@@ -3,7 +3,7 @@
 
 use super::{check_text, CheckOptions, CheckResult};
 use crate::codes::CodeInfo;
-use crate::diagnostic::apply_fixes;
+use crate::diagnostic::{apply_fixes, Diagnostic};
 use crate::text::SourceText;
 
 /// At most this many rounds of check-and-fix: a fix whose edits touch an
@@ -14,8 +14,9 @@ pub const MAX_PASSES: usize = 10;
 
 /// What [`fix_source`] did.
 pub struct Fixed {
-    /// The text with the fixes applied (the input's encoding and decode
-    /// notes kept).
+    /// The text with the fixes applied, in the encoding to write it in:
+    /// the input's, or ISO 8859-1 (UTF-8 without a byte order mark) when a
+    /// fix of the encoding applied ([`crate::diagnostic::Fix::encoding`]).
     pub source: SourceText,
     /// How many fixes of each code were applied, in code order.
     pub applied: Vec<(&'static CodeInfo, usize)>,
@@ -33,12 +34,32 @@ impl Fixed {
     }
 }
 
-/// A source whose text was edited: the same encoding and decode notes.
-fn edited(original: &SourceText, text: String) -> SourceText {
-    let mut s = SourceText::from_text(text);
-    s.encoding = original.encoding;
-    s.notes = original.notes.clone();
-    s
+/// One round of fixes of `src` from its `diagnostics`: the text fixes
+/// ([`apply_fixes`]); once there is none, the fix of the encoding
+/// ([`crate::diagnostic::Fix::encoding`]: a UTF-8 file written in ISO
+/// 8859-1, §2.2), the text as it reads in that encoding
+/// ([`crate::text::reencoded`]), since the writer encodes the final text.
+/// Returns the fixed source and the diagnostics whose fix was applied;
+/// `None` when none applies.
+pub fn fix_round(
+    src: &SourceText,
+    diagnostics: &[Diagnostic],
+    unsafe_fixes: bool,
+) -> Option<(SourceText, Vec<usize>)> {
+    if let Some((text, which)) = apply_fixes(&src.text, diagnostics, unsafe_fixes) {
+        return Some((src.with_text(text), which));
+    }
+    let wanted = |d: &Diagnostic| {
+        d.fix
+            .as_deref()
+            .filter(|f| f.applies(unsafe_fixes))
+            .and_then(|f| f.encoding)
+    };
+    let to = diagnostics.iter().find_map(wanted)?;
+    let which = (0..diagnostics.len())
+        .filter(|&i| wanted(&diagnostics[i]) == Some(to))
+        .collect();
+    Some((crate::text::reencoded(src, to)?, which))
 }
 
 /// The fixes applied so far, per code.
@@ -64,7 +85,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
             if let Some((before, mut before_applied, before_res)) = undo.take() {
                 before_applied.sort_by_key(|(c, _)| c.code);
                 return Fixed {
-                    source: before.unwrap_or_else(|| edited(source, source.text.clone())),
+                    source: before.unwrap_or_else(|| source.with_text(source.text.clone())),
                     applied: before_applied,
                     passes: passes - 1,
                     unstable: false,
@@ -73,16 +94,16 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
             }
         }
         let fixed = if passes < MAX_PASSES {
-            apply_fixes(&src.text, &res.diagnostics, unsafe_fixes)
+            fix_round(src, &res.diagnostics, unsafe_fixes)
         } else {
             None
         };
-        let Some((text, which)) = fixed else {
+        let Some((next, which)) = fixed else {
             let unstable = passes == MAX_PASSES
                 && apply_fixes(&src.text, &res.diagnostics, unsafe_fixes).is_some();
             applied.sort_by_key(|(c, _)| c.code);
             return Fixed {
-                source: current.unwrap_or_else(|| edited(source, source.text.clone())),
+                source: current.unwrap_or_else(|| source.with_text(source.text.clone())),
                 applied,
                 passes,
                 unstable,
@@ -98,7 +119,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
             }
         }
         passes += 1;
-        let before = current.replace(edited(source, text));
+        let before = current.replace(next);
         undo = Some((before, before_applied, res));
     }
 }

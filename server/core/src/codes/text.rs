@@ -80,4 +80,23 @@ codes! {
          save it as UTF-8 or Latin-1 (`pbn fmt --force` writes it as UTF-8).",
         bad: "[\0E\0v\0e\0n\0t\0 \0\"\0x\0\"\0]\0\n\0",
         good: "[Event \"x\"]\n";
+    UTF8_FILE = "PBN0111", "utf8-not-latin1-file", Error, Encoding, "§2.2",
+        "file is UTF-8, not ISO 8859-1",
+        "\"PBN data is represented using a subset of the eight bit ISO 8859/1 (Latin 1) \
+         character set\" (§2.2). This file is UTF-8: its non-ASCII characters (é is two \
+         bytes in UTF-8, one in ISO 8859-1) or its UTF-8 byte order mark are bytes a PBN \
+         reader that follows the standard shows as garbage (the reference verifier \
+         reports a bad character). pbn reads UTF-8 all the same; the diagnostic comes \
+         once per file, on the first non-ASCII character, with their count. When every \
+         character has an ISO 8859-1 code, `pbn fmt` and `pbn check --fix` write the \
+         file in ISO 8859-1 (a `charset=` declaration then says `ISO-8859-1`; a byte \
+         order mark is dropped). When some do not (a suit symbol ♠, a curly quote), \
+         there is no fix: PBN0106 marks each of them; replace them (`\\S` for ♠ in \
+         comments, §3.8) and the file can be written in ISO 8859-1. A file with only \
+         a byte order mark beyond ASCII is written without it. In an editor the \
+         language server sees text, not bytes, and cannot change how the editor saves \
+         the file: the diagnostic has no quick fix there; re-save the file as ISO \
+         8859-1 (Latin-1), or run `pbn fmt` on it.",
+        bad: "{ café, written as UTF-8 }\n",
+        good: "{ cafe }\n";
 }

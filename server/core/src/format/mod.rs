@@ -146,8 +146,9 @@ fn streamed(
     fix: bool,
     mut sink: impl FnMut(&str),
 ) -> Formatted {
-    // The one fix outside every game: the charset declaration (PBN0107).
-    let declared = fix.then(|| charset_fixed(source)).flatten();
+    // The fixes outside every game: the charset declaration (PBN0107) and
+    // the file's encoding (PBN0111, §2.2).
+    let (declared, file_fixes) = if fix { file_fixed(source) } else { (None, 0) };
     let source = declared.as_ref().unwrap_or(source);
     let text = source.text.as_str();
     // Only `#` values make a game's missing tags depend on later games:
@@ -193,22 +194,27 @@ fn streamed(
     );
     let mut done = out.finish(opts);
     sink(&std::mem::take(&mut done.text));
-    done.fixes = fixes + usize::from(declared.is_some());
+    done.fixes = fixes + file_fixes;
     done
 }
 
-/// `source` with its charset declaration fixed
-/// ([`crate::rules::text::charset_fix`]), `None` when it needs none.
-fn charset_fixed(source: &SourceText) -> Option<SourceText> {
-    let f = crate::rules::text::charset_fix(source)?;
-    let mut text = source.text.clone();
-    for e in f.edits.iter().rev() {
-        text.replace_range(e.range.clone(), &e.new_text);
+/// `source` with the fixes of its file-level diagnostics applied
+/// ([`crate::rules::text::file_level`]: the charset declaration, the
+/// encoding), round after round as [`crate::checker::fix::fix_source`]
+/// applies them, and how many; `None` when none applies.
+fn file_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
+    let mut current: Option<SourceText> = None;
+    let mut fixes = 0;
+    for _ in 0..crate::checker::fix::MAX_PASSES {
+        let src = current.as_ref().unwrap_or(source);
+        let diags = crate::rules::text::file_level(src);
+        let Some((next, which)) = crate::checker::fix::fix_round(src, &diags, false) else {
+            break;
+        };
+        fixes += which.len();
+        current = Some(next);
     }
-    let mut s = SourceText::from_text(text);
-    s.encoding = source.encoding;
-    s.notes = source.notes.clone();
-    Some(s)
+    (current, fixes)
 }
 
 /// The part of piece `p` printed from its fixed text `f`, its blocks placed

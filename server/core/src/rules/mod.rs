@@ -12,6 +12,8 @@ pub mod tags;
 pub(crate) mod text;
 mod values;
 
+pub use text::write_encoding;
+
 use crate::diagnostic::Diagnostic;
 use crate::model::{Document, Game};
 use crate::syntax::Trees;

@@ -33,8 +33,96 @@ pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnosti
 /// What does not belong to any part of the text: notes from decoding.
 pub fn file_level(source: &SourceText) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    decode_notes(source, &mut out);
+    let fix = encoding_fix(source).map(std::sync::Arc::new);
+    decode_notes(source, fix.as_ref(), &mut out);
+    out.extend(utf8_file(source, fix));
     out
+}
+
+/// The fix of a UTF-8 file's encoding (§2.2: PBN data is ISO 8859-1):
+/// writing it in ISO 8859-1 when its text reads the same that way
+/// ([`crate::text::reencoded`]), else writing it without its byte order
+/// mark; `None` when neither applies, and for an editor's buffer (the
+/// editor, not the language server, decides how the file is saved).
+pub fn encoding_fix(source: &SourceText) -> Option<crate::diagnostic::Fix> {
+    if !source.from_bytes() {
+        return None;
+    }
+    let (bom, n) = utf8_beyond_ascii(source)?;
+    use crate::diagnostic::Fix;
+    if source.non_latin1_chars() == 0 && crate::text::reencoded(source, Encoding::Latin1).is_some()
+    {
+        return Some(if n == 0 {
+            Fix::reencode("Drop the UTF-8 byte order mark", Encoding::Latin1)
+        } else {
+            Fix::reencode("Write the file in ISO 8859-1 (§2.2)", Encoding::Latin1)
+        });
+    }
+    (bom && crate::text::reencoded(source, Encoding::Utf8).is_some())
+        .then(|| Fix::reencode("Drop the UTF-8 byte order mark", Encoding::Utf8))
+}
+
+/// Whether the source is UTF-8 with a byte order mark, and how many
+/// non-ASCII characters it has, when it is UTF-8 with either (what PBN0111
+/// reports).
+fn utf8_beyond_ascii(source: &SourceText) -> Option<(bool, usize)> {
+    let bom = source.encoding == Encoding::Utf8Bom;
+    let n = source.non_ascii_chars();
+    (bom || (source.encoding == Encoding::Utf8 && n > 0)).then_some((bom, n))
+}
+
+/// The encoding a writer of `source`'s file writes the fixed or formatted
+/// text in: [`encoding_fix`]'s when there is one (ISO 8859-1, §2.2), else
+/// the file's own.
+pub fn write_encoding(source: &SourceText) -> Encoding {
+    encoding_fix(source)
+        .and_then(|f| f.encoding)
+        .unwrap_or(source.encoding)
+}
+
+/// PBN0111: the file is UTF-8 with non-ASCII characters or a byte order
+/// mark, where PBN data is ISO 8859-1 (§2.2). Once per file, on the first
+/// non-ASCII character (the start of the file for a byte order mark alone),
+/// with the count; `fix` is [`encoding_fix`]'s.
+fn utf8_file(
+    source: &SourceText,
+    fix: Option<std::sync::Arc<crate::diagnostic::Fix>>,
+) -> Option<Diagnostic> {
+    let (bom, n) = utf8_beyond_ascii(source)?;
+    let text = source.text.as_str();
+    let range = match text.bytes().position(|b| b >= 0x80) {
+        Some(i) => i..i + text[i..].chars().next().map_or(0, char::len_utf8),
+        None => 0..0,
+    };
+    let latin1 = fix
+        .as_ref()
+        .is_some_and(|f| f.encoding == Some(Encoding::Latin1));
+    let outside = source.non_latin1_chars();
+    let what = match (n, bom) {
+        (0, _) => "starts with a UTF-8 byte order mark".to_owned(),
+        (n, false) => format!("is UTF-8 with {n} non-ASCII character(s)"),
+        (n, true) => format!("is UTF-8 (with a byte order mark) with {n} non-ASCII character(s)"),
+    };
+    let then = if latin1 {
+        match n {
+            0 => "`pbn fmt` and `pbn check --fix` write it without the mark".to_owned(),
+            _ => "all of them fit ISO 8859-1: `pbn fmt` and `pbn check --fix` write the file in ISO 8859-1".to_owned(),
+        }
+    } else if outside > 0 {
+        format!(
+            "{outside} of them outside ISO 8859-1 (PBN0106): the file stays UTF-8 until they are replaced{}",
+            if bom { " (`pbn fmt` drops the byte order mark)" } else { "" }
+        )
+    } else {
+        "all of them fit ISO 8859-1, but written in ISO 8859-1 the bytes would read as UTF-8 or UTF-16 again: re-save the file as ISO 8859-1 by hand after checking these characters".to_owned()
+    };
+    let mut d = Diagnostic::new(
+        &c::UTF8_FILE,
+        range,
+        format!("the file {what}, where PBN data is ISO 8859-1 (§2.2); {then}"),
+    );
+    d.fix = fix;
+    Some(d)
 }
 
 /// The character, line and token rules on `text[range]`, which must start
@@ -161,7 +249,14 @@ pub fn cap(out: &mut Vec<Diagnostic>) {
     *out = kept;
 }
 
-fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
+/// The decoder's notes; `encoding` is [`encoding_fix`]'s fix, which
+/// resolves a declared charset that contradicts UTF-8 content when it
+/// writes ISO 8859-1.
+fn decode_notes(
+    source: &SourceText,
+    encoding: Option<&std::sync::Arc<crate::diagnostic::Fix>>,
+    out: &mut Vec<Diagnostic>,
+) {
     for n in &source.notes {
         match n {
             DecodeNote::CharsetMismatch { declared, used } => {
@@ -177,7 +272,10 @@ fn decode_notes(source: &SourceText, out: &mut Vec<Diagnostic>) {
                     charset_line(&source.text),
                     format!("declared charset `{declared}` does not match the content; read as {} (§2.2)", used.name()),
                 );
-                d.fix = charset_fix(source).map(std::sync::Arc::new);
+                d.fix = match encoding {
+                    Some(f) if f.encoding == Some(Encoding::Latin1) => Some(f.clone()),
+                    _ => charset_fix(source).map(std::sync::Arc::new),
+                };
                 out.push(d);
             }
             DecodeNote::UnknownCharset { charset } => out.push(Diagnostic::new(
@@ -467,6 +565,94 @@ fn token_length(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn utf8_file_of(source: &SourceText) -> Vec<Diagnostic> {
+        file_level(source)
+            .into_iter()
+            .filter(|d| std::ptr::eq(d.code, &c::UTF8_FILE))
+            .collect()
+    }
+
+    /// PBN0111: once per UTF-8 file with non-ASCII characters or a byte
+    /// order mark, on the first non-ASCII character, with the count; its
+    /// fix writes ISO 8859-1 when every character fits, only drops the
+    /// mark when one does not, and is absent for an editor's buffer.
+    #[test]
+    fn utf8_file_once_with_its_fix() {
+        let at = |bytes: &[u8]| {
+            let s = crate::text::decode(bytes);
+            let d = utf8_file_of(&s);
+            assert!(d.len() <= 1, "{d:?}");
+            d.into_iter().next().map(|d| {
+                (
+                    d.range,
+                    d.message.to_string(),
+                    d.fix.and_then(|f| f.encoding),
+                )
+            })
+        };
+        let (range, message, fix) = at("{ a }\n{ é è }\n".as_bytes()).unwrap();
+        assert_eq!(range, 8..10);
+        assert!(
+            message.contains("2 non-ASCII character(s)") && message.contains("all of them fit"),
+            "{message}"
+        );
+        assert_eq!(fix, Some(Encoding::Latin1));
+        let (_, message, fix) = at("{ é ♠ }\n".as_bytes()).unwrap();
+        assert!(
+            message.contains("1 of them outside ISO 8859-1"),
+            "{message}"
+        );
+        assert_eq!(fix, None);
+        let (range, message, fix) = at(b"\xEF\xBB\xBF{ x }\n").unwrap();
+        assert_eq!(range, 0..0);
+        assert!(message.contains("byte order mark"), "{message}");
+        assert_eq!(fix, Some(Encoding::Latin1));
+        assert_eq!(
+            at("\u{feff}{ ♠ }".as_bytes()).unwrap().2,
+            Some(Encoding::Utf8)
+        );
+        // Bytes that ISO 8859-1 would turn back into UTF-8: no fix.
+        assert_eq!(at("{ Ã© }".as_bytes()).unwrap().2, None);
+        // ASCII, ISO 8859-1 and Windows-1252 files: nothing.
+        for bytes in [
+            &b"{ x }\n"[..],
+            b"{ caf\xe9 }\n",
+            b"%charset=windows-1252\n{ \x93 }\n",
+        ] {
+            assert_eq!(at(bytes), None, "{bytes:?}");
+        }
+        // An editor's buffer: the diagnostic, without a fix.
+        let d = utf8_file_of(&SourceText::from_text("{ é }".into()));
+        assert_eq!(d.len(), 1);
+        assert!(d[0].fix.is_none());
+        assert_eq!(
+            write_encoding(&crate::text::decode("{ é }".as_bytes())),
+            Encoding::Latin1
+        );
+        assert_eq!(
+            write_encoding(&crate::text::decode("{ ♠ }".as_bytes())),
+            Encoding::Utf8
+        );
+    }
+
+    /// A declared ISO-8859-1 that UTF-8 content contradicts (PBN0107) is
+    /// fixed by writing ISO 8859-1 when that is possible, else by declaring
+    /// UTF-8.
+    #[test]
+    fn charset_mismatch_takes_the_encoding_fix() {
+        let fix_of = |text: &str| {
+            let s = crate::text::decode(text.as_bytes());
+            file_level(&s)
+                .into_iter()
+                .find(|d| std::ptr::eq(d.code, &c::CHARSET_MISMATCH))
+                .and_then(|d| d.fix)
+        };
+        let f = fix_of("%charset=ISO-8859-1\n{ é }\n").unwrap();
+        assert_eq!((f.encoding, f.edits.len()), (Some(Encoding::Latin1), 0));
+        let f = fix_of("%charset=ISO-8859-1\n{ ♠ }\n").unwrap();
+        assert_eq!((f.encoding, f.edits[0].new_text.as_str()), (None, "UTF-8"));
+    }
 
     #[test]
     fn byte_classes_of_every_byte() {

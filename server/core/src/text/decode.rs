@@ -117,6 +117,11 @@ pub struct SourceText {
     /// `dominant_line_ending` come from; kept by [`SourceText::replace`]
     /// from the edited bytes.
     ends: LineEnds,
+    /// The text was decoded from a file's bytes ([`decode`]), so
+    /// `encoding` is the file's; an editor's buffer ([`SourceText::from_text`],
+    /// [`SourceText::replace`]) is UTF-8 text whose file encoding is the
+    /// editor's business.
+    from_bytes: bool,
 }
 
 /// Line ends by kind (a CR followed by an LF is one CRLF).
@@ -188,13 +193,34 @@ struct Counts {
     /// `#`, not only `"#`: the reader takes an unquoted `##` value too;
     /// found by fuzzing.)
     hashes: usize,
+    /// Characters outside ASCII: the lead bytes of the text's UTF-8
+    /// sequences (0xC0 and up; an edit on character boundaries adds and
+    /// removes whole sequences, so the count stays exact).
+    non_ascii: usize,
+    /// Characters above U+00FF, which ISO 8859-1 cannot hold: the lead
+    /// bytes from 0xC4 (U+0100 is `C4 80`).
+    non_latin1: usize,
 }
 
 impl Counts {
     fn of(b: &[u8]) -> Counts {
         let tabs = memchr::memchr2_iter(b'\t', 0x0b, b).count();
         let hashes = memchr::memchr_iter(b'#', b).count();
-        Counts { tabs, hashes }
+        // Branch-free counts (vectorised); ASCII text is the common case.
+        let (non_ascii, non_latin1) = if b.is_ascii() {
+            (0, 0)
+        } else {
+            (
+                b.iter().map(|&c| usize::from(c >= 0xC0)).sum(),
+                b.iter().map(|&c| usize::from(c >= 0xC4)).sum(),
+            )
+        };
+        Counts {
+            tabs,
+            hashes,
+            non_ascii,
+            non_latin1,
+        }
     }
 }
 
@@ -213,7 +239,36 @@ impl SourceText {
             counts: Default::default(),
             export_line: Default::default(),
             ends,
+            from_bytes: false,
         }
+    }
+
+    /// A source of `text` read as this one was: the same encoding, decode
+    /// notes and origin (what a fix of the text gives; the writer writes
+    /// it in the same encoding).
+    pub fn with_text(&self, text: String) -> SourceText {
+        let mut s = SourceText::from_text(text);
+        s.encoding = self.encoding;
+        s.notes = self.notes.clone();
+        s.from_bytes = self.from_bytes;
+        s
+    }
+
+    /// Whether the text was decoded from a file's bytes, so that
+    /// [`SourceText::encoding`] is the file's (an editor's buffer is not:
+    /// the editor chooses how to save it).
+    pub fn from_bytes(&self) -> bool {
+        self.from_bytes
+    }
+
+    /// How many characters of the text are outside ASCII.
+    pub fn non_ascii_chars(&self) -> usize {
+        self.counts().non_ascii
+    }
+
+    /// How many characters of the text ISO 8859-1 cannot hold (above U+00FF).
+    pub fn non_latin1_chars(&self) -> usize {
+        self.counts().non_latin1
     }
 
     fn counts(&self) -> Counts {
@@ -272,6 +327,8 @@ impl SourceText {
             Counts {
                 tabs: c.tabs - out.tabs + into.tabs,
                 hashes: c.hashes - out.hashes + into.hashes,
+                non_ascii: c.non_ascii - out.non_ascii + into.non_ascii,
+                non_latin1: c.non_latin1 - out.non_latin1 + into.non_latin1,
             }
         });
         let export_line = self.export_line.get().copied();
@@ -288,6 +345,7 @@ impl SourceText {
         };
         (self.line_ending, self.dominant_line_ending) = self.ends.kinds();
         self.encoding = Encoding::Utf8;
+        self.from_bytes = false;
         self.notes.clear();
         self.counts = std::sync::OnceLock::new();
         if let Some(c) = counts {
@@ -451,6 +509,7 @@ fn decode_cow(bytes: std::borrow::Cow<'_, [u8]>) -> SourceText {
         counts: Default::default(),
         export_line: Default::default(),
         ends,
+        from_bytes: true,
     }
 }
 
@@ -614,6 +673,33 @@ pub fn encode(text: &str, encoding: Encoding) -> (Vec<u8>, usize) {
     }
 }
 
+/// `source` as it reads after being written in `to` (ISO 8859-1, what
+/// PBN 2.1 §2.2 prescribes, or UTF-8 without a byte order mark): a
+/// `charset=` declaration naming another encoding is rewritten to
+/// `ISO-8859-1` when ISO 8859-1 is written for a text that is not ASCII,
+/// and the text is encoded and decoded again. `None` when that does not
+/// give the same text back: a character ISO 8859-1 cannot hold, or bytes a
+/// reader (this one included) takes for UTF-8 or UTF-16 (`Ã©` written in
+/// ISO 8859-1 is the UTF-8 of `é`; a text starting `ÿþ` is a UTF-16 byte
+/// order mark).
+pub fn reencoded(source: &SourceText, to: Encoding) -> Option<SourceText> {
+    let mut text = source.text.clone();
+    if to == Encoding::Latin1 && !text.is_ascii() {
+        if let Some(r) = declared_charset_range(text.as_bytes()) {
+            let name = &text[r.clone()];
+            if !is_latin1_label(name) || name.to_ascii_lowercase().contains("ascii") {
+                text.replace_range(r, "ISO-8859-1");
+            }
+        }
+    }
+    let (bytes, lost) = encode(&text, to);
+    if lost > 0 {
+        return None;
+    }
+    let back = decode_owned(bytes);
+    (back.text == text).then_some(back)
+}
+
 /// Looks for `%Content-type: text/x-pbn; charset=ISO-8859-1` (or any `%`
 /// line with `charset=`) in the first 4 KiB.
 fn declared_charset(bytes: &[u8]) -> Option<String> {
@@ -693,8 +779,8 @@ mod tests {
             let src = SourceText::from_text(t.to_string());
             assert_eq!(src.counts(), Counts::of(t.as_bytes()));
             assert_eq!(src.export_line(), export_line_by_lines(t));
-            for start in 0..=t.len() {
-                for end in start..=t.len() {
+            for start in (0..=t.len()).filter(|&i| t.is_char_boundary(i)) {
+                for end in (start..=t.len()).filter(|&i| t.is_char_boundary(i)) {
                     for ins in inserts {
                         let mut next = t.to_string();
                         next.replace_range(start..end, ins);
@@ -736,8 +822,8 @@ mod tests {
     /// whatever the edit removes or inserts.
     #[test]
     fn edited_keeps_the_counts() {
-        let texts = ["[A \"#\"]\t", "\"#\"##\"", "ab\u{b}c", "#\"", ""];
-        let inserts = ["", "\"", "#", "\"#", "\t", "x", "é\""];
+        let texts = ["[A \"#\"]\t", "\"#\"##\"", "ab\u{b}c", "#\"", "", "é♠ÿ"];
+        let inserts = ["", "\"", "#", "\"#", "\t", "x", "é\"", "♠", "\u{100}"];
         each_edit(&texts, &inserts, |what, e, next| {
             assert_eq!(
                 e.counts.get().copied(),
@@ -828,6 +914,71 @@ mod tests {
                 "{t:?}"
             );
         }
+    }
+
+    /// Non-ASCII and non-Latin-1 characters are counted by their lead
+    /// bytes: U+00FF is the last character ISO 8859-1 holds.
+    #[test]
+    fn non_ascii_counts() {
+        let s = SourceText::from_text("a\u{80}é\u{ff}\u{100}♠😀".into());
+        assert_eq!((s.non_ascii_chars(), s.non_latin1_chars()), (6, 3));
+        let s = decode(b"caf\xe9");
+        assert_eq!((s.non_ascii_chars(), s.non_latin1_chars()), (1, 0));
+        assert!(s.from_bytes() && !SourceText::from_text(String::new()).from_bytes());
+    }
+
+    /// A UTF-8 text written in ISO 8859-1 reads the same, its declaration
+    /// rewritten; what cannot be written so, or would read back as
+    /// something else, is `None`.
+    #[test]
+    fn reencoded_in_latin1() {
+        let s = decode("[Event \"Café\"]\r\n".as_bytes());
+        let r = reencoded(&s, Encoding::Latin1).unwrap();
+        assert_eq!(
+            (r.encoding, r.text.as_str()),
+            (Encoding::Latin1, s.text.as_str())
+        );
+        assert_eq!(encode(&r.text, r.encoding).0, b"[Event \"Caf\xe9\"]\r\n");
+        for utf8 in ["{ 4♠ }", "{ Ã© }", "ÿþ{ x }"] {
+            assert!(
+                reencoded(&decode(utf8.as_bytes()), Encoding::Latin1).is_none(),
+                "{utf8}"
+            );
+        }
+        for (declared, kept) in [
+            ("UTF-8", false),
+            ("us-ascii", false),
+            ("klingon", false),
+            ("latin1", true),
+        ] {
+            let text = format!("%Content-type: text/x-pbn; charset={declared}\n{{ é }}\n");
+            let r = reencoded(&decode(text.as_bytes()), Encoding::Latin1).unwrap();
+            let want = if kept { declared } else { "ISO-8859-1" };
+            assert_eq!(
+                r.text,
+                format!("%Content-type: text/x-pbn; charset={want}\n{{ é }}\n")
+            );
+            assert!(
+                r.notes
+                    .iter()
+                    .all(|n| matches!(n, DecodeNote::NotUtf8 { .. })),
+                "{:?}",
+                r.notes
+            );
+        }
+        // ASCII keeps its declaration; a byte order mark is dropped.
+        let s = decode(b"\xEF\xBB\xBF%charset=UTF-8\n[Event \"x\"]\n");
+        let r = reencoded(&s, Encoding::Latin1).unwrap();
+        assert_eq!(
+            (r.encoding, r.text.as_str()),
+            (Encoding::Utf8, s.text.as_str())
+        );
+        let s = decode("\u{feff}{ ♠ }".as_bytes());
+        assert_eq!(s.encoding, Encoding::Utf8Bom);
+        assert_eq!(
+            reencoded(&s, Encoding::Utf8).unwrap().encoding,
+            Encoding::Utf8
+        );
     }
 
     #[test]
