@@ -94,9 +94,9 @@ codes! {
          there is no fix: PBN0106 marks each of them; replace them (`\\S` for ♠ in \
          comments, §3.8) and the file can be written in ISO 8859-1. A file with only \
          a byte order mark beyond ASCII is written without it. In an editor the \
-         language server sees text, not bytes, and cannot change how the editor saves \
-         the file: the diagnostic has no quick fix there; re-save the file as ISO \
-         8859-1 (Latin-1), or run `pbn fmt` on it.",
+         language server sees text, not bytes (a Latin-1 file with é reaches it as the \
+         same text as a UTF-8 one), so it does not report this: `pbn check` does; \
+         re-save the file as ISO 8859-1 (Latin-1), or run `pbn fmt` on it.",
         bad: "{ café, written as UTF-8 }\n",
         good: "{ cafe }\n";
 }

@@ -64,8 +64,12 @@ pub fn encoding_fix(source: &SourceText) -> Option<crate::diagnostic::Fix> {
 
 /// Whether the source is UTF-8 with a byte order mark, and how many
 /// non-ASCII characters it has, when it is UTF-8 with either (what PBN0111
-/// reports).
+/// reports). Only for text decoded from a file's bytes: an editor's buffer
+/// says nothing of how the file is saved (a Latin-1 file arrives as UTF-8).
 fn utf8_beyond_ascii(source: &SourceText) -> Option<(bool, usize)> {
+    if !source.from_bytes() {
+        return None;
+    }
     let bom = source.encoding == Encoding::Utf8Bom;
     let n = source.non_ascii_chars();
     (bom || (source.encoding == Encoding::Utf8 && n > 0)).then_some((bom, n))
@@ -576,7 +580,7 @@ mod tests {
     /// PBN0111: once per UTF-8 file with non-ASCII characters or a byte
     /// order mark, on the first non-ASCII character, with the count; its
     /// fix writes ISO 8859-1 when every character fits, only drops the
-    /// mark when one does not, and is absent for an editor's buffer.
+    /// mark when one does not; an editor's buffer has no such diagnostic.
     #[test]
     fn utf8_file_once_with_its_fix() {
         let at = |bytes: &[u8]| {
@@ -622,10 +626,9 @@ mod tests {
         ] {
             assert_eq!(at(bytes), None, "{bytes:?}");
         }
-        // An editor's buffer: the diagnostic, without a fix.
-        let d = utf8_file_of(&SourceText::from_text("{ é }".into()));
-        assert_eq!(d.len(), 1);
-        assert!(d[0].fix.is_none());
+        // An editor's buffer: nothing, whatever the file's bytes (a Latin-1
+        // file with é reaches the server as UTF-8 text too).
+        assert!(utf8_file_of(&SourceText::from_text("{ é }".into())).is_empty());
         assert_eq!(
             write_encoding(&crate::text::decode("{ é }".as_bytes())),
             Encoding::Latin1

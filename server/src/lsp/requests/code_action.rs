@@ -25,7 +25,7 @@
 
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::diagnostic::{Diagnostic as Diag, Fix as CoreFix};
-use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::format::{format_fixed, EolOption, FormatOptions};
 use pbn_core::model::{Game, Inherit};
 use pbn_core::rules::fixes;
 use pbn_core::text::{LineEnding, SourceText};
@@ -402,14 +402,15 @@ fn convert_game(snap: &Snapshot, g: &Game, title: &str) -> Option<Fix> {
     let opts = format_options(snap, eol);
     let inherits = !g.inherited.is_empty() || g.tags.iter().any(|t| t.inherit != Inherit::None);
     let mut out = if inherits {
-        let before = format(&SourceText::from_text(text[..span.start].to_owned()), &opts).text;
-        let through = format(&SourceText::from_text(text[..span.end].to_owned()), &opts).text;
+        let before =
+            format_fixed(&SourceText::from_text(text[..span.start].to_owned()), &opts).text;
+        let through = format_fixed(&SourceText::from_text(text[..span.end].to_owned()), &opts).text;
         through
             .strip_prefix(before.as_str())?
             .trim_start_matches(['\r', '\n'])
             .to_owned()
     } else {
-        format(&SourceText::from_text(piece.to_owned()), &opts).text
+        format_fixed(&SourceText::from_text(piece.to_owned()), &opts).text
     };
     // The piece ends without its line break in the document.
     while out.ends_with(['\n', '\r']) {
