@@ -505,18 +505,49 @@ fn reads_as_value(name: &str, value: &str) -> bool {
 /// The annotations after a call or card that holds the annotation `r`:
 /// whether it is in the play section, and the annotations.
 fn annotations_at<'g>(g: &'g Game, r: &Range<usize>) -> Option<(bool, &'g [Annotation])> {
-    let has = |post: &[Annotation]| post.iter().any(|a| a.range == *r);
-    if let Some(e) = g
-        .auction
-        .as_ref()
-        .and_then(|a| a.entries.iter().find(|e| has(e.post())))
-    {
-        return Some((false, e.post()));
+    // The entries are in text order and an entry's annotations follow its
+    // token: the entry is the last one starting before the annotation (a
+    // binary search, not a scan: one diagnostic per call of a long auction
+    // made the scans quadratic).
+    fn find<'e, T>(
+        entries: &'e [crate::model::Entry<T>],
+        r: &Range<usize>,
+    ) -> Option<&'e [Annotation]> {
+        let i = entries.partition_point(|e| {
+            probe();
+            e.range.start <= r.start
+        });
+        let post = entries.get(i.checked_sub(1)?)?.post();
+        at(post, r).map(|_| post)
+    }
+    if let Some(post) = g.auction.as_ref().and_then(|a| find(&a.entries, r)) {
+        return Some((false, post));
     }
     g.play
         .as_ref()
-        .and_then(|p| p.entries.iter().find(|e| has(e.post())))
-        .map(|e| (true, e.post()))
+        .and_then(|p| find(&p.entries, r))
+        .map(|post| (true, post))
+}
+
+/// The annotation at `r` among `post` (in text order).
+fn at<'a>(post: &'a [Annotation], r: &Range<usize>) -> Option<&'a Annotation> {
+    let i = post.partition_point(|a| {
+        probe();
+        a.range.start < r.start
+    });
+    post.get(i).filter(|a| a.range == *r)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many entries and annotations [`annotations_at`] looked at.
+    static PROBES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[inline]
+fn probe() {
+    #[cfg(test)]
+    PROBES.with(|p| p.set(p.get() + 1));
 }
 
 /// PBN1007/PBN1008: the note reference, then the NAGs in increasing order,
@@ -525,7 +556,7 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
     let (play, post) = annotations_at(g, r)?;
     let nag_of = |s: u8| s as u32 + if play { 6 } else { 0 };
     let title = if suffix {
-        let a = post.iter().find(|a| a.range == *r)?;
+        let a = at(post, r)?;
         let AnnotationKind::Suffix(s) = a.kind else {
             return None;
         };
@@ -538,7 +569,7 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
         .all(|w| is_blank(&text[w[0].range.end..w[1].range.start]));
     if !contiguous {
         // Comments between the annotations: only the suffix can be replaced.
-        let a = post.iter().find(|a| a.range == *r)?;
+        let a = at(post, r)?;
         let AnnotationKind::Suffix(s) = a.kind else {
             return None;
         };
@@ -571,7 +602,7 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
 /// PBN0709: `[Note "n:"]` at the end of the section of the reference.
 fn add_note(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let (play, post) = annotations_at(g, r)?;
-    let a = post.iter().find(|a| a.range == *r)?;
+    let a = at(post, r)?;
     let AnnotationKind::NoteRef(Some(n)) = a.kind else {
         return None;
     };
@@ -1104,5 +1135,67 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
             )
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An auction of `n` calls, each with a note reference, lowered.
+    fn game(text: &str) -> Game {
+        let trees = crate::syntax::parse_pieces(text);
+        crate::model::lower(&trees, text).games.remove(0)
+    }
+
+    #[test]
+    fn annotations_are_found_by_binary_search() {
+        let n = 4096;
+        let mut text = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
+        for i in 0..n {
+            text += &format!(
+                "1C ={}= $1{}",
+                i % 32 + 1,
+                if i % 4 == 3 { "\n" } else { " " }
+            );
+        }
+        text += "[Play \"E\"]\nS2 =1= $7\n";
+        let g = game(&text);
+        let refs: Vec<Range<usize>> = g
+            .auction
+            .as_ref()
+            .unwrap()
+            .entries
+            .iter()
+            .map(|e| e.post()[0].range.clone())
+            .collect();
+        assert_eq!(refs.len(), n);
+        PROBES.with(|p| p.set(0));
+        for r in &refs {
+            let (play, post) = annotations_at(&g, r).expect("found");
+            assert!(!play);
+            assert_eq!(post[0].range, *r);
+        }
+        // A scan per annotation looked at n²/2 entries (8 million): one
+        // diagnostic per call of a long auction made it quadratic.
+        let probes = PROBES.with(|p| p.get());
+        assert!(probes <= n * 16, "{probes} probes for {n} annotations");
+
+        // The NAG after each call, the play's annotations, and a range
+        // that is no annotation.
+        let nag = g.auction.as_ref().unwrap().entries[7].post()[1]
+            .range
+            .clone();
+        assert_eq!(
+            annotations_at(&g, &nag).map(|(p, a)| (p, a.len())),
+            Some((false, 2))
+        );
+        let card = &g.play.as_ref().unwrap().entries[0];
+        let (play, post) = annotations_at(&g, &card.post()[1].range).expect("in the play");
+        assert!(play);
+        assert_eq!(post.len(), 2);
+        assert_eq!(annotations_at(&g, &(card.range.clone())), None);
+        let before = 0..1;
+        assert_eq!(annotations_at(&g, &before), None);
     }
 }
