@@ -14,8 +14,8 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 /// Runs `pbn check <flags> <copy of path>`: (status, stdout, stderr, the
-/// file afterwards), the temporary path written as `FILE`.
-fn run_on_copy(path: &Path, flags: &[&str]) -> (i32, String, String, String) {
+/// file's bytes afterwards), the temporary path written as `FILE`.
+fn run_on_copy(path: &Path, flags: &[&str]) -> (i32, String, String, Vec<u8>) {
     let dir = std::env::temp_dir().join(format!("pbn-fix-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let copy = dir.join(path.file_name().unwrap());
@@ -27,8 +27,7 @@ fn run_on_copy(path: &Path, flags: &[&str]) -> (i32, String, String, String) {
         .arg(&copy)
         .output()
         .unwrap();
-    // Decoded: a UTF-8 fixture is written back in ISO 8859-1 (PBN0111).
-    let after = pbn_core::text::decode(&std::fs::read(&copy).unwrap()).text;
+    let after = std::fs::read(&copy).unwrap();
     std::fs::remove_file(&copy).unwrap();
     let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&*copy.to_string_lossy(), "FILE");
     (
@@ -45,7 +44,7 @@ fn every_fixable_rule_has_a_fixture_whose_fix_is_snapshotted() {
     assert!(files.len() >= 10, "{files:?}");
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let before = std::fs::read_to_string(&path).unwrap();
+        let before = std::fs::read(&path).unwrap();
         let code = format!("PBN{}", &name[..4]);
         // Failing case: the file has the diagnostic.
         let (status, stdout, _, _) = run_on_copy(&path, &[]);
@@ -70,7 +69,7 @@ fn every_fixable_rule_has_a_fixture_whose_fix_is_snapshotted() {
             .spawn()
             .and_then(|mut c| {
                 use std::io::Write;
-                c.stdin.take().unwrap().write_all(fixed.as_bytes())?;
+                c.stdin.take().unwrap().write_all(fixed)?;
                 c.wait_with_output()
             })
             .unwrap();
@@ -79,6 +78,7 @@ fn every_fixable_rule_has_a_fixture_whose_fix_is_snapshotted() {
             !after_report.contains(&code),
             "{name}: {code} left after the fix:\n{after_report}"
         );
+        let (before, safe, unsafe_) = (shown(&before), shown(&safe), shown(&unsafe_));
         insta::assert_snapshot!(
             format!("fix__{name}"),
             format!(
@@ -88,11 +88,22 @@ fn every_fixable_rule_has_a_fixture_whose_fix_is_snapshotted() {
     }
 }
 
+/// A file's text for a snapshot, with its encoding when that is not UTF-8
+/// (a UTF-8 file is written back in ISO 8859-1 when every character fits,
+/// PBN0111).
+fn shown(bytes: &[u8]) -> String {
+    let s = pbn_core::text::decode(bytes);
+    match s.encoding {
+        pbn_core::text::Encoding::Utf8 => s.text,
+        e => format!("(written as {})\n{}", e.name(), s.text),
+    }
+}
+
 #[test]
 fn diff_shows_the_fixes_without_writing() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fix/0520-nonstandard-calls.pbn");
-    let before = std::fs::read_to_string(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
     let (status, stdout, stderr, after) = run_on_copy(&path, &["--diff"]);
     assert_eq!(after, before, "--diff wrote the file");
     assert_eq!(status, 1, "--diff exits 1 when there is something to fix");

@@ -383,17 +383,22 @@ fn fmt_skips_a_file_whose_games_all_have_syntax_errors_with_one_line() {
     );
     assert_eq!(std::fs::read(&file).unwrap(), before);
 
-    // --force: nothing to format, said once, success.
+    // --force: the games keep their layout, said once, success; their
+    // safe fixes apply as `pbn check --fix` applies them (`n` → `N`).
     let (code, _, err) = run(&["fmt", "--force", f], None);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         err,
         format!(
             "warning: {f}: 379 games with syntax errors (1–379) kept as written (run `pbn check {f}`)\n\
-             formatted 0 file(s), 1 unchanged\n"
+             note: {f}: 379 safe fixes applied (`pbn check --diff {f}` lists them)\n\
+             formatted 1 file(s), 0 unchanged\n"
         )
     );
-    assert_eq!(std::fs::read(&file).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        game.replace("\"n\"", "\"N\"").repeat(379)
+    );
 
     // Scattered broken games: at most 8 ranges, then `…`.
     let mut text = String::new();

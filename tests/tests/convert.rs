@@ -6,7 +6,7 @@
 
 use pbn_core::checker::{check_text, CheckOptions};
 use pbn_core::convert::{self, Format};
-use pbn_core::format::{format, FormatOptions};
+use pbn_core::format::{format_fixed, FormatOptions};
 use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,7 @@ fn at(text: &str, offset: usize) -> String {
 /// The report of one RBN → PBN conversion.
 fn rbn_report(input: &str) -> String {
     let c = convert::convert(input, Format::Rbn, Format::Pbn);
-    let formatted = format(&decode(c.text.as_bytes()), &FormatOptions::default()).text;
+    let formatted = format_fixed(&decode(c.text.as_bytes()), &FormatOptions::default()).text;
     let mut s = String::from("--- PBN\n");
     s.push_str(&formatted);
     s.push_str("--- read diagnostics\n");

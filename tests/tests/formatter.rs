@@ -124,8 +124,11 @@ fn formatted_output_of_error_free_files_passes_the_export_check() {
         checked += 1;
         // What `pbn fmt` writes: the export forms are the rules' safe fixes.
         let out = pbn_core::format::format_fixed(&source, &opts);
+        // In the encoding `pbn fmt` writes (ISO 8859-1 where it fits, §2.2).
+        let (bytes, _) =
+            pbn_core::text::encode(&out.text, pbn_core::rules::write_encoding(&source));
         let after = check_text(
-            &decode(out.text.as_bytes()),
+            &decode(&bytes),
             &CheckOptions {
                 export: true,
                 ..Default::default()

@@ -3,7 +3,7 @@
 //! line by line, except for the differences listed in `ALLOWED`, each with
 //! the spec sentence that allows it. Any other difference fails the test.
 
-use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::format::{format_fixed, EolOption, FormatOptions};
 use pbn_core::text::decode;
 use pbn_tests::corpus::corpus_dir;
 use pbn_tests::verifier::{export_blocks as blocks, line_differences};
@@ -49,7 +49,7 @@ fn fmt_matches_the_reference_verifiers_export() {
     let Some(dir) = corpus_dir() else { return };
     let input = std::fs::read(dir.join("pbnjveri/correct_10.pbn")).unwrap();
     let oracle = decode(&std::fs::read(dir.join("pbnjveri/result_10.pbn")).unwrap()).text;
-    let ours = format(
+    let ours = format_fixed(
         &decode(&input),
         &FormatOptions {
             eol: EolOption::Lf,

@@ -248,6 +248,20 @@ fn drop_emptied_lines(out: String, cuts: &[usize]) -> String {
 }
 
 impl Diagnostic {
+    /// The diagnostic with its range and related ranges moved by `by`
+    /// bytes (its fix's edits are not: the checker shifts diagnostics kept
+    /// per game or piece, whose fixes are built from the text when asked).
+    pub fn shifted(mut self, by: isize) -> Diagnostic {
+        let f = |r: &mut std::ops::Range<usize>| {
+            *r = (r.start as isize + by) as usize..(r.end as isize + by) as usize
+        };
+        f(&mut self.range);
+        for r in &mut self.related {
+            f(&mut r.range);
+        }
+        self
+    }
+
     /// A diagnostic with the code's default severity.
     /// Quotes of the file's text in the message longer than
     /// [`QUOTE_MAX`] characters are shortened, control characters shown

@@ -319,7 +319,7 @@ impl Snapshot {
     #[must_use]
     pub fn map_pieces<R: Send>(
         &self,
-        f: impl Fn(std::ops::Range<usize>, &[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync,
+        f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync,
         mut sink: impl FnMut(R),
     ) -> bool {
         let text = self.source.text.as_str();
@@ -341,7 +341,7 @@ impl Snapshot {
                         }
                     }
                 }
-                f(self.forest.ranges()[p].clone(), &trees, games, loose)
+                f(&trees, games, loose)
             });
             parts.into_iter().for_each(&mut sink);
         }
@@ -352,24 +352,9 @@ impl Snapshot {
     #[must_use]
     pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) -> bool {
         self.map_pieces(
-            |_, _, games, loose| (games, loose),
+            |_, games, loose| (games, loose),
             |(games, loose)| f(&games, &loose),
         )
-    }
-
-    /// What gives games lowered again (a piece's, after its fixes) the
-    /// `#`/`##` values the check resolved for them.
-    fn resolver(&self) -> impl Fn(&mut [Game]) + Sync + '_ {
-        let resolutions = self.checked().resolutions.clone();
-        move |games: &mut [Game]| {
-            if let Some(r) = &resolutions {
-                for g in games {
-                    if let Some(r) = r.get(g.index) {
-                        r.apply_to(g);
-                    }
-                }
-            }
-        }
     }
 
     /// The whole document formatted ([`pbn_core::format`]), piece by piece
@@ -390,19 +375,11 @@ impl Snapshot {
             vec![0; self.game_spans().len()]
         };
         let mut out = pbn_core::format::Assembler::new(&self.source);
-        let resolve = self.resolver();
         let done = self.map_pieces(
-            |range, trees, games, loose| {
+            |trees, games, _| {
                 let first = games.first().map_or(0, |g| g.index);
                 let keep = &keep[first..first + games.len()];
-                let piece = model::lower::PieceAt {
-                    range,
-                    env: None,
-                    trees,
-                    games: &games,
-                    loose: &loose,
-                };
-                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve).0
+                pbn_core::format::format_part(text, trees, &games, keep, opts)
             },
             |p| out.push(p),
         );
@@ -552,7 +529,6 @@ impl Snapshot {
                 .filter(|&p| !c.pieces.contains_key(&keys[p]))
                 .collect()
         };
-        let resolve = self.resolver();
         self.lower_pieces(
             &missing,
             &firsts,
@@ -565,16 +541,11 @@ impl Snapshot {
                     }
                 }
                 let keep = &keep[firsts[p]..firsts[p + 1]];
-                let piece = model::lower::PieceAt {
-                    range: ranges[p].clone(),
-                    env: None,
-                    trees,
-                    games: &games,
-                    loose: &[],
-                };
-                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve)
-                    .0
-                    .into_piece_out(text, ranges[p].start, eol)
+                pbn_core::format::format_part(text, trees, &games, keep, opts).into_piece_out(
+                    text,
+                    ranges[p].start,
+                    eol,
+                )
             },
             |fresh| {
                 let mut c = cache();

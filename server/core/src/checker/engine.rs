@@ -42,7 +42,7 @@ use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, 
 use super::merge::{game_by_position, merge_with_file, with_games};
 use super::piece::{mix, PieceInfo};
 use super::resolve::resolve_pieces;
-use super::state::{shift, Checked, Entry, GameRanges, Games, PieceCheck, Segment, State, Stats};
+use super::state::{Checked, Entry, GameRanges, Games, PieceCheck, Segment, State, Stats};
 
 /// `f` on each game of `games` (indices, ascending) and its chunk, on every
 /// core: from `whole` (every game's chunk) or piece by piece from
@@ -528,7 +528,7 @@ fn piece_check(
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
         diags.extend(d.diags.iter().map(|x| {
-            let mut x = shift(x.clone(), by);
+            let mut x = x.clone().shifted(by);
             if x.game.is_some() {
                 x.game = Some(local);
             }
@@ -536,9 +536,9 @@ fn piece_check(
         }));
         games.push((keys[local], d));
     }
-    diags.extend(info.between.iter().map(|d| shift(d.clone(), back)));
+    diags.extend(info.between.iter().map(|d| d.clone().shifted(back)));
     if separators {
-        diags.extend(info.separators.iter().map(|d| shift(d.clone(), back)));
+        diags.extend(info.separators.iter().map(|d| d.clone().shifted(back)));
         diags.extend(tail);
     }
     let local: Vec<Range<usize>> = info
@@ -621,7 +621,7 @@ fn whole_games(
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
         out.extend(diags.diags.iter().cloned().map(|d| {
-            let mut d = shift(d, spans[i].start as isize);
+            let mut d = d.shifted(spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get
             // theirs from their position later, as in `check_text`.
             if d.game.is_some() {

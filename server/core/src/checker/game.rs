@@ -2,7 +2,6 @@
 //! rules run on it.
 
 use super::piece::mix;
-use super::state::shift;
 use crate::checker::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::Resolution;
@@ -69,7 +68,7 @@ pub(super) fn check_one(
         rules::game_export(export_from, &game),
     )
     .into_iter()
-    .map(|d| shift(d, -start))
+    .map(|d| d.shifted(-start))
     .collect();
     GameCheck { diags, deal_id }
 }

@@ -4,7 +4,7 @@
 
 use super::game::{check_one, game_key, GameCheck};
 use super::piece::{games_and_gaps, PieceInfo};
-use super::state::{shift, Entry, Games, State};
+use super::state::{Entry, Games, State};
 use crate::checker::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::rules;
@@ -62,7 +62,7 @@ pub(super) fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diag
         moved(p, brk.start)..moved(p, brk.end),
         after,
     )
-    .map(|d| shift(d, -(p.start as isize)))
+    .map(|d| d.shifted(-(p.start as isize)))
 }
 
 /// The pieces of `forest`, lined up with those of the previous check

@@ -121,7 +121,7 @@ pub struct Segment {
 impl Segment {
     /// Diagnostic `d` of this segment, in document offsets and game indices.
     pub fn absolute(&self, d: &Diagnostic) -> Diagnostic {
-        let mut d = shift(d.clone(), self.shift as isize);
+        let mut d = d.clone().shifted(self.shift as isize);
         d.game = d.game.map(|g| g + self.first_game);
         d
     }
@@ -271,15 +271,4 @@ impl GameRanges {
         let i = self.partition_point(|r| r.end <= at);
         self.get(i).filter(|r| r.start <= at).map(|_| i)
     }
-}
-
-pub(super) fn shift(mut d: Diagnostic, by: isize) -> Diagnostic {
-    let f = |r: &mut Range<usize>| {
-        *r = (r.start as isize + by) as usize..(r.end as isize + by) as usize
-    };
-    f(&mut d.range);
-    for r in &mut d.related {
-        f(&mut r.range);
-    }
-    d
 }

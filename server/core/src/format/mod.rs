@@ -175,15 +175,11 @@ fn streamed(
                 _ => vec![0; p.games.len()],
             };
             if fix {
-                let resolve = |games: &mut [model::Game]| {
-                    if let Some(env) = p.env {
-                        let mut env = env.clone();
-                        for g in games {
-                            env.apply(g.index, g);
-                        }
-                    }
-                };
-                return format_piece_fixed(text, p, &keep, opts, &resolve);
+                if let Some(part) = fixed::fix_piece(text, p)
+                    .and_then(|f| fixed_part(p, &f, &keep, opts).map(|part| (part, f.fixes)))
+                {
+                    return part;
+                }
             }
             (format_part(text, p.trees, p.games, &keep, opts), 0)
         },
@@ -200,22 +196,6 @@ fn streamed(
     sink(&std::mem::take(&mut done.text));
     done.fixes = fixes + file_fixes;
     done
-}
-
-/// [`format_part`] of piece `p` after the safe fixes of its games (export
-/// rules on), and how many were applied: what `pbn fmt` writes for the
-/// piece. `resolve` gives the fixed games, lowered again, their `#`/`##`
-/// values. The piece as written when no fix applies.
-pub fn format_piece_fixed<'a>(
-    text: &'a str,
-    p: &model::lower::PieceAt<'_>,
-    keep: &[u16],
-    opts: &FormatOptions,
-    resolve: &dyn Fn(&mut [model::Game]),
-) -> (Part<'a>, usize) {
-    fixed::fix_piece(text, p, resolve)
-        .and_then(|f| fixed_part(p, &f, keep, opts).map(|part| (part, f.fixes)))
-        .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
 }
 
 /// `source` with the fixes of its file-level diagnostics applied

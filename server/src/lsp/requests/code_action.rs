@@ -23,6 +23,7 @@
 //!   RBN" and "Open as LIN" for the games in the range
 //!   ([`super::convert_game`]).
 
+use crate::lsp::requests::formatting::FIX_WHOLE_LIMIT;
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::diagnostic::{Diagnostic as Diag, Fix as CoreFix};
 use pbn_core::format::{format_fixed, EolOption, FormatOptions};
@@ -376,8 +377,16 @@ fn fix_all(snap: &Snapshot) -> Option<Fix> {
     ))
 }
 
+/// The file in export format: its safe fixes applied (`3N` → `3NT`, `s` →
+/// `S`) and then formatted, as `pbn fmt` writes it; a file larger than
+/// [`FIX_WHOLE_LIMIT`] is only laid out, piece by piece.
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let out = snap.format(&format_options(snap, EolOption::Keep))?.text;
+    let opts = format_options(snap, EolOption::Keep);
+    let out = if snap.source.text.len() <= FIX_WHOLE_LIMIT {
+        format_fixed(&snap.source, &opts).text
+    } else {
+        snap.format(&opts)?.text
+    };
     (out != snap.source.text).then(|| {
         Fix::new(
             "Convert file to PBN export format",
