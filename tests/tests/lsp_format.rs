@@ -143,13 +143,15 @@ fn a_formatted_document_gets_no_edit_and_a_one_game_edit_only_that_game() {
     assert_eq!(whole(&text), text);
     assert!(edits(&doc).is_empty());
     assert!(edits(&doc).is_empty(), "again, from the kept pieces");
-    // One game made unformatted: one edit, inside that game.
-    let at = text.match_indices("[Dealer \"").nth(80).unwrap().0 + 9;
-    change(&mut doc, at..at + 1, "n");
+    // One game made unformatted (two spaces before its Dealer's value; the
+    // pieces are laid out, values are the fixes' business): one edit,
+    // inside that game.
+    let at = text.match_indices("[Dealer \"").nth(80).unwrap().0 + 8;
+    change(&mut doc, at..at, " ");
     let e = edits(&doc);
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].0, at..at + 1);
-    assert_eq!(e[0].1, &text[at..at + 1]);
+    assert_eq!(e[0].1, "");
     let spans = doc.snapshot.game_spans();
     let game = spans.iter().find(|g| g.contains(&at)).unwrap();
     assert!(game.start <= e[0].0.start && e[0].0.end <= game.end);
@@ -161,7 +163,7 @@ fn a_formatted_document_gets_no_edit_and_a_one_game_edit_only_that_game() {
     .unwrap();
     let lsp = pbn::lsp::requests::formatting::document(&doc.snapshot, params).unwrap();
     assert_eq!(lsp.len(), 1);
-    assert_eq!(lsp[0].new_text, &text[at..at + 1]);
+    assert_eq!(lsp[0].new_text, "");
 }
 
 #[test]
@@ -177,8 +179,8 @@ fn the_background_fill_keeps_every_piece_and_survives_a_newer_version() {
     // A fill on a version that a newer one replaced stops: nothing is
     // reported filled, and the newer version formats what is left.
     let old = doc.snapshot.clone();
-    let at = text.match_indices("[Dealer \"").nth(70).unwrap().0 + 9;
-    change(&mut doc, at..at + 1, &text[at..at + 1].to_lowercase());
+    let at = text.match_indices("[Dealer \"").nth(70).unwrap().0 + 8;
+    change(&mut doc, at..at, " ");
     assert!(old.is_stale());
     let _ = old.checked();
     assert_eq!(old.fill_format(&opts), None);
@@ -189,10 +191,10 @@ fn the_background_fill_keeps_every_piece_and_survives_a_newer_version() {
     // kept pieces (the one edited game).
     assert_eq!(doc.snapshot.fill_format(&opts), Some(0));
     let e = edits(&doc);
-    assert_eq!(e, vec![(at..at + 1, text[at..at + 1].to_owned())]);
+    assert_eq!(e, vec![(at..at + 1, String::new())]);
     // After an edit, only its piece is formatted again.
-    let at2 = text.match_indices("[Dealer \"").nth(10).unwrap().0 + 9;
-    change(&mut doc, at2..at2 + 1, &text[at2..at2 + 1].to_lowercase());
+    let at2 = text.match_indices("[Dealer \"").nth(10).unwrap().0 + 8;
+    change(&mut doc, at2..at2, " ");
     assert_eq!(doc.snapshot.fill_format(&opts), Some(1));
     assert!(
         doc.snapshot.format_filled(),

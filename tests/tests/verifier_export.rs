@@ -14,7 +14,7 @@
 
 use pbn_core::checker::{check_text, CheckOptions};
 use pbn_core::diagnostic::Severity;
-use pbn_core::format::{format, EolOption, FormatOptions};
+use pbn_core::format::{format_fixed, EolOption, FormatOptions};
 use pbn_core::text::{decode, encode};
 use pbn_tests::corpus::{corpus_dir, corpus_files};
 use pbn_tests::verifier::{export_blocks as blocks, line_differences as differences};
@@ -99,7 +99,7 @@ fn fmt_output_is_accepted_by_and_equals_the_reference_verifiers_export() {
         {
             continue;
         }
-        let formatted = format(
+        let formatted = format_fixed(
             &source,
             &FormatOptions {
                 eol: EolOption::Lf,
@@ -107,7 +107,11 @@ fn fmt_output_is_accepted_by_and_equals_the_reference_verifiers_export() {
             },
         );
         let out = scratch.join(format!("fmt{}.pbn", files.len()));
-        std::fs::write(&out, encode(&formatted.text, source.encoding).0).unwrap();
+        std::fs::write(
+            &out,
+            encode(&formatted.text, pbn_core::rules::write_encoding(&source)).0,
+        )
+        .unwrap();
         files.push((rel.display().to_string(), path, out));
     }
     let jobs: Vec<Job> = files

@@ -298,7 +298,8 @@ codes! {
         "character is not a rank",
         "The cards of a suit are given by their ranks A, K, Q, J, T, 9, 8, 7, 6, 5, 4, 3, \
          2 (lowercase allowed in import format, §3.11). The ten is the single character \
-         T, not \"10\".",
+         T, not \"10\": a fix writes every `10` of the Deal as `T` (safe when the Deal \
+         then reads as a whole).",
         bad: "[Deal \"W:vKQT2.AT.J6542.85 - - -\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 - - -\"]\n";
     DEAL_DUPLICATE_CARD = "PBN0406", "deal-duplicate-card", Error, Deal, "§3.4.11",

@@ -14,6 +14,7 @@
 //! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
+//! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given; unsafe in a Deal that cannot be read, e.g. with `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
@@ -114,6 +115,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0520" => one(nonstandard_call(text, g, &r)),
         "PBN0620" => one(nonstandard_card(text, g, &r)),
         "PBN0406" | "PBN0407" | "PBN0408" => one(deal_cards(g, &r)),
+        "PBN0405" => one(deal_ten(text, g, &r)),
         "PBN0411" => one(empty_hand(text, g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
@@ -1049,6 +1051,21 @@ fn empty_hand(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         vec![edit(r.clone(), "-")],
         readable,
     ))
+}
+
+/// PBN0405 on a `10`: the ten is written `T` (§3.4.11). One fix writes
+/// every `10` of the Deal as `T`; unsafe when the Deal still cannot be read
+/// as a whole (`pbn dump` then shows its text as written, which changes).
+fn deal_ten(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    if text.get(r.clone())? != "10" {
+        return None;
+    }
+    let tag = tag_at_value(g, r).filter(|t| t.name == "Deal")?;
+    let fixed = tag.value.as_ref()?.raw.replace("10", "T");
+    let readable = values::parse_deal(&fixed)
+        .value
+        .is_some_and(|d| d.export_form(d.first).is_some());
+    set_value_fix(tag, &fixed, "Write the ten as `T`".into(), readable)
 }
 
 /// PBN0406, PBN0407, PBN0408: the Deal's only smallest correction

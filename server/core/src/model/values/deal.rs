@@ -303,22 +303,32 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
                     scan.count += 1;
                     continue;
                 }
-                let Some(rank) = rank_of_char(c) else {
-                    let (r, hint) = if c == '1' && chars.peek().is_some_and(|&(_, n)| n == '0') {
+                let (rank, crange) = match rank_of_char(c) {
+                    Some(rank) => (rank, crange),
+                    // A ten written `10` is read as the ten, as `S10` in
+                    // the play is (PBN0620); its fix writes `T`.
+                    None if c == '1' && chars.peek().is_some_and(|&(_, n)| n == '0') => {
                         chars.next();
-                        (at..at + 2, "; the ten is written `T`")
-                    } else {
-                        (crange, "")
-                    };
-                    issues.push(issue(
-                        &codes::DEAL_RANK,
-                        r,
-                        format!(
-                            "`{}` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2{hint} ({SECTION})",
-                            if hint.is_empty() { c.to_string() } else { "10".into() }
-                        ),
-                    ));
-                    continue;
+                        let r = at..at + 2;
+                        issues.push(issue(
+                            &codes::DEAL_RANK,
+                            r.clone(),
+                            format!(
+                                "`10` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2; read as `T`, the ten ({SECTION})"
+                            ),
+                        ));
+                        (Rank::new(10), r)
+                    }
+                    None => {
+                        issues.push(issue(
+                            &codes::DEAL_RANK,
+                            crange,
+                            format!(
+                                "`{c}` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 ({SECTION})"
+                            ),
+                        ));
+                        continue;
+                    }
                 };
                 scan.count += 1;
                 scan.lowercase |= c.is_ascii_lowercase();
