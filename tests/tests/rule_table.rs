@@ -166,7 +166,12 @@ fn every_registry_code_is_in_the_table() {
 
 /// The codes `src` gets (export rules for export codes).
 fn codes_of(src: &str, export: bool) -> BTreeSet<&'static str> {
-    let source = decode(src.as_bytes());
+    codes_of_bytes(src.as_bytes(), export)
+}
+
+/// The codes the bytes `b` get.
+fn codes_of_bytes(b: &[u8], export: bool) -> BTreeSet<&'static str> {
+    let source = decode(b);
     check_text(
         &source,
         &CheckOptions {
@@ -220,20 +225,7 @@ fn every_row_code_has_a_failing_and_a_passing_fixture() {
         }
     }
     // Byte-level fixtures of NOT_AS_TEXT.
-    let bytes = |b: &[u8], export: bool| {
-        let source = decode(b);
-        check_text(
-            &source,
-            &CheckOptions {
-                export,
-                ..Default::default()
-            },
-        )
-        .diagnostics
-        .iter()
-        .map(|d| d.code.code)
-        .collect::<BTreeSet<_>>()
-    };
+    let bytes = codes_of_bytes;
     for (code, bad, good, export) in [
         (
             "PBN1004",
