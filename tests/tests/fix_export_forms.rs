@@ -8,9 +8,7 @@ use pbn_core::checker::fix::fix_source;
 use pbn_core::checker::{check_text, CheckOptions};
 use pbn_core::format::{format, format_fixed, FormatOptions};
 use pbn_core::text::SourceText;
-use pbn_tests::binary::pbn_binary;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use pbn_tests::binary::run_pbn_stdin;
 
 /// A game as hand editors and programs write it: `P`, `3N`, lower-case
 /// cards and seats, an ISO date, `10` for the ten, `Both`, the Result as
@@ -41,32 +39,9 @@ const FIXED_CODES: &[&str] = &[
     "PBN0302", "PBN0316", "PBN0405", "PBN0520", "PBN0620", "PBN1006", "PBN1007", "PBN1013",
 ];
 
+/// `pbn ARGS` with `stdin`, colours off.
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let color: &[&str] = if args[0] == "check" {
-        &["--color", "never"]
-    } else {
-        &[]
-    };
-    let mut child = Command::new(pbn_binary())
-        .args(args)
-        .args(color)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run_pbn_stdin(args, Some(stdin.as_bytes()))
 }
 
 fn codes(text: &str) -> Vec<&'static str> {

@@ -5,7 +5,7 @@
 //! character ISO 8859-1 lacks it stays UTF-8 and PBN0106 marks it. Latin-1
 //! input stays Latin-1, byte for byte.
 
-use pbn_tests::binary::pbn_binary;
+use pbn_tests::binary::{pbn_binary, run_pbn_stdin};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,17 +19,10 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// `pbn ARGS PATH`, colours off.
 fn pbn(args: &[&str], path: &Path) -> (i32, String, String) {
-    let out = Command::new(pbn_binary())
-        .args(args)
-        .arg(path)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    run_pbn_stdin(&[args, &[path]].concat(), None)
 }
 
 fn latin1(s: &str) -> Vec<u8> {

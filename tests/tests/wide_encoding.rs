@@ -2,9 +2,8 @@
 //! them and reports one PBN0110 instead of a control character per NUL,
 //! and `pbn fmt` writes them back (as UTF-8) only with --force.
 
-use pbn_tests::binary::pbn_binary;
+use pbn_tests::binary::run_pbn_stdin;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const TEXT: &str = "[Event \"Café\"]\r\n[Dealer \"n\"]\r\n";
 /// With an invalid call on line 4 (PBN0521).
@@ -29,17 +28,10 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// `pbn ARGS PATH`, colours off.
 fn pbn(args: &[&str], path: &Path) -> (i32, String, String) {
-    let out = Command::new(pbn_binary())
-        .args(args)
-        .arg(path)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    run_pbn_stdin(&[args, &[path]].concat(), None)
 }
 
 #[test]
