@@ -35,17 +35,18 @@ pub fn run_stdio() -> std::process::ExitCode {
         // Diagnostics are published through the same channel (see
         // `Backend::with_output`).
         let inject = errors_tx.clone();
+        let state = std::sync::Arc::new(state::State::default());
         let input = tokio::spawn(transport::filter_input(
             tokio::io::stdin(),
             to_server,
             errors_tx,
+            state.taken.clone(),
         ));
         let output = tokio::spawn(transport::merge_output(
             from_server,
             std::io::stdout(),
             errors_rx,
         ));
-        let state = std::sync::Arc::new(state::State::default());
         let shared = state.clone();
         let (service, socket) = tower_lsp_server::LspService::new(move |client| {
             Backend::with_output_and_state(client, inject.clone(), shared.clone())

@@ -433,7 +433,17 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
         let settings = settings_for(&self.state, &doc.uri);
-        let d = Document::open(doc.uri.clone(), doc.version, doc.text, settings);
+        // On stdio the text came apart from the notification (see
+        // `transport::Taken`).
+        let text = match doc.text.is_empty() {
+            true => self
+                .state
+                .taken
+                .take(doc.uri.as_str(), doc.version)
+                .unwrap_or_default(),
+            false => doc.text,
+        };
+        let d = Document::open(doc.uri.clone(), doc.version, text, settings);
         self.state
             .documents
             .lock()

@@ -21,6 +21,9 @@ pub struct State {
     /// The client can watch files for the server (dynamic registration of
     /// `workspace/didChangeWatchedFiles`).
     pub watch_config: std::sync::atomic::AtomicBool,
+    /// The texts of `didOpen` notifications, taken out of their frames by
+    /// the input guard (`transport::filter_input`).
+    pub taken: Arc<super::transport::Taken>,
 }
 
 impl State {
