@@ -1059,7 +1059,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     run.memory = vec![
         ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
         ("the rope (`Document::rope`) and the pieces (`Forest`): what `Document::open` takes beyond the text and the line index".into(), mem(open_b - index_b - text.len() as f64)),
-        ("the `LineIndex` (one `usize` per line)".into(), mem(index_b)),
+        ("the `LineIndex` (a `u32` per line)".into(), mem(index_b)),
         ("the check result and what the next check reuses (`Snapshot::checked`), with the trees of the last pieces parsed (`TreeCache`, up to 1 MB of their text) and what the allocator keeps of the pieces parsed and dropped".into(), mem(after_check - before_check)),
         ("not kept: a syntax tree of the whole text (measured as `syntax::parse`; the server parses pieces as work needs them)".into(), mem(tree_b)),
         ("not kept: the model of the whole file (measured as `model::lower`; requests lower the games they look at, whole-document ones piece by piece)".into(), mem(after_model - before_model)),

@@ -19,17 +19,86 @@ pub struct LineCol {
 /// Line starts of a text, for converting byte offsets to line/column and
 /// back. A line ends at LF, CRLF or a lone CR (§2: "the representation of a
 /// text line differs among platforms").
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The starts are kept in blocks of up to [`BLOCK`] lines, each a `u32`
+/// offset from its block's first line start: 4 bytes a line (a `usize`
+/// each took 40 MB on 100,000 games), and an edit rewrites the blocks it
+/// touches and moves the later blocks' bases, never every later line. A
+/// block is cut early where an offset would not fit in a `u32`, so any
+/// size of text works.
+#[derive(Clone, Debug)]
 pub struct LineIndex {
-    starts: Vec<usize>,
+    blocks: Vec<Block>,
     len: usize,
 }
 
-/// Pushes the start of the line after each line end (LF, CRLF, lone CR)
-/// found in `b[from..to]`, found with SIMD (most of a PBN file is short
-/// lines); a CRLF whose CR is before `to` counts whole. Returns where the
-/// scan ended: `to`, or one past it after such a CRLF.
-fn line_starts(b: &[u8], from: usize, to: usize, out: &mut Vec<usize>) -> usize {
+/// Lines per block of a [`LineIndex`] (a few in unit tests, so that they
+/// cross blocks).
+const BLOCK: usize = if cfg!(test) { 4 } else { 4096 };
+
+#[derive(Clone, Debug)]
+struct Block {
+    /// The byte offset where its first line starts.
+    base: usize,
+    /// The number of its first line.
+    first: usize,
+    /// Its lines' starts minus `base` (the first is 0).
+    rel: Vec<u32>,
+}
+
+impl Block {
+    fn start(&self, k: usize) -> usize {
+        self.base + self.rel[k] as usize
+    }
+}
+
+/// Builds blocks from increasing line starts.
+struct Blocks {
+    blocks: Vec<Block>,
+    lines: usize,
+}
+
+impl Blocks {
+    fn new(first: usize) -> Blocks {
+        Blocks {
+            blocks: Vec::new(),
+            lines: first,
+        }
+    }
+
+    fn push(&mut self, start: usize) {
+        match self.blocks.last_mut() {
+            Some(b) if b.rel.len() < BLOCK && start - b.base <= u32::MAX as usize => {
+                b.rel.push((start - b.base) as u32);
+            }
+            _ => {
+                let mut rel = Vec::with_capacity(BLOCK);
+                rel.push(0);
+                self.blocks.push(Block {
+                    base: start,
+                    first: self.lines,
+                    rel,
+                });
+            }
+        }
+        self.lines += 1;
+    }
+}
+
+impl PartialEq for LineIndex {
+    /// The same line starts, however they are cut into blocks.
+    fn eq(&self, other: &LineIndex) -> bool {
+        self.len == other.len && self.starts().eq(other.starts())
+    }
+}
+
+impl Eq for LineIndex {}
+
+/// Calls `push` with the start of the line after each line end (LF, CRLF,
+/// lone CR) found in `b[from..to]`, found with SIMD (most of a PBN file is
+/// short lines); a CRLF whose CR is before `to` counts whole. Returns where
+/// the scan ended: `to`, or one past it after such a CRLF.
+fn line_starts(b: &[u8], from: usize, to: usize, mut push: impl FnMut(usize)) -> usize {
     let mut end = to;
     let mut skip_lf = None;
     for p in memchr::memchr2_iter(b'\n', b'\r', &b[from..to]) {
@@ -39,10 +108,10 @@ fn line_starts(b: &[u8], from: usize, to: usize, out: &mut Vec<usize>) -> usize 
         }
         if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
             skip_lf = Some(i + 1);
-            out.push(i + 2);
+            push(i + 2);
             end = end.max(i + 2);
         } else {
-            out.push(i + 1);
+            push(i + 1);
         }
     }
     end
@@ -75,20 +144,48 @@ impl LineIndex {
         bounds.push(b.len());
         bounds.dedup();
         let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+        // Each part's blocks (its first line start is the end of the
+        // previous part's last line), numbered from 0 and renumbered after.
         let found = crate::par::map(&ranges, |&(from, to)| {
-            let mut v = Vec::with_capacity((to - from) / 16 + 1);
-            line_starts(b, from, to, &mut v);
-            v
+            let mut blocks = Blocks::new(0);
+            if from == 0 {
+                blocks.push(0);
+            }
+            line_starts(b, from, to, |s| blocks.push(s));
+            blocks
         });
-        let mut starts = Vec::with_capacity(found.iter().map(Vec::len).sum::<usize>() + 1);
-        starts.push(0);
-        for v in found {
-            starts.extend(v);
+        let mut all = Vec::with_capacity(found.iter().map(|f| f.blocks.len()).sum());
+        let mut lines = 0;
+        for part in found {
+            all.extend(part.blocks.into_iter().map(|mut block| {
+                block.first += lines;
+                block
+            }));
+            lines += part.lines;
+        }
+        if all.is_empty() {
+            all.push(Block {
+                base: 0,
+                first: 0,
+                rel: vec![0],
+            });
         }
         LineIndex {
-            starts,
+            blocks: all,
             len: text.len(),
         }
+    }
+
+    /// Every line start, in order.
+    fn starts(&self) -> impl Iterator<Item = usize> + '_ {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.rel.iter().map(move |&r| b.base + r as usize))
+    }
+
+    /// The block holding `line` (< `line_count`).
+    fn block_of_line(&self, line: usize) -> usize {
+        self.blocks.partition_point(|b| b.first <= line) - 1
     }
 
     /// [`LineIndex::replace`] on a copy.
@@ -100,44 +197,71 @@ impl LineIndex {
 
     /// Updates the index to `text`, the previous text (this index's) with
     /// its bytes `start..old_end` replaced by `start..new_end` of `text`:
-    /// lines before the edit are kept, lines after it shifted in place, only
-    /// the lines around it scanned again. The language server updates its
-    /// index this way on every keystroke.
+    /// lines before the edit are kept, only the lines around it scanned
+    /// again, the blocks holding them rebuilt and the later blocks moved.
+    /// The language server updates its index this way on every keystroke.
     pub fn replace(&mut self, text: &str, start: usize, old_end: usize, new_end: usize) {
         let b = text.as_bytes();
         // From the start of the line holding the byte before the edit: a
         // CR there may now be followed by an LF.
         let l0 = self.line_of(start.saturating_sub(1).min(self.len));
+        let s0 = self.line_start(l0);
         let mut mid = Vec::new();
-        let i = line_starts(b, self.starts[l0], (new_end + 2).min(b.len()), &mut mid);
+        let i = line_starts(b, s0, (new_end + 2).min(b.len()), |s| mid.push(s));
         // After the edit the text is the old one, shifted: the old line
         // starts after `old_end` that lie beyond what was scanned stay.
-        let seen = mid.last().copied().unwrap_or(self.starts[l0]).max(i);
-        let from = self.starts.partition_point(|&q| q <= old_end);
-        let dropped = self.starts[from..].partition_point(|&q| q - old_end + new_end <= seen);
-        let n = mid.len();
-        self.starts.splice(l0 + 1..from + dropped, mid);
-        if new_end != old_end {
-            for q in &mut self.starts[l0 + 1 + n..] {
-                *q = *q - old_end + new_end;
-            }
+        let seen = mid.last().copied().unwrap_or(s0).max(i);
+        let from = self.line_of(old_end.min(self.len)) + 1;
+        let count = self.line_count();
+        let shifted = |q: usize| q - old_end + new_end;
+        let mut kept = from;
+        while kept < count && shifted(self.line_start(kept)) <= seen {
+            kept += 1;
+        }
+        // Old lines l0 + 1 .. kept become `mid`; the blocks holding lines
+        // l0 ..= kept - 1 are rebuilt.
+        let (ba, bb) = (
+            self.block_of_line(l0),
+            self.block_of_line(kept.max(l0 + 1) - 1),
+        );
+        let end_line = self.blocks[bb].first + self.blocks[bb].rel.len();
+        let mut rebuilt = Blocks::new(self.blocks[ba].first);
+        for line in self.blocks[ba].first..=l0 {
+            rebuilt.push(self.line_start(line));
+        }
+        for &s in &mid {
+            rebuilt.push(s);
+        }
+        for line in kept..end_line {
+            rebuilt.push(shifted(self.line_start(line)));
+        }
+        let (lines, next) = (rebuilt.lines, ba + rebuilt.blocks.len());
+        self.blocks.splice(ba..=bb, rebuilt.blocks);
+        for b in &mut self.blocks[next..] {
+            b.base = shifted(b.base);
+            b.first = b.first + lines - end_line;
         }
         self.len = text.len();
     }
 
     pub fn line_count(&self) -> usize {
-        self.starts.len()
+        let last = self.blocks.last().expect("an index has a block");
+        last.first + last.rel.len()
     }
 
     /// The byte offset where 0-based `line` starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.starts.get(line).copied().unwrap_or(self.len)
+        if line >= self.line_count() {
+            return self.len;
+        }
+        let b = &self.blocks[self.block_of_line(line)];
+        b.start(line - b.first)
     }
 
     /// The byte range of 0-based `line` without its line ending.
     pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
         let start = self.line_start(line);
-        let mut end = self.starts.get(line + 1).copied().unwrap_or(self.len);
+        let mut end = self.line_start(line + 1);
         let b = text.as_bytes();
         while end > start && (b[end - 1] == b'\n' || b[end - 1] == b'\r') {
             end -= 1;
@@ -147,10 +271,10 @@ impl LineIndex {
 
     /// The 0-based line containing byte `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
-        match self.starts.binary_search(&offset) {
-            Ok(l) => l,
-            Err(l) => l - 1,
-        }
+        let k = self.blocks.partition_point(|b| b.base <= offset).max(1) - 1;
+        let b = &self.blocks[k];
+        let rel = offset.saturating_sub(b.base).min(u32::MAX as usize) as u32;
+        b.first + b.rel.partition_point(|&r| r <= rel).max(1) - 1
     }
 
     /// Converts a byte offset (clamped to a char boundary) to line/column.
@@ -160,8 +284,8 @@ impl LineIndex {
     }
 
     /// [`LineIndex::line_col`] for offsets mostly in increasing order:
-    /// `hint` is the line of the previous call (updated), and the line is
-    /// found by galloping from it instead of a search of the whole index.
+    /// `hint` is the line of the previous call (updated); an offset on that
+    /// line or the next is found without a search.
     pub fn line_col_near(
         &self,
         text: &str,
@@ -170,26 +294,25 @@ impl LineIndex {
         hint: &mut usize,
     ) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let h = (*hint).min(self.starts.len() - 1);
-        let line = if self.starts[h] > offset {
-            self.line_of(offset)
+        let h = *hint;
+        let on = |l: usize| {
+            l < self.line_count()
+                && self.line_start(l) <= offset
+                && (l + 1 == self.line_count() || offset < self.line_start(l + 1))
+        };
+        let line = if on(h) {
+            h
+        } else if on(h + 1) {
+            h + 1
         } else {
-            // The last line start <= offset, searching forward from `h`.
-            let mut step = 1;
-            let mut lo = h;
-            while lo + step < self.starts.len() && self.starts[lo + step] <= offset {
-                lo += step;
-                step *= 2;
-            }
-            let hi = (lo + step).min(self.starts.len());
-            lo + self.starts[lo..hi].partition_point(|&s| s <= offset) - 1
+            self.line_of(offset)
         };
         *hint = line;
         self.col_in(text, line, offset, enc)
     }
 
     fn col_in(&self, text: &str, line: usize, offset: usize, enc: PositionEncoding) -> LineCol {
-        let seg = &text[self.starts[line]..offset];
+        let seg = &text[self.line_start(line)..offset];
         let col = match enc {
             PositionEncoding::Utf8 => seg.len(),
             _ if seg.is_ascii() => seg.len(),
@@ -206,7 +329,7 @@ impl LineIndex {
     /// the line clamp to its end (as LSP requires).
     pub fn offset(&self, text: &str, pos: LineCol, enc: PositionEncoding) -> usize {
         let line = pos.line as usize;
-        if line >= self.starts.len() {
+        if line >= self.line_count() {
             return self.len;
         }
         let range = self.line_range(text, line);
@@ -324,7 +447,7 @@ mod edited_tests {
             for code in 0..4usize.pow(n) {
                 let text: String = (0..n).map(|k| alphabet[code / 4usize.pow(k) % 4]).collect();
                 assert_eq!(
-                    LineIndex::new(&text).starts,
+                    LineIndex::new(&text).starts().collect::<Vec<_>>(),
                     reference(text.as_bytes()),
                     "{text:?}"
                 );
@@ -367,10 +490,18 @@ mod edited_tests {
             index = index.edited(&text, start, end, start + insert.len());
             let fresh = LineIndex::new(&text);
             assert_eq!(
-                (&index.starts, index.len),
-                (&fresh.starts, fresh.len),
+                (index.starts().collect::<Vec<_>>(), index.len),
+                (fresh.starts().collect::<Vec<_>>(), fresh.len),
                 "round {round}: {text:?}"
             );
+            // Its blocks are numbered right: every lookup agrees.
+            assert_eq!(index.line_count(), fresh.line_count());
+            for line in 0..=index.line_count() {
+                assert_eq!(index.line_start(line), fresh.line_start(line), "{text:?}");
+            }
+            for off in 0..=text.len() {
+                assert_eq!(index.line_of(off), fresh.line_of(off), "{text:?} {off}");
+            }
             if text.len() > 200 {
                 let mut k = 20;
                 while !text.is_char_boundary(k) {
