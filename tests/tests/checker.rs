@@ -183,17 +183,42 @@ fn forest_edits_checks_like_check_whole_with_export_rules() {
     forest_edits(true);
 }
 
+/// The point (row, byte column) of byte `at` of `t`, as tree-sitter counts.
+fn point(t: &str, at: usize) -> tree_sitter::Point {
+    let row = t.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+    tree_sitter::Point {
+        row,
+        column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0),
+    }
+}
+
+/// `text` with `at..end` replaced by `insert`, `forest` edited and cut
+/// again to match, as the language server does on a change.
+fn edit_forest(
+    forest: &mut pbn_core::syntax::Forest,
+    text: &str,
+    at: usize,
+    end: usize,
+    insert: &str,
+) -> String {
+    let mut next = text.to_owned();
+    next.replace_range(at..end, insert);
+    let new_end = at + insert.len();
+    forest.edit(&tree_sitter::InputEdit {
+        start_byte: at,
+        old_end_byte: end,
+        new_end_byte: new_end,
+        start_position: point(text, at),
+        old_end_position: point(text, end),
+        new_end_position: point(&next, new_end),
+    });
+    forest.recut(&next);
+    next
+}
+
 fn forest_edits(export: bool) {
-    use tree_sitter::{InputEdit, Point};
     let mut text = generate(80, 5, &GenOptions::default());
     text = text.replacen("[Event \"", "[Event \"##", 1);
-    let point = |t: &str, at: usize| {
-        let row = t.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-        Point {
-            row,
-            column: at - t[..at].rfind('\n').map(|p| p + 1).unwrap_or(0),
-        }
-    };
     let mut forest = pbn_core::syntax::Forest::cut(&text, 2048);
     let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), export);
     let mut rng = Rng::new(23 + export as u64);
@@ -222,19 +247,7 @@ fn forest_edits(export: bool) {
     let mut reused = 0;
     for round in 0..250 {
         let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
-        let mut next = text.clone();
-        next.replace_range(at..end, insert);
-        let new_end = at + insert.len();
-        forest.edit(&InputEdit {
-            start_byte: at,
-            old_end_byte: end,
-            new_end_byte: new_end,
-            start_position: point(&text, at),
-            old_end_position: point(&text, end),
-            new_end_position: point(&next, new_end),
-        });
-        forest.recut(&next);
-        text = next;
+        text = edit_forest(&mut forest, &text, at, end, insert);
         let (s, stats) =
             assert_same_forest(&format!("round {round}"), &text, &forest, &state, export);
         if stats.checked < stats.games && stats.walked < forest.ranges().len() / 2 {
@@ -371,4 +384,181 @@ fn one_deal_id_on_one_deal_is_right() {
         res.diagnostics
     );
     assert_same("same deal", &text, &State::default(), false);
+}
+
+/// The PBN0212 diagnostics of a whole check of `t`: (game, message).
+fn deal_id_reused(t: &str) -> Vec<(usize, String)> {
+    let source = SourceText::from_text(t.to_owned());
+    check_whole(&source, &CheckOptions::default())
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.code == "PBN0212")
+        .map(|d| (d.game.unwrap(), d.message.to_string()))
+        .collect()
+}
+
+/// `text` with a `[DealId "d<k>"]` before each game's Deal (k from 1).
+fn with_deal_ids(text: &str) -> String {
+    let mut ids = String::new();
+    for (k, part) in text.split("[Deal \"").enumerate() {
+        if k > 0 {
+            ids.push_str(&format!("[DealId \"d{k}\"]\n[Deal \""));
+        }
+        ids.push_str(part);
+    }
+    ids
+}
+
+/// The DealId rule keeps an index from DealId to games: an edit that
+/// touches no DealId and no Deal looks at no more DealId marks than the
+/// games of the pieces it re-checks, one that does looks at those and the
+/// games of its DealIds, never at every game's (`Stats::deal_ids`).
+#[test]
+fn a_deal_id_edit_looks_only_at_its_deal_ids() {
+    let ids = with_deal_ids(&generate(200, 3, &GenOptions::default()));
+    let mut forest = pbn_core::syntax::Forest::cut(&ids, 2048);
+    assert!(forest.ranges().len() > 10, "many pieces");
+    let (state, stats) = assert_same_forest("ids", &ids, &forest, &State::default(), false);
+    assert!(stats.deal_ids >= 200, "built whole: {stats:?}");
+    let cheap = |name: &str, stats: &pbn_core::checker::Stats, more: usize| {
+        assert!(
+            stats.examined < 60 && stats.deal_ids <= stats.examined + more,
+            "{name}: {stats:?}"
+        );
+    };
+
+    // Game 100's Board: no DealId or Deal touched.
+    let at = ids.match_indices("[Board \"").nth(100).unwrap().0 + 8;
+    let text = edit_forest(&mut forest, &ids, at, at, "7");
+    let (state, stats) = assert_same_forest("board", &text, &forest, &state, false);
+    cheap("board", &stats, 0);
+
+    // Game 150 takes game 2's DealId: two groups touched.
+    let at = text.find("[DealId \"d151\"]").unwrap() + 9;
+    let text = edit_forest(&mut forest, &text, at, at + 4, "d3");
+    let (state, stats) = assert_same_forest("d151 to d3", &text, &forest, &state, false);
+    assert_eq!(deal_id_reused(&text).len(), 1);
+    cheap("d151 to d3", &stats, 16);
+
+    // Lines added above both games while the conflict stands: only its
+    // group is read again, and the message names the new line.
+    let at = text.match_indices("[Board \"").nth(1).unwrap().0;
+    let text = edit_forest(&mut forest, &text, at, at, "{a\nb}\n");
+    let (state, stats) = assert_same_forest("top", &text, &forest, &state, false);
+    assert_eq!(deal_id_reused(&text).len(), 1);
+    cheap("top", &stats, 16);
+
+    // The DealId edited away: the conflict goes.
+    let at = text.match_indices("[DealId \"d3\"]").nth(1).unwrap().0;
+    let text = edit_forest(&mut forest, &text, at, at + 14, "");
+    let (_, stats) = assert_same_forest("away", &text, &forest, &state, false);
+    assert_eq!(deal_id_reused(&text), vec![]);
+    cheap("away", &stats, 16);
+}
+
+/// The four hands of a deal, put in the order of permutation `k` of 24:
+/// 24 different deals.
+fn nth_deal(k: usize) -> String {
+    let mut hands = vec![
+        "AKQJ.AKQ.AKQ.AKQ",
+        "T987.JT9.JT9.JT9",
+        "6543.876.876.876",
+        "2.5432.5432.5432",
+    ];
+    let mut out = Vec::new();
+    let mut k = k % 24;
+    for n in (1..=4).rev() {
+        out.push(hands.remove(k % n));
+        k /= n;
+    }
+    format!("N:{}", out.join(" "))
+}
+
+/// DealIds inherited through `##` (§4.8) under edits, in a forest edited
+/// piece by piece: a Deal changed under an inherited DealId, a DealId that
+/// overrides the `##` value, a game deleted, a `##` DealId edited away,
+/// then random edits. After each, the re-check equals a whole check.
+#[test]
+fn inherited_deal_id_edits_check_like_check_whole() {
+    // Six sets of 20 games: the first game of set s gives `##g<s>`, the
+    // others inherit it; a set is one deal.
+    let mut text = String::new();
+    for g in 0..120 {
+        let id = if g % 20 == 0 {
+            format!("[DealId \"##g{}\"]\n", g / 20)
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "[Board \"{}\"]\n{id}[Deal \"{}\"]\n\n",
+            g + 1,
+            nth_deal(g / 20)
+        ));
+    }
+    assert_eq!(deal_id_reused(&text), vec![]);
+    let mut forest = pbn_core::syntax::Forest::cut(&text, 2048);
+    assert!(forest.ranges().len() > 3, "several pieces");
+    let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), false);
+    let board = |t: &str, b: usize| t.find(&format!("[Board \"{b}\"]")).unwrap();
+
+    // Board 31 (set 1, DealId g1 inherited) gets set 5's deal.
+    let at = board(&text, 31);
+    let deal = text[at..].find("[Deal \"").unwrap() + at + 7;
+    let end = deal + nth_deal(1).len();
+    assert_eq!(text[deal..end], nth_deal(1));
+    let text1 = edit_forest(&mut forest, &text, deal, end, &nth_deal(5));
+    let (s, _) = assert_same_forest("deal", &text1, &forest, &state, false);
+    state = s;
+    let got = deal_id_reused(&text1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 30);
+    assert!(got[0].1.contains("inherited"), "{got:?}");
+
+    // Board 36 gives its own DealId "h": boards 37..40 inherit it (§4.8).
+    let at = board(&text1, 36);
+    let at = text1[at..].find('\n').unwrap() + at + 1;
+    let text2 = edit_forest(&mut forest, &text1, at, at, "[DealId \"h\"]\n");
+    let (s, _) = assert_same_forest("override", &text2, &forest, &state, false);
+    state = s;
+    assert_eq!(deal_id_reused(&text2).len(), 1);
+
+    // Board 31 deleted: no conflict left.
+    let (from, to) = (board(&text2, 31), board(&text2, 32));
+    let text3 = edit_forest(&mut forest, &text2, from, to, "");
+    let (s, _) = assert_same_forest("deleted", &text3, &forest, &state, false);
+    state = s;
+    assert_eq!(deal_id_reused(&text3), vec![]);
+
+    // Board 41's `##g2` edited away: boards 41..60 inherit "h" (board
+    // 36's value replaced g1 as the default) on set 2's deal, which is
+    // not h's.
+    let at = text3.find("[DealId \"##g2\"]\n").unwrap();
+    let text4 = edit_forest(&mut forest, &text3, at, at + 15, "");
+    let (s, _) = assert_same_forest("away", &text4, &forest, &state, false);
+    state = s;
+    assert_eq!(deal_id_reused(&text4).len(), 20);
+
+    // Random edits from there.
+    let d = nth_deal(7);
+    let new_game = format!("\n\n[DealId \"h\"]\n[Deal \"{d}\"]\n");
+    let pieces = [
+        "[DealId \"##g1\"]\n",
+        "[DealId \"h\"]\n",
+        "[DealId \"#\"]\n",
+        "##",
+        "#",
+        "x",
+        "\n",
+        "\n\n",
+        "\"",
+        new_game.as_str(),
+    ];
+    let mut rng = Rng::new(41);
+    let mut text = text4;
+    for round in 0..150 {
+        let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
+        text = edit_forest(&mut forest, &text, at, end, insert);
+        let (s, _) = assert_same_forest(&format!("round {round}"), &text, &forest, &state, false);
+        state = s;
+    }
 }

@@ -36,6 +36,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::deal_ids::{deal_id_conflicts, Lining, PieceMarks};
 use super::game::{check_one, game_key, GameCheck};
 use super::inherit::{PieceInherit, Resolutions};
 use super::layout::{layout_of_chunks, layout_of_pieces, tail_separator, Layout, Lined, Slot};
@@ -122,7 +123,7 @@ pub fn check_segments(
         inherits,
         opts,
     ) {
-        Some((pieces, replaced)) => check_pieces(&cx, pieces, &replaced, walked),
+        Some((pieces, replaced, lining)) => check_pieces(&cx, pieces, &replaced, walked, &lining),
         // A game across pieces (error recovery took a piece's last game
         // break): every tree at once, walked as one document.
         None => check_whole_tree(&cx),
@@ -169,6 +170,7 @@ fn check_pieces(
     pieces: Vec<Lined<'_>>,
     replaced: &Games,
     walked: usize,
+    lining: &Lining,
 ) -> (Checked, State, Stats) {
     let (source, prev, export_from) = (r.source, r.prev, r.export_from);
     let text = source.text.as_str();
@@ -318,6 +320,11 @@ fn check_pieces(
     }
 
     // The pieces built now, and the games' cache for the next check.
+    let rebuilt: Vec<usize> = build
+        .iter()
+        .map(|b| b.0)
+        .filter(|&p| olds[p].is_some())
+        .collect();
     for ((p, keys, context, key, tail), got) in build.into_iter().zip(found) {
         let got: Vec<Arc<GameCheck>> = got
             .into_iter()
@@ -368,15 +375,27 @@ fn check_pieces(
     }
     next.entries = Arc::new(entries);
     let ranges = GameRanges::new(parts);
+    let mut deal_ids = 0;
+    let (conflicts, handover) = deal_id_conflicts(
+        text,
+        (&prev.deal_ids, &prev.entries),
+        &next.entries,
+        |p| (slots[p].start, slots[p].games.start),
+        lining,
+        &rebuilt,
+        &mut deal_ids,
+    );
+    next.deal_ids = handover;
     let stats = Stats {
         games: n,
         checked,
         walked,
         examined,
         resolved: inherit.as_ref().map_or(0, |x| x.stepped),
+        deal_ids,
     };
     let mut loose = rules::text::file_level(source);
-    loose.extend(deal_id_conflicts(text, &slots, &next.entries));
+    loose.extend(conflicts);
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
     let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
@@ -446,6 +465,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
         walked: forest.len(),
         examined: n,
         resolved: inherit.as_ref().map_or(0, |_| n),
+        deal_ids: n,
     };
     let mut out = rules::text::file_level(source);
     next.games = whole_games(&keys, &spans, &game_diags, &mut out);
@@ -482,20 +502,17 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     )
 }
 
-/// The rule across games (§4.1.2) on the DealId marks the pieces keep: one
-/// step per piece without DealId tags, no game lowered or checked again.
-fn deal_id_conflicts(text: &str, slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagnostic> {
-    let marks: Vec<(usize, DealIdMark)> = slots
-        .iter()
-        .zip(entries)
-        .flat_map(|(s, e)| {
-            e.check
-                .deal_ids
-                .iter()
-                .map(move |(k, m)| (s.games.start + k, m.shifted(s.start as isize)))
-        })
-        .collect();
-    rules::deal_id::conflicts(text, marks.iter().map(|(i, m)| (*i, m)))
+/// The pieces of a check as the DealId index reads them.
+impl PieceMarks for Arc<Vec<Arc<Entry>>> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn marks(&self, p: usize) -> &[(usize, DealIdMark)] {
+        &self[p].check.deal_ids
+    }
+    fn token(&self) -> usize {
+        Arc::as_ptr(self) as usize
+    }
 }
 
 /// The key of a piece's diagnostics: its tree (so its text and layout),

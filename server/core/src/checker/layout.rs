@@ -2,6 +2,7 @@
 //! piece is, computed piece by piece and reused for pieces whose tree did
 //! not change.
 
+use super::deal_ids::Lining;
 use super::game::{check_one, game_key, GameCheck};
 use super::piece::{games_and_gaps, PieceInfo};
 use super::state::{Entry, Games, State};
@@ -71,7 +72,8 @@ pub(super) fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diag
 /// document without `#` values, the diagnostics of their games that `prev`
 /// does not have, computed while the piece's trees are at hand, so that
 /// opening a document parses each piece once and never holds the trees of
-/// all of them. `None` when a game reaches across pieces.
+/// all of them; how the pieces line up. `None` when a game reaches across
+/// pieces.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn layout_of_pieces<'p>(
     source: &SourceText,
@@ -81,7 +83,7 @@ pub(super) fn layout_of_pieces<'p>(
     export_from: Option<usize>,
     inherits: bool,
     opts: &CheckOptions,
-) -> Option<(Vec<Lined<'p>>, Games)> {
+) -> Option<(Vec<Lined<'p>>, Games, Lining)> {
     let text = source.text.as_str();
     let (ranges, ids) = (forest.ranges(), forest.ids());
     let olds = &prev.entries;
@@ -173,7 +175,12 @@ pub(super) fn layout_of_pieces<'p>(
             done,
         ));
     }
-    Some((out, replaced))
+    let lining = Lining {
+        prefix,
+        suffix,
+        old_len: olds.len(),
+    };
+    Some((out, replaced, lining))
 }
 
 /// [`Layout`] from the document's trees and chunks (one walk of every

@@ -4,6 +4,7 @@
 //! the whole parsed and lowered document at once). Both run the rule
 //! functions of [`crate::rules`].
 
+mod deal_ids;
 mod engine;
 pub mod fix;
 mod game;

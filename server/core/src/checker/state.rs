@@ -1,6 +1,7 @@
 //! What one check leaves for the next ([`State`]) and what it returns
 //! ([`Checked`]: the diagnostics in one segment per forest piece).
 
+use super::deal_ids::Handover;
 use super::game::GameCheck;
 use super::inherit::{PieceInherit, Resolutions};
 use super::piece::PieceInfo;
@@ -31,6 +32,8 @@ pub struct State {
     pub(super) entries: Arc<Vec<Arc<Entry>>>,
     /// The number of games of the check that left this state.
     pub(super) count: usize,
+    /// The DealId index of `entries` (§4.1.2), for the next check.
+    pub(super) deal_ids: Handover,
 }
 
 /// Per-game diagnostics by game key.
@@ -190,6 +193,11 @@ pub struct Stats {
     /// the first game an edit touched until the state between two pieces is
     /// what it was; none without `#` values.
     pub resolved: usize,
+    /// DealId marks and their places that the rule across games (§4.1.2)
+    /// looked at: those of the pieces checked again and of the DealIds
+    /// they have, and of the DealIds on two deals; every game without a
+    /// forest.
+    pub deal_ids: usize,
 }
 
 /// Every game's range (its chunk), kept per piece: made in one step per
