@@ -331,7 +331,11 @@ pub fn fmt(data: &[u8]) {
     let doc = pbn_core::model::lower(&trees, text);
     let once = format(&source, &opts);
     // The language server formats piece by piece (`Snapshot::format`, pieces
-    // of 64 B to 8 KiB here): the same output.
+    // of 64 B to 8 KiB here), each piece after its safe fixes: what `pbn
+    // fmt` writes (`format_fixed`; the editor's buffer is text, so no fix of
+    // the file's bytes).
+    let editor = pbn_core::text::SourceText::from_text(text.to_owned());
+    let fixed = pbn_core::format::format_fixed(&editor, &opts);
     let piece = 64 << (data.len() % 8);
     let snap = pbn::lsp::snapshot::Snapshot::with_index(
         "file:///f.pbn".parse().expect("a URI"),
@@ -345,14 +349,14 @@ pub fn fmt(data: &[u8]) {
         .format(&opts)
         .expect("a snapshot without newer versions is never stale");
     assert!(
-        by_pieces.text == once.text
-            && by_pieces.verbatim_games == once.verbatim_games
-            && by_pieces.dropped_duplicates == once.dropped_duplicates,
+        by_pieces.text == fixed.text
+            && by_pieces.verbatim_games == fixed.verbatim_games
+            && by_pieces.dropped_duplicates == fixed.dropped_duplicates,
         "formatting in pieces of {piece} bytes differs ({opts:?}):\n--- whole\n{}\n--- pieces\n{}",
-        once.text,
+        fixed.text,
         by_pieces.text
     );
-    drop(snap);
+    drop((snap, editor, fixed));
 
     let out_lf = lf(&once.text);
     for &gi in &once.verbatim_games {

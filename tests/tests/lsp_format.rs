@@ -1,14 +1,13 @@
 //! The language server's formatting request answers with edits computed
 //! piece by piece from formatted pieces it keeps between versions
 //! (`Snapshot::format_edits`). Under random edits (seeded), applying its
-//! edits must give exactly the whole-document format as written
-//! (`format::format`; while safe fixes are pending, the request fixes and
-//! formats the whole document instead: `lsp/requests/formatting.rs`);
-//! an already formatted document gets no edit, and after an edit of one
-//! game, only that game is edited.
+//! edits must give exactly what `pbn fmt` writes (`format::format_fixed`:
+//! every safe fix applied, then laid out), also with pieces of a few hundred
+//! bytes; an already formatted document gets no edit, and after an edit of
+//! one game, only that game is edited.
 
 use pbn::lsp::document::Document;
-use pbn_core::format::{format, FormatOptions};
+use pbn_core::format::{format_fixed, FormatOptions};
 use pbn_core::text::SourceText;
 use pbn_tests::gen::{generate, GenOptions};
 use pbn_tests::lsp_doc::settings;
@@ -23,6 +22,32 @@ fn open(text: &str) -> Document {
     )
 }
 
+/// [`open`] with the document cut into pieces of about `piece` bytes (the
+/// server's are [`pbn_core::syntax::EDIT_PIECE`]): more piece ends, where a
+/// piece's fixed text meets the text as written around it.
+fn open_in_pieces(text: &str, piece: usize) -> Document {
+    use pbn::lsp::snapshot::Snapshot;
+    use std::sync::{atomic::AtomicI32, Arc};
+    let forest = pbn_core::syntax::Forest::cut(text, piece);
+    let latest = Arc::new(AtomicI32::new(1));
+    let snapshot = Snapshot::with_index(
+        "file:///t.pbn".parse().unwrap(),
+        1,
+        SourceText::from_text(text.to_owned()),
+        forest.clone(),
+        pbn_core::text::LineIndex::new(text),
+        settings(),
+    )
+    .with_latest(&latest);
+    Document {
+        uri: snapshot.uri.clone(),
+        version: 1,
+        forest,
+        snapshot: Arc::new(snapshot),
+        latest,
+    }
+}
+
 use pbn_tests::lsp_doc::change;
 
 fn whole(text: &str) -> String {
@@ -30,7 +55,7 @@ fn whole(text: &str) -> String {
         add_missing_tags: settings().add_missing_tags,
         ..FormatOptions::default()
     };
-    format(&SourceText::from_text(text.to_owned()), &opts).text
+    format_fixed(&SourceText::from_text(text.to_owned()), &opts).text
 }
 
 fn edits(doc: &Document) -> Vec<(Range<usize>, String)> {
@@ -98,18 +123,34 @@ fn random_edit(rng: &mut Rng, text: &str) -> (Range<usize>, String) {
         "pass ",
         "SA ",
         "#",
+        // What the safe fixes repair: `Pass`, `X`, `3NT`, `N`.
+        "P ",
+        "Dbl ",
+        " 3N",
+        "[Dealer \"n\"]\n",
     ];
     (at..end, INSERTS[rng.below(INSERTS.len())].to_owned())
 }
 
 #[test]
 fn incremental_formatting_equals_the_whole_document_format_under_random_edits() {
-    for (seed, crlf) in [(1u64, false), (2, true), (3, false)] {
-        let mut text = generate(120, seed, &GenOptions::default());
+    for (seed, crlf, piece) in [
+        (1u64, false, None),
+        (2, true, None),
+        (3, false, None),
+        (4, false, Some(512)),
+        (5, true, Some(256)),
+    ] {
+        // Small pieces: fewer games, as many piece ends.
+        let games = if piece.is_some() { 40 } else { 120 };
+        let mut text = generate(games, seed, &GenOptions::default());
         if crlf {
             text = text.replace('\n', "\r\n");
         }
-        let mut doc = open(&text);
+        let mut doc = match piece {
+            None => open(&text),
+            Some(n) => open_in_pieces(&text, n),
+        };
         assert!(doc.forest.len() > 3, "several pieces");
         let mut rng = Rng(seed);
         for step in 0..60 {

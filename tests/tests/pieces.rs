@@ -4,14 +4,15 @@
 //! Whatever walks the whole document does so piece by piece
 //! (`Snapshot::map_pieces`), and must see exactly what the whole-document
 //! functions see: the same games (inherited values resolved), the same
-//! formatted text, the same single game on demand (`Snapshot::game`).
+//! formatted text (`pbn fmt`'s, safe fixes applied), the same single game
+//! on demand (`Snapshot::game`).
 //! Checked with pieces of one game, of a few hundred bytes and of 32 KB on
 //! every corpus file, fixture and code example, and on a generated file
 //! with `#`/`##` values.
 
 use pbn::lsp::snapshot::Snapshot;
 use pbn::lsp::state::Settings;
-use pbn_core::format::{format, FormatOptions};
+use pbn_core::format::{format_fixed, FormatOptions};
 use pbn_core::model::{self, dump::dump};
 use pbn_core::syntax::{parse_pieces, Forest, EDIT_PIECE};
 use pbn_core::text::{LineIndex, SourceText};
@@ -82,7 +83,8 @@ fn assert_pieces_like_whole(name: &str, text: &str) -> usize {
                 ..FormatOptions::default()
             };
             let a = snap.format(&opts).expect("not stale");
-            let b = format(&source, &opts);
+            // What `pbn fmt` writes: the server fixes and formats each piece.
+            let b = format_fixed(&source, &opts);
             assert_eq!(
                 a.text, b.text,
                 "{name}, pieces of {piece} bytes: formatted text differs"

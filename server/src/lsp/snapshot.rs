@@ -319,12 +319,12 @@ impl Snapshot {
     #[must_use]
     pub fn map_pieces<R: Send>(
         &self,
-        f: impl Fn(&[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync,
+        f: impl Fn(std::ops::Range<usize>, &[tree_sitter::Tree], Vec<Game>, Vec<Comment>) -> R + Sync,
         mut sink: impl FnMut(R),
     ) -> bool {
         let text = self.source.text.as_str();
         let spans = self.game_spans();
-        let resolutions = self.checked().resolutions.clone();
+        let resolve = self.resolver();
         let all: Vec<usize> = (0..self.forest.len()).collect();
         for batch in all.chunks(4 * pbn_core::par::threads().max(1)) {
             if self.is_stale() {
@@ -334,14 +334,8 @@ impl Snapshot {
                 let trees = self.forest.piece_trees_uncached(p, text);
                 let first = spans.partition_point(|r| r.start < self.forest.ranges()[p].start);
                 let (mut games, loose) = model::lower::lower_piece(&trees, text, first);
-                if let Some(r) = &resolutions {
-                    for g in &mut games {
-                        if let Some(r) = r.get(g.index) {
-                            r.apply_to(g);
-                        }
-                    }
-                }
-                f(&trees, games, loose)
+                resolve(&mut games);
+                f(self.forest.ranges()[p].clone(), &trees, games, loose)
             });
             parts.into_iter().for_each(&mut sink);
         }
@@ -352,13 +346,30 @@ impl Snapshot {
     #[must_use]
     pub fn for_each_piece(&self, mut f: impl FnMut(&[Game], &[Comment])) -> bool {
         self.map_pieces(
-            |_, games, loose| (games, loose),
+            |_, _, games, loose| (games, loose),
             |(games, loose)| f(&games, &loose),
         )
     }
 
-    /// The whole document formatted ([`pbn_core::format`]), piece by piece
-    /// ([`Snapshot::map_pieces`]); `None` when the snapshot became stale.
+    /// What gives games lowered again (a piece's, after its fixes) the
+    /// `#`/`##` values the check resolved for them.
+    fn resolver(&self) -> impl Fn(&mut [Game]) + Sync + '_ {
+        let resolutions = self.checked().resolutions.clone();
+        move |games: &mut [Game]| {
+            if let Some(r) = &resolutions {
+                for g in games {
+                    if let Some(r) = r.get(g.index) {
+                        r.apply_to(g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The whole document as `pbn fmt` writes it
+    /// ([`pbn_core::format::format_fixed`]: each piece's safe fixes applied,
+    /// then laid out), piece by piece ([`Snapshot::map_pieces`]); `None`
+    /// when the snapshot became stale.
     pub fn format(
         &self,
         opts: &pbn_core::format::FormatOptions,
@@ -375,11 +386,19 @@ impl Snapshot {
             vec![0; self.game_spans().len()]
         };
         let mut out = pbn_core::format::Assembler::new(&self.source);
+        let resolve = self.resolver();
         let done = self.map_pieces(
-            |trees, games, _| {
+            |range, trees, games, loose| {
                 let first = games.first().map_or(0, |g| g.index);
                 let keep = &keep[first..first + games.len()];
-                pbn_core::format::format_part(text, trees, &games, keep, opts)
+                let piece = model::lower::PieceAt {
+                    range,
+                    env: None,
+                    trees,
+                    games: &games,
+                    loose: &loose,
+                };
+                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve).0
             },
             |p| out.push(p),
         );
@@ -394,7 +413,9 @@ impl Snapshot {
     /// after an edit, only the pieces it touched are parsed and formatted
     /// (and none once [`Snapshot::fill_format`] ran in the background).
     /// `None` when the snapshot became stale. The text the edits give is
-    /// [`pbn_core::format::format`]'s (`tests/tests/lsp_format.rs`).
+    /// [`pbn_core::format::format_fixed`]'s, what `pbn fmt` writes: each
+    /// piece is formatted after its safe fixes
+    /// ([`pbn_core::format::format_piece_fixed`]; `tests/tests/lsp_format.rs`).
     pub fn format_edits(
         &self,
         opts: &FormatOptions,
@@ -529,23 +550,23 @@ impl Snapshot {
                 .filter(|&p| !c.pieces.contains_key(&keys[p]))
                 .collect()
         };
+        let resolve = self.resolver();
         self.lower_pieces(
             &missing,
             &firsts,
             |p, trees, mut games| {
-                if let Some(r) = &resolutions {
-                    for g in &mut games {
-                        if let Some(r) = r.get(g.index) {
-                            r.apply_to(g);
-                        }
-                    }
-                }
+                resolve(&mut games);
                 let keep = &keep[firsts[p]..firsts[p + 1]];
-                pbn_core::format::format_part(text, trees, &games, keep, opts).into_piece_out(
-                    text,
-                    ranges[p].start,
-                    eol,
-                )
+                let piece = model::lower::PieceAt {
+                    range: ranges[p].clone(),
+                    env: None,
+                    trees,
+                    games: &games,
+                    loose: &[],
+                };
+                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve)
+                    .0
+                    .into_piece_out(text, ranges[p].start, eol)
             },
             |fresh| {
                 let mut c = cache();

@@ -30,7 +30,13 @@ pub(super) struct FixedPiece {
 /// no safe fix applies. `pbn fmt` writes export format, so the export
 /// rules' fixes apply to every game ([`fix_options`]), wherever the
 /// document's `% EXPORT` line is.
-pub(super) fn fix_piece(text: &str, p: &PieceAt<'_>) -> Option<FixedPiece> {
+/// `resolve` gives the games of a fixed piece, lowered again, their
+/// `#`/`##` values.
+pub(super) fn fix_piece(
+    text: &str,
+    p: &PieceAt<'_>,
+    resolve: &dyn Fn(&mut [Game]),
+) -> Option<FixedPiece> {
     let opts = fix_options();
     let first = p.games.first()?.index;
     let mut current: Option<FixedPiece> = None;
@@ -51,12 +57,7 @@ pub(super) fn fix_piece(text: &str, p: &PieceAt<'_>) -> Option<FixedPiece> {
         let fixes = current.as_ref().map_or(0, |c| c.fixes) + applied.len();
         let trees = crate::syntax::parse_split(&fixed, usize::MAX);
         let (mut games, _) = lower_piece(&trees, &fixed, first);
-        if let Some(env) = p.env {
-            let mut env = env.clone();
-            for g in &mut games {
-                env.apply(g.index, g);
-            }
-        }
+        resolve(&mut games);
         current = Some(FixedPiece {
             text: fixed,
             trees,

@@ -31,8 +31,9 @@ pub struct PieceOut {
 struct BlockOut {
     range: Range<usize>,
     verbatim: bool,
-    /// The printed text with its line ends made, where it differs from the
-    /// source's (`None`: as written, or kept as written).
+    /// The block's text, where it differs from the source's (`None`: as
+    /// written): printed, with its line ends made; or kept as written after
+    /// the piece's safe fixes.
     text: Option<Box<str>>,
 }
 
@@ -55,15 +56,17 @@ impl Part<'_> {
             .zip(self.kept)
             .map(|((b, r), kept)| {
                 let verbatim = !matches!(kept, Kept::Printed);
-                let printed = (!verbatim).then(|| {
+                // A block kept as written is the piece's text after its
+                // safe fixes ([`super::format_piece_fixed`]): as it is.
+                let out = if verbatim {
+                    (*b != text[r.clone()]).then(|| b.into_owned())
+                } else {
                     let mut s = String::new();
                     super::push_normalized(&mut s, b.trim_end_matches(['\n', '\r']), eol);
-                    s
-                });
+                    (s != text[r.clone()]).then_some(s)
+                };
                 BlockOut {
-                    text: printed
-                        .filter(|s| *s != text[r.clone()])
-                        .map(String::into_boxed_str),
+                    text: out.map(String::into_boxed_str),
                     range: r.start - start..r.end - start,
                     verbatim,
                 }

@@ -88,7 +88,14 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
 /// (measured by `tests/tests/fmt_export_corpus.rs`).
 /// What `pbn fmt` writes ([`format_streamed`] gives the same text).
 pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let (fixed, fixes) = safe_fixed(source);
+    let (mut fixed, fixes) = safe_fixed(source);
+    // The line end kept is the file's own: a fix that breaks a line (PBN1016)
+    // must not make another the most frequent (`pbn fmt` and the language
+    // server take it from the text as written; fuzz fixture
+    // `fmt/nul-section-moved-after-a-comment`).
+    if let Some(f) = &mut fixed {
+        f.dominant_line_ending = source.dominant_line_ending;
+    }
     let mut out = format(fixed.as_ref().unwrap_or(source), opts);
     out.fixes = fixes;
     crate::par::drop_later(fixed);
@@ -175,11 +182,15 @@ fn streamed(
                 _ => vec![0; p.games.len()],
             };
             if fix {
-                if let Some(part) = fixed::fix_piece(text, p)
-                    .and_then(|f| fixed_part(p, &f, &keep, opts).map(|part| (part, f.fixes)))
-                {
-                    return part;
-                }
+                let resolve = |games: &mut [model::Game]| {
+                    if let Some(env) = p.env {
+                        let mut env = env.clone();
+                        for g in games {
+                            env.apply(g.index, g);
+                        }
+                    }
+                };
+                return format_piece_fixed(text, p, &keep, opts, &resolve);
             }
             (format_part(text, p.trees, p.games, &keep, opts), 0)
         },
@@ -196,6 +207,22 @@ fn streamed(
     sink(&std::mem::take(&mut done.text));
     done.fixes = fixes + file_fixes;
     done
+}
+
+/// [`format_part`] of piece `p` after the safe fixes of its games (export
+/// rules on), and how many were applied: what `pbn fmt` writes for the
+/// piece. `resolve` gives the fixed games, lowered again, their `#`/`##`
+/// values. The piece as written when no fix applies.
+pub fn format_piece_fixed<'a>(
+    text: &'a str,
+    p: &model::lower::PieceAt<'_>,
+    keep: &[u16],
+    opts: &FormatOptions,
+    resolve: &dyn Fn(&mut [model::Game]),
+) -> (Part<'a>, usize) {
+    fixed::fix_piece(text, p, resolve)
+        .and_then(|f| fixed_part(p, &f, keep, opts).map(|part| (part, f.fixes)))
+        .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
 }
 
 /// `source` with the fixes of its file-level diagnostics applied

@@ -248,7 +248,7 @@ fn canonical_value(game: &Game, name: &str, value: &str) -> Value {
                             .unwrap_or_default();
                         m.insert(seat_letter(s).to_owned(), Value::String(hand));
                     } else {
-                        return Value::String(value.to_owned());
+                        return Value::String(with_hands_not_given(value, &deal));
                     }
                 }
                 Value::Object(m)
@@ -463,6 +463,24 @@ impl Serialize for TagDump<'_> {
         };
         value.serialize(s)
     }
+}
+
+/// A Deal value that has no export form (`x` spot cards) as written, but
+/// each hand not given written `-`: `...` and `-` are one reading
+/// (§3.4.11, PBN0411), so a Deal and its fixed form dump the same.
+fn with_hands_not_given(raw: &str, deal: &values::Deal) -> String {
+    let mut hands: Vec<_> = (0..4)
+        .filter(|&k| deal.hands[k].is_none())
+        .map(|k| deal.hand_ranges[k].clone())
+        .collect();
+    hands.sort_by_key(|r| std::cmp::Reverse(r.start));
+    let mut out = raw.to_owned();
+    for r in hands {
+        if out.get(r.clone()).is_some() {
+            out.replace_range(r, "-");
+        }
+    }
+    out
 }
 
 /// The game's tags by name, the first occurrence of each (§3.4).
@@ -850,6 +868,20 @@ mod tests {
             };
             assert_eq!(out, printed.unwrap());
         }
+    }
+
+    /// A Deal with `x` spot cards (no export form) dumps as written, but a
+    /// hand not given is `-` however it is written (`...`, PBN0411's safe
+    /// fix); another card is another meaning.
+    #[test]
+    fn a_deal_with_spot_cards_dumps_its_hands_not_given_as_dashes() {
+        let deal = |d: &str| {
+            dump(&format!("[Dealer \"N\"]\n[Deal \"{d}\"]\n"))["games"][0]["tags"]["Deal"].clone()
+        };
+        let dashes = deal("N:- AKxx.Qx.xxx.xxxx - ...");
+        assert_eq!(dashes, "N:- AKxx.Qx.xxx.xxxx - -");
+        assert_eq!(deal("N:... AKxx.Qx.xxx.xxxx ... -"), dashes);
+        assert_ne!(deal("N:... AQxx.Qx.xxx.xxxx ... -"), dashes);
     }
 
     /// A different call, card or date is a different meaning.

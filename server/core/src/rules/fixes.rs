@@ -15,7 +15,7 @@
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
-//! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given; unsafe in a Deal that cannot be read, e.g. with `x` spot cards) |
+//! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
 //! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
@@ -1034,22 +1034,21 @@ pub fn fill_from_auction(text: &str, g: &Game) -> Option<Fix> {
 // Export forms of values.
 
 /// PBN0411: a hand of four empty suits (`...`), which is read as a hand not
-/// given, written as such (`-`, §3.4.11). Unsafe when the Deal cannot be
-/// read as a whole (`x` spot cards …): `pbn dump` then shows its text as
-/// written, and that text changes.
+/// given, written as such (`-`, §3.4.11). Always safe: the diagnostic is
+/// only made when another hand has cards, and then no other reading
+/// exists (a Deal gives 13 cards a hand or an end position, never a hand
+/// of none), whatever the other hands hold (`x` spot cards too: `pbn dump`
+/// writes such a Deal's hands not given as `-` either way).
 fn empty_hand(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let hand = text.get(r.clone())?;
     if hand != "..." {
         return None;
     }
-    let tag = tag_at_value(g, r).filter(|t| t.name == "Deal")?;
-    let readable = values::parse_deal(&tag.value.as_ref()?.raw)
-        .value
-        .is_some_and(|d| d.export_form(d.first).is_some());
+    tag_at_value(g, r).filter(|t| t.name == "Deal")?;
     Some(mk(
         "Write the hand not given as `-`",
         vec![edit(r.clone(), "-")],
-        readable,
+        true,
     ))
 }
 

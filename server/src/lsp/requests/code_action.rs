@@ -23,7 +23,6 @@
 //!   RBN" and "Open as LIN" for the games in the range
 //!   ([`super::convert_game`]).
 
-use crate::lsp::requests::formatting::FIX_WHOLE_LIMIT;
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::diagnostic::{Diagnostic as Diag, Fix as CoreFix};
 use pbn_core::format::{format_fixed, EolOption, FormatOptions};
@@ -378,22 +377,12 @@ fn fix_all(snap: &Snapshot) -> Option<Fix> {
 }
 
 /// The file in export format: its safe fixes applied (`3N` → `3NT`, `s` →
-/// `S`) and then formatted, as `pbn fmt` writes it; a file larger than
-/// [`FIX_WHOLE_LIMIT`] is only laid out, piece by piece.
+/// `S`) and then formatted, as `pbn fmt` writes it, at any size: the
+/// formatting request's edits ([`Snapshot::format_edits`], piece by piece,
+/// from the pieces kept between versions).
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
-    let opts = format_options(snap, EolOption::Keep);
-    let out = if snap.source.text.len() <= FIX_WHOLE_LIMIT {
-        format_fixed(&snap.source, &opts).text
-    } else {
-        snap.format(&opts)?.text
-    };
-    (out != snap.source.text).then(|| {
-        Fix::new(
-            "Convert file to PBN export format",
-            vec![(0..snap.source.text.len(), out)],
-            false,
-        )
-    })
+    let edits = snap.format_edits(&format_options(snap, EolOption::Keep))?;
+    (!edits.is_empty()).then(|| Fix::new("Convert file to PBN export format", edits, false))
 }
 
 /// The export form of one game. A game that uses `#`/`##` values of

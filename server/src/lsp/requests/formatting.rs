@@ -1,6 +1,6 @@
 //! `textDocument/formatting` and `rangeFormatting`: the export formatter of
-//! `pbn fmt`, safe fixes included up to [`FIX_WHOLE_LIMIT`] bytes (the
-//! file's own line endings are kept, as in the editor).
+//! `pbn fmt`, safe fixes included (the file's own line endings are kept, as
+//! in the editor).
 
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::format::{format_fixed, FormatOptions};
@@ -20,21 +20,15 @@ pub fn options(snap: &Snapshot) -> FormatOptions {
     }
 }
 
-/// The edits that format the document: none when it is formatted already,
-/// else one per run of changed text (a game and the blank lines around it),
-/// from the pieces formatted for earlier versions where they did not change
-/// ([`Snapshot::format_edits`]). While the check finds a safe fix, a
-/// document of at most [`FIX_WHOLE_LIMIT`] bytes is fixed and formatted
-/// whole instead ([`fixed_edits`]): what `pbn fmt` writes. A larger one is
-/// formatted as written, piece by piece (its fixes are left to the
-/// `source.fixAll.pbn` code action and `pbn fmt`), so that format-on-save
-/// never re-checks and re-formats a large file whole.
+/// The edits that format the document: what `pbn fmt` writes (every safe
+/// fix applied, `P` → `Pass`, `3N` → `3NT`, then export layout), at any
+/// size. None when it is formatted already, else one per run of changed
+/// text (a game and the blank lines around it), from the pieces fixed and
+/// formatted for earlier versions where they did not change
+/// ([`Snapshot::format_edits`]): format-on-save never re-checks and
+/// re-formats a large file whole.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
-    let opts = options(snap);
-    let edits = match fixed_edits(snap, &opts, FIX_WHOLE_LIMIT) {
-        Some(e) => e,
-        None => snap.format_edits(&opts)?,
-    };
+    let edits = snap.format_edits(&options(snap))?;
     let conv = snap.converter();
     Some(
         edits
@@ -45,52 +39,6 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
             })
             .collect(),
     )
-}
-
-/// The largest document whose safe fixes the formatting request applies
-/// (about 2,000 games: a whole-document fix and format of it takes a
-/// few tenths of a second).
-pub const FIX_WHOLE_LIMIT: usize = 2 << 20;
-
-/// When the document may have a safe fix (the snapshot's check has one;
-/// or it ran without the export rules, whose fixes `pbn fmt` applies to
-/// every game: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), the
-/// document with every safe fix applied and then formatted
-/// ([`format_fixed`]), as one edit of the span that changes; `None` when
-/// no safe fix applies or the document is larger than `limit` bytes. Fixes do not span pieces, but fixing one piece can
-/// uncover a fix in another (a `##` value), so the fixes are found on the
-/// whole document, as `pbn check --fix` finds them; once they are applied,
-/// the next request takes the per-piece path again.
-fn fixed_edits(
-    snap: &Snapshot,
-    opts: &FormatOptions,
-    limit: usize,
-) -> Option<Vec<(std::ops::Range<usize>, String)>> {
-    if snap.source.text.len() > limit {
-        return None;
-    }
-    let pending = !snap.settings.export
-        || snap
-            .check()
-            .diagnostics
-            .iter()
-            .any(|d| d.fix.as_deref().is_some_and(|f| f.applies(false)));
-    if !pending {
-        return None;
-    }
-    let out = format_fixed(&snap.source, opts);
-    if out.fixes == 0 {
-        return None;
-    }
-    let text = snap.source.text.as_str();
-    if out.text == text {
-        return Some(Vec::new());
-    }
-    let (pre, suf) = pbn_core::format::common_ends(text, &out.text);
-    Some(vec![(
-        pre..text.len() - suf,
-        out.text[pre..out.text.len() - suf].to_owned(),
-    )])
 }
 
 /// Formats the whole games that the range touches.
@@ -154,15 +102,41 @@ mod tests {
     fn document_formatting_edits_the_changed_games_only() {
         let snap = snapshot(TEXT);
         let edits = document(&snap, doc_params()).unwrap();
-        // A small document whose export forms have safe fixes (`n`, `1c`,
-        // `pass`) is fixed and formatted whole: one edit, trimmed to the
-        // text that changes (from the first game's tags to the second's).
+        // The export forms have safe fixes (`n`, `1c`, `pass`), applied
+        // piece by piece: an edit per game, trimmed to the text that
+        // changes; together they give what `pbn fmt` writes.
         insta::assert_debug_snapshot!(edits);
-        assert_eq!(edits.len(), 1);
-        // Formatting formatted text changes nothing.
+        assert_eq!(edits.len(), 2);
         let formatted = format_fixed(&SourceText::from_text(TEXT.to_owned()), &options(&snap)).text;
+        assert_eq!(apply(TEXT, &edits), formatted);
+        // Formatting formatted text changes nothing.
         let again = snapshot(&formatted);
         assert!(document(&again, doc_params()).unwrap().is_empty());
+    }
+
+    /// A safe fix in one game of a formatted document: one edit, the
+    /// fixed call only (not a whole-document or whole-game edit).
+    #[test]
+    fn a_safe_fix_in_one_game_is_one_minimal_edit() {
+        let game = |board: usize, last: &str| {
+            format!("[Board \"{board}\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass Pass {last}\n")
+        };
+        let doc = |middle: &str| [game(1, "Pass"), game(2, middle), game(3, "Pass")].join("\n");
+        let formatted = format_fixed(
+            &SourceText::from_text(doc("Pass")),
+            &options(&snapshot(&doc("Pass"))),
+        )
+        .text;
+        assert!(document(&snapshot(&formatted), doc_params())
+            .unwrap()
+            .is_empty());
+        // The middle game's last call written `P` (PBN0520, a safe fix).
+        let at = formatted.match_indices("Pass\n").nth(1).unwrap().0;
+        let text = format!("{}P{}", &formatted[..at], &formatted[at + 4..]);
+        let edits = document(&snapshot(&text), doc_params()).unwrap();
+        assert_eq!(edits.len(), 1, "{edits:?}");
+        assert_eq!(edits[0].new_text, "ass");
+        assert_eq!(apply(&text, &edits), formatted);
     }
 
     /// A range formatting request for characters `from..to` of `line`.
@@ -208,15 +182,6 @@ mod tests {
         assert!(out.contains("[Date \"2024.07.12\"]"), "{out}");
         // Formatted and fixed: nothing more to do.
         assert!(document(&snapshot(&out), doc_params()).unwrap().is_empty());
-    }
-
-    #[test]
-    fn a_document_over_the_limit_is_formatted_as_written_piece_by_piece() {
-        let text = "[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C Dbl P P\nP\n";
-        let snap = snapshot(text);
-        let opts = options(&snap);
-        assert!(fixed_edits(&snap, &opts, text.len()).is_some());
-        assert!(fixed_edits(&snap, &opts, text.len() - 1).is_none());
     }
 
     #[test]
