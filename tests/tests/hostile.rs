@@ -1,6 +1,6 @@
 //! Hostile inputs, each a test (issue 7): the shapes of `pbn_tests::hostile`
 //! at the sizes the issue names (a 1 MB line, a 10 MB comment, 100k games,
-//! 10k chained `#` values, 100k notes, a tag name of 100k characters, NUL
+//! 200k chained `#` values, 100k notes, a tag name of 100k characters, NUL
 //! and control bytes, invalid UTF-8, files that are not PBN) and a few more.
 //!
 //! Each one is:

@@ -26,7 +26,7 @@
 
 use crate::checker::{CheckOptions, CheckResult};
 use crate::diagnostic::Diagnostic;
-use crate::model::inherit::{Env, TagSummary};
+use crate::model::inherit::{Env, Resolution, TagSummary};
 use crate::model::lower::lower_game;
 use crate::rules;
 use crate::rules::deal_id::DealIdMark;
@@ -445,7 +445,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
             c,
             spans[i].clone(),
             i,
-            resolution(i),
+            resolution(i).map(|r| &**r),
             r.opts,
             export_from,
         )
@@ -597,26 +597,27 @@ fn resolve_inheritance(
         }
     }
     let n = hashes.len();
+    // Games of the same text share a summary: one of them is lowered.
+    let mut first: HashMap<u64, ()> = HashMap::default();
     let missing: Vec<usize> = (0..n)
-        .filter(|&i| !known.contains_key(&hashes[i]))
+        .filter(|&i| !known.contains_key(&hashes[i]) && first.insert(hashes[i], ()).is_none())
         .collect();
+    drop(first);
     let fresh = for_games(forest, text, Some(chunks), place, &missing, |i, c| {
         TagSummary::of(&lower_game(i, c, text))
     });
-    let mut summaries: Vec<Option<Arc<TagSummary>>> =
-        hashes.iter().map(|h| known.get(h).cloned()).collect();
     for (i, s) in fresh {
-        summaries[i] = Some(Arc::new(s));
+        known.insert(hashes[i], Arc::new(s));
     }
-    let summaries: Vec<Arc<TagSummary>> = summaries
-        .into_iter()
-        .map(|s| s.expect("every game has a summary"))
+    let summaries: Vec<Arc<TagSummary>> = hashes
+        .iter()
+        .map(|h| known.get(h).expect("every game has a summary").clone())
         .collect();
     let mut env = Env::default();
     let mut resolutions = Vec::with_capacity(n);
     for (i, s) in summaries.iter().enumerate() {
         next.summaries.insert(hashes[i], s.clone());
-        resolutions.push(env.step(i, s));
+        Resolution::push_shared(&mut resolutions, env.step(i, s));
     }
     PieceInherit {
         summaries: Arc::new(summaries),

@@ -48,8 +48,10 @@ impl Renumber {
 pub(super) struct PieceInherit {
     /// Per game of the piece: its tag summary.
     pub(super) summaries: Arc<Vec<Arc<TagSummary>>>,
-    /// Per game of the piece: its resolution (sources to renumber).
-    pub(super) resolutions: Arc<Vec<Resolution>>,
+    /// Per game of the piece: its resolution (sources to renumber), shared
+    /// by consecutive games that resolve alike
+    /// ([`Resolution::push_shared`]).
+    pub(super) resolutions: Arc<Vec<Arc<Resolution>>>,
     /// The state after the piece's last game (sources to renumber).
     pub(super) after: Arc<Env>,
     pub(super) renumber: Renumber,
@@ -60,7 +62,7 @@ impl PieceInherit {
     pub(super) fn resolution(&self, k: usize) -> Option<Resolution> {
         let r = self.resolutions.get(k)?;
         Some(if self.renumber.0.is_empty() {
-            r.clone()
+            Resolution::clone(r)
         } else {
             r.renumbered(|g| self.renumber.apply(g))
         })
@@ -89,11 +91,27 @@ impl PieceInherit {
         let f = |g| renumber.apply(g);
         PieceInherit {
             summaries: self.summaries.clone(),
-            resolutions: Arc::new(self.resolutions.iter().map(|r| r.renumbered(f)).collect()),
+            resolutions: Arc::new(renumbered_all(&self.resolutions, f)),
             after: Arc::new(self.after.renumbered(f)),
             renumber: Renumber::default(),
         }
     }
+}
+
+/// `list` with every source's game index passed through `f`, consecutive
+/// equal resolutions still shared.
+fn renumbered_all(list: &[Arc<Resolution>], f: impl Fn(usize) -> usize) -> Vec<Arc<Resolution>> {
+    let mut out: Vec<Arc<Resolution>> = Vec::with_capacity(list.len());
+    for (i, r) in list.iter().enumerate() {
+        match out.last() {
+            Some(last) if i > 0 && Arc::ptr_eq(&list[i - 1], r) => {
+                let last = last.clone();
+                out.push(last);
+            }
+            _ => out.push(Arc::new(r.renumbered(&f))),
+        }
+    }
+    out
 }
 
 /// Every game's inherited values, kept per piece: what requests look a
@@ -125,7 +143,7 @@ impl Resolutions {
     /// [`Resolution::value_hash`] of game `i`'s resolution.
     pub fn value_hash(&self, i: usize) -> Option<u64> {
         let (part, k) = self.find(i)?;
-        part.resolutions.get(k).map(Resolution::value_hash)
+        part.resolutions.get(k).map(|r| r.value_hash())
     }
 
     fn find(&self, i: usize) -> Option<(&PieceInherit, usize)> {

@@ -61,6 +61,10 @@ pub(super) fn resolve_pieces(
     }
     let mut summaries: Vec<Option<Vec<Option<Arc<TagSummary>>>>> = Vec::new();
     let mut missing: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Games of the same text share a summary: the first one missing is
+    // lowered, the others (`twins`: piece, game, hash) take its summary.
+    let mut first: HashSet<u64> = HashSet::default();
+    let mut twins: Vec<(usize, usize, u64)> = Vec::new();
     for (p, s) in slots.iter().enumerate() {
         if let Some(inh) = olds[p].and_then(|e| e.inherit.as_ref()) {
             summaries.push(None);
@@ -73,12 +77,22 @@ pub(super) fn resolve_pieces(
             .iter()
             .map(|g| known.get(&g.2).cloned())
             .collect();
-        let list: Vec<usize> = (0..got.len()).filter(|&k| got[k].is_none()).collect();
+        let mut list = Vec::new();
+        for (k, g) in s.info.games.iter().enumerate() {
+            if got[k].is_none() {
+                if first.insert(g.2) {
+                    list.push(k);
+                } else {
+                    twins.push((p, k, g.2));
+                }
+            }
+        }
         if !list.is_empty() {
             missing.push((p, list));
         }
         summaries.push(Some(got));
     }
+    drop(first);
     let fresh = crate::par::map(&missing, |(p, list)| {
         let trees = forest.piece_trees(*p, text);
         let (chunks, _) = syntax::games(&trees[..]);
@@ -93,8 +107,13 @@ pub(super) fn resolve_pieces(
     for ((p, _), got) in missing.iter().zip(fresh) {
         let list = summaries[*p].as_mut().expect("a piece without summaries");
         for (k, s) in got {
+            known.insert(slots[*p].info.games[k].2, s.clone());
             list[k] = Some(s);
         }
+    }
+    for (p, k, h) in twins {
+        let list = summaries[p].as_mut().expect("a piece without summaries");
+        list[k] = known.get(&h).cloned();
     }
 
     // The fold.
@@ -160,11 +179,10 @@ pub(super) fn resolve_pieces(
             (None, None) => unreachable!("a piece without summaries"),
         };
         let mut next = Env::clone(&env);
-        let resolutions: Vec<Resolution> = sums
-            .iter()
-            .enumerate()
-            .map(|(k, sum)| next.step(s.games.start + k, sum))
-            .collect();
+        let mut resolutions: Vec<Arc<Resolution>> = Vec::with_capacity(sums.len());
+        for (k, sum) in sums.iter().enumerate() {
+            Resolution::push_shared(&mut resolutions, next.step(s.games.start + k, sum));
+        }
         stepped += resolutions.len();
         env = Arc::new(next);
         out.push(Arc::new(PieceInherit {

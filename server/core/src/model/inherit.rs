@@ -12,6 +12,7 @@
 
 use super::{Document, Game, Inherit, Inherited, Source};
 use crate::hash::{Map as HashMap, Set as HashSet};
+use std::sync::Arc;
 
 pub(super) fn resolve(doc: &mut Document) {
     // Without any `#` or `##` value there is nothing to resolve.
@@ -53,6 +54,7 @@ impl TagSummary {
                 tag.value.as_ref().map(|v| v.text.as_str().to_owned()),
             ));
         }
+        tags.shrink_to_fit();
         TagSummary { tags }
     }
 
@@ -64,10 +66,14 @@ impl TagSummary {
 
 /// What inheritance gives one game: the resolved values of its `#`/`##`
 /// tags (by tag index) and the `##` values it receives without the tag.
-#[derive(Clone, Debug, Default)]
+///
+/// The `##` values received are shared with the games before while they
+/// do not change: a `##` value followed by many games costs each game a
+/// reference, not a copy of every value (and of its name).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Resolution {
     pub resolved: Vec<(usize, (String, Option<Source>))>,
-    pub inherited: Vec<Inherited>,
+    pub inherited: Arc<[Inherited]>,
 }
 
 impl Resolution {
@@ -76,7 +82,20 @@ impl Resolution {
         for (t, r) in self.resolved {
             game.tags[t].resolved = Some(Box::new(r));
         }
-        game.inherited = self.inherited;
+        game.inherited = self.inherited.to_vec();
+    }
+
+    /// Appends `r` to the resolutions of consecutive games `list`, sharing
+    /// the last one when `r` is the same: the games after a `#` or `##`
+    /// value that all resolve alike (§4.8) cost a reference each.
+    pub fn push_shared(list: &mut Vec<Arc<Resolution>>, r: Resolution) {
+        match list.last() {
+            Some(last) if **last == r => {
+                let last = last.clone();
+                list.push(last);
+            }
+            _ => list.push(Arc::new(r)),
+        }
     }
 
     /// A hash of the values (not the sources): what a game's diagnostics
@@ -87,7 +106,7 @@ impl Resolution {
         for (t, (v, _)) in &self.resolved {
             (t, v).hash(&mut h);
         }
-        for i in &self.inherited {
+        for i in self.inherited.iter() {
             (&i.name, &i.value).hash(&mut h);
         }
         h.finish()
@@ -132,6 +151,9 @@ pub struct Env {
     /// `##` values that apply to later games without the tag.
     /// (value, source, written with `##`).
     header: HashMap<String, (String, Source, bool)>,
+    /// Every `header` value as a game without any of these tags receives
+    /// them (sorted by name), built again only when `header` changes.
+    received: Option<Arc<[Inherited]>>,
 }
 
 impl Env {
@@ -167,6 +189,7 @@ impl Env {
                 .iter()
                 .map(|(k, (v, s, m))| (k.clone(), (v.clone(), s.renumbered(&f), *m)))
                 .collect(),
+            received: None,
         }
     }
 
@@ -200,27 +223,49 @@ impl Env {
             }
         }
         if !self.header.is_empty() {
-            let names: HashSet<&str> = summary.tags.iter().map(|(_, n, _, _)| n.as_str()).collect();
-            for (name, (value, source, marked)) in &self.header {
-                if !names.contains(name.as_str()) {
-                    res.inherited.push(Inherited {
-                        name: name.clone(),
-                        value: value.clone(),
-                        source: source.clone(),
-                        marked: *marked,
-                    });
-                }
-            }
-            res.inherited.sort_by(|a, b| a.name.cmp(&b.name));
+            res.inherited = self.received_without(summary);
         }
         for (name, value, source, is_header) in updates {
             if is_header || self.header.contains_key(&name) {
                 self.header
                     .insert(name.clone(), (value.clone(), source.clone(), is_header));
+                self.received = None;
             }
             self.last.insert(name, (value, source));
         }
         res
+    }
+
+    /// The `##` values a game with the tags of `summary` receives: those
+    /// of tags it does not have. Shared with the games before when it has
+    /// none of them (a look-up per tag of the game, no copy).
+    fn received_without(&mut self, summary: &TagSummary) -> Arc<[Inherited]> {
+        let all = self
+            .received
+            .get_or_insert_with(|| {
+                let mut v: Vec<Inherited> = self
+                    .header
+                    .iter()
+                    .map(|(name, (value, source, marked))| Inherited {
+                        name: name.clone(),
+                        value: value.clone(),
+                        source: source.clone(),
+                        marked: *marked,
+                    })
+                    .collect();
+                v.sort_by(|a, b| a.name.cmp(&b.name));
+                v.into()
+            })
+            .clone();
+        let has = |name: &str| self.header.contains_key(name);
+        if !summary.tags.iter().any(|(_, n, _, _)| has(n)) {
+            return all;
+        }
+        let names: HashSet<&str> = summary.tags.iter().map(|(_, n, _, _)| n.as_str()).collect();
+        all.iter()
+            .filter(|i| !names.contains(i.name.as_str()))
+            .cloned()
+            .collect()
     }
 
     /// Resolves game `g` in place and moves past it.
@@ -281,5 +326,34 @@ mod tests {
         assert_eq!(v, ["2024.01.01", "2024.01.01", "2024.01.02", "2024.01.02"]);
         assert_eq!(d.games[1].inherited[0].source.game, 0);
         assert_eq!(d.games[3].inherited[0].source.game, 2);
+    }
+
+    #[test]
+    fn games_after_a_header_share_what_they_receive() {
+        use super::{Env, Resolution, TagSummary};
+        use std::sync::Arc;
+        let d = doc("[Site \"##Paris\"]\n[Event \"A\"]\n\n[Event \"#\"]\n\n[Event \"#\"]\n\n[Site \"Rome\"]\n\n[Event \"#\"]\n");
+        let mut env = Env::default();
+        let mut list = Vec::new();
+        for (g, game) in d.games.iter().enumerate() {
+            Resolution::push_shared(&mut list, env.step(g, &TagSummary::of(game)));
+        }
+        // Games 1 and 2 resolve alike: one resolution for both.
+        assert!(Arc::ptr_eq(&list[1], &list[2]));
+        assert_eq!(list[1].inherited[0].value, "Paris");
+        assert_eq!(list[1].resolved[0].1 .0, "A");
+        // Game 3 has the tag: it receives nothing, and game 4 the new value.
+        assert!(list[3].inherited.is_empty());
+        assert!(!Arc::ptr_eq(&list[2], &list[4]));
+        assert_eq!(list[4].inherited[0].value, "Rome");
+        assert!(!list[4].inherited[0].marked);
+        // Without a change of the header, the list received is shared.
+        let mut env = Env::default();
+        let r: Vec<Resolution> = d.games[..3]
+            .iter()
+            .enumerate()
+            .map(|(g, game)| env.step(g, &TagSummary::of(game)))
+            .collect();
+        assert!(Arc::ptr_eq(&r[1].inherited, &r[2].inherited));
     }
 }

@@ -141,7 +141,7 @@ impl Tag {
 }
 
 /// A tag a game does not have but receives through `##` (§4.8).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inherited {
     pub name: String,
     pub value: String,
