@@ -987,7 +987,7 @@ fn rss_now() -> f64 {
 
 /// The steps of an edit, in order: (id, short name, description).
 const STEPS: &[(&str, &str, &str)] = &[
-    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): rope edit, the previous snapshot's text and line index edited in place, the touched 32 KB pieces cut again (nothing parsed), new `Snapshot`, the previous one dropped"),
+    ("apply", "didChange: `Document::apply`", "`Document::apply` in `didChange` (synchronous, on the main loop): the previous snapshot's text and line index edited in place, the touched 32 KB pieces cut again (nothing parsed), new `Snapshot`, the previous one dropped"),
     ("text_edit", "text and line index edit", "… of which `SourceText::replace` and `LineIndex::replace` (in place; replayed on copies)"),
     ("reparse", "reparse", "… of which the rest: `Forest::edit` and `recut`, the new snapshot, dropping the previous one"),
     ("full_parse", "full parse", "(for comparison: `syntax::parse` of the whole text, not incremental)"),
@@ -1058,7 +1058,7 @@ fn in_process(args: &Args, text: &str, run: &mut SizeRun) -> Result<(), String> 
     };
     run.memory = vec![
         ("the text (`Snapshot::source`, a `SourceText`)".into(), Val::M(text.len() as f64, 1)),
-        ("the rope (`Document::rope`) and the pieces (`Forest`): what `Document::open` takes beyond the text and the line index".into(), mem(open_b - index_b - text.len() as f64)),
+        ("the pieces (`Forest`): what `Document::open` takes beyond the text and the line index".into(), mem(open_b - index_b - text.len() as f64)),
         ("the `LineIndex` (a `u32` per line)".into(), mem(index_b)),
         ("the check result and what the next check reuses (`Snapshot::checked`), with the trees of the last pieces parsed (`TreeCache`, up to 1 MB of their text) and what the allocator keeps of the pieces parsed and dropped".into(), mem(after_check - before_check)),
         ("not kept: a syntax tree of the whole text (measured as `syntax::parse`; the server parses pieces as work needs them)".into(), mem(tree_b)),
