@@ -326,15 +326,7 @@ fn an_edited_deal_id_is_checked_across_games() {
         }
         ids.push_str(part);
     }
-    let reused = |t: &str| -> Vec<(usize, String)> {
-        let source = SourceText::from_text(t.to_owned());
-        check_whole(&source, &CheckOptions::default())
-            .diagnostics
-            .iter()
-            .filter(|d| d.code.code == "PBN0212")
-            .map(|d| (d.game.unwrap(), d.message.to_string()))
-            .collect()
-    };
+    let reused = deal_id_reused;
     assert_eq!(reused(&ids), vec![]);
     let (state, stats) = assert_same("ids", &ids, &State::default(), false);
     assert_eq!(stats.checked, 200);
