@@ -355,12 +355,14 @@ impl Snapshot {
     /// `#`/`##` values the check resolved for them.
     fn resolver(&self) -> impl Fn(&mut [Game]) + Sync + '_ {
         let resolutions = self.checked().resolutions.clone();
+        // Walked again from the state before the piece, as `pbn fmt` does:
+        // a fix may remove or add a tag, so the check's resolutions, by
+        // tag index, do not fit a fixed game.
         move |games: &mut [Game]| {
-            if let Some(r) = &resolutions {
+            if let (Some(r), Some(first)) = (&resolutions, games.first()) {
+                let mut env = r.env_before(first.index);
                 for g in games {
-                    if let Some(r) = r.get(g.index) {
-                        r.apply_to(g);
-                    }
+                    env.apply(g.index, g);
                 }
             }
         }

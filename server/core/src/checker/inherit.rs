@@ -146,6 +146,28 @@ impl Resolutions {
         part.resolutions.get(k).map(|r| r.value_hash())
     }
 
+    /// The inheritance state just before game `i`, as the check walked
+    /// it: what resolves games lowered again from a piece's text after
+    /// its fixes, whose tags need not match the resolutions by index.
+    pub fn env_before(&self, i: usize) -> Env {
+        let p = self.parts.partition_point(|p| p.0 <= i);
+        let Some(last) = p.checked_sub(1) else {
+            return Env::default();
+        };
+        let (first, part) = &self.parts[last];
+        if i - first >= part.summaries.len() {
+            return Env::clone(&part.after_now());
+        }
+        let mut env = match last.checked_sub(1) {
+            Some(q) => Env::clone(&self.parts[q].1.after_now()),
+            None => Env::default(),
+        };
+        for (k, s) in part.summaries.iter().enumerate().take(i - first) {
+            env.step(first + k, s);
+        }
+        env
+    }
+
     fn find(&self, i: usize) -> Option<(&PieceInherit, usize)> {
         let p = self.parts.partition_point(|p| p.0 <= i).checked_sub(1)?;
         let (first, part) = &self.parts[p];
