@@ -58,7 +58,20 @@ pub fn run_pbn_stdin(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, Strin
     run(cmd, stdin)
 }
 
-fn run(mut cmd: Command, stdin: Option<&[u8]>) -> (i32, String, String) {
+/// [`run_pbn_stdin`] with stdout as the bytes written (a Latin-1 output
+/// is not UTF-8).
+pub fn run_pbn_stdin_bytes(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
+    let mut cmd = Command::new(pbn_binary());
+    cmd.args(args);
+    run_bytes(cmd, stdin)
+}
+
+fn run(cmd: Command, stdin: Option<&[u8]>) -> (i32, String, String) {
+    let (code, out, err) = run_bytes(cmd, stdin);
+    (code, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+fn run_bytes(mut cmd: Command, stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = cmd
@@ -76,7 +89,7 @@ fn run(mut cmd: Command, stdin: Option<&[u8]>) -> (i32, String, String) {
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.stdout,
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }

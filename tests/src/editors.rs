@@ -2,11 +2,10 @@
 //! scratch directories, the skip/fail policy, running a headless editor
 //! scenario that writes a JSON result, and `pbn fmt -`.
 
-use crate::binary::pbn_binary;
+use crate::binary::{pbn_binary, run_pbn_stdin_bytes};
 use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -135,26 +134,9 @@ pub fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// `pbn fmt -` of `text`.
 pub fn pbn_fmt(text: &str) -> String {
-    let mut child = Command::new(pbn_binary())
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pbn fmt");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "pbn fmt failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let (code, out, err) = run_pbn_stdin_bytes(&["fmt", "-"], Some(text.as_bytes()));
+    assert!(code == 0, "pbn fmt failed: {err}");
+    String::from_utf8(out).unwrap()
 }
 
 /// schiphol.pbn with import-format liberties (spacing, a lower-case call),

@@ -5,10 +5,8 @@
 //! character ISO 8859-1 lacks it stays UTF-8 and PBN0106 marks it. Latin-1
 //! input stays Latin-1, byte for byte.
 
-use pbn_tests::binary::{pbn_binary, run_pbn_stdin};
-use std::io::Write;
+use pbn_tests::binary::{run_pbn_stdin, run_pbn_stdin_bytes};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 const GAME: &str = "[Event \"Café des Sports\"]\r\n[Site \"Genève\"]\r\n[Date \"2024.01.02\"]\r\n[Board \"1\"]\r\n[West \"?\"]\r\n[North \"?\"]\r\n[East \"?\"]\r\n[South \"?\"]\r\n[Dealer \"N\"]\r\n[Vulnerable \"None\"]\r\n[Deal \"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"]\r\n[Scoring \"?\"]\r\n[Declarer \"?\"]\r\n[Contract \"?\"]\r\n[Result \"?\"]\r\n";
 
@@ -154,19 +152,6 @@ fn check_fix_writes_latin1_and_diff_shows_it() {
 
 #[test]
 fn fmt_of_stdin_writes_latin1() {
-    let mut child = Command::new(pbn_binary())
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(GAME.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.stdout, latin1(GAME));
+    let (_, out, _) = run_pbn_stdin_bytes(&["fmt", "-"], Some(GAME.as_bytes()));
+    assert_eq!(out, latin1(GAME));
 }
