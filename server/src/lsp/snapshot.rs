@@ -351,13 +351,27 @@ impl Snapshot {
         )
     }
 
-    /// What gives games lowered again (a piece's, after its fixes) the
-    /// `#`/`##` values the check resolved for them.
+    /// What gives games lowered from the document's text the `#`/`##`
+    /// values the check resolved for them.
     fn resolver(&self) -> impl Fn(&mut [Game]) + Sync + '_ {
         let resolutions = self.checked().resolutions.clone();
-        // Walked again from the state before the piece, as `pbn fmt` does:
-        // a fix may remove or add a tag, so the check's resolutions, by
-        // tag index, do not fit a fixed game.
+        move |games: &mut [Game]| {
+            if let Some(r) = &resolutions {
+                for g in games {
+                    if let Some(r) = r.get(g.index) {
+                        r.apply_to(g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What gives games lowered again from a piece's fixed text their
+    /// `#`/`##` values: walked from the state before the piece, as
+    /// `pbn fmt` does, since a fix may remove or add a tag and the check's
+    /// resolutions, by tag index, do not fit a fixed game.
+    fn fixed_resolver(&self) -> impl Fn(&mut [Game]) + Sync + '_ {
+        let resolutions = self.checked().resolutions.clone();
         move |games: &mut [Game]| {
             if let (Some(r), Some(first)) = (&resolutions, games.first()) {
                 let mut env = r.env_before(first.index);
@@ -388,7 +402,7 @@ impl Snapshot {
             vec![0; self.game_spans().len()]
         };
         let mut out = pbn_core::format::Assembler::new(&self.source);
-        let resolve = self.resolver();
+        let resolve = self.fixed_resolver();
         let done = self.map_pieces(
             |range, trees, games, loose| {
                 let first = games.first().map_or(0, |g| g.index);
@@ -553,6 +567,7 @@ impl Snapshot {
                 .collect()
         };
         let resolve = self.resolver();
+        let resolve_fixed = self.fixed_resolver();
         self.lower_pieces(
             &missing,
             &firsts,
@@ -566,7 +581,7 @@ impl Snapshot {
                     games: &games,
                     loose: &[],
                 };
-                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve)
+                pbn_core::format::format_piece_fixed(text, &piece, keep, opts, &resolve_fixed)
                     .0
                     .into_piece_out(text, ranges[p].start, eol)
             },
