@@ -352,7 +352,14 @@ pub fn fmt(data: &[u8]) {
         by_pieces.text == fixed.text
             && by_pieces.verbatim_games == fixed.verbatim_games
             && by_pieces.dropped_duplicates == fixed.dropped_duplicates,
-        "formatting in pieces of {piece} bytes differs ({opts:?}):\n--- whole\n{}\n--- pieces\n{}",
+        "formatting in pieces of {piece} bytes differs ({opts:?}):\n--- whole (verbatim {:?}, \
+         dropped {:?})\n{}\n--- pieces (verbatim {:?}, dropped {:?})\n{}\n--- whole, pieces\n{:?}\n{:?}",
+        fixed.verbatim_games,
+        fixed.dropped_duplicates,
+        fixed.text,
+        by_pieces.verbatim_games,
+        by_pieces.dropped_duplicates,
+        by_pieces.text,
         fixed.text,
         by_pieces.text
     );

@@ -221,7 +221,7 @@ pub fn format_piece_fixed<'a>(
     resolve: &dyn Fn(&mut [model::Game]),
 ) -> (Part<'a>, usize) {
     fixed::fix_piece(text, p, resolve)
-        .and_then(|f| fixed_part(p, &f, keep, opts).map(|part| (part, f.fixes)))
+        .and_then(|f| fixed_part(text, p, &f, keep, opts).map(|part| (part, f.fixes)))
         .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
 }
 
@@ -244,12 +244,14 @@ fn file_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
     (current, fixes)
 }
 
-/// The part of piece `p` printed from its fixed text `f`, its blocks placed
-/// where the piece's blocks are in the document (a fix edits inside a game,
-/// so the text between blocks, which the assembler takes from the
-/// document, is as written); `None` when the fixed piece does not have the
-/// piece's games and blocks (then the piece is formatted as written).
+/// The part of piece `p` of `text` printed from its fixed text `f`, its
+/// blocks placed where the piece's blocks are in the document (a fix edits
+/// inside a game, so the text between blocks, which the assembler takes
+/// from the document, is as written); `None` when the fixed piece does not
+/// have the piece's games and blocks, or the text between them differs
+/// (then the piece is formatted as written).
 fn fixed_part(
+    text: &str,
     p: &model::lower::PieceAt<'_>,
     f: &fixed::FixedPiece,
     keep: &[u16],
@@ -264,6 +266,35 @@ fn fixed_part(
         .collect();
     let part = format_part(&f.text, &f.trees, &f.games, keep, opts);
     if part.ranges.len() != ranges.len() {
+        return None;
+    }
+    // The text between blocks is the document's: where it is written out
+    // (beside a block kept as written, and at the piece's ends, whose
+    // neighbours are in other pieces) the fixed text must have it too. A fix
+    // that moved a game's end would otherwise move text out of (or into) a
+    // game kept as written.
+    let piece = &text[p.range.clone()];
+    let n = ranges.len();
+    fn gap<'t>(
+        t: &'t str,
+        rs: &[std::ops::Range<usize>],
+        base: usize,
+        i: usize,
+    ) -> Option<&'t str> {
+        let from = if i == 0 { 0 } else { rs[i - 1].end - base };
+        let to = rs.get(i).map_or(t.len(), |r| r.start - base);
+        t.get(from..to)
+    }
+    let shown = |i: usize| {
+        i == 0
+            || i == n
+            || !matches!(part.kept[i - 1], Kept::Printed)
+            || !matches!(part.kept[i], Kept::Printed)
+    };
+    if (0..=n)
+        .filter(|&i| shown(i))
+        .any(|i| gap(&f.text, &part.ranges, 0, i) != gap(piece, &ranges, p.range.start, i))
+    {
         return None;
     }
     Some(Part {

@@ -293,12 +293,12 @@ fn tag_name_case(g: &Game, r: &Range<usize>) -> Option<Fix> {
 
 /// The edit that deletes a tag pair: its whole line when it is alone on
 /// it, else the tag and the blanks before it.
-fn delete_tag(text: &str, tag: &Tag) -> Edit {
-    let (range, new_text) = delete_range(text, tag);
+fn delete_tag(text: &str, g: &Game, tag: &Tag) -> Edit {
+    let (range, new_text) = delete_range(text, g, tag);
     Edit { range, new_text }
 }
 
-fn delete_range(text: &str, tag: &Tag) -> (Range<usize>, String) {
+fn delete_range(text: &str, g: &Game, tag: &Tag) -> (Range<usize>, String) {
     // Only the spaces and tabs beside the tag are looked at, never the whole
     // line: thousands of tags on one line stay linear.
     let b = text.as_bytes();
@@ -314,7 +314,15 @@ fn delete_range(text: &str, tag: &Tag) -> (Range<usize>, String) {
         end += 1;
     }
     let after_blank = line_break(end);
-    if before_blank && after_blank {
+    if before_blank && after_blank && start > g.range.start {
+        // The line with the line end before it, not after it: the text after
+        // the game stays as written, also where the line ends differ or the
+        // last line has none (a game kept as written ends where it did:
+        // fuzz fixtures `fmt/repeated-result-tag-after-stray-quotes`,
+        // `fmt/repeated-tag-after-a-lone-cr`).
+        let cr_lf = b[start - 1] == b'\n' && start >= 2 && b[start - 2] == b'\r';
+        (start - 1 - usize::from(cr_lf)..end, String::new())
+    } else if before_blank && after_blank {
         (start..next_line_start(text, tag.range.end), String::new())
     } else if after_blank {
         (start..end, String::new())
@@ -344,7 +352,7 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
     if value(first) == value(tag) {
         return vec![mk(
             format!("Remove the repeated `{}` tag", tag.name),
-            vec![delete_tag(text, tag)],
+            vec![delete_tag(text, g, tag)],
             true,
         )];
     }
@@ -354,7 +362,7 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
             tag.name,
             value(first)
         ),
-        vec![delete_tag(text, tag)],
+        vec![delete_tag(text, g, tag)],
         false,
     )];
     if first.role == TagRole::Plain {
@@ -364,7 +372,7 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
                 value(tag),
                 tag.name
             ),
-            vec![delete_tag(text, first)],
+            vec![delete_tag(text, g, first)],
             false,
         ));
     }
