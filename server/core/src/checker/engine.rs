@@ -103,6 +103,27 @@ pub fn check_segments(
     opts: &CheckOptions,
     prev: &State,
 ) -> (Checked, State, Stats) {
+    check_with(source, forest, opts, prev, true)
+}
+
+/// [`check`] from an empty state that no later check starts from (`pbn
+/// check`): each game's and each piece's diagnostics keep only what the
+/// per-file caps can show ([`rules::text::thin`]), and the games'
+/// diagnostics are not kept beside their piece's.
+pub(super) fn check_once(source: &SourceText, forest: &Forest, opts: &CheckOptions) -> CheckResult {
+    let (checked, state, _) = check_with(source, forest, opts, &State::default(), false);
+    crate::par::drop_later(state);
+    checked.flatten()
+}
+
+/// [`check_segments`]; `kept`: whether the state is kept for a next check.
+fn check_with(
+    source: &SourceText,
+    forest: &Forest,
+    opts: &CheckOptions,
+    prev: &State,
+    kept: bool,
+) -> (Checked, State, Stats) {
     let export_from = rules::export_from(source, opts);
     let inherits = source.uses_hash_values();
     let mut walked = forest.len();
@@ -113,6 +134,7 @@ pub fn check_segments(
         prev,
         export_from,
         inherits,
+        kept,
     };
     match layout_of_pieces(
         source,
@@ -122,6 +144,7 @@ pub fn check_segments(
         export_from,
         inherits,
         opts,
+        kept,
     ) {
         Some((pieces, replaced, lining)) => check_pieces(&cx, pieces, &replaced, walked, &lining),
         // A game across pieces (error recovery took a piece's last game
@@ -142,6 +165,8 @@ struct Run<'a> {
     prev: &'a State,
     export_from: Option<usize>,
     inherits: bool,
+    /// The state is kept for a next check (the language server).
+    kept: bool,
 }
 
 /// What a piece's diagnostics depend on besides its text when no game
@@ -292,13 +317,14 @@ fn check_pieces(
         let s = &slots[*p];
         let trees = r.forest.piece_trees(*p, text);
         let (chunks, _) = syntax::games(&trees[..]);
+        let mut seen = rules::text::CapCounts::default();
         let diags: Vec<(usize, Arc<GameCheck>)> = list
             .iter()
             .map(|&k| {
                 let i = s.games.start + k;
                 let span = moved(s, &s.info.games[k].0);
                 let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
-                let d = check_one(
+                let mut d = check_one(
                     source,
                     &chunks[k],
                     span,
@@ -307,6 +333,10 @@ fn check_pieces(
                     r.opts,
                     export_from,
                 );
+                if !r.kept {
+                    rules::text::thin(&mut d.diags, &mut seen, &mut d.dropped);
+                    d.diags.shrink_to_fit();
+                }
                 (k, Arc::new(d))
             })
             .collect();
@@ -331,7 +361,7 @@ fn check_pieces(
             .map(|d| d.expect("every game was checked or reused"))
             .collect();
         let s = &slots[p];
-        let check = piece_check(s, &keys, got, separators, tail.clone());
+        let check = piece_check(s, &keys, got, separators, tail.clone(), r.kept);
         entries[p] = Some(Arc::new(Entry {
             id: s.id,
             info: s.info.clone(),
@@ -468,7 +498,8 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
         deal_ids: n,
     };
     let mut out = rules::text::file_level(source);
-    next.games = whole_games(&keys, &spans, &game_diags, &mut out);
+    let mut dropped = rules::text::CapCounts::default();
+    next.games = whole_games(&keys, &spans, &game_diags, &mut out, &mut dropped);
     let marks: Vec<(usize, DealIdMark)> = (0..n)
         .filter_map(|i| {
             let m = game_diags(i)
@@ -487,7 +518,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     if export_from == Some(0) {
         out.extend(rules::file_export_in(source, &top, &chunks));
     }
-    rules::text::cap(&mut out);
+    rules::text::cap(&mut out, &dropped);
     for d in out.iter_mut().filter(|d| d.game.is_none()) {
         d.game = game_by_position(&chunk_ranges, d.range.start);
     }
@@ -526,32 +557,47 @@ pub(super) fn piece_key(id: u64, separators: bool, tail: bool, keys: &[u64]) -> 
 }
 
 /// The diagnostics of piece `s`, from its games' (`keys` and `diags`, in
-/// order) and its [`PieceInfo`]: relative to the piece's start.
+/// order) and its [`PieceInfo`]: relative to the piece's start, with only
+/// what the per-file caps can show ([`rules::text::thin`]). Unless they
+/// are `kept` for a next check, the games' own lists are not kept beside.
 fn piece_check(
     s: &Slot,
     keys: &[u64],
     got: Vec<Arc<GameCheck>>,
     separators: bool,
     tail: Option<Diagnostic>,
+    kept: bool,
 ) -> PieceCheck {
     // The info's offsets are as they were when the piece started at
     // `info.start`; the tail's are relative to the piece's start.
     let info = &s.info;
     let back = -(info.start as isize);
     let mut games = Vec::with_capacity(got.len());
-    let mut diags = Vec::new();
+    let mut diags = Vec::with_capacity(got.iter().map(|d| d.diags.len()).sum());
     let mut deal_ids = Vec::new();
+    let mut dropped = rules::text::CapCounts::default();
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
-        diags.extend(d.diags.iter().map(|x| {
-            let mut x = x.clone().shifted(by);
+        for (n, k) in dropped.iter_mut().zip(d.dropped) {
+            *n += k;
+        }
+        let place = |x: Diagnostic| {
+            let mut x = x.shifted(by);
             if x.game.is_some() {
                 x.game = Some(local);
             }
             x
-        }));
-        games.push((keys[local], d));
+        };
+        if kept {
+            diags.extend(d.diags.iter().cloned().map(place));
+            games.push((keys[local], d));
+        } else {
+            match Arc::try_unwrap(d) {
+                Ok(d) => diags.extend(d.diags.into_iter().map(place)),
+                Err(d) => diags.extend(d.diags.iter().cloned().map(place)),
+            }
+        }
     }
     diags.extend(info.between.iter().map(|d| d.clone().shifted(back)));
     if separators {
@@ -567,7 +613,12 @@ fn piece_check(
         d.game = game_by_position(&local, d.range.start);
     }
     crate::diagnostic::sort(&mut diags);
-    let caps = rules::text::cap_counts(&diags);
+    rules::text::thin(&mut diags, &mut Default::default(), &mut dropped);
+    diags.shrink_to_fit();
+    let mut caps = rules::text::cap_counts(&diags);
+    for (n, k) in caps.iter_mut().zip(dropped) {
+        *n += k;
+    }
     PieceCheck {
         games,
         diags: Arc::new(diags),
@@ -628,16 +679,21 @@ fn resolve_inheritance(
 }
 
 /// The diagnostics of every game of a document walked whole, shifted to
-/// their places and appended to `out`; the games' cache for the next check.
+/// their places and appended to `out` (what the games left out added to
+/// `dropped`); the games' cache for the next check.
 fn whole_games(
     keys: &[u64],
     spans: &[Range<usize>],
     game_diags: &impl Fn(usize) -> Arc<GameCheck>,
     out: &mut Vec<Diagnostic>,
+    dropped: &mut rules::text::CapCounts,
 ) -> Games {
     let mut base = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
+        for (n, k) in dropped.iter_mut().zip(diags.dropped) {
+            *n += k;
+        }
         out.extend(diags.diags.iter().cloned().map(|d| {
             let mut d = d.shifted(spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get

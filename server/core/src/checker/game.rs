@@ -38,6 +38,10 @@ pub(super) fn game_key(
 #[derive(Debug, Default)]
 pub(super) struct GameCheck {
     pub(super) diags: Vec<Diagnostic>,
+    /// How many of each per-file capped code were left out of `diags`
+    /// ([`rules::text::thin`]): a game needs no more than the first
+    /// [`rules::text::CAP`] of each, whatever the games before it hold.
+    pub(super) dropped: rules::text::CapCounts,
     /// Its DealId and deal (§4.1.2: [`rules::deal_id`]).
     pub(super) deal_id: Option<DealIdMark>,
 }
@@ -59,7 +63,7 @@ pub(super) fn check_one(
     }
     let start = span.start as isize;
     let deal_id = DealIdMark::of(&game).map(|m| m.shifted(-start));
-    let diags = game_diagnostics(
+    let mut diags: Vec<Diagnostic> = game_diagnostics(
         source,
         chunk,
         span,
@@ -70,7 +74,14 @@ pub(super) fn check_one(
     .into_iter()
     .map(|d| d.shifted(-start))
     .collect();
-    GameCheck { diags, deal_id }
+    let mut dropped = rules::text::CapCounts::default();
+    rules::text::thin(&mut diags, &mut Default::default(), &mut dropped);
+    diags.shrink_to_fit();
+    GameCheck {
+        diags,
+        dropped,
+        deal_id,
+    }
 }
 
 /// Everything one game contributes: syntax, text and per-game rules.

@@ -73,7 +73,9 @@ pub(super) fn tail_separator(text: &str, p: &Slot, rest: &[Slot]) -> Option<Diag
 /// does not have, computed while the piece's trees are at hand, so that
 /// opening a document parses each piece once and never holds the trees of
 /// all of them; how the pieces line up. `None` when a game reaches across
-/// pieces.
+/// pieces. Unless the state is `kept` for a next check, each piece's
+/// games keep only what the per-file caps can show ([`rules::text::thin`]
+/// across the piece's games).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn layout_of_pieces<'p>(
     source: &SourceText,
@@ -83,6 +85,7 @@ pub(super) fn layout_of_pieces<'p>(
     export_from: Option<usize>,
     inherits: bool,
     opts: &CheckOptions,
+    kept: bool,
 ) -> Option<(Vec<Lined<'p>>, Games, Lining)> {
     let text = source.text.as_str();
     let (ranges, ids) = (forest.ranges(), forest.ids());
@@ -127,20 +130,16 @@ pub(super) fn layout_of_pieces<'p>(
         let mut done = Vec::new();
         if !inherits {
             let (chunks, _) = syntax::games(&trees[..]);
+            let mut seen = rules::text::CapCounts::default();
             for (k, (span, _, h)) in info.games.iter().enumerate() {
                 if known(&game_key(*h, 0, export_from, span)).is_none() {
-                    done.push((
-                        k,
-                        Arc::new(check_one(
-                            source,
-                            &chunks[k],
-                            span.clone(),
-                            k,
-                            None,
-                            opts,
-                            export_from,
-                        )),
-                    ));
+                    let mut g =
+                        check_one(source, &chunks[k], span.clone(), k, None, opts, export_from);
+                    if !kept {
+                        rules::text::thin(&mut g.diags, &mut seen, &mut g.dropped);
+                        g.diags.shrink_to_fit();
+                    }
+                    done.push((k, Arc::new(g)));
                 }
             }
         }

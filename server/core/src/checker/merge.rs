@@ -126,7 +126,12 @@ pub(super) fn merge_with_file(
         .flatten()
         .diagnostics;
         all.extend(loose);
-        rules::text::cap(&mut all);
+        // What the pieces left out ([`rules::text::thin`]) still counts.
+        let mut dropped = caps;
+        for (d, k) in dropped.iter_mut().zip(rules::text::cap_counts(&all)) {
+            *d -= k;
+        }
+        rules::text::cap(&mut all, &dropped);
         crate::diagnostic::sort(&mut all);
         Checked::loose(n, all)
     }

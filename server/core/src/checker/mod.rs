@@ -54,9 +54,8 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
         0
     };
     let forest = syntax::Forest::cut_with_cache(text, syntax::EDIT_PIECE, budget);
-    let (result, state, _) =
-        crate::checker::check(source, &forest, opts, &crate::checker::State::default());
-    crate::par::drop_later((forest, state));
+    let result = engine::check_once(source, &forest, opts);
+    crate::par::drop_later(forest);
     result
 }
 
@@ -91,7 +90,7 @@ pub fn check_model<T: Trees + ?Sized>(
 ) -> CheckResult {
     let mut diagnostics = syntax_diagnostics_for(trees, &source.text, doc);
     diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
-    crate::rules::text::cap(&mut diagnostics);
+    crate::rules::text::cap(&mut diagnostics, &Default::default());
     sort(&mut diagnostics);
     CheckResult {
         games: doc.games.len(),
@@ -156,6 +155,61 @@ mod cap_tests {
                 .unwrap()
                 .ends_with("(10 more like this in this game not shown)"),
             "{over:?}"
+        );
+    }
+
+    /// Far more than `GameCtx::push` lets a game's list grow to before it
+    /// thins it: the count is still that of every duplicate, and with
+    /// fixes (nothing thinned before the fixes are built) the messages are
+    /// the same.
+    #[test]
+    fn a_list_thinned_as_it_grows_counts_what_it_left_out() {
+        let n = 5_000;
+        let over = codes(&notes(n), "PBN0207");
+        assert_eq!(over.len(), crate::rules::GAME_CODE_CAP);
+        let more = n - 1 - crate::rules::GAME_CODE_CAP;
+        assert!(
+            over.last()
+                .unwrap()
+                .ends_with(&format!("({more} more like this in this game not shown)")),
+            "{over:?}"
+        );
+        let opts = CheckOptions {
+            fixes: true,
+            ..Default::default()
+        };
+        let messages = |o: &CheckOptions| -> Vec<String> {
+            check_text(&decode(notes(n).as_bytes()), o)
+                .diagnostics
+                .iter()
+                .map(|d| d.message.to_string())
+                .collect()
+        };
+        assert_eq!(messages(&opts), messages(&CheckOptions::default()));
+    }
+
+    /// Control characters in games across many pieces: each game and piece
+    /// keeps only what the per-file limit shows, and the count is of all.
+    #[test]
+    fn text_limits_across_pieces_count_every_game() {
+        let n = 20_000;
+        let text = "[Event \"a\x01b\"]\n\n".repeat(n);
+        let source = decode(text.as_bytes());
+        let opts = CheckOptions::default();
+        let piecewise = check_text(&source, &opts);
+        assert_eq!(
+            piecewise.diagnostics,
+            super::check_whole(&source, &opts).diagnostics
+        );
+        let control = codes(&text, "PBN0101");
+        assert_eq!(control.len(), crate::rules::text::CAP);
+        let more = n - crate::rules::text::CAP;
+        assert!(
+            control
+                .last()
+                .unwrap()
+                .ends_with(&format!("({more} more not shown)")),
+            "{control:?}"
         );
     }
 

@@ -82,7 +82,9 @@ pub(super) struct PieceCheck {
     /// start, game indices relative to its first game, sorted as
     /// [`CheckResult`] is.
     pub(super) diags: Arc<Vec<Diagnostic>>,
-    /// [`rules::text::cap_counts`] of `diags`.
+    /// [`rules::text::cap_counts`] of `diags` and of what its games and
+    /// it left out of them ([`rules::text::thin`]): the counts of the
+    /// piece's text.
     pub(super) caps: [usize; rules::text::CAP_KINDS],
     /// Its games' DealId marks (§4.1.2): game index relative to its first
     /// game, ranges relative to the piece's start. The rule across games

@@ -54,11 +54,48 @@ pub struct GameCtx<'a> {
     pub opts: &'a CheckOptions,
     /// Export-format rules are on (`--export` or a `% EXPORT` line).
     pub export: bool,
+    /// What [`GameCtx::push`] left out past the per-game cap.
+    thinned: std::cell::RefCell<Thinned>,
 }
 
+/// The diagnostics of a game that [`GameCtx::push`] dropped as it went,
+/// per code, and the length of the list at which it next looks.
+#[derive(Default)]
+struct Thinned {
+    dropped: FastMap<&'static str, usize>,
+    next: usize,
+}
+
+/// [`GameCtx::push`] first thins a game's list at this length.
+const THIN_FROM: usize = 1024;
+
 impl GameCtx<'_> {
+    /// Adds `d` to the game's diagnostics. Without fixes, a list that grew
+    /// long keeps only the first [`GAME_CODE_CAP`] of each code found so
+    /// far ([`cap_per_code`] would drop the others whatever follows) and
+    /// counts the rest: 100,000 notes with the same number are never
+    /// 100,000 diagnostics at once. With fixes, every diagnostic stays
+    /// until its fix is built: the fixes of the ones not shown join the
+    /// last one shown.
     pub fn push(&self, out: &mut Vec<Diagnostic>, d: Diagnostic) {
         out.push(d.with_game(Some(self.game.index)));
+        if self.opts.fixes {
+            return;
+        }
+        let mut t = self.thinned.borrow_mut();
+        if out.len() >= t.next.max(THIN_FROM) {
+            crate::diagnostic::sort(out);
+            let mut seen: FastMap<&'static str, usize> = FastMap::default();
+            out.retain(|d| {
+                let n = seen.entry(d.code.code).or_default();
+                *n += 1;
+                if *n > GAME_CODE_CAP {
+                    *t.dropped.entry(d.code.code).or_default() += 1;
+                }
+                *n <= GAME_CODE_CAP
+            });
+            t.next = 2 * out.len();
+        }
     }
 }
 
@@ -155,6 +192,7 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
         game: g,
         opts,
         export,
+        thinned: Default::default(),
     };
     let mut out = Vec::new();
     tags::check(&ctx, &mut out);
@@ -168,7 +206,7 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     if opts.fixes {
         fixes::attach(text, g, &mut out);
     }
-    cap_per_code(&mut out);
+    cap_per_code(&mut out, &ctx.thinned.into_inner().dropped);
     out
 }
 
@@ -179,16 +217,17 @@ pub const GAME_CODE_CAP: usize = 50;
 /// order); the last one kept says how many more there are. 100,000 notes
 /// with the same few numbers are 100,000 true errors, but a reader wants
 /// the first few and the count, not 30 MB of them (the text rules cap the
-/// same way per file, the bridge rules per section).
-fn cap_per_code(out: &mut Vec<Diagnostic>) {
-    if out.len() <= GAME_CODE_CAP {
+/// same way per file, the bridge rules per section). `dropped`: how many
+/// of each code [`GameCtx::push`] already left out.
+fn cap_per_code(out: &mut Vec<Diagnostic>, dropped: &FastMap<&'static str, usize>) {
+    if out.len() <= GAME_CODE_CAP && dropped.is_empty() {
         return;
     }
     crate::diagnostic::sort(out);
     keep_first_per_code(
         out,
         GAME_CODE_CAP,
-        |_| 0,
+        |code| dropped.get(code).copied().unwrap_or(0),
         |more| format!("({more} more like this in this game not shown)"),
     );
 }

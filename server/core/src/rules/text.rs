@@ -185,13 +185,10 @@ const CAPPED: [&crate::codes::CodeInfo; 9] = [
 
 /// How many diagnostics of each code [`cap`] looks at are in `diags`: the
 /// counts of parts of a document add up to the document's.
-pub fn cap_counts(diags: &[Diagnostic]) -> [usize; CAP_KINDS] {
-    let codes = capped_codes();
+pub fn cap_counts(diags: &[Diagnostic]) -> CapCounts {
     let mut n = [0; CAP_KINDS];
-    for d in diags {
-        if let Some(k) = codes.iter().position(|c| std::ptr::eq(d.code, *c)) {
-            n[k] += 1;
-        }
+    for k in diags.iter().filter_map(cap_kind) {
+        n[k] += 1;
     }
     n
 }
@@ -202,10 +199,57 @@ pub fn cap_changes(counts: &[usize; CAP_KINDS]) -> bool {
     counts[..CAPPED.len()].iter().any(|&n| n > CAP) || counts[CAPPED.len()] > 0
 }
 
+/// Per code [`cap`] looks at (in [`cap_counts`]' order): how many.
+pub type CapCounts = [usize; CAP_KINDS];
+
+/// Which of [`cap`]'s codes `d` has, as an index into [`CapCounts`].
+fn cap_kind(d: &Diagnostic) -> Option<usize> {
+    capped_codes().iter().position(|c| std::ptr::eq(d.code, *c))
+}
+
+/// Drops from `diags` what [`cap`] drops whatever comes before and after
+/// them in the file: of each capped code, what comes after the first
+/// [`CAP`] by position (`seen` counts those already kept before `diags`,
+/// and is updated), of Windows-1252 characters all but the first. Adds to
+/// `dropped` how many of each were dropped, for [`cap`]'s counts. Applied
+/// to each game's and each piece's diagnostics as they are made, so that
+/// a file with millions of them never holds them all; the order of what
+/// is kept does not change.
+pub fn thin(diags: &mut Vec<Diagnostic>, seen: &mut CapCounts, dropped: &mut CapCounts) {
+    let mut capped: Vec<(usize, usize)> = diags
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| Some((i, cap_kind(d)?)))
+        .collect();
+    if capped.is_empty() {
+        return;
+    }
+    capped.sort_by_key(|&(i, _)| (diags[i].range.start, diags[i].range.end, i));
+    let mut gone = vec![false; diags.len()];
+    let mut any = false;
+    for (i, k) in capped {
+        seen[k] += 1;
+        let limit = if k == CAPPED.len() { 1 } else { CAP };
+        if seen[k] > limit {
+            gone[i] = true;
+            dropped[k] += 1;
+            any = true;
+        }
+    }
+    if any {
+        let mut i = 0;
+        diags.retain(|_| {
+            i += 1;
+            !gone[i - 1]
+        });
+    }
+}
+
 /// Applies the per-file limits to the diagnostics of all spans (in any
 /// order): at most [`CAP`] of each capped code, the last saying how many more
 /// there are; Windows-1252 characters become one diagnostic with the count.
-pub fn cap(out: &mut Vec<Diagnostic>) {
+/// `dropped`: how many of each [`thin`] dropped before.
+pub fn cap(out: &mut Vec<Diagnostic>, dropped: &CapCounts) {
     let capped = CAPPED;
     let is = |d: &Diagnostic, code: &crate::codes::CodeInfo| std::ptr::eq(d.code, code);
     if !out
@@ -240,13 +284,14 @@ pub fn cap(out: &mut Vec<Diagnostic>) {
         }
     }
     if let Some((i, n)) = c1 {
+        let n = n + dropped[CAPPED.len()];
         kept[i].message = format!("the file uses {n} Windows-1252 character(s) in the byte range 128–159, which ISO 8859-1 does not use for PBN data (§2.2)").into();
     }
     for (k, code) in capped.iter().enumerate() {
-        if counts[k] > CAP {
+        let total = counts[k] + dropped[k];
+        if total > CAP {
             if let Some(last) = kept.iter_mut().rev().find(|d| is(d, code)) {
-                last.message =
-                    format!("{} ({} more not shown)", last.message, counts[k] - CAP).into();
+                last.message = format!("{} ({} more not shown)", last.message, total - CAP).into();
             }
         }
     }
@@ -569,6 +614,49 @@ fn token_length(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`thin`] keeps what [`cap`] shows whatever comes before and after:
+    /// the first [`CAP`] of a capped code by position (not in the list's
+    /// order), counting on from the parts before; the first Windows-1252
+    /// character; every diagnostic of other codes. [`cap`] on the parts
+    /// thinned, with the counts, gives what it gives on the whole list.
+    #[test]
+    fn thinning_keeps_what_the_cap_shows() {
+        let d = |code, at: usize| Diagnostic::new(code, at..at + 1, format!("at {at}"));
+        let control: Vec<Diagnostic> = (0..CAP + 20)
+            .map(|i| d(&c::CONTROL_CHARACTER, 2 * i))
+            .collect();
+        // The first part in reverse order of position; the second with
+        // the rest, five Windows-1252 characters and a code not capped.
+        let mut a: Vec<Diagnostic> = control[..30].iter().rev().cloned().collect();
+        let mut b: Vec<Diagnostic> = control[30..].to_vec();
+        b.extend((0..5).map(|i| d(&c::C1_CHARACTER, 1000 + i)));
+        b.extend((0..CAP + 3).map(|i| d(&c::UTF8_FILE, 2000 + i)));
+        let mut whole: Vec<Diagnostic> = a.iter().chain(&b).cloned().collect();
+        cap(&mut whole, &CapCounts::default());
+
+        let (mut seen, mut dropped) = (CapCounts::default(), CapCounts::default());
+        thin(&mut a, &mut seen, &mut dropped);
+        assert_eq!(a.len(), 30);
+        assert_eq!(dropped, CapCounts::default());
+        thin(&mut b, &mut seen, &mut dropped);
+        assert_eq!(b.len(), CAP - 30 + 1 + CAP + 3, "{b:?}");
+        assert!(b[..CAP - 30]
+            .iter()
+            .zip(&control[30..CAP])
+            .all(|(x, y)| x == y));
+        assert_eq!(dropped[0], 20);
+        assert_eq!(dropped[CAP_KINDS - 1], 4);
+        let mut parts: Vec<Diagnostic> = a.into_iter().chain(b).collect();
+        cap(&mut parts, &dropped);
+        assert_eq!(parts, whole);
+        assert!(parts
+            .iter()
+            .any(|d| d.message.ends_with("(20 more not shown)")));
+        assert!(parts
+            .iter()
+            .any(|d| d.message.starts_with("the file uses 5 Windows-1252")));
+    }
 
     fn utf8_file_of(source: &SourceText) -> Vec<Diagnostic> {
         file_level(source)
