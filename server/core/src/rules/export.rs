@@ -355,7 +355,26 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
         return; // its tokens are not all known: a gap may be inside one
     }
     let text = ctx.text;
-    let mut items: Vec<(Range<usize>, Item)> = Vec::new();
+    // One item per token, at its exact count: a game of a million cards
+    // would otherwise grow the list to twice that (and sort with a buffer
+    // of half of it).
+    fn tokens<T>(entries: &[crate::model::Entry<T>], stray: usize) -> usize {
+        stray
+            + entries
+                .iter()
+                .map(|e| 1 + e.pre().len() + e.post().len())
+                .sum::<usize>()
+    }
+    let count = g.tags.len()
+        + g.comments.len()
+        + g.auction
+            .as_ref()
+            .map_or(0, |a| tokens(&a.entries, a.stray.len()))
+        + g.play
+            .as_ref()
+            .map_or(0, |p| tokens(&p.entries, p.stray.len()))
+        + g.sections.iter().map(|s| s.elements.len()).sum::<usize>();
+    let mut items: Vec<(Range<usize>, Item)> = Vec::with_capacity(count);
     items.extend(g.tags.iter().map(|t| (t.range.clone(), Item::Tag)));
     items.extend(
         g.comments
@@ -391,7 +410,9 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
         let kind = if table { Item::Cell(k) } else { Item::Token };
         items.extend(s.elements.iter().map(|e| (e.range.clone(), kind)));
     }
-    items.sort_by_key(|(r, _)| (r.start, r.end));
+    // In place: no two items of a game without syntax errors have the
+    // same range, so the order is the one a stable sort gives.
+    items.sort_unstable_by_key(|(r, _)| (r.start, r.end));
     let mut reported = 0;
     let mut prev: Option<&(Range<usize>, Item)> = None;
     for item in &items {
