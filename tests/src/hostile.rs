@@ -266,9 +266,10 @@ pub const HOSTILE: &[Hostile] = &[
         peak_mb: 92,
         // An entry per call in the formatter (a boxed printer and a token
         // string each, a list of every comment anchor) took 139 MB; 78,
-        // and 120 with the export rules' safe-fix pass before it; 95 with
-        // exact vectors in the model and in the spacing rule (PBN1016).
-        fmt_peak_mb: Some(115),
+        // and 120 with the export rules' safe-fix pass before it; 51 with
+        // the model's vectors exact and no list per call in the export
+        // rules (PBN1016's tokens merged, PBN1011's lines read as they come).
+        fmt_peak_mb: Some(66),
         make: |n| {
             let mut s = String::from("[Dealer \"N\"]\n[Auction \"N\"]\n");
             s += &"Pass ".repeat(n);
@@ -285,9 +286,10 @@ pub const HOSTILE: &[Hostile] = &[
         peak_mb: 90,
         // An entry per card in the formatter (a boxed printer and a token
         // string each, a list of every comment anchor) took 152 MB; 68,
-        // and 117 with the export rules' safe-fix pass before it; 94 with
-        // exact vectors in the model and in the spacing rule (PBN1016).
-        fmt_peak_mb: Some(113),
+        // and 117 with the export rules' safe-fix pass before it; 50 with
+        // the model's vectors exact and no list per card in the export
+        // rules.
+        fmt_peak_mb: Some(65),
         make: |n| {
             let mut s = String::from(
                 "[Deal \"N:AKQJ.AKQ.AKQ.AKQ - - -\"]\n[Declarer \"W\"]\n[Contract \"1NT\"]\n[Play \"N\"]\n",
