@@ -54,7 +54,13 @@ pub(super) fn fix_piece(
         let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
             break;
         };
-        let fixes = current.as_ref().map_or(0, |c| c.fixes) + applied.len();
+        let applied = applied.len();
+        // The diagnostics and the last round's piece are done with: freed
+        // before the fixed text is parsed and lowered, so that at most two
+        // trees and models of the piece exist at once (the document's and
+        // this round's), not three.
+        drop(diags);
+        let fixes = current.take().map_or(0, |c| c.fixes) + applied;
         let trees = crate::syntax::parse_split(&fixed, usize::MAX);
         let (mut games, _) = lower_piece(&trees, &fixed, first);
         resolve(&mut games);

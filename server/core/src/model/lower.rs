@@ -278,10 +278,40 @@ pub struct Scratch {
     cards: Vec<Entry<CardToken>>,
 }
 
+/// How many children of `node` are of a kind `pick` accepts.
+fn count_children(node: Node<'_>, pick: impl Fn(Kind) -> bool) -> usize {
+    let mut c = node.walk();
+    let mut n = 0;
+    if c.goto_first_child() {
+        loop {
+            n += usize::from(pick(kind(c.node())));
+            if !c.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    n
+}
+
 /// Moves `buf`'s items into a vector of their exact length, leaving `buf`
-/// empty with its capacity.
+/// empty: with its capacity when it is small (the next game's vector is
+/// built in it), without when it is large (a huge game's buffer is not kept
+/// for the games after it). A large buffer at most an eighth too long is
+/// moved out as it is rather than copied: lowering reserves one at the
+/// length it counts ([`count_children`]), and a copy would hold
+/// the game's items twice.
 fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
-    std::mem::take(buf)
+    /// Buffers up to this capacity are kept.
+    const KEEP: usize = 1 << 10;
+    if buf.capacity() > KEEP && (buf.capacity() - buf.len()) * 8 <= buf.capacity() {
+        return std::mem::take(buf);
+    }
+    let mut v = Vec::with_capacity(buf.len());
+    v.append(buf);
+    if buf.capacity() > KEEP {
+        *buf = Vec::new();
+    }
+    v
 }
 
 struct Lowerer<'a, 't> {
@@ -321,6 +351,19 @@ pub fn lower_game_with(
     };
     l.game.tags = std::mem::take(&mut l.scratch.tags);
     l.game.comments = std::mem::take(&mut l.scratch.comments);
+    // The game's tag pairs outside its sections, counted first: a game of
+    // a million tags does not grow its vector by doubling (up to twice the
+    // tags, and a copy of them at each step).
+    let tags: usize = chunk
+        .nodes
+        .iter()
+        .map(|n| match kind(*n) {
+            Kind::Game => count_children(*n, |k| k == Kind::TagPair),
+            Kind::TagPair => 1,
+            _ => 0,
+        })
+        .sum();
+    l.game.tags.reserve(tags);
     for node in &chunk.nodes {
         l.cursor.reset(*node);
         l.visit_top(*node, kind(*node));
@@ -531,11 +574,35 @@ impl<'a, 't> Lowerer<'a, 't> {
         token: impl Fn(Kind, &str) -> Option<T>,
         buf: &mut Vec<Entry<T>>,
     ) -> SectionItems<T> {
+        // The section's tag pairs and tokens, counted first (an upper bound
+        // of its entries): a section of a million calls or notes does not
+        // grow its vectors by doubling.
+        let (mut tags, mut tokens) = (0, 0);
+        let node = self.cursor.node();
+        let mut c = node.walk();
+        if c.goto_first_child() {
+            loop {
+                match kind(c.node()) {
+                    Kind::TagPair => tags += 1,
+                    Kind::Cards | Kind::Calls => {
+                        tokens += syntax::section_cells(self.text, c.node().byte_range()).count()
+                    }
+                    Kind::Continuation | Kind::Terminator | Kind::Irregularity => tokens += 1,
+                    _ => {}
+                }
+                if !c.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        self.game.tags.reserve(tags);
+        let mut entries = std::mem::take(buf);
+        entries.reserve(tokens);
         let mut items = SectionItems {
             tag: usize::MAX,
-            entries: std::mem::take(buf),
+            entries,
             stray: Vec::new(),
-            notes: Vec::new(),
+            notes: Vec::with_capacity(tags.saturating_sub(1)),
         };
         let mut pending: Vec<Annotation> = Vec::new();
         // The section's tag is its first child in the `tag` field (what
@@ -889,5 +956,60 @@ mod tag_parts_tests {
             [("Date", Inherit::Previous), ("Room", Inherit::Header)]
         );
         assert_eq!(tags.len(), 11);
+    }
+}
+
+#[cfg(test)]
+mod exact_length_tests {
+    use super::*;
+
+    /// A game's vectors are as long as what they hold (a game of a million
+    /// tags or calls grown by doubling kept up to twice that), and the
+    /// games after a huge one are lowered as before, with small vectors.
+    #[test]
+    fn a_huge_games_vectors_are_at_their_length() {
+        let mut text = "[Event \"x\"]".repeat(3000);
+        text += "\n[Dealer \"N\"]\n[Auction \"N\"]\n";
+        text += &"1C =1= Pass ".repeat(1500);
+        text += "\n";
+        text += &"[Note \"1:x\"]\n".repeat(1000);
+        text += "[Declarer \"S\"]\n[Contract \"1C\"]\n[Play \"W\"]\n";
+        text += &"SA ".repeat(2500);
+        text += "\n";
+        text += &"{ c }\n".repeat(1500);
+        text += "\n[Event \"y\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass\n";
+        let (games, _) = lower_piece(&syntax::parse_split(&text, usize::MAX), &text, 0);
+        let [g, small] = &games[..] else {
+            panic!("{} games", games.len());
+        };
+        assert_eq!(g.tags.len(), 3000 + 2 + 1000 + 3);
+        assert_eq!(g.tags.capacity(), g.tags.len());
+        let a = g.auction.as_ref().unwrap();
+        assert_eq!((a.entries.len(), a.entries.capacity()), (3000, 3000));
+        assert_eq!((a.notes.len(), a.notes.capacity()), (1000, 1000));
+        let p = g.play.as_ref().unwrap();
+        assert_eq!((p.entries.len(), p.entries.capacity()), (2500, 2500));
+        assert_eq!((g.comments.len(), g.comments.capacity()), (1500, 1500));
+        assert_eq!(small.tags.capacity(), small.tags.len());
+        assert_eq!(small.auction.as_ref().unwrap().entries.capacity(), 2);
+    }
+
+    /// Buffers past [`exact`]'s limit are not kept for the next game; a
+    /// vector built in one reserved at its length is moved out, not copied.
+    #[test]
+    fn exact_keeps_small_buffers_and_moves_full_large_ones() {
+        let mut small: Vec<u8> = Vec::with_capacity(100);
+        small.extend([1, 2, 3]);
+        let v = exact(&mut small);
+        assert_eq!((v.capacity(), small.capacity()), (3, 100));
+        let mut large: Vec<u8> = Vec::with_capacity(5000);
+        large.extend([0; 1000]);
+        let v = exact(&mut large);
+        assert_eq!((v.capacity(), large.capacity()), (1000, 0));
+        let mut full: Vec<u8> = Vec::with_capacity(5000);
+        full.extend([0; 4900]);
+        let p = full.as_ptr();
+        let v = exact(&mut full);
+        assert_eq!((v.as_ptr(), v.len(), full.capacity()), (p, 4900, 0));
     }
 }

@@ -344,6 +344,76 @@ fn line_end(text: &str) -> &'static str {
     }
 }
 
+/// The lists of a game's tokens for [`spacing`], each in the order the
+/// model keeps it: tag pairs, comments (not escape lines), the auction's
+/// calls with their annotations and its stray annotations, the same of the
+/// play, the elements of every section (`kinds`: each section's item kind).
+fn token_lists<'a>(
+    g: &'a Game,
+    kinds: &'a [Item],
+) -> [Box<dyn Iterator<Item = (Range<usize>, Item)> + 'a>; 7] {
+    fn entries<T>(
+        entries: &[crate::model::Entry<T>],
+    ) -> impl Iterator<Item = (Range<usize>, Item)> + '_ {
+        entries.iter().flat_map(|e| {
+            let pre = e.pre().iter().map(|a| (a.range.clone(), Item::Token));
+            // A suffix is written against its call or card (PBN1007 in
+            // export format): no gap before it.
+            let post = e.post().iter().map(|a| {
+                let kind = match a.kind {
+                    AnnotationKind::Suffix(_) => Item::Suffix,
+                    _ => Item::Token,
+                };
+                (a.range.clone(), kind)
+            });
+            pre.chain(std::iter::once((e.range.clone(), Item::Entry)))
+                .chain(post)
+        })
+    }
+    let stray =
+        |s: &'a [crate::model::Annotation]| s.iter().map(|x| (x.range.clone(), Item::Token));
+    [
+        Box::new(g.tags.iter().map(|t| (t.range.clone(), Item::Tag))),
+        Box::new(
+            g.comments
+                .iter()
+                .filter(|c| c.kind != CommentKind::Escape)
+                .map(|c| (c.range.clone(), Item::Comment)),
+        ),
+        Box::new(g.auction.iter().flat_map(|a| entries(&a.entries))),
+        Box::new(g.auction.iter().flat_map(move |a| stray(&a.stray))),
+        Box::new(g.play.iter().flat_map(|p| entries(&p.entries))),
+        Box::new(g.play.iter().flat_map(move |p| stray(&p.stray))),
+        Box::new(
+            g.sections
+                .iter()
+                .zip(kinds)
+                .flat_map(|(s, &kind)| s.elements.iter().map(move |e| (e.range.clone(), kind))),
+        ),
+    ]
+}
+
+/// Lists each in order, merged into one in order; of equal items, the one
+/// of the earlier list first.
+struct Merge<I: Iterator<Item = (Range<usize>, Item)>>(Vec<std::iter::Peekable<I>>);
+
+impl<I: Iterator<Item = (Range<usize>, Item)>> Iterator for Merge<I> {
+    type Item = (Range<usize>, Item);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut best: Option<(usize, (usize, usize))> = None;
+        for (k, list) in self.0.iter_mut().enumerate() {
+            if let Some((r, _)) = list.peek() {
+                let key = (r.start, r.end);
+                if best.is_none_or(|(_, b)| key < b) {
+                    best = Some((k, key));
+                }
+            }
+        }
+        self.0[best?.0].next()
+    }
+}
+
 /// PBN1016: tokens that share a line are separated by a single space: after
 /// a note reference (§3.5.4) or a NAG (§3.7), before a comment (§3.8),
 /// between section elements (§5.1); a comment after a tag pair starts a new
@@ -355,55 +425,51 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
         return; // its tokens are not all known: a gap may be inside one
     }
     let text = ctx.text;
-    let mut items: Vec<(Range<usize>, Item)> = Vec::new();
-    items.extend(g.tags.iter().map(|t| (t.range.clone(), Item::Tag)));
-    items.extend(
-        g.comments
-            .iter()
-            .filter(|c| c.kind != CommentKind::Escape)
-            .map(|c| (c.range.clone(), Item::Comment)),
-    );
-    fn entries<T>(items: &mut Vec<(Range<usize>, Item)>, entries: &[crate::model::Entry<T>]) {
-        for e in entries {
-            items.extend(e.pre().iter().map(|a| (a.range.clone(), Item::Token)));
-            items.push((e.range.clone(), Item::Entry));
-            // A suffix is written against its call or card (PBN1007 in
-            // export format): no gap before it.
-            items.extend(e.post().iter().map(|a| {
-                let kind = match a.kind {
-                    AnnotationKind::Suffix(_) => Item::Suffix,
-                    _ => Item::Token,
-                };
-                (a.range.clone(), kind)
-            }));
-        }
-    }
-    if let Some(a) = &g.auction {
-        entries(&mut items, &a.entries);
-        items.extend(a.stray.iter().map(|x| (x.range.clone(), Item::Token)));
-    }
-    if let Some(p) = &g.play {
-        entries(&mut items, &p.entries);
-        items.extend(p.stray.iter().map(|x| (x.range.clone(), Item::Token)));
-    }
-    for (k, s) in g.sections.iter().enumerate() {
-        let table = s.tag != usize::MAX && table_columns(g, s).is_some();
-        let kind = if table { Item::Cell(k) } else { Item::Token };
-        items.extend(s.elements.iter().map(|e| (e.range.clone(), kind)));
-    }
-    items.sort_by_key(|(r, _)| (r.start, r.end));
+    // The tokens in document order: each list of them (tags, comments, the
+    // auction's, the play's, the sections') is in document order, so they
+    // are merged as they are read, with no list of a game's million cards;
+    // the order is the one a stable sort of the lists one after the other
+    // gives. Should a list not be in order, they are sorted instead.
+    let kinds: Vec<Item> = (0..g.sections.len())
+        .map(|k| {
+            let s = &g.sections[k];
+            if s.tag != usize::MAX && table_columns(g, s).is_some() {
+                Item::Cell(k)
+            } else {
+                Item::Token
+            }
+        })
+        .collect();
+    let key = |t: &(Range<usize>, Item)| (t.0.start, t.0.end);
+    let items: Box<dyn Iterator<Item = (Range<usize>, Item)>> = if token_lists(g, &kinds)
+        .into_iter()
+        .all(|l| l.is_sorted_by_key(|t| key(&t)))
+    {
+        Box::new(Merge(
+            token_lists(g, &kinds)
+                .into_iter()
+                .map(Iterator::peekable)
+                .collect(),
+        ))
+    } else {
+        let mut all: Vec<_> = token_lists(g, &kinds).into_iter().flatten().collect();
+        all.sort_by_key(key);
+        Box::new(all.into_iter())
+    };
     let mut reported = 0;
-    let mut prev: Option<&(Range<usize>, Item)> = None;
-    for item in &items {
-        let Some(p) = prev.filter(|p| p.0.end <= item.0.start) else {
+    let mut prev: Option<(Range<usize>, Item)> = None;
+    for item in items {
+        if prev.as_ref().is_none_or(|p| p.0.end > item.0.start) {
             // The first item, or one inside the one before (a comment in
             // a tag pair is PBN0010's).
-            if prev.is_none_or(|p| item.0.end > p.0.end) {
+            if prev.as_ref().is_none_or(|p| item.0.end > p.0.end) {
                 prev = Some(item);
             }
             continue;
+        }
+        let Some(p) = prev.replace(item.clone()) else {
+            continue;
         };
-        prev = Some(item);
         let gap = p.0.end..item.0.start;
         let between = &text[gap.clone()];
         if between.contains(['\n', '\r']) || reported >= 20 {
@@ -609,68 +675,99 @@ fn annotations<T>(
 }
 
 /// Checks that the entries of a section are laid out 4 to a line with
-/// single spaces; `counts` tells which entries occupy a column.
+/// single spaces; `entries` gives each entry's range, whether it occupies a
+/// column and whether it has annotations. Read line by line, not collected:
+/// a section of a million cards (or a line of them) takes no list of them.
 fn layout(
     ctx: &GameCtx<'_>,
-    ranges: &[(Range<usize>, bool, bool)],
+    entries: impl Iterator<Item = (Range<usize>, bool, bool)>,
     what: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    // (range, counts as a column, has annotations)
     let text = ctx.text;
-    let mut lines: Vec<Vec<usize>> = Vec::new();
+    // The current line; it is checked when the next one starts (or the
+    // section ends: then it is the last).
+    let mut line = Line::default();
     let mut last_line = usize::MAX;
     // Line numbers counted incrementally (entries are in document order).
-    let mut counted_to = ranges.first().map(|(r, _, _)| r.start).unwrap_or(0);
+    let mut counted_to = None;
     let mut line_no = 0usize;
-    for (i, (r, counts, _)) in ranges.iter().enumerate() {
+    for (r, counts, annotated) in entries {
+        let from = *counted_to.get_or_insert(r.start);
         if !counts {
             continue;
         }
-        if r.start >= counted_to {
-            line_no += text.as_bytes()[counted_to..r.start]
+        if r.start >= from {
+            line_no += text.as_bytes()[from..r.start]
                 .iter()
                 .filter(|&&b| b == b'\n')
                 .count();
-            counted_to = r.start;
+            counted_to = Some(r.start);
         }
-        let l = line_no;
-        if l != last_line {
-            lines.push(Vec::new());
-            last_line = l;
-        }
-        lines.last_mut().unwrap().push(i);
-    }
-    for (k, line) in lines.iter().enumerate() {
-        let first = &ranges[line[0]].0;
-        let annotated = line.iter().any(|&i| ranges[i].2);
-        let is_last = k + 1 == lines.len();
-        let bad_count = line.len() > 4 || (line.len() < 4 && !is_last && !annotated);
-        let not_left = !at_line_start(text, first.start);
-        if bad_count || not_left {
-            let end = ranges[*line.last().unwrap()].0.end;
-            ctx.push(out, Diagnostic::new(
-                &c::EXPORT_LINE_LAYOUT,
-                first.start..end,
-                format!("each line holds 4 {what}s starting at the left margin (fewer only due to annotation) in export format (§3.5, §3.6)"),
-            ));
-            continue;
-        }
-        for w in line.windows(2) {
-            let gap = &text[ranges[w[0]].0.end..ranges[w[1]].0.start];
-            if gap != " " && !gap.contains(['{', ';', '$', '=', '!', '?', '^']) {
-                ctx.push(
-                    out,
-                    Diagnostic::new(
-                        &c::EXPORT_LINE_LAYOUT,
-                        ranges[w[0]].0.end..ranges[w[1]].0.start,
-                        format!(
-                            "{what}s are separated by a single space in export format (§3.5, §5.1)"
-                        ),
-                    ),
-                );
-                break;
+        if line_no != last_line {
+            if line.n > 0 {
+                layout_line(ctx, &line, false, what, out);
+                line = Line::default();
             }
+            last_line = line_no;
+        }
+        line.push(r, annotated);
+    }
+    if line.n > 0 {
+        layout_line(ctx, &line, true, what, out);
+    }
+}
+
+/// One line of a section's entries that occupy a column, as [`layout`]
+/// checks it: how many, the first five (a line of more is wrong whatever
+/// they are), where the last ends, whether any has annotations.
+#[derive(Default)]
+struct Line {
+    n: usize,
+    head: Vec<Range<usize>>,
+    end: usize,
+    annotated: bool,
+}
+
+impl Line {
+    fn push(&mut self, r: Range<usize>, annotated: bool) {
+        self.n += 1;
+        self.end = r.end;
+        self.annotated |= annotated;
+        if self.head.len() < 5 {
+            self.head.push(r);
+        }
+    }
+}
+
+/// [`layout`] on one line of entries (`last`: the section's last line).
+fn layout_line(ctx: &GameCtx<'_>, line: &Line, last: bool, what: &str, out: &mut Vec<Diagnostic>) {
+    let text = ctx.text;
+    let first = &line.head[0];
+    let bad_count = line.n > 4 || (line.n < 4 && !last && !line.annotated);
+    let not_left = !at_line_start(text, first.start);
+    if bad_count || not_left {
+        ctx.push(out, Diagnostic::new(
+            &c::EXPORT_LINE_LAYOUT,
+            first.start..line.end,
+            format!("each line holds 4 {what}s starting at the left margin (fewer only due to annotation) in export format (§3.5, §3.6)"),
+        ));
+        return;
+    }
+    for w in line.head.windows(2) {
+        let gap = &text[w[0].end..w[1].start];
+        if gap != " " && !gap.contains(['{', ';', '$', '=', '!', '?', '^']) {
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::EXPORT_LINE_LAYOUT,
+                    w[0].end..w[1].start,
+                    format!(
+                        "{what}s are separated by a single space in export format (§3.5, §5.1)"
+                    ),
+                ),
+            );
+            break;
         }
     }
 }
@@ -732,21 +829,17 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, dealer: Option<char>, out: &mut Vec<Diag
         }
     }
     annotations(ctx, &a.entries, out);
-    let ranges: Vec<_> = a
-        .entries
-        .iter()
-        .map(|e| {
-            (
-                entry_span(e),
-                !matches!(
-                    e.token,
-                    CallToken::Terminator | CallToken::Continuation | CallToken::Dash
-                ),
-                !e.post().is_empty() || !e.pre().is_empty(),
-            )
-        })
-        .collect();
-    layout(ctx, &ranges, "call", out);
+    let entries = a.entries.iter().map(|e| {
+        (
+            entry_span(e),
+            !matches!(
+                e.token,
+                CallToken::Terminator | CallToken::Continuation | CallToken::Dash
+            ),
+            !e.post().is_empty() || !e.pre().is_empty(),
+        )
+    });
+    layout(ctx, entries, "call", out);
 }
 
 fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
@@ -782,18 +875,14 @@ fn play(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
         }
     }
     annotations(ctx, &p.entries, out);
-    let ranges: Vec<_> = p
-        .entries
-        .iter()
-        .map(|e| {
-            (
-                entry_span(e),
-                !matches!(e.token, CardToken::Terminator),
-                !e.post().is_empty() || !e.pre().is_empty(),
-            )
-        })
-        .collect();
-    layout(ctx, &ranges, "card", out);
+    let entries = p.entries.iter().map(|e| {
+        (
+            entry_span(e),
+            !matches!(e.token, CardToken::Terminator),
+            !e.post().is_empty() || !e.pre().is_empty(),
+        )
+    });
+    layout(ctx, entries, "card", out);
 }
 
 /// `written` is `[name "raw"]` (without the space if not `space`).
@@ -805,4 +894,46 @@ fn is_layout(written: &str, name: &str, raw: &str, space: bool) -> bool {
         && written[1 + name.len()..].starts_with(sep)
         && written[1 + name.len() + sep.len()..].starts_with(raw)
         && written.ends_with("\"]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Item, Merge};
+
+    /// Lists in order merge into what a stable sort of them one after the
+    /// other gives (an item of an earlier list first among equal ones).
+    #[test]
+    fn merged_lists_are_in_stable_sort_order() {
+        let lists: Vec<Vec<(std::ops::Range<usize>, Item)>> = vec![
+            vec![(0..3, Item::Tag), (5..6, Item::Tag), (9..12, Item::Tag)],
+            vec![
+                (3..4, Item::Comment),
+                (5..6, Item::Comment),
+                (20..21, Item::Comment),
+            ],
+            vec![],
+            vec![
+                (1..2, Item::Token),
+                (5..7, Item::Entry),
+                (9..12, Item::Suffix),
+            ],
+        ];
+        let merged: Vec<_> = Merge(
+            lists
+                .iter()
+                .map(|l| l.clone().into_iter().peekable())
+                .collect(),
+        )
+        .collect();
+        let mut sorted: Vec<_> = lists.concat();
+        sorted.sort_by_key(|(r, _)| (r.start, r.end));
+        assert!(
+            merged == sorted,
+            "{:?}",
+            merged.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>()
+        );
+        assert_eq!(merged.len(), 9);
+        assert!(matches!(merged[2].1, Item::Comment));
+        assert!(matches!(merged[3].1, Item::Tag) && matches!(merged[4].1, Item::Comment));
+    }
 }
