@@ -188,6 +188,32 @@ mod cap_tests {
         assert_eq!(messages(&opts), messages(&CheckOptions::default()));
     }
 
+    /// With fixes, a list thinned as it grows keeps the fixes of what it
+    /// dropped: fixing all of 5,000 repeated tags leaves one.
+    #[test]
+    fn fixes_of_what_a_thinned_list_dropped_are_kept() {
+        let n = 5_000;
+        let source = decode("[Event \"x\"]".repeat(n).as_bytes());
+        let opts = CheckOptions {
+            fixes: true,
+            ..Default::default()
+        };
+        let r = check_text(&source, &opts);
+        let dups: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.code == "PBN0202")
+            .collect();
+        assert_eq!(dups.len(), crate::rules::GAME_CODE_CAP);
+        let edits: usize = dups
+            .iter()
+            .map(|d| d.fix.as_ref().map_or(0, |f| f.edits.len()))
+            .sum();
+        assert_eq!(edits, n - 1);
+        let fixed = crate::checker::fix::fix_source(&source, &opts, false);
+        assert_eq!(fixed.source.text, "[Event \"x\"]");
+    }
+
     /// Control characters in games across many pieces: each game and piece
     /// keeps only what the per-file limit shows, and the count is of all.
     #[test]

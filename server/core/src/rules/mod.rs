@@ -59,41 +59,36 @@ pub struct GameCtx<'a> {
 }
 
 /// The diagnostics of a game that [`GameCtx::push`] dropped as it went,
-/// per code, and the length of the list at which it next looks.
+/// per code, the length of the list at which it next looks, and how much
+/// of the list has its fixes built.
 #[derive(Default)]
 struct Thinned {
     dropped: FastMap<&'static str, usize>,
     next: usize,
+    attached: usize,
 }
 
 /// [`GameCtx::push`] first thins a game's list at this length.
 const THIN_FROM: usize = 1024;
 
 impl GameCtx<'_> {
-    /// Adds `d` to the game's diagnostics. Without fixes, a list that grew
-    /// long keeps only the first [`GAME_CODE_CAP`] of each code found so
-    /// far ([`cap_per_code`] would drop the others whatever follows) and
-    /// counts the rest: 100,000 notes with the same number are never
-    /// 100,000 diagnostics at once. With fixes, every diagnostic stays
-    /// until its fix is built: the fixes of the ones not shown join the
-    /// last one shown.
+    /// Adds `d` to the game's diagnostics. A list that grew long keeps only
+    /// the first [`GAME_CODE_CAP`] of each code found so far
+    /// ([`cap_per_code`] would drop the others whatever follows) and counts
+    /// the rest: 100,000 notes with the same number are never 100,000
+    /// diagnostics at once. With fixes, the fixes of the ones dropped are
+    /// built first and join the last one kept of their code, so that fixing
+    /// all still fixes them all.
     pub fn push(&self, out: &mut Vec<Diagnostic>, d: Diagnostic) {
         out.push(d.with_game(Some(self.game.index)));
-        if self.opts.fixes {
-            return;
-        }
         let mut t = self.thinned.borrow_mut();
         if out.len() >= t.next.max(THIN_FROM) {
+            if self.opts.fixes {
+                fixes::attach(self.text, self.game, &mut out[t.attached..]);
+            }
             crate::diagnostic::sort(out);
-            let mut seen: FastMap<&'static str, usize> = FastMap::default();
-            out.retain(|d| {
-                let n = seen.entry(d.code.code).or_default();
-                *n += 1;
-                if *n > GAME_CODE_CAP {
-                    *t.dropped.entry(d.code.code).or_default() += 1;
-                }
-                *n <= GAME_CODE_CAP
-            });
+            drop_past_cap(out, GAME_CODE_CAP, &mut t.dropped);
+            t.attached = out.len();
             t.next = 2 * out.len();
         }
     }
@@ -203,10 +198,13 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     if export {
         export::check(&ctx, &mut out);
     }
+    let thinned = ctx.thinned.into_inner();
     if opts.fixes {
-        fixes::attach(text, g, &mut out);
+        // The diagnostics kept at a thinning have theirs already.
+        let from = thinned.attached.min(out.len());
+        fixes::attach(text, g, &mut out[from..]);
     }
-    cap_per_code(&mut out, &ctx.thinned.into_inner().dropped);
+    cap_per_code(&mut out, &thinned.dropped);
     out
 }
 
@@ -252,43 +250,71 @@ pub(crate) fn keep_first_per_code(
     if counts.values().all(|&n| n <= cap) {
         return;
     }
+    drop_past_cap(diags, cap, &mut FastMap::default());
     let mut seen: FastMap<&'static str, usize> = FastMap::default();
-    // The fixes of the diagnostics not shown join the last one shown of
-    // their code, so that fixing all still fixes them all.
+    for d in diags.iter_mut() {
+        let n = seen.entry(d.code.code).or_default();
+        *n += 1;
+        let total = counts[d.code.code];
+        if *n == cap && total > cap {
+            d.message = format!("{} {}", d.message, note(total - cap)).into();
+        }
+    }
+}
+
+/// Keeps, in their order, the first `cap` diagnostics of each code, and
+/// adds how many of each it dropped to `dropped`. The fixes of the ones
+/// dropped join the last one kept of their code, so that fixing all still
+/// fixes them all.
+fn drop_past_cap(
+    diags: &mut Vec<Diagnostic>,
+    cap: usize,
+    dropped: &mut FastMap<&'static str, usize>,
+) {
+    let mut seen: FastMap<&'static str, usize> = FastMap::default();
     let mut last: FastMap<&'static str, usize> = FastMap::default();
     let mut merged: Vec<(usize, Vec<crate::diagnostic::Fix>)> = Vec::new();
     let mut k = 0;
     diags.retain_mut(|d| {
         let n = seen.entry(d.code.code).or_default();
         *n += 1;
-        let total = counts[d.code.code];
-        if *n == cap && total > cap {
-            d.message = format!("{} {}", d.message, note(total - cap)).into();
+        if *n == cap {
             last.insert(d.code.code, k);
         }
         let keep = *n <= cap;
         if !keep {
+            *dropped.entry(d.code.code).or_default() += 1;
             if let (Some(f), Some(&at)) = (d.fix.take(), last.get(d.code.code)) {
+                let f = std::sync::Arc::unwrap_or_clone(f);
                 match merged.iter_mut().find(|(i, _)| *i == at) {
-                    Some((_, v)) => v.push((*f).clone()),
-                    None => merged.push((at, vec![(*f).clone()])),
+                    Some((_, v)) => v.push(f),
+                    None => merged.push((at, vec![f])),
                 }
             }
         }
         k += usize::from(keep);
         keep
     });
+    const JOINED: &str = " (and the same fix where not shown)";
     for (at, more) in merged {
         let d = &mut diags[at];
-        let Some(first) = d.fix.as_deref() else {
+        let mut more = more.into_iter();
+        // The one kept may have no fix of its own: then it carries theirs.
+        let Some(mut f) = d
+            .fix
+            .take()
+            .map(std::sync::Arc::unwrap_or_clone)
+            .or_else(|| more.next())
+        else {
             continue;
         };
-        let mut f = first.clone();
         for m in more {
             f.applicability = f.applicability.max(m.applicability);
             f.edits.extend(m.edits);
         }
-        f.title = format!("{} (and the same fix where not shown)", f.title);
+        if !f.title.ends_with(JOINED) {
+            f.title.push_str(JOINED);
+        }
         d.fix = Some(std::sync::Arc::new(f));
     }
 }
