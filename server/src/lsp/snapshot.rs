@@ -374,10 +374,7 @@ impl Snapshot {
         let resolutions = self.checked().resolutions.clone();
         move |games: &mut [Game]| {
             if let (Some(r), Some(first)) = (&resolutions, games.first()) {
-                let mut env = r.env_before(first.index);
-                for g in games {
-                    env.apply(g.index, g);
-                }
+                r.env_before(first.index).apply_all(games);
             }
         }
     }

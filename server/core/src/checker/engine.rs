@@ -334,8 +334,7 @@ fn check_pieces(
                     export_from,
                 );
                 if !r.kept {
-                    rules::text::thin(&mut d.diags, &mut seen, &mut d.dropped);
-                    d.diags.shrink_to_fit();
+                    d.thin(&mut seen);
                 }
                 (k, Arc::new(d))
             })
@@ -387,9 +386,7 @@ fn check_pieces(
         if let Some(x) = &e.inherit {
             inherited.push((s.games.start, x.clone()));
         }
-        for (c, k) in caps.iter_mut().zip(e.check.caps) {
-            *c += k;
-        }
+        rules::text::add_counts(&mut caps, &e.check.caps);
         segments.push(Segment {
             shift: s.start,
             first_game: s.games.start,
@@ -579,9 +576,7 @@ fn piece_check(
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
-        for (n, k) in dropped.iter_mut().zip(d.dropped) {
-            *n += k;
-        }
+        rules::text::add_counts(&mut dropped, &d.dropped);
         let place = |x: Diagnostic| {
             let mut x = x.shifted(by);
             if x.game.is_some() {
@@ -616,9 +611,7 @@ fn piece_check(
     rules::text::thin(&mut diags, &mut Default::default(), &mut dropped);
     diags.shrink_to_fit();
     let mut caps = rules::text::cap_counts(&diags);
-    for (n, k) in caps.iter_mut().zip(dropped) {
-        *n += k;
-    }
+    rules::text::add_counts(&mut caps, &dropped);
     PieceCheck {
         games,
         diags: Arc::new(diags),
@@ -691,9 +684,7 @@ fn whole_games(
     let mut base = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
-        for (n, k) in dropped.iter_mut().zip(diags.dropped) {
-            *n += k;
-        }
+        rules::text::add_counts(dropped, &diags.dropped);
         out.extend(diags.diags.iter().cloned().map(|d| {
             let mut d = d.shifted(spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get

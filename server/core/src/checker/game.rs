@@ -63,7 +63,7 @@ pub(super) fn check_one(
     }
     let start = span.start as isize;
     let deal_id = DealIdMark::of(&game).map(|m| m.shifted(-start));
-    let mut diags: Vec<Diagnostic> = game_diagnostics(
+    let diags: Vec<Diagnostic> = game_diagnostics(
         source,
         chunk,
         span,
@@ -74,13 +74,21 @@ pub(super) fn check_one(
     .into_iter()
     .map(|d| d.shifted(-start))
     .collect();
-    let mut dropped = rules::text::CapCounts::default();
-    rules::text::thin(&mut diags, &mut Default::default(), &mut dropped);
-    diags.shrink_to_fit();
-    GameCheck {
+    let mut check = GameCheck {
         diags,
-        dropped,
+        dropped: Default::default(),
         deal_id,
+    };
+    check.thin(&mut Default::default());
+    check
+}
+
+impl GameCheck {
+    /// Keeps of its diagnostics only what the per-file caps can show after
+    /// the `seen` before it ([`rules::text::thin`]), counting the rest.
+    pub(super) fn thin(&mut self, seen: &mut rules::text::CapCounts) {
+        rules::text::thin(&mut self.diags, seen, &mut self.dropped);
+        self.diags.shrink_to_fit();
     }
 }
 

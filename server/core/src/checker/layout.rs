@@ -136,8 +136,7 @@ pub(super) fn layout_of_pieces<'p>(
                     let mut g =
                         check_one(source, &chunks[k], span.clone(), k, None, opts, export_from);
                     if !kept {
-                        rules::text::thin(&mut g.diags, &mut seen, &mut g.dropped);
-                        g.diags.shrink_to_fit();
+                        g.thin(&mut seen);
                     }
                     done.push((k, Arc::new(g)));
                 }

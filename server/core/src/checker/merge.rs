@@ -109,10 +109,7 @@ pub(super) fn merge_with_file(
     for d in &mut loose {
         d.game = ranges.game_at(d.range.start);
     }
-    let loose_caps = rules::text::cap_counts(&loose);
-    for (c, k) in caps.iter_mut().zip(loose_caps) {
-        *c += k;
-    }
+    rules::text::add_counts(&mut caps, &rules::text::cap_counts(&loose));
     if !rules::text::cap_changes(&caps) && in_order(&segments) {
         merge(n, segments, loose)
     } else {

@@ -184,10 +184,7 @@ fn streamed(
             if fix {
                 let resolve = |games: &mut [model::Game]| {
                     if let Some(env) = p.env {
-                        let mut env = env.clone();
-                        for g in games {
-                            env.apply(g.index, g);
-                        }
+                        env.clone().apply_all(games);
                     }
                 };
                 return format_piece_fixed(text, p, &keep, opts, &resolve);

@@ -273,6 +273,14 @@ impl Env {
         let res = self.step(g, &TagSummary::of(game));
         res.apply_to(game);
     }
+
+    /// Resolves consecutive games in place, each as the game of its own
+    /// index, and moves past them.
+    pub fn apply_all(&mut self, games: &mut [Game]) {
+        for g in games {
+            self.apply(g.index, g);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -202,6 +202,13 @@ pub fn cap_changes(counts: &[usize; CAP_KINDS]) -> bool {
 /// Per code [`cap`] looks at (in [`cap_counts`]' order): how many.
 pub type CapCounts = [usize; CAP_KINDS];
 
+/// Adds the counts `more` to `to`.
+pub fn add_counts(to: &mut CapCounts, more: &CapCounts) {
+    for (n, k) in to.iter_mut().zip(more) {
+        *n += k;
+    }
+}
+
 /// Which of [`cap`]'s codes `d` has, as an index into [`CapCounts`].
 fn cap_kind(d: &Diagnostic) -> Option<usize> {
     capped_codes().iter().position(|c| std::ptr::eq(d.code, *c))
