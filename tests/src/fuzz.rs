@@ -216,7 +216,7 @@ pub fn parse_check(data: &[u8]) {
 
     // The canonical parse (in pieces, as `check` and `format` parse).
     let trees = pbn_core::syntax::parse_pieces(text);
-    let (chunks, _loose) = pbn_core::syntax::games(&trees);
+    let (chunks, _loose) = pbn_core::syntax::games(&trees, text);
     let doc = pbn_core::model::lower(&trees, text);
     assert_eq!(
         doc.games.len(),

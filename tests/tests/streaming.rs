@@ -188,3 +188,47 @@ fn a_difference_is_reported() {
     assert_ne!(a, b);
     assert!(first_difference(&a, &b).contains("Some("));
 }
+
+/// A game longer than `syntax::GAME_WINDOW` is read in parts, each a game
+/// with a syntax error (PBN0007 where each part after the first starts):
+/// `pbn fmt` keeps every part as written, byte for byte, and formats the
+/// games around it (no fix is made from a part: it would "repair" tags the
+/// whole game has), streamed or whole; the check piece by piece is the
+/// whole-document check.
+#[test]
+fn a_game_cut_into_parts_is_kept_as_written() {
+    let window = pbn_core::syntax::GAME_WINDOW;
+    let small = "[Event \"x\"]\n[Dealer \"n\"]\n[Vulnerable \"ns\"]\n";
+    let line = "[Event \"x\"]\n[Dealer \"n\"]\n";
+    let long = line.repeat(5 * window / line.len() / 2);
+    let text = format!("{small}\n{long}\n{small}");
+    let source = decode(text.as_bytes());
+    let mut failures = Vec::new();
+    check_same("cut game", &source, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    let opts = FormatOptions::default();
+    let mut out = String::new();
+    let r = format_streamed(&source, &opts, |s| out.push_str(s));
+    assert!(out.contains(&long), "a part was changed");
+    assert_eq!(r.syntax_error_games(), [1, 2, 3]);
+    // The small games around it are formatted (values in export form).
+    assert!(out.starts_with("[Event \"x\"]"));
+    assert_eq!(out.matches("[Vulnerable \"NS\"]").count(), 2);
+
+    let opts = pbn_core::checker::CheckOptions::default();
+    let piecewise = pbn_core::checker::check_text(&source, &opts);
+    let whole = pbn_core::checker::check_whole(&source, &opts);
+    assert_eq!(piecewise.diagnostics, whole.diagnostics);
+    assert_eq!(piecewise.games, 5);
+    let parts: Vec<usize> = piecewise
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.code == "PBN0007")
+        .map(|d| d.range.start)
+        .collect();
+    assert_eq!(parts.len(), 2);
+    assert!(parts
+        .iter()
+        .all(|&p| pbn_core::syntax::continues_game(&text, p)));
+}

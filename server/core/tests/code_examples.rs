@@ -29,7 +29,7 @@ fn codes_of(src: &str, export: bool) -> Vec<&'static str> {
 
 /// Codes whose examples cannot be written as plain text (they depend on
 /// bytes or line-ending conventions the explain text describes in words).
-const DESCRIBED_ONLY: &[&str] = &["PBN1004", "PBN0108"];
+const DESCRIBED_ONLY: &[&str] = &["PBN1004", "PBN0108", "PBN0007"];
 
 #[test]
 fn bad_examples_trigger_and_good_examples_pass() {
@@ -95,6 +95,11 @@ fn described_only_codes_have_byte_fixtures() {
     // PBN1004: LF line ends in export mode.
     assert!(codes_of_bytes(b"[Event \"x\"]\n", true).contains(&"PBN1004"));
     assert!(!codes_of_bytes(b"[Event \"x\"]\r\n", true).contains(&"PBN1004"));
+    // PBN0007: a game longer than 1 MiB, read in parts.
+    let tags = |n: usize| "[Event \"x\"]\n".repeat(n).into_bytes();
+    let long = (pbn_core::syntax::GAME_WINDOW / 12) + 1000;
+    assert!(codes_of_bytes(&tags(long), false).contains(&"PBN0007"));
+    assert!(!codes_of_bytes(&tags(long - 2000), false).contains(&"PBN0007"));
     // `% EXPORT` turns the export rules on by itself.
     assert!(codes_of_bytes(b"% EXPORT\n[Event \"x\"]\n", false).contains(&"PBN1004"));
 }

@@ -298,7 +298,7 @@ impl Snapshot {
             return Some(g);
         }
         let trees = self.piece_trees_at(span.start);
-        let (chunks, _) = pbn_core::syntax::games(&trees[..]);
+        let (chunks, _) = pbn_core::syntax::games(&trees[..], &self.source.text);
         // The check found the game in this piece's trees (a tree's end
         // ends a game), so the chunk is there.
         let chunk = chunks.iter().find(|c| c.range == span)?;

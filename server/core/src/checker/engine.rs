@@ -68,7 +68,7 @@ pub(super) fn for_games<R: Send>(
     }
     crate::par::map(&groups, |(p, list)| {
         let trees = forest.piece_trees(*p, text);
-        let (chunks, _) = syntax::games(&trees[..]);
+        let (chunks, _) = syntax::games(&trees[..], text);
         list.iter()
             .map(|&i| (i, f(i, &chunks[place[i].1])))
             .collect::<Vec<_>>()
@@ -316,7 +316,7 @@ fn check_pieces(
     let fresh = crate::par::map(&todo, |(b, p, list)| {
         let s = &slots[*p];
         let trees = r.forest.piece_trees(*p, text);
-        let (chunks, _) = syntax::games(&trees[..]);
+        let (chunks, _) = syntax::games(&trees[..], text);
         let mut seen = rules::text::CapCounts::default();
         let diags: Vec<(usize, Arc<GameCheck>)> = list
             .iter()
@@ -436,7 +436,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     let mut next = State::default();
     let all: Vec<tree_sitter::Tree> = forest.trees(text);
     let top = syntax::top_nodes(&all);
-    let (chunks, loose) = syntax::games(&all);
+    let (chunks, loose) = syntax::games(&all, text);
     let Layout {
         spans,
         ranges: chunk_ranges,

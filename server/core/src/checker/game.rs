@@ -1,7 +1,7 @@
 //! Checking one game: its key (what its diagnostics depend on) and the
 //! rules run on it.
 
-use super::piece::mix;
+use super::piece::{mix, part_lines};
 use crate::checker::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::Resolution;
@@ -114,7 +114,14 @@ pub(super) fn game_diagnostics(
     if (game.syntax_error || chunk.nodes.iter().any(|n| n.has_error())) && !under_error_root() {
         out.extend(syntax::nodes_diagnostics(&chunk.nodes, text));
     }
-    out.extend(rules::text::span(source.encoding, text, span, &chunk.nodes));
+    let lines = part_lines(text, chunk, span.clone());
+    out.extend(rules::text::span_lines(
+        source.encoding,
+        text,
+        span,
+        lines,
+        &chunk.nodes,
+    ));
     out.extend(rules::check_game(text, opts, export, game));
     out
 }

@@ -129,7 +129,7 @@ pub(super) fn layout_of_pieces<'p>(
         let info = PieceInfo::of(source, &trees, ranges[i].clone());
         let mut done = Vec::new();
         if !inherits {
-            let (chunks, _) = syntax::games(&trees[..]);
+            let (chunks, _) = syntax::games(&trees[..], text);
             let mut seen = rules::text::CapCounts::default();
             for (k, (span, _, h)) in info.games.iter().enumerate() {
                 if known(&game_key(*h, 0, export_from, span)).is_none() {

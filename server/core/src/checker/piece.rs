@@ -32,7 +32,9 @@ pub(super) struct PieceInfo {
     /// separator before it).
     pub(super) first_node: Option<usize>,
     /// The piece's last top-level node is a game break (every piece but
-    /// the last is cut right after one, so games never straddle pieces).
+    /// the last is cut right after one, so games never straddle pieces),
+    /// or the piece ends where a game longer than
+    /// [`syntax::GAME_WINDOW`] is cut into parts.
     pub(super) ends_with_break: bool,
 }
 
@@ -86,9 +88,10 @@ impl PieceInfo {
                 None => tail_break = Some((top[k - 1].end_byte(), n.byte_range())),
             }
         }
-        let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break");
+        let ends_with_break = top.last().is_some_and(|n| n.kind() == "game_break")
+            || syntax::continues_game(text, range.end);
         // A tree's end ends a game (`syntax::games`).
-        let (chunks, loose) = syntax::games(trees);
+        let (chunks, loose) = syntax::games(trees, text);
         let (games, between) = games_and_gaps(source, trees, &chunks, &loose, range.clone());
         PieceInfo {
             start: range.start,
@@ -124,8 +127,24 @@ pub(super) fn games_and_gaps(
     let games: Vec<GameSpan> = chunks
         .iter()
         .map(|c| {
-            let span = line_start(text, c.range.start)..span_end(text, c.range.clone());
+            // A part of a game cut for its length spans from its cut to the
+            // next part's, not the whole lines there.
+            let start = c
+                .cut_before
+                .unwrap_or_else(|| line_start(text, c.range.start));
+            let end = match c.cut_after {
+                Some(cut) => span_end(&text[..cut], c.range.clone()),
+                None => span_end(text, c.range.clone()),
+            };
+            let span = start..end;
             let mut h = fast_hash(text[span.clone()].as_bytes());
+            // A part of a game cut for its length: where it was cut, and
+            // the lines its line rule reads, decide its diagnostics too.
+            if c.cut_before.is_some() || c.cut_after.is_some() {
+                let lines = part_lines(text, c, span.clone());
+                let flags = 1 + c.cut_before.is_some() as u64 + 2 * c.cut_after.is_some() as u64;
+                h = mix(mix(h, flags), fast_hash(text[lines].as_bytes()));
+            }
             // A game's text decides its parse, except where tree-sitter had
             // to recover from an error: the recovery depends on what came
             // before (found by fuzzing). Such a game is keyed by its tree too.
@@ -179,6 +198,34 @@ pub(super) fn line_start(text: &str, at: usize) -> usize {
         .rposition(|&b| b == b'\n' || b == b'\r')
         .map(|p| p + 1)
         .unwrap_or(0)
+}
+
+/// The whole lines a game's span starts: its span, but for a part of a
+/// game cut for its length ([`syntax::GAME_WINDOW`]) inside a line, the
+/// line it starts with belongs to the part before, and the line it ends
+/// with runs on to its end.
+pub(super) fn part_lines(text: &str, chunk: &GameChunk<'_>, span: Range<usize>) -> Range<usize> {
+    let at_line_start = |c: usize| c == 0 || matches!(text.as_bytes()[c - 1], b'\n' | b'\r');
+    let start = match chunk.cut_before {
+        Some(c) if !at_line_start(c) => {
+            let e = line_end(text, c);
+            let next = if text[e..].starts_with("\r\n") {
+                e + 2
+            } else {
+                (e + 1).min(text.len())
+            };
+            if next >= span.end {
+                return span.end..span.end;
+            }
+            next
+        }
+        _ => span.start,
+    };
+    let end = match chunk.cut_after {
+        Some(c) if !at_line_start(c) => line_end(text, span.end),
+        _ => span.end,
+    };
+    start..end
 }
 
 /// The end of the line holding the last byte of `range` (before its line

@@ -95,7 +95,7 @@ pub(super) fn resolve_pieces(
     drop(first);
     let fresh = crate::par::map(&missing, |(p, list)| {
         let trees = forest.piece_trees(*p, text);
-        let (chunks, _) = syntax::games(&trees[..]);
+        let (chunks, _) = syntax::games(&trees[..], text);
         let first = slots[*p].games.start;
         list.iter()
             .map(|&k| {

@@ -47,4 +47,16 @@ codes! {
          §3.3). The bare word is read as the value.",
         bad: "[Event No_quotes]\n",
         good: "[Event \"No_quotes\"]\n";
+    GAME_TOO_LONG = "PBN0007", "game-too-long", Error, Syntax, "§3",
+        "game longer than 1 MiB, read in parts",
+        "A game (§3: the text between two semi-empty lines) longer than 1 MiB is read \
+         in parts of at most 1 MiB, cut at a line start (or, on a line longer than \
+         that, before a `[`), so that memory stays bounded on any file; no real game \
+         comes near that size (a line holds at most 255 characters, §2.3). Each part \
+         is checked as a game of its own, so rules that need the whole game (notes, \
+         the auction's end) may report what the whole game would not; `pbn fmt` keeps \
+         every part as written. Split the game at a semi-empty line, or remove the \
+         repeated text.",
+        bad: "a game of over 1 MiB (1,048,576 bytes)\n",
+        good: "[Event \"x\"]\n";
 }

@@ -63,6 +63,7 @@ pub(super) fn fix_piece(
         let fixes = current.take().map_or(0, |c| c.fixes) + applied;
         let trees = crate::syntax::parse_split(&fixed, usize::MAX);
         let (mut games, _) = lower_piece(&trees, &fixed, first);
+        keep_parts(p.games, &mut games);
         resolve(&mut games);
         current = Some(FixedPiece {
             text: fixed,
@@ -72,6 +73,25 @@ pub(super) fn fix_piece(
         });
     }
     current
+}
+
+/// The fixed text of a piece is parsed alone, so its ends are not where a
+/// game longer than [`crate::syntax::GAME_WINDOW`] was cut: its first and
+/// last games are marked as the piece's were (parts get no fixes, so they
+/// are those games, unchanged), and stay parts, kept as written.
+fn keep_parts(before: &[Game], after: &mut [Game]) {
+    if let (Some(a), Some(b)) = (before.first(), after.first_mut()) {
+        if a.cut_before.is_some() {
+            b.cut_before = Some(b.range.start);
+            b.syntax_error = true;
+        }
+    }
+    if let (Some(a), Some(b)) = (before.last(), after.last_mut()) {
+        if a.cut_after {
+            b.cut_after = true;
+            b.syntax_error = true;
+        }
+    }
 }
 
 /// The options `pbn fmt` fixes with: export rules on (the formatter writes

@@ -38,8 +38,15 @@ pub struct Game {
     /// From the first to the last node of the game (comments included).
     pub range: Range<usize>,
     /// The game contains an ERROR/MISSING node or a lenient error leaf:
-    /// its meaning is uncertain and the formatter prints it verbatim.
+    /// its meaning is uncertain and the formatter prints it verbatim. A
+    /// part of a game longer than [`crate::syntax::GAME_WINDOW`] has one
+    /// too.
     pub syntax_error: bool,
+    /// The game is a part of a game longer than
+    /// [`crate::syntax::GAME_WINDOW`], not the first: where it was cut.
+    pub cut_before: Option<usize>,
+    /// The game is a part of such a game, not the last.
+    pub cut_after: bool,
     /// Every tag pair, in document order, including Auction, Play, Note and
     /// section tags.
     pub tags: Vec<Tag>,
@@ -363,6 +370,13 @@ pub struct Element {
 }
 
 impl Game {
+    /// The game is a part of a game longer than
+    /// [`crate::syntax::GAME_WINDOW`]: it is checked as a game, but no fix
+    /// is offered for it (it is not the game the fix would be made for).
+    pub fn is_part(&self) -> bool {
+        self.cut_before.is_some() || self.cut_after
+    }
+
     /// The first tag with this name (§3.4: later duplicates are ignored).
     pub fn tag(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name == name)

@@ -147,7 +147,7 @@ pub fn check_document<T: Trees + ?Sized>(
 /// with its game.
 pub fn file_export<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnostic> {
     let top = crate::syntax::top_nodes(trees);
-    let (chunks, _) = crate::syntax::games(trees);
+    let (chunks, _) = crate::syntax::games(trees, &source.text);
     file_export_in(source, &top, &chunks)
 }
 
@@ -182,6 +182,18 @@ pub fn check_games(
 
 /// The per-game rules on one game.
 pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Vec<Diagnostic> {
+    // A part of a game cut for its length gets no fixes: made from a part,
+    // they would repair a game that is not there (add its "missing" tags).
+    let unfixed;
+    let opts = if g.is_part() && opts.fixes {
+        unfixed = CheckOptions {
+            fixes: false,
+            ..opts.clone()
+        };
+        &unfixed
+    } else {
+        opts
+    };
     let ctx = GameCtx {
         text,
         game: g,
@@ -190,6 +202,9 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
         thinned: Default::default(),
     };
     let mut out = Vec::new();
+    if let Some(cut) = g.cut_before {
+        game_part(&ctx, cut, &mut out);
+    }
     tags::check(&ctx, &mut out);
     notes::check(&ctx, &mut out);
     tables::check(&ctx, &mut out);
@@ -206,6 +221,27 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
     }
     cap_per_code(&mut out, &thinned.dropped);
     out
+}
+
+/// PBN0007: the game is a part of a game longer than
+/// [`crate::syntax::GAME_WINDOW`], cut at `cut` (its first character).
+fn game_part(ctx: &GameCtx<'_>, cut: usize, out: &mut Vec<Diagnostic>) {
+    let end = ctx.text[cut..]
+        .chars()
+        .next()
+        .map_or(cut, |c| cut + c.len_utf8());
+    ctx.push(
+        out,
+        Diagnostic::new(
+            &crate::codes::syntax::GAME_TOO_LONG,
+            cut..end,
+            format!(
+                "game longer than {} MiB: read in parts, this one from here; \
+                 each part is checked as a game and kept as written",
+                crate::syntax::GAME_WINDOW >> 20
+            ),
+        ),
+    );
 }
 
 /// At most this many diagnostics of one code in one game.

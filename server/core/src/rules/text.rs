@@ -23,7 +23,7 @@ pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnosti
     ));
     // The per-file limits ([`cap`]) apply to the whole list, syntax
     // diagnostics included: `check::check_model` applies them.
-    let (chunks, _) = games(trees);
+    let (chunks, _) = games(trees, text);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
     }
@@ -140,16 +140,31 @@ pub fn span(
     range: std::ops::Range<usize>,
     nodes: &[Node<'_>],
 ) -> Vec<Diagnostic> {
+    span_lines(encoding, text, range.clone(), range, nodes)
+}
+
+/// [`span`] whose line rule looks at the whole lines of `lines` instead:
+/// a part of a game cut for its length ([`crate::syntax::GAME_WINDOW`])
+/// may start or end inside a line, which the part where it starts
+/// measures whole.
+pub fn span_lines(
+    encoding: Encoding,
+    text: &str,
+    range: std::ops::Range<usize>,
+    line_range: std::ops::Range<usize>,
+    nodes: &[Node<'_>],
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let part = &text[range.clone()];
     let bytes = ByteClasses::of(part.as_bytes());
     if bytes.unusual {
         characters(encoding, part, range.start, &mut out);
     }
-    let has_long_line = lines(part, range.start, &mut out);
+    let has_long_line = lines(&text[line_range.clone()], line_range.start, &mut out);
     // The token walk only finds something when a token can be long, contain
-    // a tab, or contain a non-ASCII character.
-    if has_long_line || bytes.non_ascii || bytes.tab {
+    // a tab, or contain a non-ASCII character (a part cut inside a line
+    // may hold a long line's tokens without its start).
+    if has_long_line || bytes.non_ascii || bytes.tab || line_range != range {
         for node in nodes {
             tokens(text, *node, &mut out);
         }

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 /// syntax. Each ERROR node yields one diagnostic (nested ERROR nodes are not
 /// reported twice); MISSING nodes name the token the parser inserted.
 pub fn syntax_diagnostics<T: Trees + ?Sized>(trees: &T, text: &str) -> Vec<Diagnostic> {
-    let (chunks, _) = games(trees);
+    let (chunks, _) = games(trees, text);
     let mut out = Vec::new();
     for tree in trees.trees() {
         visit(tree.root_node(), text, &mut out);
@@ -182,7 +182,7 @@ pub fn syntax_diagnostics_in<T: Trees + ?Sized>(
     if broken.is_empty() && !loose {
         return Vec::new();
     }
-    let (chunks, _) = games(trees);
+    let (chunks, _) = games(trees, text);
     let mut out = Vec::new();
     for child in super::top_nodes(trees) {
         let r = child.byte_range();

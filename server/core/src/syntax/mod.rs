@@ -13,7 +13,8 @@ pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_
 #[cfg(fuzzing)]
 pub use split::restart_ids_for_fuzzing;
 pub use split::{
-    cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache, CACHE_BUDGET, EDIT_PIECE,
+    continues_game, cut_points, parse_pieces, parse_split, Forest, PieceTrees, TreeCache,
+    CACHE_BUDGET, EDIT_PIECE, GAME_WINDOW,
 };
 
 use std::cell::RefCell;
@@ -286,6 +287,11 @@ pub struct GameChunk<'t> {
     pub nodes: Vec<Node<'t>>,
     /// From the first to the last node.
     pub range: Range<usize>,
+    /// The game is a part of a game longer than [`GAME_WINDOW`]: where it
+    /// starts, if it is not the first part (`cut_before`), and where the
+    /// next part starts, if it is not the last (`cut_after`).
+    pub cut_before: Option<usize>,
+    pub cut_after: Option<usize>,
 }
 
 impl GameChunk<'_> {
@@ -305,11 +311,28 @@ impl GameChunk<'_> {
 /// (`split/scan.rs`), which end a game even where error recovery put the game
 /// break inside an ERROR node (found by fuzzing: `[Auction]]` … a blank
 /// line … `[`), and the model is lowered piece by piece.
-pub fn games<'t, T: Trees + ?Sized>(trees: &'t T) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
+///
+/// A tree that starts or ends where a game longer than [`GAME_WINDOW`] was
+/// cut ([`continues_game`]; `text` is the text the trees were parsed from)
+/// marks its first or last game as such a part.
+pub fn games<'t, T: Trees + ?Sized>(
+    trees: &'t T,
+    text: &str,
+) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
     let mut games = Vec::new();
     let mut loose = Vec::new();
     for tree in trees.trees() {
-        let (g, l) = games_in(&top_nodes(tree));
+        let (mut g, l) = games_in(&top_nodes(tree));
+        if !g.is_empty() {
+            if let Some(r) = tree.included_ranges().first() {
+                if continues_game(text, r.start_byte) {
+                    g[0].cut_before = Some(r.start_byte);
+                }
+                let end = r.end_byte.min(text.len());
+                let n = g.len();
+                g[n - 1].cut_after = continues_game(text, end).then_some(end);
+            }
+        }
         games.extend(g);
         loose.extend(l);
     }
@@ -331,7 +354,12 @@ pub fn games_in<'t>(top: &[Node<'t>]) -> (Vec<GameChunk<'t>>, Vec<Node<'t>>) {
             .any(|n| n.kind() == "game" || n.is_error() || n.is_missing())
         {
             let range = nodes[0].start_byte()..nodes[nodes.len() - 1].end_byte();
-            games.push(GameChunk { nodes, range });
+            games.push(GameChunk {
+                nodes,
+                range,
+                cut_before: None,
+                cut_after: None,
+            });
         } else {
             loose.extend(nodes);
         }
@@ -361,7 +389,7 @@ mod tests {
     fn splits_games_and_skips_comment_only_chunks() {
         let text = "% PBN 2.1\n[Event \"a\"]\n\n{ not a game }\n\n[Event \"b\"] ; c\n";
         let tree = parse(text);
-        let (games, loose) = games(&tree);
+        let (games, loose) = games(&tree, text);
         assert_eq!(games.len(), 2);
         assert_eq!(loose.len(), 1);
         assert_eq!(loose[0].kind(), "comment");
@@ -602,7 +630,7 @@ mod tests {
         for text in ["", "\n\n", "% PBN 2.1\n% EXPORT\n"] {
             let tree = parse(text);
             assert!(!tree.root_node().has_error(), "{text:?}");
-            assert_eq!(games(&tree).0.len(), 0, "{text:?}");
+            assert_eq!(games(&tree, text).0.len(), 0, "{text:?}");
         }
     }
 }

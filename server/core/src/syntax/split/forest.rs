@@ -284,6 +284,16 @@ impl Forest {
                 first = self.piece_at(p);
             }
             let mut last = (last + 1).min(self.ranges.len() - 1);
+            // A game cut into parts is cut again from its start: where its
+            // parts end depends on the text from there
+            // ([`super::GAME_WINDOW`]).
+            while first > 0 && super::continues_game(text, self.ranges[first].start) {
+                first -= 1;
+            }
+            while last + 1 < self.ranges.len() && super::continues_game(text, self.ranges[last].end)
+            {
+                last += 1;
+            }
             let ws = self.ranges[first].start;
             let mut we = self.ranges[last].end;
             let outside = scan(&text[ws..we], usize::MAX, close_after(we)).outside;
@@ -315,9 +325,15 @@ impl Forest {
                 .iter()
                 .map(|r| r.start)
                 .collect();
+            // The old cuts are still places to cut, and every cut that
+            // must be made (a game cut for its length) is one of them.
             let same_cuts = old_inner
                 .iter()
                 .all(|c| cuts.binary_search(&(c - ws)).is_ok())
+                && cuts
+                    .iter()
+                    .filter(|&&c| super::continues_game(text, ws + c))
+                    .all(|c| old_inner.binary_search(&(c + ws)).is_ok())
                 && self.ranges[first..=last].iter().all(|r| r.start < r.end)
                 && self.ranges[first..=last]
                     .windows(2)

@@ -59,6 +59,45 @@ pub const MIN_SPLIT: usize = 512 * 1024;
 /// The pieces the language server keeps: an edit reparses one or a few.
 pub const EDIT_PIECE: usize = 32 * 1024;
 
+/// A game longer than this is read in parts of at most this many bytes,
+/// each a game of its own marked as having a syntax error (no PBN game is
+/// that long: a line holds at most 255 characters, §2.3, and the largest
+/// score tables of real files take a few tens of KB). A part ends at the
+/// last line start (outside comments) within the window, or at the last
+/// `[` on a line longer than the window; the scan cuts the pieces there
+/// ([`cut_points`]), so that the syntax tree of a hostile file's one
+/// huge game (tree-sitter takes up to 36 times its text) is never held
+/// whole. The cuts depend only on the text from the game's start, so every
+/// way of cutting the text into pieces finds them ([`continues_game`]).
+pub const GAME_WINDOW: usize = 1 << 20;
+
+/// Whether a piece starting at `offset` (a cut point of the scan) continues
+/// a game cut at a [`GAME_WINDOW`] rather than starting after a game break
+/// (§3: a semi-empty line). The start and the end of the text are not cuts.
+pub fn continues_game(text: &str, offset: usize) -> bool {
+    if offset == 0 || offset >= text.len() {
+        return false;
+    }
+    let b = &text.as_bytes()[..offset];
+    let strip_eol = |b: &[u8]| -> Option<usize> {
+        match b {
+            [.., b'\r', b'\n'] => Some(b.len() - 2),
+            [.., b'\n'] | [.., b'\r'] => Some(b.len() - 1),
+            _ => None,
+        }
+    };
+    // After a game break the text ends with a line end, a semi-empty line
+    // and its line end.
+    let Some(e) = strip_eol(b) else {
+        return true;
+    };
+    let mut k = e;
+    while k > 0 && matches!(b[k - 1], b' ' | b'\t' | 0x0b | 0x0c) {
+        k -= 1;
+    }
+    strip_eol(&b[..k]).is_none()
+}
+
 /// The most bytes given to tree-sitter at once. A game longer than this
 /// (no PBN game is: a tag value holds at most 255 characters, §2.3) is
 /// parsed in windows of at most this many bytes, cut at line starts where

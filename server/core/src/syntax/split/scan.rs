@@ -4,7 +4,9 @@
 
 /// Byte offsets where a piece may start: the start of the first non-blank
 /// line after a run of semi-empty lines outside any `{}` comment, at least
-/// `piece` bytes after the previous cut. Never 0 or `text.len()`.
+/// `piece` bytes after the previous cut; and, in a game longer than
+/// [`GAME_WINDOW`](super::GAME_WINDOW), where it is cut into parts. Never 0
+/// or `text.len()`.
 pub fn cut_points(text: &str, piece: usize) -> Vec<usize> {
     scan(text, piece, false).cuts
 }
@@ -48,6 +50,7 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let mut i = 0;
     let mut line_start = true;
     let (mut close, mut nul) = (Next::new(b'}'), Next::new(0));
+    let mut part = Part::default();
     while i < n {
         let c = b[i];
         if line_start && c == b'%' {
@@ -137,11 +140,18 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                 }
                 if blank {
                     i = j;
+                    part = Part::at(j);
                     if j < n && j - last >= piece {
                         cuts.push(j);
                         last = j;
                     }
+                } else if i < n {
+                    part.point(i, true, &mut cuts, &mut last);
                 }
+            }
+            b'[' => {
+                part.point(i, false, &mut cuts, &mut last);
+                i += 1;
             }
             _ => {
                 i += 1;
@@ -156,6 +166,55 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
         outside: true,
         open,
         nul_open,
+    }
+}
+
+/// The part of a game the scan is in, for cutting a game longer than
+/// [`GAME_WINDOW`](super::GAME_WINDOW) into parts: where the part starts
+/// (the game's start, or the previous cut in it) and the last line start
+/// and the last `[` after that start (offsets in the stretch; the start
+/// itself when there is none), at most a window after it.
+#[derive(Default)]
+struct Part {
+    start: usize,
+    line: usize,
+    bracket: usize,
+}
+
+impl Part {
+    fn at(start: usize) -> Part {
+        Part {
+            start,
+            line: start,
+            bracket: start,
+        }
+    }
+
+    /// A point where a part may start (outside strings and comments): a
+    /// line start (`line`) or a `[`. Once a point lies more than a window
+    /// after the part's start, the part ends at its last line start, or its
+    /// last `[` on a line longer than a window, or at this point when it
+    /// has neither; such a cut is pushed whatever the pieces' size.
+    fn point(&mut self, p: usize, line: bool, cuts: &mut Vec<usize>, last: &mut usize) {
+        while p > self.start + super::GAME_WINDOW {
+            let cut = if self.line > self.start {
+                self.line
+            } else if self.bracket > self.start {
+                self.bracket
+            } else {
+                p
+            };
+            cuts.push(cut);
+            *last = cut;
+            self.start = cut;
+            self.line = self.line.max(cut);
+            self.bracket = self.bracket.max(cut);
+        }
+        if line {
+            self.line = p;
+        } else {
+            self.bracket = p;
+        }
     }
 }
 
@@ -229,8 +288,9 @@ const fn byte_set(set: &[u8]) -> [bool; 256] {
 }
 
 /// The bytes [`scan`] looks at outside strings and comments (the `%` of an
-/// escape line matters only at a line start, right after a line end).
-static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r");
+/// escape line matters only at a line start, right after a line end; a `[`
+/// is where a game longer than a window may be cut).
+static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r[");
 /// The bytes that end or escape within a string.
 static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r\0");
 

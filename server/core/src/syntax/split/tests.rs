@@ -198,3 +198,135 @@ fn a_closing_brace_typed_before_the_nul_that_ended_a_comment_cuts_again() {
     assert_eq!(forest.ranges(), Forest::cut(&deleted, 1).ranges());
     assert_eq!(forest.len(), 2);
 }
+
+/// A game longer than [`GAME_WINDOW`] is cut into parts at the last line
+/// start within each window (on a line longer than a window, before its
+/// last `[`), never inside a comment; a game break starts counting again;
+/// the cuts are the same however the text is cut into pieces, and scanning
+/// from a cut finds the cuts after it.
+#[test]
+fn a_game_longer_than_the_game_window_is_cut_into_parts() {
+    let w = GAME_WINDOW;
+    let line = "[Event \"x\"]\n";
+    let game = line.repeat(w / line.len() + 100);
+    let cuts = cut_points(&game, usize::MAX);
+    assert_eq!(cuts.len(), 1);
+    let c = cuts[0];
+    assert!(c <= w && c > w - line.len() && c.is_multiple_of(line.len()), "{c}");
+    assert!(continues_game(&game, c));
+    assert_eq!(cut_points(&game, 1), cuts);
+    assert_eq!(cut_points(&game, EDIT_PIECE), cuts);
+
+    // Just under a window: not cut.
+    let short = line.repeat(w / line.len());
+    assert!(cut_points(&short, usize::MAX).is_empty());
+
+    // After a game break the window counts from the next game.
+    let two = format!("{}\n{game}", line.repeat(1000));
+    let g = 1000 * line.len() + 1;
+    assert_eq!(cut_points(&two, usize::MAX), [g + c]);
+    assert!(!continues_game(&two, g));
+    assert_eq!(cut_points(&two, 1), [g, g + c]);
+
+    // Three windows: scanning from the first cut finds the second.
+    let long = line.repeat(3 * (w / line.len()));
+    let cuts = cut_points(&long, 1);
+    assert_eq!(cuts.len(), 2);
+    assert_eq!(
+        cut_points(&long[cuts[0]..], 1),
+        [cuts[1] - cuts[0]],
+        "not canonical"
+    );
+
+    // One line: cut before a `[`.
+    let one = "[Event \"x\"]".repeat(w / 11 + 100);
+    let cuts = cut_points(&one, usize::MAX);
+    assert_eq!(cuts.len(), 1);
+    assert!(cuts[0] <= w && one[cuts[0]..].starts_with("[Event"));
+    assert!(continues_game(&one, cuts[0]));
+
+    // A comment is never cut: a part ends before it and after it.
+    let comment = format!(
+        "[Event \"x\"]\n{{{}}}\n{}",
+        "a\n".repeat(w),
+        line.repeat(10)
+    );
+    let cuts = cut_points(&comment, usize::MAX);
+    assert_eq!(cuts, [line.len(), comment.find("}\n").unwrap() + 2]);
+}
+
+/// What marks a cut as one inside a game: the text before it does not end
+/// with a semi-empty line and its line end (§3).
+#[test]
+fn continues_game_tells_a_part_from_a_game_break() {
+    for (text, at, cont) in [
+        ("a\n\nb", 3, false),
+        ("a\r\n\r\nb", 5, false),
+        ("a\r\rb", 3, false),
+        ("a\n \t\nb", 5, false),
+        ("a\nb", 2, true),
+        ("a[b", 1, true),
+        (" \nb", 2, true),
+        ("a\n\nb", 0, false),
+        ("a\n\nb", 4, false),
+    ] {
+        assert_eq!(continues_game(text, at), cont, "{text:?} at {at}");
+    }
+}
+
+/// An edit in a game cut into parts cuts the whole game again from its
+/// start: the forest's pieces are those of a fresh cut.
+#[test]
+fn an_edit_in_a_game_cut_into_parts_cuts_it_again() {
+    let line = "[Event \"x\"]\n";
+    let n = 3 * (GAME_WINDOW / line.len()) / 2;
+    let text = format!(
+        "{}\n{}\n{}",
+        line.repeat(10),
+        line.repeat(n),
+        line.repeat(10)
+    );
+    let mut forest = Forest::cut(&text, EDIT_PIECE);
+    let before = forest.ranges().to_vec();
+    assert!(before.iter().any(|r| continues_game(&text, r.start)));
+    // Insert a line near the start of the long game: every part moves.
+    let at = 10 * line.len() + 1 + 3 * line.len();
+    let p = Point { row: 14, column: 0 };
+    forest.edit(&InputEdit {
+        start_byte: at,
+        old_end_byte: at,
+        new_end_byte: at + 7,
+        start_position: p,
+        old_end_position: p,
+        new_end_position: Point { row: 15, column: 0 },
+    });
+    let edited = format!("{}[X \"\"]\n{}", &text[..at], &text[at..]);
+    forest.recut(&edited);
+    let fresh = Forest::cut(&edited, EDIT_PIECE);
+    assert_eq!(forest.ranges(), fresh.ranges());
+}
+
+/// Text added after a long line makes the game longer than a window: the
+/// forest cuts it as a fresh cut does (an edit that only gives the pieces
+/// new ids would leave the game whole).
+#[test]
+fn an_edit_that_makes_a_game_too_long_cuts_it() {
+    let text = format!("[Event \"x\"]\n{{{}}}\n", "c".repeat(GAME_WINDOW + 10));
+    let mut forest = Forest::cut(&text, EDIT_PIECE);
+    assert_eq!(forest.len(), 1);
+    let end = text.len();
+    let p = Point { row: 2, column: 0 };
+    forest.edit(&InputEdit {
+        start_byte: end,
+        old_end_byte: end,
+        new_end_byte: end + 1,
+        start_position: p,
+        old_end_position: p,
+        new_end_position: Point { row: 2, column: 1 },
+    });
+    let edited = format!("{text}x");
+    forest.recut(&edited);
+    let fresh = Forest::cut(&edited, EDIT_PIECE);
+    assert_eq!(fresh.len(), 3);
+    assert_eq!(forest.ranges(), fresh.ranges());
+}
