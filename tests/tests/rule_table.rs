@@ -188,7 +188,7 @@ fn codes_of_bytes(b: &[u8], export: bool) -> BTreeSet<&'static str> {
 /// Codes whose `bad`/`good` are not runnable as they stand: the double-dummy
 /// ones (`pbn check --dd`, run in server/core/tests/code_examples.rs), and
 /// those about bytes or line ends (fixtures below).
-const NOT_AS_TEXT: &[&str] = &["PBN1004", "PBN0108"];
+const NOT_AS_TEXT: &[&str] = &["PBN1004", "PBN0108", "PBN0007"];
 
 #[test]
 fn every_row_code_has_a_failing_and_a_passing_fixture() {
@@ -226,7 +226,11 @@ fn every_row_code_has_a_failing_and_a_passing_fixture() {
     }
     // Byte-level fixtures of NOT_AS_TEXT.
     let bytes = codes_of_bytes;
+    // PBN0007: a game just over and one just under 1 MiB.
+    let tags = |n: usize| "[Event \"x\"]\n".repeat(n).into_bytes();
+    let (long, short) = (tags((1 << 20) / 12 + 100), tags((1 << 20) / 12 - 100));
     for (code, bad, good, export) in [
+        ("PBN0007", &long[..], &short[..], false),
         (
             "PBN1004",
             &b"[Event \"x\"]\n"[..],

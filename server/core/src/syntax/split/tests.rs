@@ -212,7 +212,10 @@ fn a_game_longer_than_the_game_window_is_cut_into_parts() {
     let cuts = cut_points(&game, usize::MAX);
     assert_eq!(cuts.len(), 1);
     let c = cuts[0];
-    assert!(c <= w && c > w - line.len() && c.is_multiple_of(line.len()), "{c}");
+    assert!(
+        c <= w && c > w - line.len() && c.is_multiple_of(line.len()),
+        "{c}"
+    );
     assert!(continues_game(&game, c));
     assert_eq!(cut_points(&game, 1), cuts);
     assert_eq!(cut_points(&game, EDIT_PIECE), cuts);
