@@ -609,7 +609,7 @@ fn piece_check(
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
-        rules::text::add_counts(&mut dropped, &d.dropped);
+        rules::text::add_counts(&mut dropped, &d.dropped());
         let place = |x: Diagnostic| {
             let mut x = x.shifted(by);
             if x.game.is_some() {
@@ -717,7 +717,7 @@ fn whole_games(
     let mut base = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
-        rules::text::add_counts(dropped, &diags.dropped);
+        rules::text::add_counts(dropped, &diags.dropped());
         out.extend(diags.diags.iter().cloned().map(|d| {
             let mut d = d.shifted(spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get
