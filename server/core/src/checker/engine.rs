@@ -34,7 +34,7 @@ use crate::syntax::{self, Forest, GameChunk};
 use crate::text::SourceText;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::deal_ids::{deal_id_conflicts, Lining, PieceMarks};
 use super::game::{check_one, game_key, GameCheck};
@@ -109,7 +109,9 @@ pub fn check_segments(
 /// [`check`] from an empty state that no later check starts from (`pbn
 /// check`): each game's and each piece's diagnostics keep only what the
 /// per-file caps can show ([`rules::text::thin`]), and the games'
-/// diagnostics are not kept beside their piece's.
+/// diagnostics are not kept beside their piece's: a piece's are gathered
+/// as soon as its games are checked, so that the checks of every game of
+/// the file are never held at once (200,000 games took 176 bytes each).
 pub(super) fn check_once(source: &SourceText, forest: &Forest, opts: &CheckOptions) -> CheckResult {
     let (checked, state, _) = check_with(source, forest, opts, &State::default(), false);
     crate::par::drop_later(state);
@@ -289,17 +291,21 @@ fn check_pieces(
         }
     }
 
-    // The games of those pieces that no check has seen.
-    let mut found: Vec<Vec<Option<Arc<GameCheck>>>> = Vec::with_capacity(build.len());
+    // The games of those pieces that no check has seen. Unless the state
+    // is kept, a piece's check is built as soon as its games are, so that
+    // the games of every piece are never held at once (`check_once`).
+    let mut found: Vec<Mutex<Vec<Option<Arc<GameCheck>>>>> = Vec::with_capacity(build.len());
     let mut todo: Vec<(usize, usize, Vec<usize>)> = Vec::new();
     let mut checked = 0;
     for (b, (p, keys, ..)) in build.iter().enumerate() {
         let mut got: Vec<Option<Arc<GameCheck>>> = vec![None; keys.len()];
-        for (k, d) in std::mem::take(&mut dones[*p]) {
+        let done = std::mem::take(&mut dones[*p]);
+        let checked_now = done.len();
+        checked += checked_now;
+        for (k, d) in done {
             got[k] = Some(d);
-            checked += 1;
         }
-        let mut missing = Vec::new();
+        let mut missing = Vec::with_capacity(keys.len().saturating_sub(checked_now));
         for (k, key) in keys.iter().enumerate() {
             if got[k].is_none() {
                 got[k] = replaced.get(key).or_else(|| prev.games.get(key)).cloned();
@@ -311,41 +317,56 @@ fn check_pieces(
         if !missing.is_empty() {
             todo.push((b, *p, missing));
         }
-        found.push(got);
+        found.push(Mutex::new(got));
     }
     let fresh = crate::par::map(&todo, |(b, p, list)| {
         let s = &slots[*p];
         let trees = r.forest.piece_trees(*p, text);
         let (chunks, _) = syntax::games(&trees[..], text);
         let mut seen = rules::text::CapCounts::default();
-        let diags: Vec<(usize, Arc<GameCheck>)> = list
-            .iter()
-            .map(|&k| {
-                let i = s.games.start + k;
-                let span = moved(s, &s.info.games[k].0);
-                let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
-                let mut d = check_one(
-                    source,
-                    &chunks[k],
-                    span,
-                    i,
-                    resolution.as_ref(),
-                    r.opts,
-                    export_from,
-                );
-                if !r.kept {
-                    d.thin(&mut seen);
-                }
-                (k, Arc::new(d))
-            })
-            .collect();
-        (*b, diags)
-    });
-    for (b, diags) in fresh {
-        for (k, d) in diags {
-            found[b][k] = Some(d);
-            checked += 1;
+        let diags = list.iter().map(|&k| {
+            let i = s.games.start + k;
+            let span = moved(s, &s.info.games[k].0);
+            let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
+            let mut d = check_one(
+                source,
+                &chunks[k],
+                span,
+                i,
+                resolution.as_ref(),
+                r.opts,
+                export_from,
+            );
+            if !r.kept {
+                d.thin(&mut seen);
+            }
+            (k, Arc::new(d))
+        });
+        if r.kept {
+            return (diags.collect(), None);
         }
+        let mut got = std::mem::take(&mut *lock(&found[*b]));
+        for (k, d) in diags {
+            got[k] = Some(d);
+        }
+        let check = piece_check(
+            s,
+            &build[*b].1,
+            every_game(got),
+            separators,
+            build[*b].4.clone(),
+            false,
+        );
+        (Vec::new(), Some(check))
+    });
+    let mut built: Vec<Option<PieceCheck>> = (0..build.len()).map(|_| None).collect();
+    for ((b, _, list), (diags, check)) in todo.iter().zip(fresh) {
+        checked += list.len();
+        let mut got = lock(&found[*b]);
+        for (k, d) in diags {
+            got[k] = Some(d);
+        }
+        built[*b] = check;
     }
 
     // The pieces built now, and the games' cache for the next check.
@@ -354,13 +375,12 @@ fn check_pieces(
         .map(|b| b.0)
         .filter(|&p| olds[p].is_some())
         .collect();
-    for ((p, keys, context, key, tail), got) in build.into_iter().zip(found) {
-        let got: Vec<Arc<GameCheck>> = got
-            .into_iter()
-            .map(|d| d.expect("every game was checked or reused"))
-            .collect();
+    for (((p, keys, context, key, tail), got), check) in build.into_iter().zip(found).zip(built) {
         let s = &slots[p];
-        let check = piece_check(s, &keys, got, separators, tail.clone(), r.kept);
+        let check = check.unwrap_or_else(|| {
+            let got = got.into_inner().unwrap_or_else(|e| e.into_inner());
+            piece_check(s, &keys, every_game(got), separators, tail.clone(), r.kept)
+        });
         entries[p] = Some(Arc::new(Entry {
             id: s.id,
             info: s.info.clone(),
@@ -543,6 +563,19 @@ impl PieceMarks for Arc<Vec<Arc<Entry>>> {
     }
 }
 
+/// The list locked by `m` (a panic while it was held is propagated by
+/// [`crate::par::map`], so its contents are still whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Every game of a piece, each checked or reused.
+fn every_game(got: Vec<Option<Arc<GameCheck>>>) -> Vec<Arc<GameCheck>> {
+    got.into_iter()
+        .map(|d| d.expect("every game was checked or reused"))
+        .collect()
+}
+
 /// The key of a piece's diagnostics: its tree (so its text and layout),
 /// whether export separators are checked and the last one is wrong, and
 /// its games' keys (their inherited values and export rules).
@@ -569,14 +602,14 @@ fn piece_check(
     // `info.start`; the tail's are relative to the piece's start.
     let info = &s.info;
     let back = -(info.start as isize);
-    let mut games = Vec::with_capacity(got.len());
+    let mut games = Vec::with_capacity(if kept { got.len() } else { 0 });
     let mut diags = Vec::with_capacity(got.iter().map(|d| d.diags.len()).sum());
     let mut deal_ids = Vec::new();
     let mut dropped = rules::text::CapCounts::default();
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
-        rules::text::add_counts(&mut dropped, &d.dropped);
+        rules::text::add_counts(&mut dropped, &d.dropped());
         let place = |x: Diagnostic| {
             let mut x = x.shifted(by);
             if x.game.is_some() {
@@ -684,7 +717,7 @@ fn whole_games(
     let mut base = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, key) in keys.iter().enumerate() {
         let diags = game_diags(i);
-        rules::text::add_counts(dropped, &diags.dropped);
+        rules::text::add_counts(dropped, &diags.dropped());
         out.extend(diags.diags.iter().cloned().map(|d| {
             let mut d = d.shifted(spans[i].start as isize);
             // Rule diagnostics carry their game; syntax and text ones get
