@@ -208,7 +208,12 @@ pub(super) fn part_lines(text: &str, chunk: &GameChunk<'_>, span: Range<usize>) 
     let at_line_start = |c: usize| c == 0 || matches!(text.as_bytes()[c - 1], b'\n' | b'\r');
     let start = match chunk.cut_before {
         Some(c) if !at_line_start(c) => {
-            let e = line_end(text, c);
+            // Looked for in the span only: parts inside one long line do
+            // not each read it to its end.
+            let e = line_end(&text[..span.end], c);
+            if e >= span.end {
+                return span.end..span.end;
+            }
             let next = if text[e..].starts_with("\r\n") {
                 e + 2
             } else {
