@@ -62,7 +62,7 @@ pub const EDIT_PIECE: usize = 32 * 1024;
 /// A game longer than this is read in parts of at most this many bytes,
 /// each a game of its own marked as having a syntax error (no PBN game is
 /// that long: a line holds at most 255 characters, §2.3, and the largest
-/// score tables of real files take a few tens of KB). A part ends at the
+/// game of the corpus files takes 5 KB). A part ends at the
 /// last line start (outside comments) within the window, or at the last
 /// `[` on a line longer than the window; the scan cuts the pieces there
 /// ([`cut_points`]), so that the syntax tree of a hostile file's one
