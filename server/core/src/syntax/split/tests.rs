@@ -1,9 +1,26 @@
 //! Tests of the scan, the cache and the forest's cutting again.
 
-use super::pieces::{parse_windows_of, windows};
+use super::pieces::{advance, parse_windows_of, windows};
 use super::scan::unterminated_comment_end;
 use super::*;
 use tree_sitter::{InputEdit, Point};
+
+/// `new` inserted into `text` at byte `at`, told to `forest` as an edit
+/// (points as tree-sitter counts them); the edited text.
+fn insert(forest: &mut Forest, text: &str, at: usize, new: &str) -> String {
+    let origin = Point { row: 0, column: 0 };
+    let p = advance(text, 0, at, origin);
+    let edited = format!("{}{new}{}", &text[..at], &text[at..]);
+    forest.edit(&InputEdit {
+        start_byte: at,
+        old_end_byte: at,
+        new_end_byte: at + new.len(),
+        start_position: p,
+        old_end_position: p,
+        new_end_position: advance(&edited, at, at + new.len(), p),
+    });
+    edited
+}
 
 fn trees() -> PieceTrees {
     std::sync::Arc::new(vec![crate::syntax::parse("[Event \"e\"]\n")])
@@ -122,18 +139,7 @@ fn a_closing_brace_typed_after_an_unterminated_comment_cuts_again() {
     let mut forest = Forest::cut(&text, 1);
     assert!(forest.len() > 10);
     // Type `}` at the end: the comment now runs to it, one piece.
-    let end = text.len();
-    let row = text.matches('\n').count();
-    let p = Point { row, column: 0 };
-    forest.edit(&InputEdit {
-        start_byte: end,
-        old_end_byte: end,
-        new_end_byte: end + 1,
-        start_position: p,
-        old_end_position: p,
-        new_end_position: Point { row, column: 1 },
-    });
-    let typed = format!("{text}}}");
+    let typed = insert(&mut forest, &text, text.len(), "}");
     forest.recut(&typed);
     let fresh = Forest::cut(&typed, 1);
     assert_eq!(forest.ranges(), fresh.ranges());
@@ -153,22 +159,7 @@ fn a_closing_brace_typed_before_the_nul_that_ended_a_comment_cuts_again() {
     assert!(forest.len() > 10);
     // Type `}` before the 19th game's line end, in a piece of its own.
     let at = 5 + 18 * 13 + 11;
-    let p = Point {
-        row: 2 + 18 * 2,
-        column: 11,
-    };
-    forest.edit(&InputEdit {
-        start_byte: at,
-        old_end_byte: at,
-        new_end_byte: at + 1,
-        start_position: p,
-        old_end_position: p,
-        new_end_position: Point {
-            row: p.row,
-            column: 12,
-        },
-    });
-    let typed = format!("{}}}{}", &text[..at], &text[at..]);
+    let typed = insert(&mut forest, &text, at, "}");
     assert_eq!(&typed[at - 11..at + 2], "[Event \"e\"]}\n");
     forest.recut(&typed);
     let fresh = Forest::cut(&typed, 1);
@@ -294,16 +285,7 @@ fn an_edit_in_a_game_cut_into_parts_cuts_it_again() {
     assert!(before.iter().any(|r| continues_game(&text, r.start)));
     // Insert a line near the start of the long game: every part moves.
     let at = 10 * line.len() + 1 + 3 * line.len();
-    let p = Point { row: 14, column: 0 };
-    forest.edit(&InputEdit {
-        start_byte: at,
-        old_end_byte: at,
-        new_end_byte: at + 7,
-        start_position: p,
-        old_end_position: p,
-        new_end_position: Point { row: 15, column: 0 },
-    });
-    let edited = format!("{}[X \"\"]\n{}", &text[..at], &text[at..]);
+    let edited = insert(&mut forest, &text, at, "[X \"\"]\n");
     forest.recut(&edited);
     let fresh = Forest::cut(&edited, EDIT_PIECE);
     assert_eq!(forest.ranges(), fresh.ranges());
@@ -317,17 +299,7 @@ fn an_edit_that_makes_a_game_too_long_cuts_it() {
     let text = format!("[Event \"x\"]\n{{{}}}\n", "c".repeat(GAME_WINDOW + 10));
     let mut forest = Forest::cut(&text, EDIT_PIECE);
     assert_eq!(forest.len(), 1);
-    let end = text.len();
-    let p = Point { row: 2, column: 0 };
-    forest.edit(&InputEdit {
-        start_byte: end,
-        old_end_byte: end,
-        new_end_byte: end + 1,
-        start_position: p,
-        old_end_position: p,
-        new_end_position: Point { row: 2, column: 1 },
-    });
-    let edited = format!("{text}x");
+    let edited = insert(&mut forest, &text, text.len(), "x");
     forest.recut(&edited);
     let fresh = Forest::cut(&edited, EDIT_PIECE);
     assert_eq!(fresh.len(), 3);
