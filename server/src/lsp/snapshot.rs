@@ -326,7 +326,8 @@ impl Snapshot {
         let spans = self.game_spans();
         let resolve = self.resolver();
         let all: Vec<usize> = (0..self.forest.len()).collect();
-        for batch in all.chunks(4 * pbn_core::par::threads().max(1)) {
+        for batch in self.forest.batches(&all) {
+            let batch = &batch[..];
             if self.is_stale() {
                 return false;
             }
@@ -608,7 +609,8 @@ impl Snapshot {
         mut sink: impl FnMut(Vec<(usize, R)>),
     ) -> Result<(), Stop> {
         let text = self.source.text.as_str();
-        for batch in list.chunks(4 * pbn_core::par::threads().max(1)) {
+        for batch in self.forest.batches(list) {
+            let batch = &batch[..];
             if self.is_stale() {
                 return Err(Stop::Stale);
             }

@@ -95,7 +95,8 @@ fn for_each_piece_full<R: Send>(
     let inherits = memchr::memchr(b'#', text.as_bytes()).is_some();
     let mut env = super::inherit::Env::default();
     let mut next = 0;
-    for batch in batches(forest.ranges(), 4 * crate::par::threads().max(1)) {
+    let all: Vec<usize> = (0..forest.len()).collect();
+    for batch in forest.batches(&all) {
         let batch = &batch[..];
         let mut parts = crate::par::map(batch, |&p| {
             let trees = forest.piece_trees_uncached(p, text);
@@ -136,30 +137,6 @@ fn for_each_piece_full<R: Send>(
         crate::par::drop_later(games);
     }
 }
-
-/// The pieces of `ranges` in batches of at most `count` pieces and, unless
-/// one piece is longer, [`BATCH_BYTES`] bytes: the parts of a game longer
-/// than [`syntax::GAME_WINDOW`] are not all parsed at once.
-fn batches(ranges: &[Range<usize>], count: usize) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut bytes = 0;
-    for (i, r) in ranges.iter().enumerate() {
-        match out.last_mut() {
-            Some(b) if b.len() < count && bytes + r.len() <= BATCH_BYTES => {
-                b.push(i);
-                bytes += r.len();
-            }
-            _ => {
-                out.push(vec![i]);
-                bytes = r.len();
-            }
-        }
-    }
-    out
-}
-
-/// See [`batches`]: two parts of a game cut at [`syntax::GAME_WINDOW`].
-const BATCH_BYTES: usize = 2 * syntax::GAME_WINDOW;
 
 /// The games (numbered from `first`) and the comments outside games of
 /// consecutive trees (a piece of a document, [`syntax::PieceTrees`]),

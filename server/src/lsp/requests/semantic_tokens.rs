@@ -165,7 +165,8 @@ fn for_each_span_batch(
         None => (0..snap.forest.len()).collect(),
         Some(r) => (snap.forest.piece_at(r.start)..=snap.forest.piece_at(r.end)).collect(),
     };
-    for batch in pieces.chunks(4 * pbn_core::par::threads().max(1)) {
+    for batch in snap.forest.batches(&pieces) {
+        let batch = &batch[..];
         if snap.is_stale() {
             return false;
         }

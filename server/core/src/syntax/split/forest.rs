@@ -43,6 +43,10 @@ pub struct Forest {
     nul_open: Option<usize>,
 }
 
+/// The most text of the pieces in one of [`Forest::batches`]: two parts of
+/// a game cut at [`GAME_WINDOW`](super::GAME_WINDOW).
+pub const BATCH_BYTES: usize = 2 * super::GAME_WINDOW;
+
 /// The next piece id. Process-wide, not per [`TreeCache`]: the language
 /// server's re-check state ([`crate::checker::engine`]) is keyed by piece ids and
 /// outlives a forest (a new forest after a whole-text change), so an id must
@@ -127,6 +131,31 @@ impl Forest {
     /// The cache of this document's piece trees.
     pub fn cache(&self) -> &TreeCache {
         &self.cache
+    }
+
+    /// `pieces` (indices in order) in batches for a walk on every core that
+    /// holds a batch's trees at once: at most four pieces per core and,
+    /// unless one piece is longer, [`BATCH_BYTES`] of text, so that the
+    /// parts of a game longer than [`GAME_WINDOW`](super::GAME_WINDOW) are
+    /// not all parsed at once.
+    pub fn batches(&self, pieces: &[usize]) -> Vec<Vec<usize>> {
+        let count = 4 * crate::par::threads().max(1);
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        let mut bytes = 0;
+        for &p in pieces {
+            let len = self.ranges[p].len();
+            match out.last_mut() {
+                Some(b) if b.len() < count && bytes + len <= BATCH_BYTES => {
+                    b.push(p);
+                    bytes += len;
+                }
+                _ => {
+                    out.push(vec![p]);
+                    bytes = len;
+                }
+            }
+        }
+        out
     }
 
     /// The index of the piece containing byte `offset` (the last piece for

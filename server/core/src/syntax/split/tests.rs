@@ -1,5 +1,6 @@
 //! Tests of the scan, the cache and the forest's cutting again.
 
+use super::forest::BATCH_BYTES;
 use super::pieces::{advance, parse_windows_of, windows};
 use super::scan::unterminated_comment_end;
 use super::*;
@@ -304,4 +305,38 @@ fn an_edit_that_makes_a_game_too_long_cuts_it() {
     let fresh = Forest::cut(&edited, EDIT_PIECE);
     assert_eq!(fresh.len(), 3);
     assert_eq!(forest.ranges(), fresh.ranges());
+}
+
+/// A walk's batches keep the pieces in order and hold at most
+/// [`BATCH_BYTES`] of text (a piece longer than that alone), so the parts of
+/// a huge game are not all parsed at once.
+#[test]
+fn batches_are_bounded_by_bytes_and_count() {
+    let line = "[Event \"x\"]\n";
+    let small = format!("{line}\n").repeat(3000);
+    let text = format!(
+        "{small}{}\n{small}",
+        line.repeat(4 * GAME_WINDOW / line.len())
+    );
+    let forest = Forest::cut(&text, EDIT_PIECE);
+    let all: Vec<usize> = (0..forest.len()).collect();
+    let batches = forest.batches(&all);
+    assert_eq!(batches.concat(), all);
+    let count = 4 * crate::par::threads().max(1);
+    const { assert!(BATCH_BYTES <= 2 * GAME_WINDOW) };
+    for b in &batches {
+        let bytes: usize = b.iter().map(|&p| forest.ranges()[p].len()).sum();
+        assert!(b.len() <= count);
+        assert!(b.len() == 1 || bytes <= BATCH_BYTES, "{bytes}");
+    }
+    // The parts of the long game are not in one batch.
+    let parts: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&p| continues_game(&text, forest.ranges()[p].start))
+        .collect();
+    assert!(parts.len() >= 3);
+    assert!(batches
+        .iter()
+        .all(|b| b.iter().filter(|p| parts.contains(p)).count() < 3));
 }
