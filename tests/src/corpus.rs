@@ -73,7 +73,7 @@ pub fn pbn_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The project's own PBN files, decoded, with their paths as names: the
-/// `check` and `fmt` fixtures of `tests/fixtures` and the shipped
+/// `check`, `fmt` and `fix` fixtures of `tests/fixtures` and the shipped
 /// `examples/`.
 pub fn own_sources() -> Vec<(String, pbn_core::text::SourceText)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -81,6 +81,7 @@ pub fn own_sources() -> Vec<(String, pbn_core::text::SourceText)> {
     for dir in [
         root.join("fixtures/check"),
         root.join("fixtures/fmt"),
+        root.join("fixtures/fix"),
         root.join("../examples"),
     ] {
         for p in pbn_files(&dir) {

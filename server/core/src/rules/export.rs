@@ -6,7 +6,7 @@ use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::{Applicability, Fix};
-use crate::model::values::{is_table_tag, parse_columns, Align, Column};
+use crate::model::values::{char_range, is_table_tag, parse_columns, Align, Column};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Element, Game, TagRole};
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
@@ -504,7 +504,9 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
                     }
                 };
                 let at = if gap.is_empty() {
-                    item.0.start..item.0.start + 1
+                    // The token's first character, which may be a
+                    // non-ASCII one (section data read liberally).
+                    char_range(text, item.0.start)
                 } else {
                     gap.clone()
                 };

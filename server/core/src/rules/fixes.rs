@@ -304,6 +304,23 @@ fn delete_range(text: &str, g: &Game, tag: &Tag) -> (Range<usize>, String) {
     let b = text.as_bytes();
     let blank = |c: u8| c == b' ' || c == b'\t';
     let line_break = |i: usize| b.get(i).is_none_or(|&c| c == b'\n' || c == b'\r');
+    let space = |c: u8| blank(c) || c == b'\n' || c == b'\r';
+    // The game's last tag goes with the space back to what comes before
+    // it: the game then ends where that ends, and what followed the tag
+    // (spaces at the end of the line before it included) is still what
+    // follows the game, as `pbn fmt` piece by piece requires of a fix (fuzz
+    // fixture `fmt/repeated-tag-with-an-unclosed-bracket`).
+    if b.get(tag.range.end..g.range.end)
+        .is_some_and(|t| t.iter().all(|&c| space(c)))
+    {
+        let mut from = tag.range.start;
+        while from > g.range.start && space(b[from - 1]) {
+            from -= 1;
+        }
+        if from > g.range.start {
+            return (from..tag.range.end, String::new());
+        }
+    }
     let mut start = tag.range.start;
     while start > 0 && blank(b[start - 1]) {
         start -= 1;
