@@ -322,12 +322,16 @@ fn storm(games: usize, edits: usize, notifications: usize, seed: u64) {
             );
         }
     }
+    let exiting = Instant::now();
     assert_eq!(
         c.shutdown(),
         Some(0),
         "the stormed server shuts down cleanly"
     );
+    eprintln!("stormed server exited in {:.1?}", exiting.elapsed());
+    let exiting = Instant::now();
     assert_eq!(f.shutdown(), Some(0));
+    eprintln!("fresh server exited in {:.1?}", exiting.elapsed());
     eprintln!("total {:.1?}", started.elapsed());
 }
 
