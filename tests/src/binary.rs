@@ -82,7 +82,12 @@ fn run_bytes(mut cmd: Command, stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
         .spawn()
         .expect("spawn pbn");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
+        // A command that fails before reading its input (a usage error)
+        // may close the pipe first: what it says is still checked.
+        match child.stdin.take().unwrap().write_all(input) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            r => r.unwrap(),
+        }
     } else {
         drop(child.stdin.take());
     }
