@@ -392,9 +392,17 @@ struct ReportJson<'a> {
     summary: SummaryJson,
 }
 
-fn diag_json<'a>(d: &'a Diagnostic, source: &SourceText, index: &LineIndex) -> DiagJson<'a> {
-    let s = index.line_col(&source.text, d.range.start, PositionEncoding::Chars);
-    let e = index.line_col(&source.text, d.range.end, PositionEncoding::Chars);
+/// One diagnostic for `--format json`; `near` as in `render::render`.
+fn diag_json<'a>(
+    d: &'a Diagnostic,
+    source: &SourceText,
+    index: &LineIndex,
+    near: &mut super::render::Near,
+) -> DiagJson<'a> {
+    let [near_start, near_end, near_related] = near;
+    let chars = PositionEncoding::Chars;
+    let s = index.line_col_near(&source.text, d.range.start, chars, near_start);
+    let e = index.line_col_near(&source.text, d.range.end, chars, near_end);
     DiagJson {
         category: d.code.category.name(),
         code: d.code.code,
@@ -408,7 +416,7 @@ fn diag_json<'a>(d: &'a Diagnostic, source: &SourceText, index: &LineIndex) -> D
             .related
             .iter()
             .map(|r| {
-                let p = index.line_col(&source.text, r.range.start, PositionEncoding::Chars);
+                let p = index.line_col_near(&source.text, r.range.start, chars, near_related);
                 RelatedJson {
                     column: p.col + 1,
                     line: p.line + 1,
@@ -435,11 +443,13 @@ fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: us
     for (r, index) in reports.iter().zip(&indexes) {
         match (&r.outcome, index) {
             (Ok((source, res)), Some(index)) => files.push(FileJson {
-                diagnostics: res
-                    .diagnostics
-                    .iter()
-                    .map(|d| diag_json(d, source, index))
-                    .collect(),
+                diagnostics: {
+                    let mut near = Default::default();
+                    res.diagnostics
+                        .iter()
+                        .map(|d| diag_json(d, source, index, &mut near))
+                        .collect()
+                },
                 encoding: source.encoding.name(),
                 games: res.games,
                 line_ending: source.line_ending.name(),

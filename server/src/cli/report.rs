@@ -41,8 +41,9 @@ pub(super) fn print_human(
                 let index = LineIndex::new(&source.text);
                 let mut out = String::new();
                 let path = r.input.display();
+                let mut near = Default::default();
                 for d in &res.diagnostics {
-                    render(&mut out, style, &path, &source.text, &index, d);
+                    render(&mut out, style, &path, &source.text, &index, d, &mut near);
                 }
                 super::out::stdout_result(lock.write_all(out.as_bytes()));
             }

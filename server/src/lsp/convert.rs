@@ -2,7 +2,7 @@
 //! UTF-8 text; the client speaks lines and columns in the encoding
 //! negotiated at `initialize` (UTF-8 when offered, else UTF-16).
 
-use pbn_core::text::{LineCol, LineIndex, PositionEncoding};
+use pbn_core::text::{LineCol, LineIndex, Near, PositionEncoding};
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::{Position, Range};
 
@@ -30,8 +30,8 @@ impl Converter<'_> {
     }
 
     /// [`Converter::range`] for ranges mostly in increasing order; `hint`
-    /// carries the line of the previous one (see `LineIndex::line_col_near`).
-    pub fn range_near(&self, r: ByteRange<usize>, hint: &mut usize) -> Range {
+    /// carries where the previous one started (see `LineIndex::line_col_near`).
+    pub fn range_near(&self, r: ByteRange<usize>, hint: &mut Near) -> Range {
         let s = self
             .index
             .line_col_near(self.text, r.start, self.encoding, hint);

@@ -284,17 +284,20 @@ impl LineIndex {
     }
 
     /// [`LineIndex::line_col`] for offsets mostly in increasing order:
-    /// `hint` is the line of the previous call (updated); an offset on that
-    /// line or the next is found without a search.
+    /// `near` is where the previous call ended (updated). An offset on that
+    /// line or the next is found without a search, and one on the same line
+    /// has its column counted from the previous offset when that is nearer
+    /// than the line's start: many positions on one long line cost about the
+    /// line once, not once each.
     pub fn line_col_near(
         &self,
         text: &str,
         offset: usize,
         enc: PositionEncoding,
-        hint: &mut usize,
+        near: &mut Near,
     ) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let h = *hint;
+        let h = near.line;
         let on = |l: usize| {
             l < self.line_count()
                 && self.line_start(l) <= offset
@@ -307,21 +310,32 @@ impl LineIndex {
         } else {
             self.line_of(offset)
         };
-        *hint = line;
-        self.col_in(text, line, offset, enc)
+        let start = self.line_start(line);
+        let lc = match near.col {
+            Some((e, at, col)) if line == h && e == enc && at.abs_diff(offset) < offset - start => {
+                let col = if at <= offset {
+                    col + units(&text[at..offset], enc)
+                } else {
+                    col - units(&text[offset..at], enc)
+                };
+                LineCol {
+                    line: line as u32,
+                    col: col as u32,
+                }
+            }
+            _ => self.col_in(text, line, offset, enc),
+        };
+        *near = Near {
+            line,
+            col: Some((enc, offset, lc.col as usize)),
+        };
+        lc
     }
 
     fn col_in(&self, text: &str, line: usize, offset: usize, enc: PositionEncoding) -> LineCol {
-        let seg = &text[self.line_start(line)..offset];
-        let col = match enc {
-            PositionEncoding::Utf8 => seg.len(),
-            _ if seg.is_ascii() => seg.len(),
-            PositionEncoding::Chars => seg.chars().count(),
-            PositionEncoding::Utf16 => seg.chars().map(char::len_utf16).sum(),
-        };
         LineCol {
             line: line as u32,
-            col: col as u32,
+            col: units(&text[self.line_start(line)..offset], enc) as u32,
         }
     }
 
@@ -349,6 +363,25 @@ impl LineIndex {
     }
 }
 
+/// Where [`LineIndex::line_col_near`] ended: the line, and the last
+/// offset's column in the encoding it was counted in. `Near::default()`
+/// starts at line 0 with nothing counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Near {
+    line: usize,
+    col: Option<(PositionEncoding, usize, usize)>,
+}
+
+/// The length of `seg` in the units of `enc`.
+fn units(seg: &str, enc: PositionEncoding) -> usize {
+    match enc {
+        PositionEncoding::Utf8 => seg.len(),
+        _ if seg.is_ascii() => seg.len(),
+        PositionEncoding::Chars => seg.chars().count(),
+        PositionEncoding::Utf16 => seg.chars().map(char::len_utf16).sum(),
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -370,7 +403,10 @@ mod tests {
             PositionEncoding::Chars,
         ] {
             for start_hint in [0, 2, 5, 100] {
-                let mut hint = start_hint;
+                let mut hint = Near {
+                    line: start_hint,
+                    col: None,
+                };
                 // Increasing offsets, then a jump back.
                 for off in (0..=text.len() + 2).chain([1, 7, 3]) {
                     assert_eq!(
@@ -381,6 +417,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn line_col_near_counts_on_from_the_last_offset() {
+        // One long line of mixed widths: offsets forward, backward, and
+        // back and forth between the starts and ends of ranges.
+        let line: String = (0..300)
+            .map(|i| match i % 7 {
+                0 => 'é',
+                3 => '😀',
+                _ => 'a',
+            })
+            .collect();
+        let text = format!("x\n{line}\n{line}");
+        let idx = LineIndex::new(&text);
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        let mut order: Vec<usize> = bounds.clone();
+        order.extend(bounds.iter().rev());
+        order.extend(bounds.iter().step_by(3).flat_map(|&i| [i, i + 40, i + 3]));
+        for enc in [
+            PositionEncoding::Utf8,
+            PositionEncoding::Utf16,
+            PositionEncoding::Chars,
+        ] {
+            let mut near = Near::default();
+            for &off in &order {
+                assert_eq!(
+                    idx.line_col_near(&text, off, enc, &mut near),
+                    idx.line_col(&text, off, enc),
+                    "{off} {enc:?}"
+                );
+            }
+        }
+        // A memo in another encoding is not used.
+        let mut near = Near::default();
+        let off = text.len() - 5;
+        idx.line_col_near(&text, off, PositionEncoding::Utf8, &mut near);
+        assert_eq!(
+            idx.line_col_near(&text, off + 1, PositionEncoding::Chars, &mut near),
+            idx.line_col(&text, off + 1, PositionEncoding::Chars)
+        );
     }
 
     #[test]

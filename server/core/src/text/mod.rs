@@ -16,4 +16,4 @@ pub use decode::{
     declared_charset_range, decode, decode_owned, encode, is_export_line, reencoded, DecodeNote,
     Encoding, LineEnding, SourceText,
 };
-pub use line_index::{LineCol, LineIndex, PositionEncoding};
+pub use line_index::{LineCol, LineIndex, Near, PositionEncoding};

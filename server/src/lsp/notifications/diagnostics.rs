@@ -6,6 +6,7 @@ use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
 use pbn_core::checker::Segment;
 use pbn_core::diagnostic::Severity;
+use pbn_core::text::Near;
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -16,18 +17,28 @@ use tower_lsp_server::ls_types::{
 
 pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
     let conv = snap.converter();
+    let mut near = Default::default();
     let dd = snap.dd_diagnostics(false).unwrap_or_default();
     snap.check()
         .diagnostics
         .iter()
         .chain(dd)
-        .map(|d| one(snap, &conv, d))
+        .map(|d| one(snap, &conv, d, &mut near))
         .collect()
 }
 
-fn one(snap: &Snapshot, conv: &Converter<'_>, d: &pbn_core::diagnostic::Diagnostic) -> Diagnostic {
+/// One diagnostic as LSP has it. `near` carries where the previous one's
+/// range and related ranges were (diagnostics come in text order): columns
+/// on a long line are counted on, not from the line's start each time.
+fn one(
+    snap: &Snapshot,
+    conv: &Converter<'_>,
+    d: &pbn_core::diagnostic::Diagnostic,
+    near: &mut [Near; 2],
+) -> Diagnostic {
+    let [at, related] = near;
     Diagnostic {
-        range: conv.range(d.range.clone()),
+        range: conv.range_near(d.range.clone(), at),
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -44,7 +55,7 @@ fn one(snap: &Snapshot, conv: &Converter<'_>, d: &pbn_core::diagnostic::Diagnost
                 .map(|r| DiagnosticRelatedInformation {
                     location: Location {
                         uri: snap.uri.clone(),
-                        range: conv.range(r.range.clone()),
+                        range: conv.range_near(r.range.clone(), related),
                     },
                     message: r.message.to_string(),
                 })
@@ -90,11 +101,12 @@ struct Template {
 impl Template {
     fn new(snap: &Snapshot, conv: &Converter<'_>, seg: &Segment, base: u32) -> Template {
         let mut json = String::new();
+        let mut near = Default::default();
         for (i, d) in seg.diags.iter().enumerate() {
             if i > 0 {
                 json.push(',');
             }
-            let lsp = one(snap, conv, &seg.absolute(d));
+            let lsp = one(snap, conv, &seg.absolute(d), &mut near);
             json.push_str(&serde_json::to_string(&lsp).expect("a diagnostic serialises"));
         }
         // A `"line":` key (a quote inside a JSON string is escaped, so
@@ -228,7 +240,9 @@ impl Message {
             HashMap::with_capacity_and_hasher(checked.segments.len(), Default::default());
         let mut map = std::collections::HashMap::new();
         let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
-        let mut hint = 0;
+        let mut hint = Near::default();
+        let mut related = Near::default();
+        let mut near = Default::default();
         for seg in &checked.segments {
             if seg.diags.is_empty() {
                 continue;
@@ -250,7 +264,7 @@ impl Message {
                 let related: Vec<_> = d
                     .related
                     .iter()
-                    .map(|r| (conv.range(r.range.clone()), &*r.message))
+                    .map(|r| (conv.range_near(r.range.clone(), &mut related), &*r.message))
                     .collect();
                 let mut h = std::hash::DefaultHasher::new();
                 (
@@ -282,7 +296,7 @@ impl Message {
                 let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
                     Some(j) => Arc::clone(j),
                     None => Arc::from(
-                        serde_json::to_string(&one(snap, &conv, &d))
+                        serde_json::to_string(&one(snap, &conv, &d, &mut near))
                             .expect("a diagnostic serialises"),
                     ),
                 };
@@ -294,7 +308,8 @@ impl Message {
         if let Some(dd) = snap.dd_ready() {
             for d in dd {
                 parts.push(Arc::from(
-                    serde_json::to_string(&one(snap, &conv, d)).expect("a diagnostic serialises"),
+                    serde_json::to_string(&one(snap, &conv, d, &mut near))
+                        .expect("a diagnostic serialises"),
                 ));
             }
         }
