@@ -166,6 +166,12 @@ fn source_window(line: &str, at: usize, col: usize) -> (String, usize) {
         };
         (col - BEFORE, from)
     };
+    window_from(line, skip, from, col)
+}
+
+/// The window of `line` that starts `skip` characters (byte `from`) into
+/// it, for a diagnostic at column `col`, and the column of the carets.
+fn window_from(line: &str, skip: usize, from: usize, col: usize) -> (String, usize) {
     let mut shown = String::new();
     let mut indent = col - skip;
     if skip > 0 {
@@ -203,32 +209,16 @@ mod tests {
         );
     }
 
-    /// The window counted in characters from the line's start: what
-    /// `source_window` finds from the column's byte.
+    /// The window found by counting characters from the line's start:
+    /// what `source_window` finds from the column's byte.
     fn window_by_chars(line: &str, col: usize) -> (String, usize) {
         let skip = if col + BEFORE < WINDOW {
             0
         } else {
             col - BEFORE
         };
-        let mut shown = String::new();
-        let mut indent = col - skip;
-        if skip > 0 {
-            shown.push('…');
-            indent += 1;
-        }
-        let mut chars = line.chars().skip(skip);
-        for c in chars.by_ref().take(WINDOW) {
-            shown.push(if c == '\t' {
-                ' '
-            } else {
-                pbn_core::diagnostic::visible_char(c)
-            });
-        }
-        if chars.next().is_some() {
-            shown.push('…');
-        }
-        (shown, indent)
+        let from = line.char_indices().nth(skip).map_or(line.len(), |(i, _)| i);
+        window_from(line, skip, from, col)
     }
 
     #[test]

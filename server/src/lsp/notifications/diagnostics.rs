@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
-    NumberOrString,
+    NumberOrString, Range,
 };
 
 pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
@@ -37,8 +37,24 @@ fn one(
     near: &mut [Near; 2],
 ) -> Diagnostic {
     let [at, related] = near;
+    let range = conv.range_near(d.range.clone(), at);
+    let related: Vec<_> = d
+        .related
+        .iter()
+        .map(|r| conv.range_near(r.range.clone(), related))
+        .collect();
+    with_ranges(snap, d, range, &related)
+}
+
+/// [`one`] with its range and related ranges already converted.
+fn with_ranges(
+    snap: &Snapshot,
+    d: &pbn_core::diagnostic::Diagnostic,
+    range: Range,
+    related: &[Range],
+) -> Diagnostic {
     Diagnostic {
-        range: conv.range_near(d.range.clone(), at),
+        range,
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -52,10 +68,11 @@ fn one(
         related_information: (!d.related.is_empty()).then(|| {
             d.related
                 .iter()
-                .map(|r| DiagnosticRelatedInformation {
+                .zip(related)
+                .map(|(r, &range)| DiagnosticRelatedInformation {
                     location: Location {
                         uri: snap.uri.clone(),
-                        range: conv.range_near(r.range.clone(), related),
+                        range,
                     },
                     message: r.message.to_string(),
                 })
@@ -242,7 +259,6 @@ impl Message {
         let mut parts: Vec<Arc<str>> = Vec::with_capacity(checked.segments.len());
         let mut hint = Near::default();
         let mut related = Near::default();
-        let mut near = Default::default();
         for seg in &checked.segments {
             if seg.diags.is_empty() {
                 continue;
@@ -296,8 +312,13 @@ impl Message {
                 let json = match map.get(&key).or_else(|| cache.map.get(&key)) {
                     Some(j) => Arc::clone(j),
                     None => Arc::from(
-                        serde_json::to_string(&one(snap, &conv, &d, &mut near))
-                            .expect("a diagnostic serialises"),
+                        serde_json::to_string(&with_ranges(
+                            snap,
+                            &d,
+                            range,
+                            &related.iter().map(|(r, _)| *r).collect::<Vec<_>>(),
+                        ))
+                        .expect("a diagnostic serialises"),
                     ),
                 };
                 map.insert(key, json.clone());
@@ -306,6 +327,7 @@ impl Message {
         }
         // The double-dummy diagnostics once solved (few: not cached).
         if let Some(dd) = snap.dd_ready() {
+            let mut near = Default::default();
             for d in dd {
                 parts.push(Arc::from(
                     serde_json::to_string(&one(snap, &conv, d, &mut near))
