@@ -2,13 +2,14 @@
 """endplay's double-dummy solver, for `pbn-bench dd` and the par fixture.
 
 Usage:
-    endplay_dd.py tables FILE [--reps N]
+    endplay_dd.py tables FILE [--reps N] [--threads T]
     endplay_dd.py par --seed S --count N
 
 `tables`: FILE holds one PBN deal a line (`N:AKQ... ...`). Each repetition
 solves them all with `endplay.dds.calc_all_tables` (DDS's batch solver on
 every core, in chunks of 40: DDS's MAXNOOFTABLES, the most one call
-takes when all five strains are solved); only those calls
+takes when all five strains are solved; `--threads 1`: DDS's
+`SetMaxThreads(1)` first, so on one thread); only those calls
 are timed (time.perf_counter, and time.process_time for the CPU time of
 every thread), after an untimed warm-up on the first 10 deals. Prints
 one JSON object:
@@ -71,9 +72,21 @@ def tables(args) -> None:
         except (IndexError, ValueError):
             fail(1, "--reps needs a count")
         del args[i : i + 2]
+    threads = 0
+    if "--threads" in args:
+        i = args.index("--threads")
+        try:
+            threads = max(0, int(args[i + 1]))
+        except (IndexError, ValueError):
+            fail(1, "--threads needs a count")
+        del args[i : i + 2]
     if len(args) != 1:
-        fail(1, "usage: endplay_dd.py tables FILE [--reps N]")
+        fail(1, "usage: endplay_dd.py tables FILE [--reps N] [--threads T]")
     endplay, dds, types = load()
+    if threads:
+        from endplay import _dds
+
+        _dds.SetMaxThreads(threads)
     with open(args[0], encoding="utf-8") as f:
         deals = [types.Deal(line.strip()) for line in f if line.strip()]
     seconds = []
@@ -175,7 +188,11 @@ def par(args) -> None:
 def main() -> None:
     args = sys.argv[1:]
     if not args or args[0] not in ("tables", "par"):
-        fail(1, "usage: endplay_dd.py tables FILE [--reps N] | par --seed S --count N")
+        fail(
+            1,
+            "usage: endplay_dd.py tables FILE [--reps N] [--threads T]"
+            " | par --seed S --count N",
+        )
     if args[0] == "tables":
         tables(args[1:])
     else:

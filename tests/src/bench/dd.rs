@@ -1,22 +1,101 @@
 //! `pbn-bench dd`: the 20-result double-dummy table of 1,000 random deals
-//! (seeded) with the core's solver (`pbn_core::dd::solve_tables`: DDS's
-//! batch solver through dds-bridge, on every core), against endplay's
-//! `calc_all_tables` on the same deals, in one run (issue target: at least
-//! as fast). Both solvers' tables are compared deal by deal. `--quick` (the
-//! CI smoke run) solves 20 deals and never starts Python.
+//! (seeded), in one run: the solvers of [`ALL_CORES`] on every core and
+//! those of [`ONE_THREAD`] on one thread, against endplay's
+//! `calc_all_tables` (DDS 2.9) on the same deals, every core and then one
+//! thread (`SetMaxThreads(1)`). The one-thread rows run in a child process
+//! started with `RAYON_NUM_THREADS=1` (the solver pool's size), on the first
+//! `--sample` deals (default 300). Every solver's tables are compared deal
+//! by deal. `--quick` (the CI smoke run) solves 20 deals and never starts
+//! Python.
 
 use super::check::{endplay_setup, Endplay};
 use super::*;
-use pbn_core::dd::{solve_tables, DdTable};
+use pbn_core::dd::{solve_hands_one_thread, solve_table, solve_tables, DdTable};
+use pbn_core::model::values::Deal;
 use pbn_tests::gen::Rng;
 use std::process::Command;
+
+/// A solver under test: each deal's DoubleDummyTricks (empty: not solved).
+type SolveFn = fn(&[Deal]) -> Vec<String>;
+
+fn dd_text(t: Option<DdTable>) -> String {
+    t.map(|t| t.double_dummy_tricks()).unwrap_or_default()
+}
+
+fn batch(deals: &[Deal]) -> Vec<String> {
+    solve_tables(deals).into_iter().map(dd_text).collect()
+}
+
+fn each(deals: &[Deal]) -> Vec<String> {
+    deals.iter().map(|d| dd_text(solve_table(d).ok())).collect()
+}
+
+fn each_one_thread(deals: &[Deal]) -> Vec<String> {
+    deals
+        .iter()
+        .map(|d| dd_text(solve_hands_one_thread(&d.hands, &d.spot_cards).ok()))
+        .collect()
+}
+
+fn pons_full(deals: &[Deal]) -> Vec<pons_dds::FullDeal> {
+    deals
+        .iter()
+        .map(|d| {
+            let mut b = contract_bridge::deal::Builder::default();
+            for seat in pbn_core::bridge::Seat::ALL {
+                b[seat] = d.hands[seat as usize].unwrap_or_default();
+            }
+            b.build_full().expect("a full deal")
+        })
+        .collect()
+}
+
+fn pons_text(t: pons_dds::TrickCountTable) -> String {
+    let mut tricks = [[0u8; 4]; 5];
+    for strain in pbn_core::dd::STRAINS {
+        for seat in pbn_core::bridge::Seat::ALL {
+            tricks[strain as usize][seat as usize] = t[strain].get(seat).get();
+        }
+    }
+    DdTable { tricks }.double_dummy_tricks()
+}
+
+fn pons_batch(deals: &[Deal]) -> Vec<String> {
+    pons_dds::solve_deals(&pons_full(deals), pons_dds::NonEmptyStrainFlags::ALL)
+        .into_iter()
+        .map(pons_text)
+        .collect()
+}
+
+fn pons_each(deals: &[Deal]) -> Vec<String> {
+    pons_full(deals)
+        .into_iter()
+        .map(|d| pons_text(pons_dds::solve_deal(d)))
+        .collect()
+}
+
+/// The rows timed on every core, interleaved with endplay's.
+const ALL_CORES: &[(&str, SolveFn)] = &[
+    ("`pbn_core::dd::solve_tables` (dds-bridge batch)", batch),
+    ("`pbn_core::dd::solve_table` a deal at a time (DDS `CalcAllTablesN`)", each),
+    ("pons-dds 0.2 `solve_deals`", pons_batch),
+    ("pons-dds 0.2 `solve_deal` a deal at a time", pons_each),
+];
+
+/// The rows timed on one thread (a child process, `RAYON_NUM_THREADS=1`).
+const ONE_THREAD: &[(&str, SolveFn)] = &[
+    ("`pbn_core::dd::solve_hands_one_thread` (dds-bridge `Solver`)", each_one_thread),
+    ("pons-dds 0.2 `solve_deals`", pons_batch),
+    ("pons-dds 0.2 `solve_deal` a deal at a time", pons_each),
+];
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// CPU seconds of this process so far, every thread (DDS's workers too).
+/// CPU seconds of this process so far, every thread (the solvers' workers
+/// too).
 fn cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -25,6 +104,71 @@ fn cpu_seconds() -> f64 {
     }
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// Wall and CPU seconds of `f`, and its tables.
+fn timed(f: SolveFn, deals: &[Deal]) -> (f64, f64, Vec<String>) {
+    let (t, c) = (Instant::now(), cpu_seconds());
+    let tables = f(deals);
+    (t.elapsed().as_secs_f64(), cpu_seconds() - c, tables)
+}
+
+/// The environment variable that makes `pbn-bench` the one-thread child
+/// of [`run`]: its value is a file of deals, one a line.
+pub const ONE_THREAD_CHILD: &str = "PBN_BENCH_DD_ONE_THREAD";
+
+/// The child's work: each [`ONE_THREAD`] solver on the deals of `file`
+/// (after an untimed warm-up on the first five), one JSON line each:
+/// `{"wall": s, "cpu": s, "tables": [...]}`.
+pub fn one_thread_child(file: &std::ffi::OsStr) -> std::process::ExitCode {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let deals: Vec<Deal> = text
+        .lines()
+        .filter_map(|l| pbn_core::model::values::parse_deal(l).value)
+        .collect();
+    for (_, f) in ONE_THREAD {
+        f(&deals[..deals.len().min(5)]);
+        let (wall, cpu, tables) = timed(*f, &deals);
+        println!(
+            "{}",
+            serde_json::json!({"wall": wall, "cpu": cpu, "tables": tables})
+        );
+    }
+    std::process::ExitCode::SUCCESS
+}
+
+/// Runs [`one_thread_child`] on `file` in a new process of this binary.
+fn one_thread_rows(file: &std::path::Path) -> Result<Vec<(f64, f64, Vec<String>)>, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = Command::new(exe)
+        .env(ONE_THREAD_CHILD, file)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "the one-thread child failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+            let tables = v["tables"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| t.as_str().unwrap_or_default().to_string())
+                .collect();
+            Ok((
+                v["wall"].as_f64().unwrap_or(f64::NAN),
+                v["cpu"].as_f64().unwrap_or(f64::NAN),
+                tables,
+            ))
+        })
+        .collect()
 }
 
 /// `n` random deals (a shuffled pack each) from `seed`, as PBN Deal values.
@@ -62,57 +206,74 @@ pub fn run(args: &Args) -> Result<String, String> {
     } else {
         args.games.unwrap_or(1000)
     };
-    let reps = args.reps.unwrap_or(if args.quick { 1 } else { 3 });
+    let m = if args.quick {
+        5
+    } else {
+        args.sample.unwrap_or(300).min(n)
+    };
+    let reps = args.reps.unwrap_or(1);
     let texts = random_deals(n, args.seed);
-    let deals: Vec<_> = texts
+    let deals: Vec<Deal> = texts
         .iter()
         .map(|t| pbn_core::model::values::parse_deal(t).value.ok_or("a deal"))
         .collect::<Result<_, _>>()?;
-    // The first run also starts DDS (its memory and threads): untimed.
-    let mut ours: Vec<Option<DdTable>> = solve_tables(&deals[..n.min(10)]);
+    // The first run also starts the solvers (memory, threads): untimed.
+    for (_, f) in ALL_CORES {
+        f(&deals[..n.min(10)]);
+    }
     let endplay = if args.quick {
         None
     } else {
         Some(endplay_setup(args))
     };
-    let deals_file = std::env::temp_dir().join(format!("pbn-bench-dd-{}.txt", std::process::id()));
-    std::fs::write(&deals_file, texts.join("\n") + "\n").map_err(|e| e.to_string())?;
-    // Interleaved (ours, endplay, ours, endplay, ...) so that the load of a
-    // shared machine falls on both alike.
-    let mut times = Vec::new();
-    let mut cpu = Vec::new();
+    let python = match &endplay {
+        Some(Endplay::Ready { python, .. }) => Some(python.clone()),
+        _ => None,
+    };
+    let tmp = std::env::temp_dir();
+    let all_file = tmp.join(format!("pbn-bench-dd-{}.txt", std::process::id()));
+    let one_file = tmp.join(format!("pbn-bench-dd-{}-one.txt", std::process::id()));
+    std::fs::write(&all_file, texts.join("\n") + "\n").map_err(|e| e.to_string())?;
+    std::fs::write(&one_file, texts[..m].join("\n") + "\n").map_err(|e| e.to_string())?;
+    // Interleaved (each solver, then endplay, again) so that the load of a
+    // shared machine falls on all alike.
+    let mut times: Vec<Vec<(f64, f64)>> = vec![Vec::new(); ALL_CORES.len()];
+    let mut tables: Vec<Vec<String>> = vec![Vec::new(); ALL_CORES.len()];
     let mut theirs: Vec<(f64, f64)> = Vec::new();
     let mut their_tables: Vec<String> = Vec::new();
     let mut endplay_error = None;
-    for _ in 0..reps {
-        let (t, c) = (Instant::now(), cpu_seconds());
-        ours = solve_tables(&deals);
-        times.push(t.elapsed().as_secs_f64());
-        cpu.push(cpu_seconds() - c);
-        if let Some(Endplay::Ready { python, .. }) = &endplay {
-            match endplay_once(python, &deals_file) {
-                Ok((secs, cpu, tables)) => {
+    for rep in 0..reps {
+        for (i, (name, f)) in ALL_CORES.iter().enumerate() {
+            eprintln!("  run {}: {name} on {n} deals", rep + 1);
+            let (wall, cpu, t) = timed(*f, &deals);
+            times[i].push((wall, cpu));
+            tables[i] = t;
+        }
+        if let Some(python) = &python {
+            eprintln!("  run {}: endplay on {n} deals", rep + 1);
+            match endplay_once(python, &all_file, None) {
+                Ok((secs, cpu, t)) => {
                     theirs.push((secs, cpu));
-                    their_tables = tables;
+                    their_tables = t;
                 }
-                Err(e) => {
-                    endplay_error = Some(e);
-                    break;
-                }
+                Err(e) => endplay_error = Some(e),
             }
         }
     }
-    let _ = std::fs::remove_file(&deals_file);
-    if ours.iter().any(Option::is_none) {
+    eprintln!("  one thread: {m} deals");
+    let one = one_thread_rows(&one_file);
+    let their_one = match &python {
+        Some(python) if endplay_error.is_none() => Some(endplay_once(python, &one_file, Some(1))),
+        _ => None,
+    };
+    let _ = std::fs::remove_file(&all_file);
+    let _ = std::fs::remove_file(&one_file);
+    let one = one?;
+    let reference = &tables[0];
+    if reference.iter().any(String::is_empty) {
         return Err("a random deal did not solve".into());
     }
-    let ours_s = median(times.clone());
-    let ours_cpu = median(cpu);
-    let ours_dd: Vec<String> = ours
-        .iter()
-        .flatten()
-        .map(|t| t.double_dummy_tricks())
-        .collect();
+    let agree = |t: &[String]| t.iter().zip(reference).filter(|(a, b)| a == b).count();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let mut s = String::new();
@@ -124,66 +285,101 @@ pub fn run(args: &Args) -> Result<String, String> {
         report::commit()
     );
     s += &format!(
-        "- Input: {n} random deals (`bench/dd.rs` `random_deals`, seed {}); all 20 results of each; wall clock, median of {reps} runs interleaved with endplay's, after an untimed warm-up each; {threads} threads\n\n",
+        "- Input: {n} random deals (`bench/dd.rs` `random_deals`, seed {}), all 20 results of each; on all {threads} cores: wall clock, median of {reps} run(s) interleaved with endplay's; on one thread: the first {m} deals, in a child process with `RAYON_NUM_THREADS=1` (endplay: DDS `SetMaxThreads(1)`). CPU: `getrusage`, every thread of the process. After an untimed warm-up each.\n\n",
         args.seed
     );
-    s += "| solver | wall s | CPU s | deals/s |\n|---|---:|---:|---:|\n";
-    s += &format!(
-        "| `pbn_core::dd::solve_tables` (DDS batch, dds-bridge) | {ours_s:.2} | {ours_cpu:.2} | {:.0} |\n",
-        n as f64 / ours_s
-    );
-    let hovered = &texts[..texts.len().min(if args.quick { 2 } else { 20 })];
-    let hover = hover_rows(args, hovered, Duration::ZERO)?
-        + &hover_rows(args, hovered, Duration::from_secs(1))?
-        + &hover_floor(&deals[..hovered.len()]);
+    s += "| solver | threads | deals | wall s | CPU s | CPU ms/deal | agree |\n|---|---|---:|---:|---:|---:|---:|\n";
+    let row = |name: &str, threads: &str, k: usize, wall: f64, cpu: f64, agree: usize| {
+        format!(
+            "| {name} | {threads} | {k} | {wall:.2} | {cpu:.2} | {:.1} | {agree} |\n",
+            cpu * 1000.0 / k as f64
+        )
+    };
+    let med = |v: &[(f64, f64)]| {
+        (
+            median(v.iter().map(|t| t.0).collect()),
+            median(v.iter().map(|t| t.1).collect()),
+        )
+    };
+    let all = format!("all {threads}");
+    for (i, (name, _)) in ALL_CORES.iter().enumerate() {
+        let (wall, cpu) = med(&times[i]);
+        s += &row(name, &all, n, wall, cpu, agree(&tables[i]));
+    }
+    let version = match &endplay {
+        Some(Endplay::Ready { version, .. }) => version.clone(),
+        _ => String::new(),
+    };
+    let endplay_name = format!("endplay {version} `calc_all_tables` (DDS 2.9)");
+    let (their_wall, _) = med(&theirs);
+    if !theirs.is_empty() {
+        let (wall, cpu) = med(&theirs);
+        s += &row(&endplay_name, &all, n, wall, cpu, agree(&their_tables));
+    }
+    for ((name, _), (wall, cpu, t)) in ONE_THREAD.iter().zip(&one) {
+        s += &row(name, "1", m, *wall, *cpu, agree(t));
+    }
+    let mut their_one_cpu = None;
+    match &their_one {
+        Some(Ok((wall, cpu, t))) => {
+            s += &row(&endplay_name, "1", m, *wall, *cpu, agree(t));
+            their_one_cpu = Some(*cpu);
+        }
+        Some(Err(e)) => s += &format!("\nendplay on one thread: failed ({e})\n"),
+        None => {}
+    }
+    s += "\n`agree`: deals whose 20 results are those of the first row.\n";
     if args.quick {
         s += "\nendplay: not run in a `--quick` smoke run.\n";
-        s += &hover;
-        return Ok(s);
+    } else if let Some(e) = endplay_error {
+        s += &format!("\nendplay: failed ({e})\n");
+    } else if let Some(Endplay::Unavailable(why)) = &endplay {
+        s += &format!("\nendplay: not measured ({why})\n");
     }
-    match (endplay, endplay_error) {
-        (_, Some(e)) => s += &format!("\nendplay: failed ({e})\n"),
-        (Some(Endplay::Ready { version, .. }), None) => {
-            let theirs_s = median(theirs.iter().map(|t| t.0).collect());
-            let theirs_cpu = median(theirs.iter().map(|t| t.1).collect());
-            // Each pair of neighbouring runs shares the machine's load.
-            let paired = median(theirs.iter().zip(&times).map(|(t, o)| t.0 / o).collect());
-            let agree = their_tables
-                .iter()
-                .zip(&ours_dd)
-                .filter(|(a, b)| a == b)
-                .count();
-            s += &format!(
-                "| endplay {version} `calc_all_tables` (`tests/bench/endplay_dd.py`) | {theirs_s:.2} | {theirs_cpu:.2} | {:.0} |\n\n",
-                n as f64 / theirs_s
-            );
-            s += &format!(
-                "The tables agree on {agree} of {n} deals. Target: at least as fast as endplay: **{}** ({:.2}×; {paired:.2}× the median of each pair's ratio).\n",
-                if paired >= 1.0 { "met" } else { "missed" },
-                theirs_s / ours_s
-            );
-        }
-        (Some(Endplay::Unavailable(why)), None) => {
-            s += &format!("\nendplay: not measured ({why})\n")
-        }
-        (None, None) => {}
+    if let (Some(their_cpu), Some((_, our_cpu, _))) = (their_one_cpu, one.first()) {
+        let ratio = our_cpu / their_cpu;
+        s += &format!(
+            "\nTarget: CPU per deal on one thread within 1.2× of endplay: **{}** ({ratio:.2}×).\n",
+            if ratio <= 1.2 { "met" } else { "missed" }
+        );
     }
-    s += &hover;
+    if !theirs.is_empty() {
+        let (our_wall, _) = med(&times[0]);
+        // Each pair of neighbouring runs shares the machine's load.
+        let paired = median(theirs.iter().zip(&times[0]).map(|(t, o)| t.0 / o.0).collect());
+        s += &format!(
+            "Target: a batch of {n} deals on all cores at least as fast as endplay: **{}** ({:.2}× endplay's speed; {paired:.2}× the median of each pair's ratio).\n",
+            if paired >= 1.0 { "met" } else { "missed" },
+            their_wall / our_wall
+        );
+    }
+    let hovered = &texts[..texts.len().min(if args.quick { 2 } else { 20 })];
+    let (floor, floor_ms) = hover_floor(&deals[..hovered.len()]);
+    // Long enough for the background worker (one thread) to have solved
+    // every hovered deal, with room for a loaded machine.
+    let prefetched = Duration::from_secs_f64(floor_ms * 3.0 / 1000.0 + 1.0);
+    s += &hover_rows(args, hovered, Duration::ZERO, 200.0)?;
+    s += &hover_rows(args, hovered, prefetched, 50.0)?;
+    s += &floor;
     Ok(s)
 }
 
 /// One timed run of endplay's `calc_all_tables` on the deals of `file`
-/// (one a line): wall and CPU seconds, and each deal's DoubleDummyTricks.
+/// (one a line), on `threads` threads (default: DDS's, every core): wall and CPU seconds, and each deal's DoubleDummyTricks.
 fn endplay_once(
     python: &std::path::Path,
     file: &std::path::Path,
+    threads: Option<usize>,
 ) -> Result<(f64, f64, Vec<String>), String> {
-    let out = Command::new(python)
-        .arg(repo_root().join("tests/bench/endplay_dd.py"))
+    let mut cmd = Command::new(python);
+    cmd.arg(repo_root().join("tests/bench/endplay_dd.py"))
         .arg("tables")
         .arg(file)
-        .args(["--reps", "1"])
-        .output()
+        .args(["--reps", "1"]);
+    if let Some(t) = threads {
+        cmd.args(["--threads", &t.to_string()]);
+    }
+    let out = cmd.output()
         .map_err(|e| e.to_string())?;
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("endplay_dd.py: {e}"))?;
@@ -205,8 +401,13 @@ fn endplay_once(
 /// one document), milliseconds from the first hover on it to the hover
 /// that shows the table (polled every 5 ms), the first hover `after` the
 /// document's diagnostics (a fresh server: nothing solved before the
-/// open). The issue's target: ≤ 200 ms.
-fn hover_rows(args: &Args, deals: &[String], after: Duration) -> Result<String, String> {
+/// open), against `target_ms`.
+fn hover_rows(
+    args: &Args,
+    deals: &[String],
+    after: Duration,
+    target_ms: f64,
+) -> Result<String, String> {
     use pbn_tests::lsp_client::LspClient;
     use serde_json::json;
     let bin = super::check::pbn_binary(args)?;
@@ -261,21 +462,21 @@ fn hover_rows(args: &Args, deals: &[String], after: Duration) -> Result<String, 
     c.shutdown();
     let max = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
     let table_max = max(&ms);
-    let within = ms.iter().filter(|&&t| t <= 200.0).count();
+    let within = ms.iter().filter(|&&t| t <= target_ms).count();
     Ok(format!(
-        "\nHover (`pbn lsp`, {} deals hovered one after another, {}): the first answer (\"solving…\") in {:.1} ms median, {:.1} ms at most; the table {:.0} ms median, {:.0} ms at most after the first hover ({within} of {} within 200 ms). Target ≤ 200 ms: **{}**.\n",
+        "\nHover (`pbn lsp`, {} deals hovered one after another, {}): the first answer (\"solving…\") in {:.1} ms median, {:.1} ms at most; the table {:.0} ms median, {:.0} ms at most after the first hover ({within} of {} within {target_ms:.0} ms). Target ≤ {target_ms:.0} ms: **{}**.\n",
         deals.len(),
         if after.is_zero() {
             "from its diagnostics after the open".to_string()
         } else {
-            format!("{} s after them", after.as_secs_f64())
+            format!("{:.1} s after them (every deal prefetched)", after.as_secs_f64())
         },
         median(first_answer.clone()),
         max(&first_answer),
         median(ms.clone()),
         table_max,
         ms.len(),
-        if table_max <= 200.0 { "met" } else { "missed" }
+        if table_max <= target_ms { "met" } else { "missed" }
     ))
 }
 
@@ -283,21 +484,27 @@ fn hover_rows(args: &Args, deals: &[String], after: Duration) -> Result<String, 
 /// deal's 20 results on one thread. Split over the cores, a table shows no
 /// sooner than that divided by the core count (DDS solves a strain's four
 /// declarers on one thread, so five strains on two cores take three rounds,
-/// and the wait is longer when one strain is the hard one).
-fn hover_floor(deals: &[pbn_core::model::values::Deal]) -> String {
+/// and the wait is longer when one strain is the hard one). Also the sum
+/// of those times, milliseconds.
+fn hover_floor(deals: &[Deal]) -> (String, f64) {
     let mut ms = Vec::new();
     for d in deals {
         let c = cpu_seconds();
-        if pbn_core::dd::solve_hands_one_thread(&d.hands, &d.spot_cards).is_err() {
-            return "\nSolver CPU per hovered deal: a deal did not solve.\n".into();
+        if solve_hands_one_thread(&d.hands, &d.spot_cards).is_err() {
+            return (
+                "\nSolver CPU per hovered deal: a deal did not solve.\n".into(),
+                0.0,
+            );
         }
         ms.push((cpu_seconds() - c) * 1000.0);
     }
+    let sum = ms.iter().sum();
     let max = ms.iter().cloned().fold(0.0, f64::max);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!(
+    let text = format!(
         "\nSolver CPU per hovered deal (its 20 results on one thread, `solve_hands_one_thread`): {:.0} ms median, {max:.0} ms at most; on {threads} cores the hardest cannot show sooner than {:.0} ms however its work is split.\n",
         median(ms.clone()),
         max / threads as f64,
-    )
+    );
+    (text, sum)
 }

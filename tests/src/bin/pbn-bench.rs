@@ -18,7 +18,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp [--games N] [--budget S] [--pbn PATH] [--perf DIR]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp --quick     # CI smoke run
 //! cargo run --release -p pbn-tests --bin pbn-bench -- lsp-clean [--games N]
-//! cargo run --release -p pbn-tests --bin pbn-bench -- dd [--games N] [--python PATH]
+//! cargo run --release -p pbn-tests --bin pbn-bench -- dd [--games N] [--sample N] [--python PATH]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd --quick      # CI smoke run (no endplay)
 //! cargo run --release -p pbn-tests --bin pbn-bench -- hostile [--big]  # --big: 50 MB shapes, slow
 //! ```
@@ -129,7 +129,8 @@ fn help() -> String {
          \x20   --dump DIR       also write every input file to DIR (for perf, callgrind, ...);\n\
          \x20                    check: keep its input files there\n\
          \x20   --corpus DIR     scaling: the fuzz corpus to sample (default fuzz/corpus/parse_check)\n\
-         \x20   --sample N       scaling: how many of its inputs (default 2000)\n\
+         \x20   --sample N       scaling: how many of its inputs (default 2000); dd: the deals\n\
+         \x20                    solved on one thread (default 300)\n\
          \x20   -h, --help       print this help\n";
     s
 }
@@ -279,6 +280,9 @@ fn main() -> ExitCode {
     // The allocator setup of the `pbn` binary, so that in-process times
     // are those of the CLI.
     pbn::alloc::init();
+    if let Some(file) = std::env::var_os(dd::ONE_THREAD_CHILD) {
+        return dd::one_thread_child(&file);
+    }
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let args = match parse_args(argv) {
         Ok(Some(a)) => a,
