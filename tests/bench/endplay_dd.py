@@ -22,12 +22,12 @@ one JSON object:
 caller can check that both solvers agree.
 
 `par`: N random deals from Python's `random.Random(S)` (a shuffled pack,
-a random dealer and vulnerability) with endplay's `par` of each (DDS's
-DealerParBin: score for North-South, and every par contract). Prints the
-JSON of tests/fixtures/dd/par_endplay.json:
+a random dealer and vulnerability) with endplay's table (`calc_dd_table`)
+and `par` of each (DDS's DealerParBin: score for North-South, and every
+par contract). Prints the JSON of tests/fixtures/dd/par_endplay.json:
 
     {"generator": "...", "deals": [{"deal": "N:...", "dealer": "E",
-      "vulnerable": "NS", "score": -420,
+      "vulnerable": "NS", "table": "63b3c...", "score": -420,
       "contracts": ["E 4SX-1", ...]}, ...]}
 
 A contract is `<declarer> <level><strain>[X]<result>` with the result
@@ -106,12 +106,7 @@ def tables(args) -> None:
                 fail(1, f"calc_all_tables on deals {i + 1}..: {e!r}")
         seconds.append(time.perf_counter() - t)
         cpu_seconds.append(time.process_time() - c)
-    P, D = types.Player, types.Denom
-    order = [P.north, P.south, P.east, P.west]
-    strains = [D.nt, D.spades, D.hearts, D.diamonds, D.clubs]
-    out = [
-        "".join(f"{t[s, p]:x}" for p in order for s in strains) for t in results
-    ]
+    out = [dd_tricks(t, types) for t in results]
     print(
         json.dumps(
             {
@@ -124,6 +119,15 @@ def tables(args) -> None:
             }
         )
     )
+
+
+def dd_tricks(table, types) -> str:
+    """A table as a DoubleDummyTricks value (declarers N, S, E, W, each in
+    NT, S, H, D, C; hexadecimal digits)."""
+    P, D = types.Player, types.Denom
+    order = [P.north, P.south, P.east, P.west]
+    strains = [D.nt, D.spades, D.hearts, D.diamonds, D.clubs]
+    return "".join(f"{table[s, p]:x}" for p in order for s in strains)
 
 
 def contract_text(c, types) -> str:
@@ -169,6 +173,7 @@ def par(args) -> None:
                 "deal": deal,
                 "dealer": dealer,
                 "vulnerable": vul,
+                "table": dd_tricks(table, types),
                 "score": p.score,
                 "contracts": sorted(contract_text(c, types) for c in p),
             }

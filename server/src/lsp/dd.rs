@@ -1,8 +1,8 @@
 //! Double-dummy solving for the language server, off the main loop.
 //!
-//! One worker thread solves deals one at a time (DDS keeps one context per
-//! thread; one thread keeps the editor's other requests fast on a small
-//! machine) and caches each result under its [`Position`]: the deal, the
+//! One worker thread solves deals one at a time (each on the solver's
+//! pool of threads; one at a time keeps the editor's other requests fast
+//! on a small machine) and caches each result under its [`Position`]: the deal, the
 //! dealer and the vulnerability. Everything that wants a result goes through
 //! [`service`]:
 //!
@@ -259,6 +259,9 @@ impl DdService {
         };
         std::thread::Builder::new()
             .name(name.into())
+            // The background worker searches on its own stack; a deeper
+            // search than the stack holds would abort the process.
+            .stack_size(pbn_core::dd::SOLVER_STACK_SIZE)
             .spawn(move || self.run(background))
             .is_ok()
     }

@@ -37,56 +37,22 @@ fn each_one_thread(deals: &[Deal]) -> Vec<String> {
         .collect()
 }
 
-fn pons_full(deals: &[Deal]) -> Vec<pons_dds::FullDeal> {
-    deals
-        .iter()
-        .map(|d| {
-            let mut b = contract_bridge::deal::Builder::default();
-            for seat in pbn_core::bridge::Seat::ALL {
-                b[seat] = d.hands[seat as usize].unwrap_or_default();
-            }
-            b.build_full().expect("a full deal")
-        })
-        .collect()
-}
-
-fn pons_text(t: pons_dds::TrickCountTable) -> String {
-    let mut tricks = [[0u8; 4]; 5];
-    for strain in pbn_core::dd::STRAINS {
-        for seat in pbn_core::bridge::Seat::ALL {
-            tricks[strain as usize][seat as usize] = t[strain].get(seat).get();
-        }
-    }
-    DdTable { tricks }.double_dummy_tricks()
-}
-
-fn pons_batch(deals: &[Deal]) -> Vec<String> {
-    pons_dds::solve_deals(&pons_full(deals), pons_dds::NonEmptyStrainFlags::ALL)
-        .into_iter()
-        .map(pons_text)
-        .collect()
-}
-
-fn pons_each(deals: &[Deal]) -> Vec<String> {
-    pons_full(deals)
-        .into_iter()
-        .map(|d| pons_text(pons_dds::solve_deal(d)))
-        .collect()
-}
-
 /// The rows timed on every core, interleaved with endplay's.
 const ALL_CORES: &[(&str, SolveFn)] = &[
-    ("`pbn_core::dd::solve_tables` (dds-bridge batch)", batch),
-    ("`pbn_core::dd::solve_table` a deal at a time (DDS `CalcAllTablesN`)", each),
-    ("pons-dds 0.2 `solve_deals`", pons_batch),
-    ("pons-dds 0.2 `solve_deal` a deal at a time", pons_each),
+    ("`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)", batch),
+    (
+        "`pbn_core::dd::solve_table` a deal at a time (pons-dds `solve_deal`)",
+        each,
+    ),
 ];
 
 /// The rows timed on one thread (a child process, `RAYON_NUM_THREADS=1`).
 const ONE_THREAD: &[(&str, SolveFn)] = &[
-    ("`pbn_core::dd::solve_hands_one_thread` (dds-bridge `Solver`)", each_one_thread),
-    ("pons-dds 0.2 `solve_deals`", pons_batch),
-    ("pons-dds 0.2 `solve_deal` a deal at a time", pons_each),
+    ("`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)", batch),
+    (
+        "`pbn_core::dd::solve_hands_one_thread` (pons-dds `Solver`, the calling thread)",
+        each_one_thread,
+    ),
 ];
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -354,12 +320,9 @@ pub fn run(args: &Args) -> Result<String, String> {
         );
     }
     let hovered = &texts[..texts.len().min(if args.quick { 2 } else { 20 })];
-    let (floor, floor_ms) = hover_floor(&deals[..hovered.len()]);
-    // Long enough for the background worker (one thread) to have solved
-    // every hovered deal, with room for a loaded machine.
-    let prefetched = Duration::from_secs_f64(floor_ms * 3.0 / 1000.0 + 1.0);
-    s += &hover_rows(args, hovered, Duration::ZERO, 200.0)?;
-    s += &hover_rows(args, hovered, prefetched, 50.0)?;
+    let floor = hover_floor(&deals[..hovered.len()]);
+    s += &hover_rows(args, hovered, false, 200.0)?;
+    s += &hover_rows(args, hovered, true, 50.0)?;
     s += &floor;
     Ok(s)
 }
@@ -399,13 +362,14 @@ fn endplay_once(
 
 /// The language server's hover on a Deal: for each deal (one game each, in
 /// one document), milliseconds from the first hover on it to the hover
-/// that shows the table (polled every 5 ms), the first hover `after` the
-/// document's diagnostics (a fresh server: nothing solved before the
-/// open), against `target_ms`.
+/// that shows the table (polled every 5 ms), the first hover right after
+/// the document's diagnostics (a fresh server: nothing solved before the
+/// open), or with `prefetched` once the server has solved every deal in
+/// the background; against `target_ms`.
 fn hover_rows(
     args: &Args,
     deals: &[String],
-    after: Duration,
+    prefetched: bool,
     target_ms: f64,
 ) -> Result<String, String> {
     use pbn_tests::lsp_client::LspClient;
@@ -426,7 +390,18 @@ fn hover_rows(
         json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": 1, "text": text}}),
     );
     let _ = c.diagnostics(uri, 1);
-    std::thread::sleep(after);
+    if prefetched {
+        // The log line of the background solving of version 1 (one
+        // thread at low priority: slow on a loaded machine).
+        c.timeout = Duration::from_secs(600);
+        c.wait_for(|m| {
+            m["method"] == "window/logMessage"
+                && m["params"]["message"].as_str().is_some_and(|s| {
+                    s.contains("version 1: ") && s.contains("in the background")
+                })
+        });
+        c.timeout = Duration::from_secs(30);
+    }
     let mut ms = Vec::new();
     let mut first_answer = Vec::new();
     for i in 0..deals.len() {
@@ -466,10 +441,10 @@ fn hover_rows(
     Ok(format!(
         "\nHover (`pbn lsp`, {} deals hovered one after another, {}): the first answer (\"solving…\") in {:.1} ms median, {:.1} ms at most; the table {:.0} ms median, {:.0} ms at most after the first hover ({within} of {} within {target_ms:.0} ms). Target ≤ {target_ms:.0} ms: **{}**.\n",
         deals.len(),
-        if after.is_zero() {
-            "from its diagnostics after the open".to_string()
+        if prefetched {
+            "every deal solved in the background first"
         } else {
-            format!("{:.1} s after them (every deal prefetched)", after.as_secs_f64())
+            "from its diagnostics after the open"
         },
         median(first_answer.clone()),
         max(&first_answer),
@@ -484,27 +459,21 @@ fn hover_rows(
 /// deal's 20 results on one thread. Split over the cores, a table shows no
 /// sooner than that divided by the core count (DDS solves a strain's four
 /// declarers on one thread, so five strains on two cores take three rounds,
-/// and the wait is longer when one strain is the hard one). Also the sum
-/// of those times, milliseconds.
-fn hover_floor(deals: &[Deal]) -> (String, f64) {
+/// and the wait is longer when one strain is the hard one).
+fn hover_floor(deals: &[Deal]) -> String {
     let mut ms = Vec::new();
     for d in deals {
         let c = cpu_seconds();
         if solve_hands_one_thread(&d.hands, &d.spot_cards).is_err() {
-            return (
-                "\nSolver CPU per hovered deal: a deal did not solve.\n".into(),
-                0.0,
-            );
+            return "\nSolver CPU per hovered deal: a deal did not solve.\n".into();
         }
         ms.push((cpu_seconds() - c) * 1000.0);
     }
-    let sum = ms.iter().sum();
     let max = ms.iter().cloned().fold(0.0, f64::max);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let text = format!(
+    format!(
         "\nSolver CPU per hovered deal (its 20 results on one thread, `solve_hands_one_thread`): {:.0} ms median, {max:.0} ms at most; on {threads} cores the hardest cannot show sooner than {:.0} ms however its work is split.\n",
         median(ms.clone()),
         max / threads as f64,
-    );
-    (text, sum)
+    )
 }

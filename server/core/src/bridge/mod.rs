@@ -45,7 +45,7 @@
 //!
 //! # The double-dummy solver
 //!
-//! Double-dummy analysis (DDS through `dds-bridge`) lives in [`crate::dd`],
+//! Double-dummy analysis (DDS 2.9 through `pons-dds`) lives in [`crate::dd`],
 //! not here: these rules run on every keystroke and check PBN conformance;
 //! solving is opt-in (`pbn check --dd`). A Result after a claim (`*`) is not
 //! a double-dummy question (players may misplay or concede):

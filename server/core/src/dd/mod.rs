@@ -2,36 +2,35 @@
 //!
 //! # The boundary
 //!
-//! The solver is Bo Haglund's DDS (C++), through the `dds-bridge` crate. It
-//! is the solver every serious bridge program uses, and writing another
-//! would be a project of its own. Only this module names `dds_bridge`
-//! (and `dds_bridge_sys`): the
-//! rest of the project sees [`DdTable`], [`Par`], [`ParContract`] and the
-//! errors of [`solve_table`], built from the core's own [`Deal`] and
-//! `contract-bridge` seats and strains. Every call into the solver runs under
-//! `catch_unwind` (the crate panics on inputs DDS rejects) and after this
-//! module's own validation, so no input makes the checker panic.
+//! The solver is `pons-dds`, a line-by-line Rust port of Bo Haglund and
+//! Soren Hein's DDS 2.9, the solver every serious bridge program uses. Only
+//! this module and the play analyses beside it name `pons_dds`: the rest of
+//! the project sees [`DdTable`], [`Par`], [`ParContract`] and the errors of
+//! [`solve_table`], built from the core's own [`Deal`] and
+//! `contract-bridge` seats and strains. Every call into the solver runs
+//! after this module's own validation ([`solver_deal`]) and under
+//! `catch_unwind`, so no input makes the checker panic.
 //!
 //! - [`solve_table`]: tricks for each strain and declarer. A full deal goes
-//!   through DDS's `CalcAllTablesN` (`dds-bridge-sys`: its strains solved on
-//!   every core), else DDS's table solver on one thread; an end position
+//!   through `solve_deal` (its five strains on the solver's pool of
+//!   threads, one per core or `RAYON_NUM_THREADS`); an end position
 //!   (§3.10, four hands of the same size below 13) through 20 single-board
 //!   solves with declarer's left-hand opponent on lead. [`solve_tables`]:
-//!   many full deals, a deal per worker (dds-bridge's batch solver:
-//!   `CalcAllTablesN` was no faster at this in `pbn-bench dd`).
+//!   many full deals (`solve_deals`, a deal and strain per task).
+//!   [`solve_hands_one_thread`]: the same on the calling thread only.
 //! - [`par`]: DDS's `DealerPar` (par contracts and score following the
 //!   vulnerability and the dealer, sacrifices included).
 //! - [`verify`]: `pbn check --dd` — compares DoubleDummyTricks,
 //!   OptimumResultTable, ParContract and OptimumScore with the solver.
 //! - The PBN forms of the results: [`DdTable::double_dummy_tricks`],
-//!   [`Par::optimum_score`], [`ParContract::pbn`].
+//!   [`Par::optimum_score`], [`Par::par_contracts`].
 
 pub mod fill;
 pub mod verify;
 
 use crate::bridge::seat_name;
 use crate::model::values::Deal;
-use contract_bridge::deal::Builder;
+use contract_bridge::deal::{Builder, FullDeal, PartialDeal};
 use contract_bridge::{AbsoluteVulnerability, Seat, Strain};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -48,6 +47,12 @@ pub const STRAINS: [Strain; 5] = [
 
 /// Declarers in the order of DoubleDummyTricks (BridgeComposer's): N, S, E, W.
 pub const DECLARERS: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
+
+/// The stack a thread needs to call [`solve_hands_one_thread`]: the
+/// solver's search recurses deep with large frames (`pons-dds` gives its
+/// own workers this much; a thread's default 2 MiB overflows, which
+/// aborts the process).
+pub const SOLVER_STACK_SIZE: usize = 16 << 20;
 
 /// Tricks each declarer takes in each strain, double dummy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +78,16 @@ impl DdTable {
             }
         }
         s
+    }
+
+    fn of(t: pons_dds::TrickCountTable) -> DdTable {
+        let mut tricks = [[0u8; 4]; 5];
+        for strain in STRAINS {
+            for seat in Seat::ALL {
+                tricks[strain as usize][seat as usize] = t[strain].get(seat).get();
+            }
+        }
+        DdTable { tricks }
     }
 }
 
@@ -109,10 +124,13 @@ impl std::fmt::Display for DdError {
 }
 
 thread_local! {
-    static SOLVER: RefCell<Option<dds_bridge::Solver>> = const { RefCell::new(None) };
+    /// The calling thread's solver for [`solve_hands_one_thread`]: its
+    /// transposition table is allocated once per thread.
+    static SOLVER: RefCell<Option<pons_dds::Solver>> = const { RefCell::new(None) };
 }
 
-fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, DdError> {
+/// Runs `f`, turning a panic into [`DdError::Solver`].
+pub(crate) fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, DdError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
         let msg = e
             .downcast_ref::<String>()
@@ -123,17 +141,20 @@ fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, DdError> {
     })
 }
 
-/// The four hands of a deal that the solver can take.
-fn builder(deal: &Deal) -> Result<(Builder, usize), DdError> {
-    builder_of(&deal.hands, &deal.spot_cards)
+/// The model's deal as the solver takes it (`contract_bridge`'s
+/// [`PartialDeal`]: a full deal widens to one, and [`FullDeal::try_from`]
+/// narrows it back), after this module's validation: every hand given,
+/// no `x` spot cards, all of the same size, no card twice, some cards.
+pub(crate) fn solver_deal(deal: &Deal) -> Result<PartialDeal, DdError> {
+    solver_deal_of(&deal.hands, &deal.spot_cards)
 }
 
-/// [`builder`] from the hands (indexed by `Seat as usize`) and their `x`
-/// spot-card counts.
-fn builder_of(
+/// [`solver_deal`] from the hands (indexed by `Seat as usize`) and their
+/// `x` spot-card counts.
+fn solver_deal_of(
     hands: &[Option<contract_bridge::Hand>; 4],
     spot_cards: &[usize; 4],
-) -> Result<(Builder, usize), DdError> {
+) -> Result<PartialDeal, DdError> {
     let mut b = Builder::default();
     let mut size = None;
     for seat in Seat::ALL {
@@ -149,17 +170,10 @@ fn builder_of(
         }
         b[seat] = hand;
     }
-    let n = size.unwrap_or(0);
-    if n == 0 {
+    if size.unwrap_or(0) == 0 {
         return Err(DdError::Empty);
     }
-    let all = Seat::ALL
-        .iter()
-        .fold(contract_bridge::Hand::EMPTY, |a, &s| a | b[s]);
-    if all.len() != 4 * n {
-        return Err(DdError::DuplicateCard);
-    }
-    Ok((b, n))
+    b.build_partial().map_err(|_| DdError::DuplicateCard)
 }
 
 /// Solves a deal: the tricks of each declarer in each strain. A full deal
@@ -174,144 +188,110 @@ pub fn solve_hands(
     hands: &[Option<contract_bridge::Hand>; 4],
     spot_cards: &[usize; 4],
 ) -> Result<DdTable, DdError> {
-    solve_hands_with(hands, spot_cards, true)
+    let deal = solver_deal_of(hands, spot_cards)?;
+    match FullDeal::try_from(deal) {
+        Ok(full) => guarded(|| DdTable::of(pons_dds::solve_deal(full))),
+        Err(_) => {
+            let objectives = end_position_objectives(deal)?;
+            let found = guarded(|| pons_dds::solve_boards(&objectives))?;
+            Ok(end_position_table(deal, &found))
+        }
+    }
 }
 
-/// [`solve_hands`] on the calling thread only: for background work that
-/// must leave the other cores to what a user waits for.
+/// [`solve_hands`] on the calling thread only, for background work that
+/// must leave the other cores to what a user waits for. The thread needs a
+/// stack of [`SOLVER_STACK_SIZE`].
 pub fn solve_hands_one_thread(
     hands: &[Option<contract_bridge::Hand>; 4],
     spot_cards: &[usize; 4],
 ) -> Result<DdTable, DdError> {
-    solve_hands_with(hands, spot_cards, false)
+    let deal = solver_deal_of(hands, spot_cards)?;
+    let full = FullDeal::try_from(deal).ok();
+    let objectives = match full {
+        Some(_) => Vec::new(),
+        None => end_position_objectives(deal)?,
+    };
+    let solved = guarded(|| {
+        SOLVER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let solver = slot.get_or_insert_with(|| pons_dds::Solver::new(Strain::Notrump));
+            match full {
+                Some(full) => DdTable::of(pons_dds::solve_deal_on(solver, full)),
+                None => {
+                    let found: Vec<_> = objectives.iter().map(|o| solver.solve_board(o)).collect();
+                    end_position_table(deal, &found)
+                }
+            }
+        })
+    });
+    if solved.is_err() {
+        // A solver interrupted by a panic starts afresh.
+        SOLVER.with(|cell| cell.replace(None));
+    }
+    solved
 }
 
-fn solve_hands_with(
-    hands: &[Option<contract_bridge::Hand>; 4],
-    spot_cards: &[usize; 4],
-    parallel: bool,
-) -> Result<DdTable, DdError> {
-    let (b, n) = builder_of(hands, spot_cards)?;
-    if n == 13 {
-        let full = b.build_full().map_err(|_| DdError::DuplicateCard)?;
-        let in_parallel = if parallel {
-            guarded(|| solve_strains_in_parallel(full))?
-        } else {
-            None
-        };
-        let t = match in_parallel {
-            Some(t) => t,
-            None => guarded(|| {
-                SOLVER.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    let solver = slot.get_or_insert_with(dds_bridge::Solver::default);
-                    solver.solve_deal(full)
-                })
-            })?,
-        };
-        let mut tricks = [[0u8; 4]; 5];
-        for strain in STRAINS {
-            for seat in Seat::ALL {
-                tricks[strain as usize][seat as usize] = u8::from(t[strain].get(seat));
-            }
-        }
-        return Ok(DdTable { tricks });
-    }
-    let partial = b.build_partial().map_err(|_| DdError::DuplicateCard)?;
-    let mut tricks = [[0u8; 4]; 5];
+/// The 20 boards of an end position: each strain, and each declarer's
+/// left-hand opponent on lead, in the order of [`end_position_table`].
+fn end_position_objectives(deal: PartialDeal) -> Result<Vec<pons_dds::Objective>, DdError> {
+    let mut out = Vec::with_capacity(20);
     for strain in STRAINS {
         for declarer in Seat::ALL {
-            let leader = declarer.lho();
-            let board =
-                dds_bridge::Board::try_new(partial, dds_bridge::CurrentTrick::new(strain, leader))
-                    .map_err(|e| DdError::Solver(e.to_string()))?;
-            let objective = dds_bridge::Objective {
+            let trick = pons_dds::CurrentTrick::new(strain, declarer.lho());
+            let board = pons_dds::Board::try_new(deal, trick)
+                .map_err(|e| DdError::Solver(e.to_string()))?;
+            out.push(pons_dds::Objective {
                 board,
-                target: dds_bridge::Target::Legal,
-            };
-            let found = guarded(|| {
-                SOLVER.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    let solver = slot.get_or_insert_with(dds_bridge::Solver::default);
-                    solver.solve_board(&objective)
-                })
-            })?;
-            let defence = found
-                .plays
-                .iter()
-                .map(|p| u8::from(p.score))
-                .max()
-                .unwrap_or(0);
-            tricks[strain as usize][declarer as usize] = (n as u8).saturating_sub(defence);
+                target: pons_dds::Target::Legal,
+            });
         }
     }
-    Ok(DdTable { tricks })
+    Ok(out)
 }
 
-/// Solves many full deals at once on every core (DDS's batch solver);
-/// `None` for a deal that is not a full 52-card deal.
+/// The table of an end position from its boards' solutions: declarer takes
+/// the tricks the opening lead's best card leaves.
+fn end_position_table(deal: PartialDeal, found: &[pons_dds::FoundPlays]) -> DdTable {
+    let n = (deal.len() / 4) as u8;
+    let mut tricks = [[0u8; 4]; 5];
+    let mut found = found.iter();
+    for strain in STRAINS {
+        for declarer in Seat::ALL {
+            let defence = found
+                .next()
+                .and_then(|f| f.plays.iter().map(|p| p.score.get()).max())
+                .unwrap_or(0);
+            tricks[strain as usize][declarer as usize] = n.saturating_sub(defence);
+        }
+    }
+    DdTable { tricks }
+}
+
+/// Solves many full deals at once on every core; `None` for a deal that is
+/// not a full 52-card deal.
 pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
     let mut idx = Vec::new();
     let mut full = Vec::new();
     for (i, d) in deals.iter().enumerate() {
-        if let Ok((b, 13)) = builder(d) {
-            if let Ok(f) = b.build_full() {
-                idx.push(i);
-                full.push(f);
-            }
+        if let Some(f) = solver_deal(d)
+            .ok()
+            .and_then(|d| FullDeal::try_from(d).ok())
+        {
+            idx.push(i);
+            full.push(f);
         }
     }
     let mut out = vec![None; deals.len()];
-    let Ok(tables) = guarded(|| dds_bridge::solve_deals(&full)) else {
+    let Ok(tables) =
+        guarded(|| pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL))
+    else {
         return out;
     };
     for (i, t) in idx.into_iter().zip(tables) {
-        let mut tricks = [[0u8; 4]; 5];
-        for strain in STRAINS {
-            for seat in Seat::ALL {
-                tricks[strain as usize][seat as usize] = u8::from(t[strain].get(seat));
-            }
-        }
-        out[i] = Some(DdTable { tricks });
+        out[i] = Some(DdTable::of(t));
     }
     out
-}
-
-/// One full deal's table through DDS's `CalcAllTablesN`, which solves its
-/// five strains as five boards on every core: about half the wall time of
-/// dds-bridge's `Solver::solve_deal` (one thread) on two cores, which is
-/// what a hover waits for. `None` when DDS reports an error (the caller
-/// then falls back to `solve_deal`). Calls are serialised: the legacy API
-/// keeps process-wide state.
-///
-/// Finer splits were measured and lose: the 20 (strain, leader) boards
-/// through dds-bridge-sys's batched `solve_board` take about 1.5× the CPU
-/// (each board is a full search; a strain's three later leaders here reuse
-/// its transposition table and a null window around the first leader's
-/// result), so more wall time on two cores. Ordering the five strains
-/// hardest first would save at most about 14% (an oracle's order, on 20
-/// random deals) and the order is not known before solving. Either way a
-/// table shows no sooner than its one-thread CPU time divided by the cores
-/// (`pbn-bench dd` prints that floor for the hovered deals).
-fn solve_strains_in_parallel(
-    full: contract_bridge::deal::FullDeal,
-) -> Option<dds_bridge::TrickCountTable> {
-    use dds_bridge_sys as sys;
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    // SAFETY: plain C structs of integers; all-zero is a valid value.
-    let mut deals: Box<sys::DdTableDeals> = Box::new(unsafe { std::mem::zeroed() });
-    deals.no_of_tables = 1;
-    deals.deals[0] = dds_bridge::dd_table_deal_from(full);
-    let filter = [0; 5];
-    // SAFETY: as above.
-    let mut res: Box<sys::DdTablesRes> = Box::new(unsafe { std::mem::zeroed() });
-    let mut par: Box<sys::AllParResults> = Box::new(unsafe { std::mem::zeroed() });
-    // SAFETY: every pointer is to a live value of the type DDS expects;
-    // mode -1 computes no par, so `par` is not written.
-    let status =
-        unsafe { sys::CalcAllTablesN(&*deals, -1, filter.as_ptr(), &mut *res, &mut *par, 0) };
-    (status == 1).then(|| res.results[0].into())
 }
 
 /// One par contract.
@@ -412,33 +392,18 @@ impl Par {
 pub fn par(table: &DdTable, vulnerability: AbsoluteVulnerability, dealer: Seat) -> Par {
     let rows = STRAINS_CDHSN.map(|strain| {
         let t = table.tricks[strain as usize];
-        dds_bridge::TrickCountRow::try_new(t[0].min(13), t[1].min(13), t[2].min(13), t[3].min(13))
-            .unwrap_or(dds_bridge::TrickCountRow::new(0, 0, 0, 0))
+        pons_dds::TrickCountRow::try_new(t[0].min(13), t[1].min(13), t[2].min(13), t[3].min(13))
+            .unwrap_or_default()
     });
-    let tricks = dds_bridge::TrickCountTable(rows);
-    // dds-bridge 0.21.0's `calculate_par` passes DDS's `DealerParBin` its
-    // vulnerability and dealer arguments in swapped order (the C function is
-    // `(table, result, dealer, vulnerable)`). Both are small integers, so we
-    // hand it the values that land in the right C parameters: a "seat" whose
-    // number is DDS's vulnerability code (0 none, 1 both, 2 NS, 3 EW) and a
-    // "vulnerability" whose code is the dealer's number (N 0, E 1, S 2, W 3).
-    // `par_follows_vulnerability_and_dealer` fails if the crate changes.
-    let ns = vulnerability.contains(AbsoluteVulnerability::NS);
-    let ew = vulnerability.contains(AbsoluteVulnerability::EW);
-    let vul_code = match (ns, ew) {
-        (false, false) => 0,
-        (true, true) => 1,
-        (true, false) => 2,
-        (false, true) => 3,
-    };
-    let as_dealer_arg = Seat::ALL[vul_code];
-    let as_vul_arg = match dealer {
-        Seat::North => dds_bridge::Vulnerability::NONE,
-        Seat::East => dds_bridge::Vulnerability::ALL,
-        Seat::South => dds_bridge::Vulnerability::NS,
-        Seat::West => dds_bridge::Vulnerability::EW,
-    };
-    let Ok(p) = guarded(|| dds_bridge::calculate_par(tricks, as_vul_arg, as_dealer_arg)) else {
+    let mut vul = pons_dds::Vulnerability::NONE;
+    if vulnerability.contains(AbsoluteVulnerability::NS) {
+        vul |= pons_dds::Vulnerability::NS;
+    }
+    if vulnerability.contains(AbsoluteVulnerability::EW) {
+        vul |= pons_dds::Vulnerability::EW;
+    }
+    let tricks = pons_dds::TrickCountTable(rows);
+    let Ok(p) = guarded(|| pons_dds::calculate_par(tricks, vul, dealer)) else {
         return Par {
             score_ns: 0,
             contracts: Vec::new(),

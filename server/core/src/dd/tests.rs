@@ -17,21 +17,64 @@ fn full_deal_matches_bridgecomposer() {
     assert_eq!(p.par_contracts(), vec!["EW 6DX-2"]);
 }
 
+/// [`solve_hands_one_thread`] on a new thread with the stack it documents.
+fn one_thread(d: &Deal) -> Result<DdTable, DdError> {
+    let d = d.clone();
+    std::thread::Builder::new()
+        .stack_size(SOLVER_STACK_SIZE)
+        .spawn(move || solve_hands_one_thread(&d.hands, &d.spot_cards))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
 /// The one-thread solve (the server's background work) gives the same
 /// table as the default one, and rejects the same deals.
 #[test]
 fn one_thread_solve_matches() {
     let d = deal("N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7");
-    let t = solve_hands_one_thread(&d.hands, &d.spot_cards).unwrap();
-    assert_eq!(t.double_dummy_tricks(), "63b3c63b3c492a0492a0");
-    let d = deal("N:AK... QJ... T9... 87...");
-    let one = solve_hands_one_thread(&d.hands, &d.spot_cards);
-    assert_eq!(one, solve_table(&d));
-    let d = deal("N:AKQ... - - -");
+    assert_eq!(one_thread(&d).unwrap().double_dummy_tricks(), "63b3c63b3c492a0492a0");
+    for end in ["N:AK... QJ... T9... 87...", "N:A.K.. K.A.. Q.Q.. J.J.."] {
+        let d = deal(end);
+        assert_eq!(one_thread(&d), solve_table(&d), "{end}");
+    }
     assert_eq!(
-        solve_hands_one_thread(&d.hands, &d.spot_cards),
+        one_thread(&deal("N:AKQ... - - -")),
         Err(DdError::MissingHand(Seat::East))
     );
+}
+
+/// The conversion the play analyses share: a full deal narrows back to
+/// `FullDeal`, an end position does not, and a bad deal is an error.
+#[test]
+fn solver_deal_validates_and_converts() {
+    let full = deal("N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7");
+    let d = solver_deal(&full).unwrap();
+    assert_eq!(d.len(), 52);
+    assert!(FullDeal::try_from(d).is_ok());
+    let end = solver_deal(&deal("N:AK... QJ... T9... 87...")).unwrap();
+    assert_eq!(end.len(), 8);
+    assert!(FullDeal::try_from(end).is_err());
+    assert_eq!(
+        solver_deal(&deal("N:AK... Q... T9... 87...")),
+        Err(DdError::UnequalHands)
+    );
+}
+
+/// Many deals at once give the tables of one at a time, and a deal that is
+/// not full is `None`.
+#[test]
+fn batch_matches_single_solves() {
+    let deals = [
+        deal("N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7"),
+        deal("N:AK... QJ... T9... 87..."),
+        deal("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"),
+    ];
+    let batch = solve_tables(&deals);
+    assert_eq!(batch[0], solve_table(&deals[0]).ok());
+    assert_eq!(batch[1], None);
+    assert_eq!(batch[2], solve_table(&deals[2]).ok());
+    assert_eq!(batch[2].unwrap().get(Strain::Notrump, Seat::North), 13);
 }
 
 #[test]
