@@ -46,12 +46,17 @@ fn every_ending_in_the_middle_of_a_long_solve_is_clean() {
             .map(|(i, _)| i)
             .take(3)
             .collect();
+        let mut solving = false;
         for line in deal_lines {
-            c.request(
+            let h = c.request(
                 "textDocument/hover",
                 json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 10}}),
             );
+            solving |= h["result"]["contents"]["value"]
+                .as_str()
+                .is_some_and(|md| md.contains("solving"));
         }
+        assert!(solving, "round {round}: no solve was under way");
         // Vary the moment: at once, or some milliseconds into the solving.
         std::thread::sleep(Duration::from_millis((round as u64 * 37) % 300));
         let start = Instant::now();
