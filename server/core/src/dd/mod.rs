@@ -27,6 +27,8 @@
 //!   [`Par::optimum_score`], [`ParContract::pbn`].
 
 pub mod fill;
+pub mod leads;
+pub mod play;
 pub mod verify;
 
 use crate::bridge::seat_name;
