@@ -586,7 +586,7 @@ pub(crate) mod tests {
             ("[Deal \"N:AKQ... - - -\"]\n[Contract \"S\"]\n[Play \"N\"]\nSA\n", NoAnalysis::Deal(DdError::MissingHand(Seat::East))),
             ("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Play \"N\"]\nS2\n", NoAnalysis::NoContract),
             ("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Contract \"Pass\"]\n", NoAnalysis::PassedOut),
-            ("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Contract \"S\"]\n", NoAnalysis::NoPlay),
+            ("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n", NoAnalysis::NoPlay),
             ("[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n[Contract \"7S\"]\n", NoAnalysis::NoLeader),
             ("[Deal \"N:Axx.A.. .KQ.. ..A2. 3...2\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2\n", NoAnalysis::Deal(DdError::SpotCards(Seat::North))),
         ];
