@@ -474,6 +474,159 @@ pub fn analyse_game(
     Ok((line, report))
 }
 
+// ---- `pbn dd --play`: the analysis as commentary -------------------------
+
+/// The comment written after a costly card (§3.8, suits as `\S` `\H` `\D`
+/// `\C`): `{DD -1: better \SK \SQ}`.
+pub fn cost_comment(c: &CardCost) -> String {
+    let mut s = format!("{{DD -{}: better", c.cost);
+    for &b in &c.better {
+        s.push_str(" \\");
+        s.push_str(bridge::card_word(b));
+    }
+    s.push('}');
+    s
+}
+
+/// Whether `text` is a comment [`cost_comment`] writes.
+pub fn is_cost_comment(text: &str) -> bool {
+    let Some(rest) = text
+        .strip_prefix("{DD -")
+        .and_then(|r| r.strip_suffix('}'))
+    else {
+        return false;
+    };
+    let Some((n, cards)) = rest.split_once(": better") else {
+        return false;
+    };
+    !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && !cards.is_empty()
+        && cards.split(' ').skip(1).all(|c| {
+            c.strip_prefix('\\')
+                .and_then(crate::spec::cards::canonical)
+                .is_some_and(|k| c[1..] == *k)
+        })
+        && cards.starts_with(' ')
+}
+
+/// What [`annotate`] did to one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnnotatedGame {
+    /// 0-based game index.
+    pub game: usize,
+    /// Byte offset of the game (for file:line:column).
+    pub offset: usize,
+    /// Why the play was not analysed (the game is left as it is).
+    pub skipped: Option<String>,
+    /// Cards that cost tricks.
+    pub costly: usize,
+    /// How the analysed cards end.
+    pub end: Option<PlayEnd>,
+    /// Replacements: the comments added, changed or removed.
+    pub edits: Vec<super::fill::Edit>,
+}
+
+/// The whole file after [`annotate`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annotated {
+    pub text: String,
+    /// Every game with a play section, in order.
+    pub games: Vec<AnnotatedGame>,
+}
+
+/// The edits that put a [`cost_comment`] after each costly card of `g` and
+/// take away the ones this function wrote before and no longer holds
+/// (so a second run changes nothing). Nothing else is touched.
+pub fn annotate_game(src: &str, g: &Game) -> Option<AnnotatedGame> {
+    let p = g.play.as_ref()?;
+    let mut out = AnnotatedGame {
+        game: g.index,
+        offset: g.range.start,
+        skipped: None,
+        costly: 0,
+        end: None,
+        edits: Vec::new(),
+    };
+    if g.syntax_error {
+        out.skipped = Some("the game has a syntax error".into());
+        return Some(out);
+    }
+    let t = crate::model::typed::typed(src, g);
+    let (line, report) = match analyse_game(src, g, &t) {
+        Ok((line, Ok(r))) => (line, r),
+        Ok((_, Err(e))) => {
+            out.skipped = Some(e.to_string());
+            return Some(out);
+        }
+        Err(e) => {
+            out.skipped = Some(e.to_string());
+            return Some(out);
+        }
+    };
+    out.end = Some(line.end);
+    let mut wanted: Vec<Option<String>> = vec![None; p.entries.len()];
+    for (i, c) in report.costly() {
+        out.costly += 1;
+        if let Some(w) = line.items.get(i).and_then(|&k| wanted.get_mut(k)) {
+            *w = Some(cost_comment(c));
+        }
+    }
+    for (k, e) in p.entries.iter().enumerate() {
+        let end = e
+            .post()
+            .iter()
+            .map(|a| a.range.end)
+            .fold(e.range.end, usize::max);
+        // Ours: a brace comment after one space.
+        let ours = g.comments.iter().find(|c| {
+            c.range.start == end + 1
+                && src.as_bytes().get(end) == Some(&b' ')
+                && src.get(c.range.clone()).is_some_and(is_cost_comment)
+        });
+        let have = ours.and_then(|c| src.get(c.range.clone()));
+        match (&wanted[k], ours) {
+            (Some(w), _) if have == Some(w.as_str()) => {}
+            (Some(w), Some(c)) => out.edits.push(super::fill::Edit {
+                range: c.range.clone(),
+                text: w.clone(),
+            }),
+            (Some(w), None) => out.edits.push(super::fill::Edit {
+                range: end..end,
+                text: format!(" {w}"),
+            }),
+            (None, Some(c)) => out.edits.push(super::fill::Edit {
+                range: end..c.range.end,
+                text: String::new(),
+            }),
+            (None, None) => {}
+        }
+    }
+    Some(out)
+}
+
+/// `pbn dd --play`: [`annotate_game`] on every game, on every core.
+pub fn annotate(doc: &crate::model::Document, src: &str) -> Annotated {
+    let games: Vec<AnnotatedGame> = crate::par::map(&doc.games, |g| annotate_game(src, g))
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut edits: Vec<&super::fill::Edit> = games.iter().flat_map(|g| &g.edits).collect();
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    let mut text = String::with_capacity(src.len() + edits.len() * 24);
+    let mut at = 0;
+    for e in edits {
+        if e.range.start < at {
+            continue;
+        }
+        text.push_str(&src[at..e.range.start]);
+        text.push_str(&e.text);
+        at = e.range.end;
+    }
+    text.push_str(&src[at..]);
+    Annotated { text, games }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -595,6 +748,48 @@ pub(crate) mod tests {
             let got = analyse_game(text, &g, &t).err();
             assert_eq!(got.as_ref(), Some(&why), "{text}");
             assert!(!why.to_string().is_empty());
+        }
+    }
+
+    fn annotated(text: &str) -> Annotated {
+        let tree = crate::syntax::parse_pieces(text);
+        let doc = crate::model::lower(&tree, text);
+        annotate(&doc, text)
+    }
+
+    #[test]
+    fn the_costly_card_gets_a_comment_and_a_second_run_changes_nothing() {
+        let once = annotated(END);
+        assert_eq!(
+            once.text,
+            END.replace("S2 HQ", "S2 {DD -1: better \\HA} HQ")
+        );
+        assert_eq!(once.games[0].costly, 1);
+        let twice = annotated(&once.text);
+        assert_eq!(twice.text, once.text);
+        assert!(twice.games[0].edits.is_empty());
+    }
+
+    #[test]
+    fn a_stale_comment_of_ours_goes_and_other_comments_stay() {
+        // The best lead now: our old comment goes, the user's stays.
+        let text = END.replace(
+            "S2 HQ D2 S3\nHA HK DA C2",
+            "HA {DD -1: better \\S2} {mine} HQ D2 S3\nS2 {DD -2} HK DA C2",
+        );
+        let out = annotated(&text);
+        assert_eq!(
+            out.text,
+            END.replace("S2 HQ D2 S3\nHA HK DA C2", "HA {mine} HQ D2 S3\nS2 {DD -2} HK DA C2")
+        );
+    }
+
+    #[test]
+    fn our_comments_are_recognised_strictly() {
+        assert!(is_cost_comment("{DD -1: better \\HA}"));
+        assert!(is_cost_comment("{DD -12: better \\HA \\ST}"));
+        for other in ["{DD -1}", "{DD -1: better}", "{DD -x: better \\HA}", "{DD -1: better \\H1}", "{DD -1: better HA}", "{dd -1: better \\HA}"] {
+            assert!(!is_cost_comment(other), "{other}");
         }
     }
 }
