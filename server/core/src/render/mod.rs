@@ -570,3 +570,24 @@ pub fn record(src: &str, g: &Game) -> Record {
 
 #[cfg(test)]
 mod tests;
+
+// ---- Double-dummy play analysis and opening leads (asked for: `--dd`) ----
+
+/// A card as hand records print it: `♠K`, `♥10`.
+pub fn card_text(c: contract_bridge::Card) -> String {
+    format!("{}{}", suit_symbol(c.suit), rank_text(c.rank))
+}
+
+/// "West leads (♠ trumps): ♠K: 5, ♥7 ♥2: 4": the tricks of the defence
+/// after each opening lead.
+pub fn leads_text(l: &crate::dd::leads::Leads) -> String {
+    let trumps = match l.strain.suit() {
+        Some(s) => format!("{} trumps", suit_symbol(s)),
+        None => "notrump".to_owned(),
+    };
+    format!(
+        "{} leads ({trumps}): {}",
+        seat_name(l.leader),
+        l.text(card_text)
+    )
+}
