@@ -814,7 +814,7 @@ fn card_dd(snap: &Snapshot, game: &Game, t: &TypedGame, k: usize) -> Option<Stri
     let side = bridge::side_name(c.seat);
     if c.cost == 0 {
         return Some(format!(
-            "**Double dummy:** keeps {} trick(s) for {side}",
+            "**Double dummy:** costs nothing ({side} take {} trick(s))",
             mine(after)
         ));
     }
