@@ -998,7 +998,10 @@ S8 S4 S3 SA
         let card = |line, needle, k| {
             let h = at(&s, line, needle, k);
             let h = h.split("\n\n*Double dummy").next().unwrap_or("").to_owned();
-            h.split("\n\n**Double dummy:**").next().unwrap_or("").to_owned()
+            h.split("\n\n**Double dummy:**")
+                .next()
+                .unwrap_or("")
+                .to_owned()
         };
         insta::assert_snapshot!("card_lead", card(15, "DK", 0));
         insta::assert_snapshot!("card_winner", card(15, "DA", 0));
