@@ -4,7 +4,8 @@
 use super::files::{self, Input};
 use super::write;
 use clap::Args;
-use pbn_core::dd::fill::{fill, GameReport};
+use pbn_core::dd::fill::{fill, Filled, GameReport};
+use pbn_core::dd::play::{annotate, Annotated, PlayEnd};
 use pbn_core::text::{decode, encode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,8 +23,15 @@ use std::process::ExitCode;
 /// alone. Files are written back like `pbn fmt` writes them (temporary file
 /// and rename; symlinks, owner and mode kept; read-only files need --force).
 #[derive(Args)]
+///
+/// With --play, writes the play analysis instead: after each played card
+/// that gave tricks away double dummy, a comment `{DD -1: better \SK \SQ}`
+/// (the tricks it cost and the cards that would have kept them; PBN 2.1
+/// §3.6, §3.8). Comments it wrote before are updated or removed, so a
+/// second run changes nothing. With --leads, prints each game's opening
+/// leads and the tricks the defence takes after each; nothing is written.
 #[command(
-    after_help = "Examples:\n  pbn dd deals.pbn\n  pbn dd --check tournaments/\n  pbn dd --overwrite --stdout analysed.pbn\n  cat deals.pbn | pbn dd -\n\nAfterwards `pbn check --dd FILE` verifies every value against the solver."
+    after_help = "Examples:\n  pbn dd deals.pbn\n  pbn dd --check tournaments/\n  pbn dd --overwrite --stdout analysed.pbn\n  cat deals.pbn | pbn dd -\n  pbn dd --play played.pbn\n  pbn dd --play --check played.pbn\n  pbn dd --leads deals.pbn\n\nAfterwards `pbn check --dd FILE` verifies every value against the solver."
 )]
 pub struct DdArgs {
     /// Files or directories (searched for *.pbn); `-` reads stdin and writes stdout.
@@ -43,6 +51,14 @@ pub struct DdArgs {
     /// Write read-only files too.
     #[arg(long)]
     force: bool,
+    /// Write the double-dummy cost of each card played, as a comment after
+    /// each costly card, instead of the double-dummy tags.
+    #[arg(long, conflicts_with_all = ["overwrite", "leads"])]
+    play: bool,
+    /// Print the opening leads of each game with a contract (tricks of the
+    /// defence after each lead); writes nothing.
+    #[arg(long, conflicts_with_all = ["overwrite", "check", "stdout", "force"])]
+    leads: bool,
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -94,6 +110,9 @@ fn report(name: &str, text: &str, g: &GameReport, check: bool, overwrite: bool) 
 }
 
 pub fn run(args: DdArgs) -> ExitCode {
+    if args.leads {
+        return leads(&args.paths);
+    }
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
         Err(e) => {
@@ -119,7 +138,15 @@ pub fn run(args: DdArgs) -> ExitCode {
         let result = std::panic::catch_unwind(|| {
             let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
             let doc = pbn_core::model::lower(&trees, &source.text);
-            fill(&doc, &source.text, overwrite)
+            if args.play {
+                let a = annotate(&doc, &source.text);
+                Filled {
+                    games: play_reports(&name, &source.text, &a, args.check),
+                    text: a.text,
+                }
+            } else {
+                fill(&doc, &source.text, overwrite)
+            }
         });
         let filled = match result {
             Ok(f) => f,
@@ -130,7 +157,9 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         };
         for g in &filled.games {
-            report(&name, &source.text, g, args.check, overwrite);
+            if !args.play {
+                report(&name, &source.text, g, args.check, overwrite);
+            }
             if !g.is_complete() {
                 incomplete += 1;
             }
@@ -162,11 +191,110 @@ pub fn run(args: DdArgs) -> ExitCode {
     }
     if args.check {
         if incomplete > 0 {
-            errln!("{incomplete} game(s) with double-dummy tags missing or wrong");
+            let what = if args.play {
+                "play comments missing or out of date"
+            } else {
+                "double-dummy tags missing or wrong"
+            };
+            errln!("{incomplete} game(s) with {what}");
             return ExitCode::from(1);
         }
     } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
         errln!("wrote {changed} file(s), {unchanged} unchanged");
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `pbn dd --play`: one line per game with a play (`--check`: on stdout,
+/// only the games whose comments would change); the games that would
+/// change come back as incomplete reports, so `--check` counts them.
+fn play_reports(name: &str, text: &str, a: &Annotated, check: bool) -> Vec<GameReport> {
+    let mut out = Vec::new();
+    for g in &a.games {
+        let (l, c) = line_col(text, g.offset);
+        let at = format!("{name}:{l}:{c}: game {}", g.game + 1);
+        if let Some(why) = &g.skipped {
+            errln!("{at}: play not analysed: {why}");
+            continue;
+        }
+        let end = match g.end {
+            Some(PlayEnd::Stopped { why, .. }) => format!("; analysed up to {why}"),
+            Some(PlayEnd::Claimed) => "; the rest claimed".into(),
+            _ => String::new(),
+        };
+        let verb = if check { "out of date" } else { "updated" };
+        let changes = if g.edits.is_empty() {
+            String::new()
+        } else {
+            format!(", comments {verb}")
+        };
+        let line = format!("{at}: {} costly card(s){end}{changes}", g.costly);
+        if check {
+            if !g.edits.is_empty() {
+                outln!("{line}");
+            }
+        } else {
+            errln!("{line}");
+        }
+        if !g.edits.is_empty() {
+            out.push(GameReport {
+                game: g.game,
+                offset: g.offset,
+                missing: vec!["play comments"],
+                ..GameReport::default()
+            });
+        }
+    }
+    out
+}
+
+/// `pbn dd --leads`: the opening leads of every game with a contract.
+fn leads(paths: &[PathBuf]) -> ExitCode {
+    use pbn_core::dd::leads::{opening_leads, setup_of};
+    let inputs = match files::expand(paths) {
+        Ok(v) => v,
+        Err(e) => {
+            errln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    for input in &inputs {
+        let (bytes, _) = match write::read_input(input) {
+            Ok(r) => r,
+            Err(e) => {
+                errln!("error: {}: {}", input.display(), write::message(&e));
+                failed = true;
+                continue;
+            }
+        };
+        let name = input.display();
+        let source = decode(&bytes);
+        let text = source.text.as_str();
+        let trees = pbn_core::syntax::parse_split(text, usize::MAX);
+        let doc = pbn_core::model::lower(&trees, text);
+        for g in &doc.games {
+            let t = pbn_core::model::typed::typed(text, g);
+            let Ok(setup) = setup_of(&t) else { continue };
+            let (l, c) = line_col(text, g.range.start);
+            let board = g
+                .value("Board")
+                .filter(|b| !b.trim().is_empty() && *b != "?")
+                .map(|b| format!(" (Board {b})"))
+                .unwrap_or_default();
+            let at = format!("{name}:{l}:{c}: game {}{board}", g.index + 1);
+            match opening_leads(&setup) {
+                Ok(leads) => outln!("{at}: {}", pbn_core::render::leads_text(&leads)),
+                Err(e) => {
+                    errln!("{at}: leads not solved: {e}");
+                    failed = true;
+                }
+            }
+        }
     }
     if failed {
         ExitCode::from(2)

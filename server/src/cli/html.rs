@@ -10,10 +10,12 @@ use std::process::{Command, ExitCode};
 /// commentary, and the game's errors. Inline CSS, no script, no network;
 /// suit symbols have text alternatives; one column on a phone; printing
 /// puts one or two boards on each A4 page. `--pdf` prints the page to PDF
-/// through a headless Chromium.
+/// through a headless Chromium. With --dd, the double-dummy solver adds the
+/// table and par (when the file has none), the opening leads, and marks
+/// each card that gave tricks away (`−1`).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn html examples/schiphol.pbn -o schiphol.html\n  pbn html games.pbn -o records.html --pdf records.pdf\n  pbn html games.pbn --board 3 -o board3.html\n\nPDF output needs Chromium (Debian/Ubuntu: apt-get install chromium; or set CHROMIUM=/path/to/chrome)."
+    after_help = "Examples:\n  pbn html examples/schiphol.pbn -o schiphol.html\n  pbn html games.pbn -o records.html --pdf records.pdf\n  pbn html games.pbn --board 3 -o board3.html\n  pbn html played.pbn --dd -o analysed.html\n\nPDF output needs Chromium (Debian/Ubuntu: apt-get install chromium; or set CHROMIUM=/path/to/chrome)."
 )]
 pub struct HtmlArgs {
     /// The PBN file; `-` reads standard input.
@@ -27,10 +29,14 @@ pub struct HtmlArgs {
     /// Only the games whose Board tag is N.
     #[arg(long, value_name = "N")]
     board: Option<String>,
+    /// Solve: the double-dummy table and par when the file has none, the
+    /// opening leads, and the tricks each card played gave away.
+    #[arg(long)]
+    dd: bool,
 }
 
 pub fn run(args: HtmlArgs) -> ExitCode {
-    let (name, records) = match super::show::records(&args.path, args.board.as_deref()) {
+    let (name, records) = match super::show::records(&args.path, args.board.as_deref(), args.dd) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

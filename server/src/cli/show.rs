@@ -14,10 +14,12 @@ use std::process::ExitCode;
 /// high card points, the auction from West with its notes, contract and
 /// result, the play trick by trick (leader, winner), the double-dummy table
 /// and par when the file has them, the commentary, and the game's errors
-/// (a game with errors is drawn as far as it can be read).
+/// (a game with errors is drawn as far as it can be read). With --dd, the
+/// double-dummy solver adds the table and par (when the file has none), the
+/// opening leads, and marks each card that gave tricks away (`−1`).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn show examples/schiphol.pbn\n  pbn show games.pbn --board 7\n  pbn show games.pbn --color always | less -R\n  pbn show - < games.pbn"
+    after_help = "Examples:\n  pbn show examples/schiphol.pbn\n  pbn show played.pbn --dd\n  pbn show games.pbn --board 7\n  pbn show games.pbn --color always | less -R\n  pbn show - < games.pbn"
 )]
 pub struct ShowArgs {
     /// The PBN file; `-` reads standard input.
@@ -28,11 +30,20 @@ pub struct ShowArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+    /// Solve: the double-dummy table and par when the file has none, the
+    /// opening leads, and the tricks each card played gave away.
+    #[arg(long)]
+    dd: bool,
 }
 
 /// The records of the file at `path` (games with Board `board` only, when
-/// given), each with its errors as `file:line:column: error[CODE]: message`.
-pub fn records(path: &Path, board: Option<&str>) -> Result<(String, Vec<Record>), String> {
+/// given), each with its errors as `file:line:column: error[CODE]: message`;
+/// with `dd`, what the solver adds ([`render::add_dd`]).
+pub fn records(
+    path: &Path,
+    board: Option<&str>,
+    dd: bool,
+) -> Result<(String, Vec<Record>), String> {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
@@ -44,7 +55,17 @@ pub fn records(path: &Path, board: Option<&str>) -> Result<(String, Vec<Record>)
     let text = source.text.as_str();
     let tree = pbn_core::syntax::parse_pieces(text);
     let doc = pbn_core::model::lower(&tree, text);
-    let mut records: Vec<Record> = doc.games.iter().map(|g| render::record(text, g)).collect();
+    let mut records: Vec<Record> = doc
+        .games
+        .iter()
+        .map(|g| {
+            let mut r = render::record(text, g);
+            if dd && board.is_none_or(|b| r.board.as_deref() == Some(b.trim())) {
+                render::add_dd(&mut r, text, g);
+            }
+            r
+        })
+        .collect();
     let checked = check_text(&source, &CheckOptions::default());
     let index = LineIndex::new(text);
     for d in checked.diagnostics {
@@ -75,7 +96,7 @@ pub fn records(path: &Path, board: Option<&str>) -> Result<(String, Vec<Record>)
 }
 
 pub fn run(args: ShowArgs) -> ExitCode {
-    let (_, records) = match records(&args.path, args.board.as_deref()) {
+    let (_, records) = match records(&args.path, args.board.as_deref(), args.dd) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

@@ -8,6 +8,11 @@
 //!
 //! - [`DdService::lookup`] (the hover) returns at once: the result, or
 //!   [`Lookup::Solving`] after queueing the deal.
+//! - [`DdService::lookup_play`] and [`DdService::lookup_leads`]: the same
+//!   for a game's play analysis card by card (the hover on a card and the
+//!   inlay hints) and its opening leads (the Deal hover). A hover's job
+//!   goes to the front of the queue, the inlay hints' to the back, so the
+//!   hovered game's play analysis goes first.
 //! - [`DdService::solve`] (the code action, the `[check] dd` diagnostics)
 //!   waits for the worker, on the calling (blocking) thread.
 //!
@@ -21,7 +26,10 @@
 //! the job is dropped (a waiting caller gets `None`), so typing never queues
 //! up work for deals that no longer exist.
 
+use pbn_core::dd::leads::Leads;
+use pbn_core::dd::play::{PlayReport, PlayTrace, Setup};
 use pbn_core::dd::verify::{Position, Solved};
+use pbn_core::dd::DdError;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -52,35 +60,77 @@ impl Staleness {
     }
 }
 
-/// What [`DdService::lookup`] found.
+/// What [`DdService::lookup`] (and `lookup_play`, `lookup_leads`) found.
 #[derive(Clone, Debug)]
-pub enum Lookup {
-    Ready(Arc<Solved>),
+pub enum Lookup<T = Solved> {
+    Ready(Arc<T>),
     /// Queued or being solved.
     Solving,
 }
 
+/// A game's play analysis card by card.
+pub type PlaySolved = Result<PlayReport, DdError>;
+/// A game's opening leads.
+pub type LeadsSolved = Result<Leads, DdError>;
+
+/// What a job solves: a deal's table and par, a play, or opening leads.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Table(Position),
+    Play(PlayTrace),
+    Leads(Setup),
+}
+
+/// A solved [`Key`].
+#[derive(Clone)]
+enum Answer {
+    Table(Arc<Solved>),
+    Play(Arc<PlaySolved>),
+    Leads(Arc<LeadsSolved>),
+}
+
+impl Key {
+    fn solve(&self, one_thread: bool) -> Answer {
+        match self {
+            Key::Table(p) if one_thread => Answer::Table(Arc::new(p.solve_one_thread())),
+            Key::Table(p) => Answer::Table(Arc::new(p.solve())),
+            Key::Play(t) => Answer::Play(Arc::new(pbn_core::dd::play::analyse_play(t))),
+            Key::Leads(s) => Answer::Leads(Arc::new(pbn_core::dd::leads::opening_leads(s))),
+        }
+    }
+
+    /// The answer for a solver failure of ours.
+    fn failed(&self) -> Answer {
+        let e = DdError::Solver("internal error while solving".into());
+        match self {
+            Key::Table(_) => Answer::Table(Arc::new(Err(e))),
+            Key::Play(_) => Answer::Play(Arc::new(Err(e))),
+            Key::Leads(_) => Answer::Leads(Arc::new(Err(e))),
+        }
+    }
+}
+
 struct Job {
-    position: Position,
+    position: Key,
     asked: Vec<Staleness>,
 }
 
 #[derive(Default)]
 struct Inner {
-    cache: HashMap<Position, Arc<Solved>>,
+    cache: HashMap<Key, Answer>,
     queue: VecDeque<Job>,
-    /// The position the worker is solving.
-    running: Option<Position>,
+    /// The job the worker is solving.
+    running: Option<Key>,
     worker: bool,
     /// The background worker's jobs ([`DdService::prefetch`]).
     background: VecDeque<Job>,
     /// The position the background worker is solving.
-    background_running: Option<Position>,
+    background_running: Option<Key>,
     background_worker: bool,
 }
 
 impl Inner {
-    fn running_slot(&mut self, background: bool) -> &mut Option<Position> {
+    fn running_slot(&mut self, background: bool) -> &mut Option<Key> {
         if background {
             &mut self.background_running
         } else {
@@ -88,8 +138,15 @@ impl Inner {
         }
     }
 
-    fn queued(&mut self, p: &Position) -> Option<&mut Job> {
+    fn queued(&mut self, p: &Key) -> Option<&mut Job> {
         self.queue.iter_mut().find(|j| &j.position == p)
+    }
+
+    fn table(&self, p: &Position) -> Option<Arc<Solved>> {
+        match self.cache.get(&Key::Table(p.clone()))? {
+            Answer::Table(r) => Some(r.clone()),
+            _ => None,
+        }
     }
 }
 
@@ -115,34 +172,64 @@ impl DdService {
     /// The cached result of `p`, else queues it and says so. Never waits.
     pub fn lookup(&'static self, p: &Position, asked: &Staleness) -> Lookup {
         let mut inner = self.lock();
-        if let Some(r) = inner.cache.get(p) {
-            return Lookup::Ready(r.clone());
+        if let Some(r) = inner.table(p) {
+            return Lookup::Ready(r);
         }
         // Someone waits for it: ahead of the code actions' and
         // diagnostics' deals queued before.
-        self.enqueue(&mut inner, p, asked, true);
+        self.enqueue(&mut inner, &Key::Table(p.clone()), asked, true);
+        Lookup::Solving
+    }
+
+    /// The cached play analysis of `t`, else queues it (`front`: a hover,
+    /// ahead of everything queued; else behind it) and says so.
+    pub fn lookup_play(
+        &'static self,
+        t: &PlayTrace,
+        asked: &Staleness,
+        front: bool,
+    ) -> Lookup<PlaySolved> {
+        let key = Key::Play(t.clone());
+        let mut inner = self.lock();
+        if let Some(Answer::Play(r)) = inner.cache.get(&key) {
+            return Lookup::Ready(r.clone());
+        }
+        self.enqueue(&mut inner, &key, asked, front);
+        Lookup::Solving
+    }
+
+    /// The cached opening leads of `s`, else queues them (at the front: a
+    /// hover) and says so.
+    pub fn lookup_leads(&'static self, s: &Setup, asked: &Staleness) -> Lookup<LeadsSolved> {
+        let key = Key::Leads(s.clone());
+        let mut inner = self.lock();
+        if let Some(Answer::Leads(r)) = inner.cache.get(&key) {
+            return Lookup::Ready(r.clone());
+        }
+        self.enqueue(&mut inner, &key, asked, true);
         Lookup::Solving
     }
 
     /// The cached result of `p`, without queueing it.
     pub fn cached(&self, p: &Position) -> Option<Arc<Solved>> {
-        self.lock().cache.get(p).cloned()
+        self.lock().table(p)
     }
 
     /// The result of `p`, waiting for the worker to solve it first; `None`
     /// when `asked` became stale before it was solved.
     pub fn solve(&'static self, p: &Position, asked: &Staleness) -> Option<Arc<Solved>> {
+        let key = Key::Table(p.clone());
         let mut inner = self.lock();
         loop {
-            if let Some(r) = inner.cache.get(p) {
-                return Some(r.clone());
+            if let Some(r) = inner.table(p) {
+                return Some(r);
             }
             if asked.is_stale() {
                 return None;
             }
-            if inner.running.as_ref() != Some(p) {
+            if inner.running.as_ref() != Some(&key) {
                 // Waited for: ahead of the hovers' prefetches.
-                self.enqueue(&mut inner, p, asked, true);
+                self.enqueue(&mut inner, &key, asked, true);
             }
             inner = self
                 .done
@@ -156,7 +243,7 @@ impl DdService {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn enqueue(&'static self, inner: &mut Inner, p: &Position, asked: &Staleness, front: bool) {
+    fn enqueue(&'static self, inner: &mut Inner, p: &Key, asked: &Staleness, front: bool) {
         if inner.running.as_ref() == Some(p) {
             return;
         }
@@ -198,7 +285,8 @@ impl DdService {
     /// thread; returns how many of them are solved when it stops.
     pub fn prefetch(&'static self, positions: &[Position], asked: &Staleness) -> usize {
         let mut inner = self.lock();
-        for p in positions {
+        let positions: Vec<Key> = positions.iter().cloned().map(Key::Table).collect();
+        for p in &positions {
             if inner.cache.contains_key(p) {
                 continue;
             }
@@ -238,14 +326,11 @@ impl DdService {
         }
     }
 
-    fn store(&self, inner: &mut Inner, position: Position, solved: Solved) {
+    fn store(&self, inner: &mut Inner, position: Key, solved: Answer) {
         if inner.cache.len() >= CACHE_LIMIT {
             inner.cache.clear();
         }
-        inner
-            .cache
-            .entry(position)
-            .or_insert_with(|| Arc::new(solved));
+        inner.cache.entry(position).or_insert(solved);
         self.done.notify_all();
     }
 
@@ -306,18 +391,8 @@ impl DdService {
             };
             // `solve` catches the solver's panics; a panic here would be a
             // bug of ours, and must not leave `running` set.
-            let solved = std::panic::catch_unwind(|| {
-                if background {
-                    position.solve_one_thread()
-                } else {
-                    position.solve()
-                }
-            })
-            .unwrap_or_else(|_| {
-                Err(pbn_core::dd::DdError::Solver(
-                    "internal error while solving".into(),
-                ))
-            });
+            let solved = std::panic::catch_unwind(|| position.solve(background))
+                .unwrap_or_else(|_| position.failed());
             let mut inner = self.lock();
             *inner.running_slot(background) = None;
             self.store(&mut inner, position, solved);

@@ -26,6 +26,8 @@
 //!   [`Par::optimum_score`], [`Par::par_contracts`].
 
 pub mod fill;
+pub mod leads;
+pub mod play;
 pub mod verify;
 
 use crate::bridge::seat_name;

@@ -42,6 +42,10 @@ fn pieces(p: &[Piece]) -> String {
         .map(|p| match p {
             Piece::Text(t) => escape(t),
             Piece::Suit(s) => suit(*s),
+            Piece::Cost(n) => format!(
+                "<sup class=\"cost\" title=\"gave away {n} trick(s), double dummy\">{}</sup>",
+                super::cost_text(*n)
+            ),
         })
         .collect()
 }
@@ -69,6 +73,7 @@ thead th{border-bottom:1px solid var(--line)}
 .play td,.play th{padding:1px 4px}
 .play .won{font-weight:bold;text-decoration:underline}
 .dd td{text-align:right}
+.cost{color:#b35900;font-weight:bold}
 .notes{margin:2px 0 8px;padding-left:0;list-style:none;font-size:.92rem}
 .result{margin:4px 0}
 .commentary{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.92rem;border-left:3px solid var(--line);padding-left:8px}
@@ -239,6 +244,20 @@ fn dd(r: &Record, out: &mut String) {
     }
 }
 
+/// The opening leads and the play analysis line (`--dd`).
+fn dd_analysis(r: &Record, out: &mut String) {
+    if let Some(l) = &r.leads {
+        let _ = write!(
+            out,
+            "<p class=\"result\"><b>Opening leads:</b> {}</p>",
+            escape(l)
+        );
+    }
+    if let Some(p) = &r.dd_play {
+        let _ = write!(out, "<p class=\"result\">{}</p>", escape(p));
+    }
+}
+
 /// One board's record as an `<article>`.
 pub fn record(r: &Record, out: &mut String) {
     let _ = write!(
@@ -296,6 +315,7 @@ pub fn record(r: &Record, out: &mut String) {
         }
         (None, None) => {}
     }
+    dd_analysis(r, out);
     play(r, out);
     for c in &r.commentary {
         let _ = write!(out, "<div class=\"commentary\">{}</div>", escape(c));

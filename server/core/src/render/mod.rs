@@ -34,6 +34,8 @@ use contract_bridge::{Contract, Hand, Penalty, Rank};
 pub enum Piece {
     Text(String),
     Suit(Suit),
+    /// The tricks a played card gave away, double dummy (`--dd`).
+    Cost(u8),
 }
 
 /// A run of pieces (a call, a card, a contract).
@@ -136,6 +138,11 @@ pub struct Record {
     /// Problems with the game (filled by the caller: diagnostics with their
     /// file:line:column).
     pub errors: Vec<String>,
+    /// The opening leads, double dummy ([`leads_text`]; [`add_dd`]).
+    pub leads: Option<String>,
+    /// The double-dummy play analysis in a line: how many cards cost
+    /// tricks, or why the play was not analysed ([`add_dd`]).
+    pub dd_play: Option<String>,
 }
 
 impl Record {
@@ -222,6 +229,7 @@ pub fn plain(pieces: &[Piece]) -> String {
         .map(|p| match p {
             Piece::Text(t) => t.clone(),
             Piece::Suit(s) => suit_symbol(*s).to_string(),
+            Piece::Cost(n) => cost_text(*n),
         })
         .collect()
 }
@@ -565,8 +573,106 @@ pub fn record(src: &str, g: &Game) -> Record {
         optimum_score: non_empty(g.value("OptimumScore")),
         commentary,
         errors: Vec::new(),
+        leads: None,
+        dd_play: None,
     }
 }
 
 #[cfg(test)]
 mod tests;
+
+// ---- Double-dummy play analysis and opening leads (asked for: `--dd`) ----
+
+/// A card as hand records print it: `♠K`, `♥10`.
+pub fn card_text(c: contract_bridge::Card) -> String {
+    format!("{}{}", suit_symbol(c.suit), rank_text(c.rank))
+}
+
+/// A card's cost as the trick table marks it: `−1`.
+pub fn cost_text(n: u8) -> String {
+    format!("−{n}")
+}
+
+/// "West leads, ♠ trumps; tricks for East-West: ♠K: 5, ♥7 ♥2: 4": the
+/// tricks of the leader's side after each opening lead.
+pub fn leads_text(l: &crate::dd::leads::Leads) -> String {
+    let trumps = match l.strain.suit() {
+        Some(s) => format!("{} trumps", suit_symbol(s)),
+        None => "notrump".to_owned(),
+    };
+    format!(
+        "{} leads, {trumps}; tricks for {}: {}",
+        seat_name(l.leader),
+        bridge::side_name(l.leader),
+        l.text(card_text)
+    )
+}
+
+/// What `--dd` adds to a record: the double-dummy table and par from the
+/// solver when the file has none, the opening leads, and each played card's
+/// cost marked in the trick table ([`Piece::Cost`]).
+pub fn add_dd(r: &mut Record, src: &str, g: &Game) {
+    use crate::dd::play::{analyse_game, PlayEnd};
+    let t = typed(src, g);
+    if r.dd.is_none() {
+        if let Some(Ok((table, par))) = crate::dd::verify::solve_game(g) {
+            r.dd = Some(DD_SEATS.map(|s| DD_STRAINS.map(|x| Some(table.get(x, s)))));
+            if r.par.is_none() && r.optimum_score.is_none() && r.end_position.is_none() {
+                r.par = Some(par.par_contracts().join(", "));
+                r.optimum_score = Some(par.optimum_score());
+            }
+        }
+    }
+    if let Ok(setup) = crate::dd::leads::setup_of(&t) {
+        r.leads = crate::dd::leads::opening_leads(&setup)
+            .ok()
+            .map(|l| leads_text(&l));
+    }
+    let (Some(p), Some(an), Some(view)) = (g.play.as_ref(), t.play.as_ref(), r.play.as_mut())
+    else {
+        return;
+    };
+    let (line, report) = match analyse_game(src, g, &t) {
+        Ok((line, Ok(report))) => (line, report),
+        Ok((_, Err(e))) => {
+            r.dd_play = Some(format!("Double-dummy play: not analysed ({e})"));
+            return;
+        }
+        Err(e) => {
+            r.dd_play = Some(format!("Double-dummy play: not analysed ({e})"));
+            return;
+        }
+    };
+    let mut cost = vec![0u8; p.entries.len()];
+    for (i, c) in report.costly() {
+        if let Some(k) = line.items.get(i).and_then(|&k| cost.get_mut(k)) {
+            *k = c.cost;
+        }
+    }
+    // The tricks of the view are the analysis's with a card (see `play_view`).
+    let shown = an.tricks.iter().filter(|tr| {
+        tr.cards.iter().flatten().any(|&k| {
+            p.entries.get(k).is_some_and(|e| {
+                !matches!(e.token, CardToken::Continuation | CardToken::Terminator)
+            })
+        })
+    });
+    for (tr, v) in shown.zip(view.tricks.iter_mut()) {
+        for (i, s) in GRID_SEATS.iter().enumerate() {
+            let n = tr.cards[*s as usize].and_then(|k| cost.get(k).copied());
+            if let (Some(n @ 1..), Some(c)) = (n, v.cards[i].as_mut()) {
+                c.push(Piece::Cost(n));
+            }
+        }
+    }
+    let n = report.costly().count();
+    let mut line_text = match n {
+        0 => "Double-dummy play: no card cost a trick".to_owned(),
+        1 => "Double-dummy play: 1 card cost tricks (marked −n)".to_owned(),
+        n => format!("Double-dummy play: {n} cards cost tricks (marked −n)"),
+    };
+    if let PlayEnd::Stopped { why, .. } = line.end {
+        line_text.push_str(&format!("; analysed up to {why}"));
+    }
+    r.dd_play = Some(line_text);
+}

@@ -62,6 +62,7 @@ impl Style {
             c.push(match p {
                 Piece::Text(t) => Cell::plain(t.as_str()),
                 Piece::Suit(s) => self.suit(*s),
+                Piece::Cost(n) => self.paint("33", &super::cost_text(*n)),
             });
         }
         c
@@ -260,6 +261,16 @@ fn dd(r: &Record, style: Style, out: &mut Vec<String>) {
     }
 }
 
+/// The opening leads and the play analysis line (`--dd`).
+fn dd_analysis(r: &Record, out: &mut Vec<String>) {
+    if let Some(l) = &r.leads {
+        out.push(format!("Opening leads: {l}"));
+    }
+    if let Some(p) = &r.dd_play {
+        out.push(p.clone());
+    }
+}
+
 /// The whole record.
 pub fn render(r: &Record, style: Style) -> String {
     let mut out = Vec::new();
@@ -299,6 +310,7 @@ pub fn render(r: &Record, style: Style) -> String {
     }
     play(r, style, &mut out);
     dd(r, style, &mut out);
+    dd_analysis(r, &mut out);
     if !r.commentary.is_empty() {
         out.push(String::new());
         out.push(style.bold("Commentary"));

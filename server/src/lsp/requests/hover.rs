@@ -12,7 +12,11 @@
 //! - The Contract and Result values: contract, declarer, tricks and the
 //!   duplicate score at the game's vulnerability.
 //! - Calls: who made it and where in the auction; cards: who played it, in
-//!   which trick, who led and who won that trick.
+//!   which trick, who led and who won that trick, and double dummy what
+//!   the card cost and which cards would have kept the tricks (from the
+//!   server's solver, "solving…" until it is done).
+//! - Under the Deal's double-dummy table: the opening leads, with the
+//!   tricks of the leader's side after each.
 
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Hand, Rank};
@@ -367,6 +371,10 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
                 if let Some(dd) = dd_section(snap, game) {
                     md.push_str("\n\n");
                     md.push_str(&dd);
+                }
+                if let Some(leads) = leads_section(snap, game) {
+                    md.push_str("\n\n");
+                    md.push_str(&leads);
                 }
                 md
             }),
@@ -759,7 +767,89 @@ fn card_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
             None => md.push_str(", not complete"),
         }
     }
+    if let Some(dd) = card_dd(snap, game, &t, k) {
+        md.push_str("\n\n");
+        md.push_str(&dd);
+    }
     Some(md)
+}
+
+// ---- double dummy: a card's cost, the opening leads ----------------------
+
+/// What play entry `k` cost double dummy, from the server's solver (never
+/// waits: "solving…" until the game's play is analysed; a hover puts its
+/// game first): the tricks of the player's side before and after, and the
+/// cards that would have kept them.
+fn card_dd(snap: &Snapshot, game: &Game, t: &TypedGame, k: usize) -> Option<String> {
+    use crate::lsp::dd::{service, Lookup};
+    use pbn_core::dd::play::{line_of, PlayEnd};
+    let line = line_of(&snap.source.text, game, t).ok()?;
+    let Some(i) = line.items.iter().position(|&x| x == k) else {
+        return match line.end {
+            PlayEnd::Stopped { item, why } if item == k => Some(format!(
+                "*Double dummy: the analysis stops at this card ({why}).*"
+            )),
+            _ => None,
+        };
+    };
+    let report = match service().lookup_play(&line.trace, &snap.staleness(), true) {
+        Lookup::Solving => return Some("*Double dummy: solving…*".into()),
+        Lookup::Ready(r) => r,
+    };
+    let r = match report.as_ref() {
+        Err(e) => return Some(format!("*Double dummy: not solved ({e}).*")),
+        Ok(r) => r,
+    };
+    let (c, before, after) = (r.cards.get(i)?, *r.tricks.get(i)?, *r.tricks.get(i + 1)?);
+    // The tricks are declarer's side's: the side not on lead at trick one.
+    let total = line.trace.setup.tricks();
+    let declarer_side = line.trace.setup.leader.lho();
+    let mine = |n: u8| {
+        if bridge::same_side(c.seat, declarer_side) {
+            n
+        } else {
+            total.saturating_sub(n)
+        }
+    };
+    let side = bridge::side_name(c.seat);
+    if c.cost == 0 {
+        return Some(format!(
+            "**Double dummy:** keeps {} trick(s) for {side}",
+            mine(after)
+        ));
+    }
+    let better: Vec<String> = c
+        .better
+        .iter()
+        .map(|&b| pbn_core::render::card_text(b))
+        .collect();
+    Some(format!(
+        "**Double dummy:** costs {} trick(s): {side} {} → {}. Would have kept them: {}",
+        c.cost,
+        mine(before),
+        mine(after),
+        better.join(" ")
+    ))
+}
+
+/// The opening leads under the Deal's double-dummy table: the tricks of
+/// the leader's side after each lead, from the server's solver (never
+/// waits). Nothing for a game without a contract and opening leader, or
+/// whose deal cannot be solved (the table says why).
+fn leads_section(snap: &Snapshot, game: &Game) -> Option<String> {
+    use crate::lsp::dd::{service, Lookup};
+    let t = typed(&snap.source.text, game);
+    let setup = pbn_core::dd::leads::setup_of(&t).ok()?;
+    match service().lookup_leads(&setup, &snap.staleness()) {
+        Lookup::Solving => Some("*Opening leads: solving…*".into()),
+        Lookup::Ready(r) => match r.as_ref() {
+            Ok(l) => Some(format!(
+                "**Opening leads:** {}",
+                pbn_core::render::leads_text(l)
+            )),
+            Err(e) => Some(format!("*Opening leads: not solved ({e}).*")),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -903,9 +993,16 @@ S8 S4 S3 SA
         insta::assert_snapshot!("call_bid_end_of_token", at(&s, 11, "2H", 2));
         insta::assert_snapshot!("call_last_bid", at(&s, 12, "4S", 1));
         insta::assert_snapshot!("call_all_pass", at(&s, 12, "AP", 0));
-        insta::assert_snapshot!("card_lead", at(&s, 15, "DK", 0));
-        insta::assert_snapshot!("card_winner", at(&s, 15, "DA", 0));
-        insta::assert_snapshot!("card_second_trick", at(&s, 16, "S3", 1));
+        // The double-dummy line depends on whether the server's solver has
+        // finished (`a_card_says_what_it_cost_double_dummy…` tests it).
+        let card = |line, needle, k| {
+            let h = at(&s, line, needle, k);
+            let h = h.split("\n\n*Double dummy").next().unwrap_or("").to_owned();
+            h.split("\n\n**Double dummy:**").next().unwrap_or("").to_owned()
+        };
+        insta::assert_snapshot!("card_lead", card(15, "DK", 0));
+        insta::assert_snapshot!("card_winner", card(15, "DA", 0));
+        insta::assert_snapshot!("card_second_trick", card(16, "S3", 1));
         insta::assert_snapshot!("not_a_token", at(&s, 3, "[", 0));
     }
 
@@ -975,6 +1072,33 @@ S8 S4 S3 SA
                 }
             }
         }
+    }
+
+    /// Hovers until the server's solver has answered ("solving…" first).
+    fn solved(s: &Snapshot, line: u32, needle: &str) -> String {
+        for _ in 0..600 {
+            let h = at(s, line, needle, 0);
+            if !h.contains("solving…") {
+                return h;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("not solved in 30 s")
+    }
+
+    #[test]
+    fn a_card_says_what_it_cost_double_dummy_and_the_deal_its_leads() {
+        // Spades trumps, North to lead: the ♠2 lets West overtrump, the ♥A
+        // keeps a trick (`pbn_core::dd::play`'s tests).
+        let s = snap("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2 HQ D2 S3\nHA HK DA C2\n");
+        insta::assert_snapshot!("card_dd_costly", solved(&s, 4, "S2"));
+        insta::assert_snapshot!("card_dd_best", solved(&s, 5, "HA"));
+        let deal = solved(&s, 0, "2.A");
+        let leads = deal.split("\n\n").last().unwrap_or("");
+        assert_eq!(
+            leads,
+            "**Opening leads:** North leads, ♠ trumps; tricks for North-South: ♥A: 1, ♠2: 0"
+        );
     }
 
     #[test]

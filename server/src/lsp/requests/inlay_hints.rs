@@ -5,6 +5,9 @@
 //! - `E:` before each card of the play section (and `-`, `+`): who played it
 //!   (§3.6: the columns follow the Play tag, not the playing order);
 //! - `→ S` at the end of each complete trick line: who won the trick;
+//! - `−1` after each card that gave tricks away double dummy (from the
+//!   server's solver: queued behind the hovers' work, shown by the first
+//!   request after it is done);
 //! - `17 HCP` after each hand of the Deal value (§3.4.11).
 
 use super::hover::hcp;
@@ -85,6 +88,7 @@ pub fn inlay_hint(snap: &Snapshot, params: InlayHintParams) -> Option<Vec<InlayH
                     false,
                 );
             }
+            cost_hints(&mut hints, snap, g, p, &t);
         }
     }
     let mut out = hints.out;
@@ -135,6 +139,53 @@ impl Hints<'_> {
             format!("{}:", seat.letter()),
             seat_name(seat).to_owned(),
             InlayHintKind::PARAMETER,
+            false,
+            false,
+        );
+    }
+}
+
+/// `−1` after each card of the play that gave tricks away double dummy,
+/// once the server's solver has analysed the game's play (never waits).
+fn cost_hints(
+    hints: &mut Hints<'_>,
+    snap: &Snapshot,
+    g: &Game,
+    p: &pbn_core::model::Play,
+    t: &pbn_core::model::typed::TypedGame,
+) {
+    use crate::lsp::dd::{service, Lookup};
+    let Ok(line) = pbn_core::dd::play::line_of(&snap.source.text, g, t) else {
+        return;
+    };
+    let Lookup::Ready(report) = service().lookup_play(&line.trace, &snap.staleness(), false)
+    else {
+        return;
+    };
+    let Ok(r) = report.as_ref() else { return };
+    for (i, c) in r.costly() {
+        let Some(e) = line.items.get(i).and_then(|&k| p.entries.get(k)) else {
+            continue;
+        };
+        let end = e
+            .post()
+            .iter()
+            .map(|a| a.range.end)
+            .fold(e.range.end, usize::max);
+        let better: Vec<String> = c
+            .better
+            .iter()
+            .map(|&b| pbn_core::render::card_text(b))
+            .collect();
+        hints.push(
+            end,
+            pbn_core::render::cost_text(c.cost),
+            format!(
+                "Double dummy: gave away {} trick(s); would have kept them: {}",
+                c.cost,
+                better.join(" ")
+            ),
+            InlayHintKind::TYPE,
             false,
             false,
         );
@@ -325,6 +376,21 @@ HA   H8   H4   H2
                 (15, "S:".to_owned())
             ]
         );
+    }
+
+    #[test]
+    fn costly_cards_get_their_cost_once_solved() {
+        // Spades trumps, North to lead: the ♠2 costs a trick.
+        let s = snap("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2 HQ D2 S3\nHA HK DA C2\n");
+        for _ in 0..600 {
+            let hints = request(&s, whole(&s));
+            if hints.iter().any(|h| h.kind == Some(InlayHintKind::TYPE) && matches!(&h.label, InlayHintLabel::String(l) if l.starts_with('−'))) {
+                insta::assert_snapshot!("costly_inlined", inline(&s, &hints));
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("no cost hint in 30 s");
     }
 
     #[test]
