@@ -10,11 +10,12 @@
 //! | PBN0201           | the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive) |
 //! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
-//! | PBN0302           | the date as `YYYY.MM.DD`                                       |
+//! | PBN0302           | the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal) |
 //! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
+//! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
@@ -103,13 +104,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0201" => one(tag_name_case(g, &r)),
         "PBN0202" | "PBN1015" => remove_duplicate(text, g, &r),
         "PBN0205" => one(add_play_tags(text, g)),
-        "PBN0302" => one(values::parse_date(&text[r.clone()]).value.map(|date| {
-            mk(
-                format!("Write the date as `{}`", date.canonical),
-                vec![edit(r.clone(), date.canonical)],
-                true,
-            )
-        })),
+        "PBN0302" => one(standard_date(text, g, &r)),
         "PBN0303" => one(swapped_date(g, &r)),
         "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
         "PBN0520" => one(nonstandard_call(text, g, &r)),
@@ -117,6 +112,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0406" | "PBN0407" | "PBN0408" => one(deal_cards(g, &r)),
         "PBN0405" => one(deal_ten(text, g, &r)),
         "PBN0411" => one(empty_hand(text, g, &r)),
+        "PBN0412" => one(deal_read_form(g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
         "PBN0902" => one(fix_contract(text, g)),
@@ -397,6 +393,40 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
 }
 
 /// PBN0303: a date written day first ([`values::day_month_swapped`]).
+/// PBN0302: the date as `YYYY.MM.DD`; a time written after it moves to
+/// the Time (UTCTime) tag when that tag is absent, unknown or says the
+/// same time (else no fix: one of the two times is wrong).
+fn standard_date(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let date = values::parse_date(text.get(r.clone())?).value?;
+    let mut edits = vec![edit(r.clone(), date.canonical.clone())];
+    let mut title = format!("Write the date as `{}`", date.canonical);
+    if let Some(time) = &date.time {
+        let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
+        let time_tag = match tag.name.as_str() {
+            "Date" => "Time",
+            "UTCDate" => "UTCTime",
+            _ => return None,
+        };
+        match g.tag(time_tag) {
+            None if g.value(time_tag).is_none() => {
+                let at = after_point(text, g, tag.range.end);
+                edits.push(edit(at..at, format!("{}{}", eol(text), tag_line(time_tag, time))));
+            }
+            Some(t) if t.inherit == Inherit::None => {
+                let old = t.value.as_ref().map_or("", |v| v.raw.trim());
+                if old.is_empty() || old == "?" {
+                    edits.push(set_value(t, time)?);
+                } else if values::parse_time(old).value != values::parse_time(time).value {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        title.push_str(&format!(" and the time in {time_tag} `{time}`"));
+    }
+    Some(mk(title, edits, true))
+}
+
 fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
     let v = tag.value.as_ref()?;
@@ -1057,6 +1087,13 @@ pub fn fill_from_auction(text: &str, g: &Game) -> Option<Fix> {
 
 // ---------------------------------------------------------------------------
 // Export forms of values.
+
+/// PBN0412: a Deal in another program's form written as PBN writes it.
+fn deal_read_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
+    let (new, _) = values::deal_read_form(&tag.value.as_ref()?.raw)?;
+    set_value_fix(tag, &new, format!("Write the Deal as \"{new}\""), true)
+}
 
 /// PBN0411: a hand of four empty suits (`...`), which is read as a hand not
 /// given, written as such (`-`, §3.4.11). Always safe: the diagnostic is
