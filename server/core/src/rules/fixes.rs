@@ -10,8 +10,11 @@
 //! | PBN0201           | the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive) |
 //! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
+//! | PBN0209           | the text after an identification tag as a `{…}` comment      |
+//! | PBN0001           | a line of free text where a tag should be as a `{…}` comment (made with the syntax diagnostic) |
 //! | PBN0302           | the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal) |
 //! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
+//! | PBN0310           | an empty `[Play ""]` without cards removed (a board not played) |
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
@@ -39,8 +42,10 @@
 //! (any of the 14 may be the misplaced one), a hand of 12 next to hands not
 //! given (the missing card may be any of theirs).
 //!
-//! PBN0006 (an unquoted tag value, unsafe: where the value ends is a
-//! guess) is fixed where the syntax diagnostic is made.
+//! PBN0006 (an unquoted tag value: safe when the text up to the tag's
+//! `]` is the value, else unsafe, where the value ends is a guess) and
+//! PBN0001 on a line of free text are fixed where the syntax diagnostic is
+//! made; `pbn fmt` applies their safe fixes too (`format/fixed.rs`).
 
 use crate::bridge::{self, FinalContract, Seat, Strain};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
@@ -104,8 +109,10 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0201" => one(tag_name_case(g, &r)),
         "PBN0202" | "PBN1015" => remove_duplicate(text, g, &r),
         "PBN0205" => one(add_play_tags(text, g)),
+        "PBN0209" => one(data_as_comment(text, g, &r)),
         "PBN0302" => one(standard_date(text, g, &r)),
         "PBN0303" => one(swapped_date(g, &r)),
+        "PBN0310" => one(empty_play(text, g, &r)),
         "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
         "PBN0520" => one(nonstandard_call(text, g, &r)),
         "PBN0620" => one(nonstandard_card(text, g, &r)),
@@ -427,6 +434,61 @@ fn standard_date(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     Some(mk(title, edits, true))
 }
 
+/// PBN0316 in a table's Contract column (`3N` in a ScoreTable, §5.2):
+/// the cell as the Contract tag writes it (`3NT`).
+fn table_contract(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let e = g
+        .sections
+        .iter()
+        .flat_map(|s| &s.elements)
+        .find(|e| !e.quoted && e.range.start <= r.start && r.end <= e.range.end)?;
+    let new = values::parse_contract(&e.text).value?.export_form();
+    (new != *e.text).then(|| {
+        mk(
+            format!("Write `{}` as `{new}`", &*e.text),
+            vec![edit(e.range.clone(), new)],
+            true,
+        )
+    })
+}
+
+/// PBN0209: the text after an identification tag (`Generated 16 hands`
+/// on a line of its own) kept as a `{…}` comment, when no brace in it would
+/// end the comment early.
+fn data_as_comment(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let s = g
+        .sections
+        .iter()
+        .find(|s| s.elements.first().is_some_and(|e| e.range.start == r.start))?;
+    let data = r.start..s.elements.last()?.range.end;
+    let t = text.get(data.clone())?;
+    if t.contains(['{', '}', '%']) {
+        return None;
+    }
+    Some(mk(
+        "Keep the text as a comment",
+        vec![edit(data, format!("{{{t}}}"))],
+        true,
+    ))
+}
+
+/// PBN0310 on `[Play ""]` (or `"?"`) with no card, no annotation and no
+/// note: a board not played. The tag says nothing; it goes.
+fn empty_play(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let play = g.play.as_ref()?;
+    let tag = g.tags.get(play.tag).filter(|t| t.inherit == Inherit::None)?;
+    let v = tag.value.as_ref()?;
+    let empty = play.entries.is_empty() && play.stray.is_empty() && play.notes.is_empty();
+    if !(empty && v.range.start <= r.start && r.end <= v.range.end && matches!(v.raw.trim(), "" | "?")) {
+        return None;
+    }
+    Some(mk(
+        "Remove the empty play section: no card was played",
+        vec![delete_tag(text, g, tag)],
+        true,
+    ))
+}
+
 fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
     let v = tag.value.as_ref()?;
@@ -436,7 +498,9 @@ fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
 
 /// PBN0311, PBN0313, PBN0316: the value as the spec writes it.
 fn standard_value(g: &Game, r: &Range<usize>) -> Option<Fix> {
-    let tag = tag_at_value(g, r)?;
+    let Some(tag) = tag_at_value(g, r) else {
+        return table_contract(g, r);
+    };
     let v = tag.value.as_ref()?;
     if tag.inherit != Inherit::None {
         return None;
@@ -700,6 +764,12 @@ struct Facts {
 
 fn seat_of(v: Option<&str>, parse: fn(&str) -> values::Parsed<values::SeatTag>) -> Option<Seat> {
     v.and_then(|v| parse(v).value).map(|s| s.seat)
+}
+
+/// The auction of `g` ends with four passes (or `AP` at its start): the
+/// Contract is then `Pass`, Declarer and Result `""` (§3.4.13-15).
+pub fn passed_out(text: &str, g: &Game) -> bool {
+    matches!(auction_outcome(text, g), Some(FinalContract::PassedOut))
 }
 
 fn auction_outcome(text: &str, g: &Game) -> Option<FinalContract> {
