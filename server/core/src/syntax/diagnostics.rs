@@ -217,7 +217,16 @@ fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
         .map(|i| range.start + i)
         .unwrap_or(range.end)
         .max(range.start + usize::from(range.end > range.start));
-    let fix = stray.then(|| stray_line_fix(&range, text)).flatten();
+    // Only inside a game with tags: a line standing alone would leave no
+    // game once it is a comment (and `pbn fmt` keeps the games it has).
+    let in_game = node.parent().is_some_and(|p| {
+        let mut c = p.walk();
+        let has_tag = p.children(&mut c).any(|n| n.kind() == "tag_pair");
+        has_tag
+    });
+    let fix = (stray && in_game)
+        .then(|| stray_line_fix(&range, text))
+        .flatten();
     Diagnostic::new(
         &codes::syntax::SYNTAX_ERROR,
         range.start..end.min(range.end),
