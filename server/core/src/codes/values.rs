@@ -277,9 +277,10 @@ codes! {
         "Deal does not start with <first>: (W:, N:, E: or S:)",
         "The Deal tag value is \"<first>:<1st_hand> <2nd_hand> <3rd_hand> <4th_hand>\"; \
          <first> is the direction of the first hand, W, N, E or S, followed by a colon \
-         (§3.4.11). Without it the hands cannot be assigned to the players.",
-        bad: "[Deal \"KQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4\"]\n",
-        good: "[Deal \"W:KQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4\"]\n";
+         (§3.4.11). Without it the hands cannot be assigned to the players (four \
+         given hands without it are read from North: PBN0412).",
+        bad: "[Deal \"KQT2.AT.J6542.85 - - -\"]\n",
+        good: "[Deal \"W:KQT2.AT.J6542.85 - - -\"]\n";
     DEAL_HAND_COUNT = "PBN0402", "deal-hand-count", Error, Deal, "§3.4.11",
         "Deal does not have 4 hands",
         "The Deal gives 4 hands in clockwise rotation from <first>, separated by one \

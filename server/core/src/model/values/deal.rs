@@ -485,8 +485,8 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
 }
 
 /// A Deal in another program's form, as PBN writes it: `<first>:` missing
-/// (the hands are then read from North, the order in which PBN lists the
-/// seats), every hand prefixed with its own seat (`N:… E:… S:… W:…`, the
+/// before four given hands (read from North, the order in which PBN lists
+/// the seats), every hand prefixed with its own seat (`N:… E:… S:… W:…`, the
 /// seats clockwise), `-` for a void suit inside a hand
 /// (`QT54.-.9874.JT942`). With the descriptions of the forms found;
 /// `None` when the value is in none of them.
@@ -511,7 +511,10 @@ pub fn deal_read_form(raw: &str) -> Option<(String, Vec<&'static str>)> {
         }
         how.push("prefixes every hand with its seat");
         (seats[0].0, seats.iter().map(|&(_, h)| h).collect())
-    } else if words.len() == 4 && !raw.contains(':') && words.iter().all(|w| hand_like(w)) {
+    } else if words.len() == 4
+        && !raw.contains(':')
+        && words.iter().all(|w| w.matches('.').count() == 3)
+    {
         how.push("has no `<first>:` (the hands are read from North)");
         (Seat::North, words)
     } else {
