@@ -227,15 +227,19 @@ fn split_deals(r: &mut Reader<'_>) -> Vec<RawDeal> {
         }
         let first = line.as_bytes()[0];
         let label = first.to_ascii_uppercase();
-        let rest = &line[1..];
-        if !(rest.is_empty() || rest.starts_with(' ')) {
+        // A label is one ASCII character (`get`: a line may open with a
+        // non-ASCII one, which is no label).
+        let Some(rest) = line
+            .get(1..)
+            .filter(|r| r.is_empty() || r.starts_with(' '))
+        else {
             r.diag(
                 Severity::Error,
                 start..start + line.len(),
                 "expected a label (T D L E S F K N B H A C P R I M or a note number 1-9) followed by a space, `{` or `%` (RBN: Labels and Structure)",
             );
             continue;
-        }
+        };
         let data_start = start + 1 + usize::from(!rest.is_empty());
         let data = rest.strip_prefix(' ').unwrap_or(rest);
         if line.len() > 128 && label != b'I' || line.len() > 512 {

@@ -209,10 +209,16 @@ pub(super) fn print(
                     && inherited.is_none()
                     && keep_absent & (1 << bit) == 0
                 {
-                    // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
-                    let passed =
-                        matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
-                    out.push_str(&format!("[{name} \"{}\"]\n", if passed { "" } else { "?" }));
+                    // §3.4.13-15: when all pass, Contract is "Pass",
+                    // Declarer and Result "".
+                    let passed = crate::model::contract_is_pass(g)
+                        || crate::rules::fixes::passed_out(text, g);
+                    let value = match name {
+                        "Declarer" | "Result" if passed => "",
+                        "Contract" if passed => "Pass",
+                        _ => "?",
+                    };
+                    out.push_str(&format!("[{name} \"{value}\"]\n"));
                 }
             }
         }
