@@ -29,11 +29,12 @@ pub enum Eol {
 /// Every comment is kept with what it follows. A game with syntax errors is
 /// printed as written, and such a file is not written back unless --force.
 /// A game that export format cannot hold without a change of meaning (a
-/// Note tag with data before the auction) is also kept as written, with a
+/// Note tag with data before the auction, a `*` with calls or cards after
+/// it such as BEN's alert `4C*`, PBN0511) is also kept as written, with a
 /// warning; the rest of the file is formatted.
-/// Nothing is dropped: a repeated tag's ignored value and a `*` before the
-/// end of the auction or play are kept as `;` comments where they stood,
-/// and a note on stderr names the games touched that way.
+/// Nothing is dropped: a repeated tag's ignored value and a second `*` at
+/// the end of the auction or play are kept as `;` comments where they
+/// stood, and a note on stderr names the games touched that way.
 /// A UTF-8 file is written in ISO 8859-1 when every character fits (PBN
 /// data is ISO 8859-1, §2.2; a `charset=` declaration is rewritten to
 /// match, a byte order mark dropped); one with characters ISO 8859-1 has
@@ -247,7 +248,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 "note: {name}: {}: kept as `;` comments",
                 games_phrase(
                     &result.commented_games,
-                    "with data export format cannot hold (a repeated tag, a `*` before the end)"
+                    "with data export format cannot hold (a repeated tag, a second `*`)"
                 )
             );
         }

@@ -2312,14 +2312,15 @@ impl GameWriter<'_> {
     fn write_auction(&mut self, ty: &typed::TypedGame) {
         let g = self.game;
         let dealer = ty.dealer;
-        let vul = ty.vulnerable.map(
-            |v| match crate::bridge::vulnerability_name(v.vulnerability) {
-                "NS" => 'N',
-                "EW" => 'E',
-                "All" => 'B',
-                _ => 'Z',
-            },
-        );
+        let vul = ty.vulnerable.map(|v| {
+            use crate::spec::seats::Vulnerability as V;
+            match super::vulnerability(&v) {
+                V::NorthSouth => 'N',
+                V::EastWest => 'E',
+                V::All => 'B',
+                V::None => 'Z',
+            }
+        });
         let Some(dealer) = dealer else {
             if vul.is_some() {
                 self.lose(
@@ -2363,7 +2364,7 @@ impl GameWriter<'_> {
         if let Some(an) = &ty.auction {
             if g.auction.is_some() && !an.complete && !an.ended_by_terminator && !an.continued {
                 self.lose(
-                    Part::Auction,
+                    Part::AuctionEnd,
                     "an unfinished auction without `*` (RBN's reader ends it with `*`)",
                 );
             }
@@ -2382,7 +2383,16 @@ impl GameWriter<'_> {
             Part::AuctionAnnotations
         };
         if !e.pre().is_empty() {
-            self.lose(part.clone(), "irregularity marks (^I ^S ^R ^L)");
+            // Without its `^R`/`^L` the play is seated otherwise (a lead
+            // out of turn leads the trick), so the play goes with them.
+            if card {
+                self.lose_parts(
+                    vec![Part::PlayAnnotations, Part::Play],
+                    "irregularity marks (^R ^L) of the play",
+                );
+            } else {
+                self.lose(part.clone(), "irregularity marks (^I ^S ^R ^L)");
+            }
         }
         let mut suffixes = 0;
         for a in e.post() {
@@ -2425,9 +2435,10 @@ impl GameWriter<'_> {
 
     /// The RBN calls of an auction section.
     fn calls(&mut self, entries: &[Entry<CallToken>]) -> Vec<String> {
+        let entries = super::read_calls(self.text, entries);
         let mut out = Vec::new();
         let (mut passes, mut bid, mut ended) = (0, false, false);
-        for e in entries {
+        for e in &entries {
             if ended && !matches!(e.token, CallToken::Terminator | CallToken::Continuation) {
                 self.lose(Part::Auction, "calls after the end of the auction");
                 break;
@@ -2460,29 +2471,8 @@ impl GameWriter<'_> {
                 }
                 CallToken::Invalid => {
                     let text = &self.text[e.range.clone()];
-                    let read = typed::interpret_call(text);
-                    if read.as_ref().is_some_and(|(_, rest)| !rest.is_empty()) {
-                        self.lose(
-                            Part::Auction,
-                            format!(
-                                "the call \"{text}\" (RBN writes the call and its marks apart)"
-                            ),
-                        );
-                    }
-                    match read {
-                        Some((bridge::AuctionToken::Bid(b), _)) => short_bid(b),
-                        Some((bridge::AuctionToken::Pass, _)) => "P".into(),
-                        Some((bridge::AuctionToken::Double, _)) => "X".into(),
-                        Some((bridge::AuctionToken::Redouble, _)) => "R".into(),
-                        Some(_) => {
-                            self.lose(Part::Auction, "an unreadable call");
-                            continue;
-                        }
-                        None => {
-                            self.lose(Part::Auction, format!("the unreadable call \"{text}\""));
-                            continue;
-                        }
-                    }
+                    self.lose(Part::Auction, format!("the unreadable call \"{text}\""));
+                    continue;
                 }
             };
             let marks = self.notations(e, false);
@@ -2584,6 +2574,7 @@ impl GameWriter<'_> {
         };
         let mut p = String::from(leader.letter());
         let mut stopped = false;
+        let cards = super::read_cards(self.text, &play.entries);
         'tricks: for trick in &analysis.tricks {
             let Some(tl) = trick.leader else {
                 self.lose(Part::Play, "the play after a trick with an unknown card");
@@ -2597,19 +2588,14 @@ impl GameWriter<'_> {
                     stopped = true;
                     continue;
                 };
-                let Some(e) = play.entries.get(item) else {
+                let Some(e) = cards.get(item) else {
                     continue;
                 };
                 let card = match e.token {
                     CardToken::Card(c) => c,
                     CardToken::Invalid => {
-                        match typed::interpret_card(&self.text[e.range.clone()]) {
-                            Some((bridge::PlayToken::Card(c), _)) => c,
-                            _ => {
-                                self.lose(Part::Play, "the play from an unreadable card on");
-                                break 'tricks;
-                            }
-                        }
+                        self.lose(Part::Play, "the play from an unreadable card on");
+                        break 'tricks;
                     }
                     CardToken::Continuation => {
                         if first {
@@ -2646,10 +2632,10 @@ impl GameWriter<'_> {
         let all_given = analysis.tricks.len() == analysis.total_tricks as usize
             && analysis.tricks.last().is_some_and(|t| t.complete);
         if terminated && all_given {
-            self.lose(Part::Play, "`*` after a complete play");
+            self.lose(Part::PlayEnd, "`*` after a complete play");
         } else if !terminated && !all_given && !analysis.continued {
             self.lose(
-                Part::Play,
+                Part::PlayEnd,
                 "an unfinished play without `*` (RBN's reader ends it with `*`)",
             );
         }

@@ -578,7 +578,12 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         .find(|&k| a.entries[k].token == CallToken::Terminator);
     let entries = &a.entries;
     let stray = |k: usize| entries[k].token == CallToken::Terminator && Some(k) != terminator;
-    stray_terminators(p, entries, (skip..entries.len()).filter(|&k| stray(k)))?;
+    stray_terminators(
+        p,
+        entries,
+        last_call,
+        (skip..entries.len()).filter(|&k| stray(k)),
+    )?;
     let text = p.text;
     let mut k = skip;
     // Passes still to write for the `AP` before `k`.
@@ -635,15 +640,20 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
 /// Counts the `*`s at `strays`, which do not end their section: each is
 /// written as a `;*` comment ending the line where it stood (never `{*}`:
 /// see [`as_comment`]). `None` (keep the game as written) when one carries
-/// annotations, which would then annotate the entry before it.
+/// annotations, which would then annotate the entry before it, or stands
+/// before the section's last call or card (`last`): the section ends at
+/// that `*` (`pbn dump`'s `end`, and no contract from the calls after it),
+/// and as a comment it would let them count (BEN's `4C*`, PBN0511, whose
+/// unsafe fix says what it was meant as).
 fn stray_terminators<T>(
     p: &mut Printer<'_>,
     entries: &[Entry<T>],
+    last: Option<usize>,
     strays: impl Iterator<Item = usize>,
 ) -> Option<()> {
     for k in strays {
         let e = &entries[k];
-        if !e.pre().is_empty() || !e.post().is_empty() {
+        if !e.pre().is_empty() || !e.post().is_empty() || last.is_some_and(|l| k < l) {
             return None;
         }
         p.commented += 1;
@@ -715,7 +725,12 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     } else {
         Box::new((0..entries.len()).filter(move |&k| Some(k) != terminator))
     };
-    stray_terminators(p, entries, (0..entries.len()).filter(|&k| stray(k)))?;
+    stray_terminators(
+        p,
+        entries,
+        last_card,
+        (0..entries.len()).filter(|&k| stray(k)),
+    )?;
     let text = p.text;
     let pieces = order.map(|k| {
         let e = &entries[k];

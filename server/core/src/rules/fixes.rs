@@ -22,6 +22,7 @@
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
+//! | PBN0511           | a `*` right after a call as an alert: `=n=` and `[Note "n:Alert"]` at the end of the auction (unsafe: it may end the auction) |
 //! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
 //! | PBN0903           | Result = declarer's tricks in the play; or mark it `^` (unsafe) |
 //! | PBN0904           | remove the `^` of the Result                                   |
@@ -121,6 +122,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0411" => one(empty_hand(text, g, &r)),
         "PBN0412" => one(deal_read_form(g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
+        "PBN0511" => one(star_as_alert(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
         "PBN0902" => one(fix_contract(text, g)),
         "PBN0903" => fix_result(text, g),
@@ -148,6 +150,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
             | "PBN0407"
             | "PBN0408"
             | "PBN0709"
+            | "PBN0511"
             | "PBN0908"
             | "PBN0901"
             | "PBN0902"
@@ -721,6 +724,48 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
 }
 
 /// PBN0709: `[Note "n:"]` at the end of the section of the reference.
+/// PBN0511: the `*` at `r`, right after a call, as an alert (§3.5.4): a
+/// reference to a new note (the next number after those the auction uses)
+/// and `[Note "n:Alert"]` after the auction's notes. None when the call
+/// has a note reference already (at most one, §3.5.2) or the numbers are
+/// used up (1 to 32, §3.5.4).
+fn star_as_alert(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let a = g.auction.as_ref()?;
+    let k = a.entries.iter().position(|e| e.range == *r)?;
+    let call = a.entries.get(k.checked_sub(1)?)?;
+    let is_ref = |x: &Annotation| matches!(x.kind, AnnotationKind::NoteRef(_));
+    if call.post().iter().any(is_ref) {
+        return None;
+    }
+    let refs = a.entries.iter().flat_map(|e| e.post()).filter_map(|x| match x.kind {
+        AnnotationKind::NoteRef(Some(n)) => Some(n),
+        _ => None,
+    });
+    let notes = a.notes.iter().filter_map(|&i| {
+        let v = g.tags.get(i)?.value.as_ref()?;
+        values::parse_note(&v.raw).value.map(|n| u32::from(n.index))
+    });
+    let n = refs.chain(notes).max().unwrap_or(0) + 1;
+    if n > 32 {
+        return None;
+    }
+    let end = a
+        .notes
+        .last()
+        .map(|&i| g.tags[i].range.end)
+        .unwrap_or(a.range.end)
+        .max(a.range.end);
+    let at = after_point(text, g, end);
+    Some(mk(
+        format!("Write the `*` as an alert: `={n}=` and `[Note \"{n}:Alert\"]` (§3.5.4)"),
+        vec![
+            edit(r.clone(), format!(" ={n}=")),
+            edit(at..at, format!("{}[Note \"{n}:Alert\"]", eol(text))),
+        ],
+        false,
+    ))
+}
+
 fn add_note(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let (play, post) = annotations_at(g, r)?;
     let a = at(post, r)?;
