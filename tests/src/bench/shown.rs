@@ -8,7 +8,7 @@
 
 use super::Args;
 use pbn_core::checker::{check_text, CheckOptions};
-use pbn_core::codes::{Severity, READABLE};
+use pbn_core::codes::{strict_severity, Severity};
 use pbn_core::text::decode;
 use pbn_tests::gen::{generate, GenOptions};
 
@@ -26,11 +26,12 @@ fn counts(bytes: &[u8], ungrouped: bool) -> (usize, Counts) {
     );
     let mut n = [0; 4];
     for d in &r.diagnostics {
-        let strict = ungrouped
-            && d.severity == Severity::Warning
-            && READABLE.iter().any(|c| std::ptr::eq(*c, d.code));
-        let i = match d.severity {
-            _ if strict => 0,
+        let severity = if ungrouped {
+            strict_severity(d.code, d.severity)
+        } else {
+            d.severity
+        };
+        let i = match severity {
             Severity::Error => 0,
             Severity::Warning => 1,
             Severity::Info => 2,

@@ -78,6 +78,18 @@ pub fn severity_in(code: &CodeInfo, severity: Severity, export: bool) -> Severit
     }
 }
 
+/// The severity of a diagnostic of `code` shown with `severity`, as export
+/// rules have it ([`severity_in`] undone): what a strict reader, such as
+/// the reference verifier, calls it.
+pub fn strict_severity(code: &CodeInfo, severity: Severity) -> Severity {
+    let readable = READABLE.iter().any(|c| std::ptr::eq(*c, code));
+    if readable && severity == Severity::Warning {
+        code.severity
+    } else {
+        severity
+    }
+}
+
 /// How the diagnostics of a code that forms file-wide patterns are told
 /// apart ([`POLICY`]; `crate::checker` groups them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
