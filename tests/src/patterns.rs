@@ -63,7 +63,9 @@ pub fn expand(grouped: &[Diagnostic], ungrouped: &[Diagnostic]) -> Vec<Diagnosti
         *after.entry(k).or_default() += 1;
     }
     let is_group = |d: &Diagnostic| {
-        key(d).is_some_and(|k| after.get(&k).copied().unwrap_or(0) < before.get(&k).copied().unwrap_or(0))
+        key(d).is_some_and(|k| {
+            after.get(&k).copied().unwrap_or(0) < before.get(&k).copied().unwrap_or(0)
+        })
     };
     let mut out: Vec<Diagnostic> = grouped.iter().filter(|d| !is_group(d)).cloned().collect();
     out.extend(ungrouped.iter().filter(|d| is_group(d)).cloned());

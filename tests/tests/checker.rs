@@ -175,11 +175,21 @@ fn random_edits_checks_like_check_whole() {
 /// does.
 #[test]
 fn random_edits_of_a_pattern_file_group_like_check_whole() {
-    let mut text = pbn_tests::patterns::foreign_forms(&generate(40, 5, &GenOptions::default()), false);
+    let mut text =
+        pbn_tests::patterns::foreign_forms(&generate(40, 5, &GenOptions::default()), false);
     let mut forest = pbn_core::syntax::Forest::cut(&text, 2048);
     let mut rng = Rng::new(61);
     let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), false);
-    let pieces = ["P", "1N", "2023-07-28", "Pass", "1NT", "\n\n", "x", "[Board \"1\"]\n"];
+    let pieces = [
+        "P",
+        "1N",
+        "2023-07-28",
+        "Pass",
+        "1NT",
+        "\n\n",
+        "x",
+        "[Board \"1\"]\n",
+    ];
     for round in 0..150 {
         let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
         text = edit_forest(&mut forest, &text, at, end, insert);

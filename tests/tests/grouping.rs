@@ -80,7 +80,8 @@ fn a_pattern_file_shows_a_tenth_of_its_diagnostics() {
             .expect("the dates' group");
         assert_eq!(date.game, Some(0));
         assert!(
-            date.message.contains("[the same in 200 games: games 1, 2, 3, 4, 5, and 195 more]"),
+            date.message
+                .contains("[the same in 200 games: games 1, 2, 3, 4, 5, and 195 more]"),
             "{}",
             date.message
         );
@@ -159,7 +160,9 @@ fn readable_forms_are_warnings_in_import_format_only() {
     };
     for code in ["PBN0302", "PBN0520"] {
         assert!(
-            sev(game, false, code).iter().all(|s| *s == Severity::Warning),
+            sev(game, false, code)
+                .iter()
+                .all(|s| *s == Severity::Warning),
             "{code}"
         );
         assert!(!sev(game, false, code).is_empty(), "{code}");

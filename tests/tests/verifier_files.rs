@@ -204,13 +204,10 @@ fn errors_10_every_game_gets_its_diagnostic() {
             .find(|(o, _)| *o <= d.range.start)
             .map(|(_, n)| *n)
             .unwrap_or(0);
-        by_game
-            .entry(g)
-            .or_default()
-            .push((
-                d.code.code,
-                pbn_core::codes::strict_severity(d.code, d.severity),
-            ));
+        by_game.entry(g).or_default().push((
+            d.code.code,
+            pbn_core::codes::strict_severity(d.code, d.severity),
+        ));
     }
     let mut failures = Vec::new();
     for (game, what, codes) in EXPECTED {

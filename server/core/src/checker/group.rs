@@ -180,12 +180,7 @@ fn one_for(diags: &[Diagnostic], list: &[usize]) -> Diagnostic {
         let m = &diags[i];
         d.related.push(Related {
             range: m.range.clone(),
-            message: format!(
-                "game {}: {}",
-                m.game.map_or(0, |g| g + 1),
-                m.message
-            )
-            .into(),
+            message: format!("game {}: {}", m.game.map_or(0, |g| g + 1), m.message).into(),
         });
     }
     d.fix = fix_of_all(diags, list).map(Arc::new);
@@ -208,9 +203,9 @@ fn fix_of_all(diags: &[Diagnostic], list: &[usize]) -> Option<Fix> {
     edits.dedup();
     let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
     for e in edits {
-        let clash = kept.last().is_some_and(|k| {
-            k.range.end > e.range.start || k.range.start == e.range.start
-        });
+        let clash = kept
+            .last()
+            .is_some_and(|k| k.range.end > e.range.start || k.range.start == e.range.start);
         if !clash {
             kept.push(e.clone());
         }
