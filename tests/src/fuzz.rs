@@ -760,6 +760,7 @@ pub fn incremental_reparse(data: &[u8]) {
     let opts = CheckOptions {
         export: data.len().is_multiple_of(2),
         fixes: true,
+        ungrouped: false,
     };
     let check_again = |source: &pbn_core::text::SourceText,
                        forest: &pbn_core::syntax::Forest,

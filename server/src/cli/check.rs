@@ -28,9 +28,13 @@ pub enum Format {
 /// Repeated diagnostics are limited: at most 50 of one code per game, 50
 /// syntax errors and 50 of each character or line rule per file; the last
 /// one shown says how many more there are (the summary counts those shown).
+/// A pattern that runs through a file (the same readable form, unknown tag,
+/// export layout fault or board rotation in at least 5 games, or in more
+/// than half of them) is one diagnostic on its first occurrence, saying in
+/// how many games; --no-group lists each (`pbn explain --policy`).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --statistics archive/\n  pbn check --dd analysed.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --statistics archive/\n  pbn check --dd analysed.pbn\n  pbn check --no-group export.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
@@ -47,6 +51,12 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// List each diagnostic of a pattern that runs through a file (the
+    /// same readable form, unknown tag, export layout fault or board
+    /// rotation in many games), instead of one on its first occurrence
+    /// (also for files whose pbn.toml says `[check] group = false`).
+    #[arg(long)]
+    no_group: bool,
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
@@ -233,6 +243,7 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, S
                     export: args.export || c.check.export,
                     // Built by `fix_source` when --fix or --diff asks.
                     fixes: false,
+                    ungrouped: args.no_group || !c.check.group,
                 },
                 dd: args.dd || c.check.dd,
                 policy: c.check.policy(),

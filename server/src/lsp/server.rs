@@ -718,6 +718,7 @@ fn settings_for(state: &State, uri: &Uri) -> Settings {
         if let Some(config) = state.config_for_dir(&dir) {
             s.export = s.export || config.check.export;
             s.dd = s.dd || config.check.dd;
+            s.group = s.group && config.check.group;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
             s.policy = super::settings::intern(config.check.policy());
         }

@@ -11,6 +11,7 @@
 //! [check]
 //! export = false            # also report export-format rules
 //! dd = false                # also check double-dummy values (pbn check --dd)
+//! group = true              # a file-wide pattern as one diagnostic (codes::POLICY)
 //! ignore = ["PBN0123", "export"]   # codes or categories never reported
 //!
 //! [check.severity]          # a code's or a category's severity
@@ -25,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Checker options in `pbn.toml`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CheckConfig {
     /// Report export-format rules too (like `pbn check --export`).
@@ -33,10 +34,25 @@ pub struct CheckConfig {
     /// Solve each deal and check its double-dummy values (like `pbn check
     /// --dd`).
     pub dd: bool,
+    /// Show a file-wide pattern as one diagnostic ([`crate::codes::POLICY`]);
+    /// `false` lists each (like `pbn check --no-group`).
+    pub group: bool,
     /// Codes or categories never reported.
     pub ignore: Vec<Selector>,
     /// The severity of a code or a category, instead of its default.
     pub severity: BTreeMap<Selector, Severity>,
+}
+
+impl Default for CheckConfig {
+    fn default() -> Self {
+        CheckConfig {
+            export: false,
+            dd: false,
+            group: true,
+            ignore: Vec::new(),
+            severity: BTreeMap::new(),
+        }
+    }
 }
 
 impl CheckConfig {
@@ -286,6 +302,8 @@ pub fn schema() -> serde_json::Value {
                         "description": "Also report what import format allows but export format does not." },
                     "dd": { "type": "boolean", "default": false,
                         "description": "Also solve each deal and check its double-dummy values (pbn check --dd)." },
+                    "group": { "type": "boolean", "default": true,
+                        "description": "Show a pattern that runs through a file (the same readable form, unknown tag, export layout fault or board rotation in many games) as one diagnostic on its first occurrence; false lists each (pbn check --no-group)." },
                     "ignore": { "type": "array", "default": [],
                         "items": { "type": "string" },
                         "description": "Codes (PBN0302, or a name such as nonstandard-date) or categories (syntax, encoding, tag, deal, auction, play, note, table, consistency, export) never reported." },

@@ -108,11 +108,12 @@ fn keep_parts(before: &[Game], after: &mut [Game]) {
 /// The options `pbn fmt` fixes with: export rules on (the formatter writes
 /// export format, and the export rules' fixes are what makes a value its
 /// export form: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), fixes
-/// built.
+/// built, each diagnostic's fix on its own (none grouped).
 pub(super) fn fix_options() -> CheckOptions {
     CheckOptions {
         export: true,
         fixes: true,
+        ungrouped: true,
     }
 }
 
