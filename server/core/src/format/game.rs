@@ -800,14 +800,10 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
     }
     print_tag(p, sec.tag, out);
     let tag = &g.tags[sec.tag];
-    let columns = if values::is_table_tag(&tag.name) {
-        tag.value
-            .as_ref()
-            .and_then(|v| values::parse_columns(&v.raw).value)
-            .filter(|c| !c.is_empty())
-    } else {
-        None
-    };
+    let columns = tag
+        .value
+        .as_ref()
+        .and_then(|v| values::layout_columns(&tag.name, &v.raw));
     let element_text =
         |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
     match columns {

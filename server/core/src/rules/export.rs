@@ -6,7 +6,7 @@ use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::{Applicability, Fix};
-use crate::model::values::{char_range, is_table_tag, parse_columns, Align, Column};
+use crate::model::values::{char_range, layout_columns, Align, Column};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Element, Game, TagRole};
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
@@ -528,15 +528,11 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The columns of a table section with a readable column list.
+/// The columns of a table section: its tag's value is a column spec,
+/// whatever the tag (§5.2, [`layout_columns`]).
 fn table_columns(g: &Game, s: &crate::model::Section) -> Option<Vec<Column>> {
     let tag = &g.tags[s.tag];
-    if !is_table_tag(&tag.name) {
-        return None;
-    }
-    parse_columns(&tag.value.as_ref()?.raw)
-        .value
-        .filter(|c| !c.is_empty())
+    layout_columns(&tag.name, &tag.value.as_ref()?.raw)
 }
 
 /// The widest minimum width honoured: a line holds at most 255 characters

@@ -8,7 +8,7 @@ use crate::hash::Map as HashMap;
 use crate::model::{CommentKind, Inherit, TagRole};
 
 pub use crate::spec::tags::{
-    is_known, MANDATORY, MISC_AND_TABLES, NO_INHERIT, SECTION_TAGS, SUPPLEMENTAL, VENDOR,
+    is_known, MANDATORY, MISC_AND_TABLES, NO_INHERIT, SECTION_TAGS, SUPPLEMENTAL,
 };
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -41,7 +41,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     None => format!("unknown tag `{name}` is skipped by PBN readers (§4.9)"),
                 },
             );
-            if VENDOR.contains(&name) {
+            if crate::spec::tags::vendor(name).is_some() {
                 d.severity = Severity::Hint;
                 d.set_message(format!(
                     "`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)"

@@ -301,9 +301,12 @@ fn irregularity_hover(text: &str) -> Option<String> {
 
 fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option<String> {
     let tag = game.tags.iter().find(|t| t.name_range.start == at);
-    let mut md = match spec::tags::doc(name) {
-        Some((sec, desc)) => format!("**{name}** ({sec})\n\n{desc}"),
-        None => format!(
+    let mut md = match (spec::tags::doc(name), spec::tags::vendor(name)) {
+        (Some((sec, desc)), _) => format!("**{name}** ({sec})\n\n{desc}"),
+        (None, Some((app, desc))) => format!(
+            "**{name}**: an application tag ({app}), not part of PBN 2.1 (§4.9)\n\n{desc}"
+        ),
+        (None, None) => format!(
             "**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"
         ),
     };
