@@ -76,8 +76,8 @@ impl Setup {
     /// the Play tag's seat).
     pub fn of(t: &TypedGame) -> Result<Setup, NoAnalysis> {
         let deal = t.deal.as_ref().ok_or(NoAnalysis::NoDeal)?;
-        let (b, _) = super::builder_of(&deal.hands, &deal.spot_cards).map_err(NoAnalysis::Deal)?;
-        let hands = Seat::ALL.map(|s| b[s]);
+        let d = super::solver_deal(deal).map_err(NoAnalysis::Deal)?;
+        let hands = Seat::ALL.map(|s| d[s]);
         let strain = match t.contract.as_ref().map(|c| c.value) {
             Some(ContractValue::Contract(c)) => c.bid.strain,
             Some(ContractValue::EndPosition(s)) => s,
