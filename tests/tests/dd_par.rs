@@ -1,8 +1,9 @@
-//! Par against endplay's `par` (DDS's DealerParBin through endplay) on 300
-//! random deals with random dealers and vulnerabilities:
-//! `tests/fixtures/dd/par_endplay.json`, written by
-//! `tests/bench/endplay_dd.py par --seed 42 --count 300` (the test needs no
-//! Python). Score and the set of par contracts must be equal for every deal.
+//! Tables and par against endplay's (DDS 2.9's `CalcDDtable` and
+//! `DealerParBin` through endplay) on 500 random deals with random dealers
+//! and vulnerabilities: `tests/fixtures/dd/par_endplay.json`, written by
+//! `tests/bench/endplay_dd.py par --seed 42 --count 500` (the test needs no
+//! Python). The 20 results, the score and the set of par contracts must be
+//! equal for every deal.
 
 use pbn_core::bridge::{Seat, Vulnerability};
 use pbn_core::dd::{par, solve_tables, DdTable, Par};
@@ -13,6 +14,8 @@ struct Case {
     text: String,
     dealer: Seat,
     vul: Vulnerability,
+    /// endplay's table as a DoubleDummyTricks value.
+    table: String,
     score: i32,
     contracts: Vec<String>,
 }
@@ -52,6 +55,7 @@ fn solve_cases() -> (Vec<Case>, Vec<DdTable>) {
             text,
             dealer,
             vul,
+            table: d["table"].as_str().unwrap().to_owned(),
             score: d["score"].as_i64().unwrap() as i32,
             contracts,
         });
@@ -75,11 +79,20 @@ fn ours(p: &Par) -> Vec<String> {
 }
 
 #[test]
-fn par_equals_endplay_on_300_random_deals() {
+fn tables_and_par_equal_endplay_on_500_random_deals() {
     let (cases, tables) = cases();
-    assert_eq!(cases.len(), 300);
+    assert_eq!(cases.len(), 500);
     let mut wrong = Vec::new();
     for (c, t) in cases.iter().zip(tables) {
+        if t.double_dummy_tricks() != c.table {
+            wrong.push(format!(
+                "{}: our table {}, endplay's {}",
+                c.text,
+                t.double_dummy_tricks(),
+                c.table
+            ));
+            continue;
+        }
         let p = par(t, c.vul, c.dealer);
         if p.score_ns != c.score || ours(&p) != c.contracts {
             wrong.push(format!(

@@ -39,7 +39,10 @@ fn each_one_thread(deals: &[Deal]) -> Vec<String> {
 
 /// The rows timed on every core, interleaved with endplay's.
 const ALL_CORES: &[(&str, SolveFn)] = &[
-    ("`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)", batch),
+    (
+        "`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)",
+        batch,
+    ),
     (
         "`pbn_core::dd::solve_table` a deal at a time (pons-dds `solve_deal`)",
         each,
@@ -48,7 +51,10 @@ const ALL_CORES: &[(&str, SolveFn)] = &[
 
 /// The rows timed on one thread (a child process, `RAYON_NUM_THREADS=1`).
 const ONE_THREAD: &[(&str, SolveFn)] = &[
-    ("`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)", batch),
+    (
+        "`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)",
+        batch,
+    ),
     (
         "`pbn_core::dd::solve_hands_one_thread` (pons-dds `Solver`, the calling thread)",
         each_one_thread,
@@ -312,7 +318,13 @@ pub fn run(args: &Args) -> Result<String, String> {
     if !theirs.is_empty() {
         let (our_wall, _) = med(&times[0]);
         // Each pair of neighbouring runs shares the machine's load.
-        let paired = median(theirs.iter().zip(&times[0]).map(|(t, o)| t.0 / o.0).collect());
+        let paired = median(
+            theirs
+                .iter()
+                .zip(&times[0])
+                .map(|(t, o)| t.0 / o.0)
+                .collect(),
+        );
         s += &format!(
             "Target: a batch of {n} deals on all cores at least as fast as endplay: **{}** ({:.2}× endplay's speed; {paired:.2}× the median of each pair's ratio).\n",
             if paired >= 1.0 { "met" } else { "missed" },
@@ -342,8 +354,7 @@ fn endplay_once(
     if let Some(t) = threads {
         cmd.args(["--threads", &t.to_string()]);
     }
-    let out = cmd.output()
-        .map_err(|e| e.to_string())?;
+    let out = cmd.output().map_err(|e| e.to_string())?;
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("endplay_dd.py: {e}"))?;
     let first = |key: &str| {
@@ -396,9 +407,9 @@ fn hover_rows(
         c.timeout = Duration::from_secs(600);
         c.wait_for(|m| {
             m["method"] == "window/logMessage"
-                && m["params"]["message"].as_str().is_some_and(|s| {
-                    s.contains("version 1: ") && s.contains("in the background")
-                })
+                && m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|s| s.contains("version 1: ") && s.contains("in the background"))
         });
         c.timeout = Duration::from_secs(30);
     }

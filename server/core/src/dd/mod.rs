@@ -276,17 +276,13 @@ pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
     let mut idx = Vec::new();
     let mut full = Vec::new();
     for (i, d) in deals.iter().enumerate() {
-        if let Some(f) = solver_deal(d)
-            .ok()
-            .and_then(|d| FullDeal::try_from(d).ok())
-        {
+        if let Some(f) = solver_deal(d).ok().and_then(|d| FullDeal::try_from(d).ok()) {
             idx.push(i);
             full.push(f);
         }
     }
     let mut out = vec![None; deals.len()];
-    let Ok(tables) =
-        guarded(|| pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL))
+    let Ok(tables) = guarded(|| pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL))
     else {
         return out;
     };

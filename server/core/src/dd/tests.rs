@@ -33,7 +33,10 @@ fn one_thread(d: &Deal) -> Result<DdTable, DdError> {
 #[test]
 fn one_thread_solve_matches() {
     let d = deal("N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7");
-    assert_eq!(one_thread(&d).unwrap().double_dummy_tricks(), "63b3c63b3c492a0492a0");
+    assert_eq!(
+        one_thread(&d).unwrap().double_dummy_tricks(),
+        "63b3c63b3c492a0492a0"
+    );
     for end in ["N:AK... QJ... T9... 87...", "N:A.K.. K.A.. Q.Q.. J.J.."] {
         let d = deal(end);
         assert_eq!(one_thread(&d), solve_table(&d), "{end}");
