@@ -70,7 +70,12 @@ fn play_analysis_agrees_with_endplay() {
             .map(|v| v.as_u64().unwrap() as u8)
             .collect();
         assert!(!theirs.is_empty() && theirs.len() <= r.tricks.len());
-        assert_eq!(r.tricks[..theirs.len()], theirs[..], "game {n}: {}", g["deal"]);
+        assert_eq!(
+            r.tricks[..theirs.len()],
+            theirs[..],
+            "game {n}: {}",
+            g["deal"]
+        );
         let mut ours: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for (i, c) in r.costly().filter(|(i, _)| i + 1 < theirs.len()) {
             let mut b: Vec<String> = c.better.iter().map(|&c| card_word(c).to_owned()).collect();
@@ -82,7 +87,11 @@ fn play_analysis_agrees_with_endplay() {
             .unwrap()
             .iter()
             .map(|(k, v)| {
-                let cards = v.as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_owned());
+                let cards = v
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_owned());
                 (k.parse().unwrap(), cards.collect())
             })
             .collect();
@@ -100,7 +109,11 @@ fn opening_leads_agree_with_endplay() {
         let ours: BTreeMap<String, u64> = leads
             .groups
             .iter()
-            .flat_map(|(t, cards)| cards.iter().map(move |&c| (card_word(c).to_owned(), *t as u64)))
+            .flat_map(|(t, cards)| {
+                cards
+                    .iter()
+                    .map(move |&c| (card_word(c).to_owned(), *t as u64))
+            })
             .collect();
         let theirs: BTreeMap<String, u64> = g["leads"]
             .as_object()
@@ -110,4 +123,80 @@ fn opening_leads_agree_with_endplay() {
             .collect();
         assert_eq!(ours, theirs, "game {n}: {}", g["deal"]);
     }
+}
+
+// ---- `pbn dd --play` and `pbn dd --leads` --------------------------------
+
+/// Spades trumps, North to lead: the ♠2 costs a trick (West overtrumps), the
+/// ♥A would have kept it.
+const END: &str = "[Event \"x\"]\n[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2 HQ D2 S3 ; to trick one\nHA HK DA C2\n";
+
+fn pbn(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(pbn_tests::binary::pbn_binary())
+        .args(args)
+        .output()
+        .expect("spawn pbn");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn dd_play_writes_a_comment_after_the_costly_card_only_once() {
+    let dir = std::env::temp_dir().join(format!("pbn-dd-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("end.pbn");
+    std::fs::write(&file, END).unwrap();
+    let path = file.to_str().unwrap();
+    // Formatted first: the comment keeps the file as `pbn fmt` writes it.
+    assert_eq!(pbn(&["fmt", path]).0, 0);
+    let formatted = std::fs::read_to_string(&file).unwrap();
+    let (code, out, _) = pbn(&["dd", "--play", "--check", path]);
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with("game 1: 1 costly card(s), comments out of date\n"),
+        "{out}"
+    );
+    let (code, _, err) = pbn(&["dd", "--play", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wrote 1 file(s), 0 unchanged"), "{err}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    // One insertion, nothing else touched (the `;` comment stays).
+    assert_eq!(
+        written,
+        formatted.replace("S2 HQ", "S2 {DD -1: better \\HA} HQ")
+    );
+    // A second run changes nothing; the check is clean.
+    let (code, _, err) = pbn(&["dd", "--play", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wrote 0 file(s), 1 unchanged"), "{err}");
+    assert_eq!(pbn(&["dd", "--play", "--check", path]).0, 0);
+    // Still formatted.
+    let (code, _, err) = pbn(&["fmt", "--check", path]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dd_leads_prints_each_games_leads() {
+    let dir = std::env::temp_dir().join(format!("pbn-dd-leads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("end.pbn");
+    std::fs::write(&file, END).unwrap();
+    let (code, out, err) = pbn(&["dd", "--leads", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with(
+            "end.pbn:1:1: game 1: North leads, ♠ trumps; tricks for North-South: ♥A: 1, ♠2: 0\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        END,
+        "nothing written"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -61,27 +61,61 @@ fn show_snapshots_plain_and_colour() {
 /// table; without `--dd`, none of it.
 #[test]
 fn dd_adds_leads_and_marks_costly_cards() {
-    let (code, out, err) = run(&["show", "end_position_play.pbn", "--dd", "--color", "never"], false);
+    let (code, out, err) = run(
+        &["show", "end_position_play.pbn", "--dd", "--color", "never"],
+        false,
+    );
     assert_eq!(code, 0, "{err}");
     insta::assert_snapshot!("end_position_play_dd", out);
     assert!(out.contains("♠2−1"), "{out}");
-    let (_, plain, _) = run(&["show", "end_position_play.pbn", "--color", "never"], false);
-    assert!(!plain.contains("−1") && !plain.contains("Opening leads"), "{plain}");
+    let (_, plain, _) = run(
+        &["show", "end_position_play.pbn", "--color", "never"],
+        false,
+    );
+    assert!(
+        !plain.contains("−1") && !plain.contains("Opening leads"),
+        "{plain}"
+    );
     // A full deal: the table comes from the file, the leads from the solver.
-    let (code, out, err) = run(&["show", "full_record.pbn", "--dd", "--board", "1", "--color", "never"], false);
+    let (code, out, err) = run(
+        &[
+            "show",
+            "full_record.pbn",
+            "--dd",
+            "--board",
+            "1",
+            "--color",
+            "never",
+        ],
+        false,
+    );
     assert_eq!(code, 0, "{err}");
     insta::assert_snapshot!("full_record_dd", out);
     let dir = std::env::temp_dir().join(format!("pbn-show-dd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("dd.html");
     let (code, _, err) = run(
-        &["html", "end_position_play.pbn", "--dd", "-o", page.to_str().unwrap()],
+        &[
+            "html",
+            "end_position_play.pbn",
+            "--dd",
+            "-o",
+            page.to_str().unwrap(),
+        ],
         true,
     );
     assert_eq!(code, 0, "{err}");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains("<sup class=\"cost\" title=\"gave away 1 trick(s), double dummy\">−1</sup>"), "{html}");
-    assert!(html.contains("<b>Opening leads:</b> North leads, ♠ trumps; tricks for North-South: ♥A: 1, ♠2: 0"), "{html}");
+    assert!(
+        html.contains("<sup class=\"cost\" title=\"gave away 1 trick(s), double dummy\">−1</sup>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<b>Opening leads:</b> North leads, ♠ trumps; tricks for North-South: ♥A: 1, ♠2: 0"
+        ),
+        "{html}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

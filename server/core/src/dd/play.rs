@@ -84,12 +84,7 @@ impl Setup {
             Some(ContractValue::Pass) => return Err(NoAnalysis::PassedOut),
             Some(ContractValue::Empty) | None => return Err(NoAnalysis::NoContract),
         };
-        let declarer = t.declarer.and_then(|d| d.seat).or_else(|| {
-            match t.auction.as_ref()?.contract? {
-                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
-                bridge::FinalContract::PassedOut => None,
-            }
-        });
+        let declarer = t.declarer_seat();
         let from_play = t.play.as_ref().and_then(|p| p.opening_leader);
         let leader = if deal.is_end_position {
             from_play.or(declarer.map(Seat::lho))
@@ -490,10 +485,7 @@ pub fn cost_comment(c: &CardCost) -> String {
 
 /// Whether `text` is a comment [`cost_comment`] writes.
 pub fn is_cost_comment(text: &str) -> bool {
-    let Some(rest) = text
-        .strip_prefix("{DD -")
-        .and_then(|r| r.strip_suffix('}'))
-    else {
+    let Some(rest) = text.strip_prefix("{DD -").and_then(|r| r.strip_suffix('}')) else {
         return false;
     };
     let Some((n, cards)) = rest.split_once(": better") else {
@@ -708,13 +700,41 @@ pub(crate) mod tests {
     fn the_play_stops_where_it_cannot_be_followed() {
         let cases = [
             // A `-` with a card after it: unknown.
-            ("- HQ D2 S3\nHA HK DA C2", PlayEnd::Stopped { item: 0, why: Stop::UnknownCard }, 0),
+            (
+                "- HQ D2 S3\nHA HK DA C2",
+                PlayEnd::Stopped {
+                    item: 0,
+                    why: Stop::UnknownCard,
+                },
+                0,
+            ),
             // East's ♥Q marked as a revoke.
-            ("S2 ^R HQ D2 S3\nHA HK DA C2", PlayEnd::Stopped { item: 1, why: Stop::Revoke }, 1),
+            (
+                "S2 ^R HQ D2 S3\nHA HK DA C2",
+                PlayEnd::Stopped {
+                    item: 1,
+                    why: Stop::Revoke,
+                },
+                1,
+            ),
             // West leads the second trick out of turn... marked.
-            ("S2 HQ D2 S3\nHA HK DA ^L C2", PlayEnd::Stopped { item: 7, why: Stop::LeadOutOfTurn }, 4),
+            (
+                "S2 HQ D2 S3\nHA HK DA ^L C2",
+                PlayEnd::Stopped {
+                    item: 7,
+                    why: Stop::LeadOutOfTurn,
+                },
+                4,
+            ),
             // North does not hold the ♠A.
-            ("SA HQ D2 S3", PlayEnd::Stopped { item: 0, why: Stop::NotHeld }, 0),
+            (
+                "SA HQ D2 S3",
+                PlayEnd::Stopped {
+                    item: 0,
+                    why: Stop::NotHeld,
+                },
+                0,
+            ),
             // A `+`: the rest is not played yet.
             ("S2 HQ D2 S3\n+", PlayEnd::NotPlayed, 4),
             // Trailing `-`: not played yet.
@@ -780,7 +800,10 @@ pub(crate) mod tests {
         let out = annotated(&text);
         assert_eq!(
             out.text,
-            END.replace("S2 HQ D2 S3\nHA HK DA C2", "HA {mine} HQ D2 S3\nS2 {DD -2} HK DA C2")
+            END.replace(
+                "S2 HQ D2 S3\nHA HK DA C2",
+                "HA {mine} HQ D2 S3\nS2 {DD -2} HK DA C2"
+            )
         );
     }
 
@@ -788,7 +811,14 @@ pub(crate) mod tests {
     fn our_comments_are_recognised_strictly() {
         assert!(is_cost_comment("{DD -1: better \\HA}"));
         assert!(is_cost_comment("{DD -12: better \\HA \\ST}"));
-        for other in ["{DD -1}", "{DD -1: better}", "{DD -x: better \\HA}", "{DD -1: better \\H1}", "{DD -1: better HA}", "{dd -1: better \\HA}"] {
+        for other in [
+            "{DD -1}",
+            "{DD -1: better}",
+            "{DD -x: better \\HA}",
+            "{DD -1: better \\H1}",
+            "{DD -1: better HA}",
+            "{dd -1: better \\HA}",
+        ] {
             assert!(!is_cost_comment(other), "{other}");
         }
     }

@@ -49,6 +49,18 @@ pub struct TypedGame {
     pub tables: Vec<Table>,
 }
 
+impl TypedGame {
+    /// Declarer: the Declarer tag's seat, else the auction's.
+    pub fn declarer_seat(&self) -> Option<Seat> {
+        self.declarer.and_then(|d| d.seat).or_else(|| {
+            match self.auction.as_ref()?.contract? {
+                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
+                bridge::FinalContract::PassedOut => None,
+            }
+        })
+    }
+}
+
 fn value<T>(g: &Game, name: &str, parse: fn(&str) -> Parsed<T>) -> Option<T> {
     g.value(name).and_then(|v| parse(v).value)
 }

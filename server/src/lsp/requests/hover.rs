@@ -817,7 +817,7 @@ fn card_dd(snap: &Snapshot, game: &Game, t: &TypedGame, k: usize) -> Option<Stri
     let side = bridge::side_name(c.seat);
     if c.cost == 0 {
         return Some(format!(
-            "**Double dummy:** keeps {} trick(s) for {side}",
+            "**Double dummy:** costs nothing ({side} take {} trick(s))",
             mine(after)
         ));
     }
@@ -1001,7 +1001,10 @@ S8 S4 S3 SA
         let card = |line, needle, k| {
             let h = at(&s, line, needle, k);
             let h = h.split("\n\n*Double dummy").next().unwrap_or("").to_owned();
-            h.split("\n\n**Double dummy:**").next().unwrap_or("").to_owned()
+            h.split("\n\n**Double dummy:**")
+                .next()
+                .unwrap_or("")
+                .to_owned()
         };
         insta::assert_snapshot!("card_lead", card(15, "DK", 0));
         insta::assert_snapshot!("card_winner", card(15, "DA", 0));

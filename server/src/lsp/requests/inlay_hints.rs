@@ -158,8 +158,7 @@ fn cost_hints(
     let Ok(line) = pbn_core::dd::play::line_of(&snap.source.text, g, t) else {
         return;
     };
-    let Lookup::Ready(report) = service().lookup_play(&line.trace, &snap.staleness(), false)
-    else {
+    let Lookup::Ready(report) = service().lookup_play(&line.trace, &snap.staleness(), false) else {
         return;
     };
     let Ok(r) = report.as_ref() else { return };
@@ -384,7 +383,10 @@ HA   H8   H4   H2
         let s = snap("[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2 HQ D2 S3\nHA HK DA C2\n");
         for _ in 0..600 {
             let hints = request(&s, whole(&s));
-            if hints.iter().any(|h| h.kind == Some(InlayHintKind::TYPE) && matches!(&h.label, InlayHintLabel::String(l) if l.starts_with('−'))) {
+            if hints.iter().any(|h| {
+                h.kind == Some(InlayHintKind::TYPE)
+                    && matches!(&h.label, InlayHintLabel::String(l) if l.starts_with('−'))
+            }) {
                 insta::assert_snapshot!("costly_inlined", inline(&s, &hints));
                 return;
             }
