@@ -274,7 +274,7 @@ fn calls_and_cards_in_other_spellings_are_written() {
             "lin",
             &["mb|1N!|an|15-17|mb|d|mb|r|mb|p|mb|3N|", "pc|CA|", "pc|CT|"][..],
         ),
-        ("forum", &["[Bidding 1N=1= X XX P 3N P P P]", "[C]T"][..]),
+        ("forum", &["[Bidding - - 1N=1= X XX P 3N P P P]", "[C]T"][..]),
     ] {
         let (code, stdout, stderr) = run(&[&respelled(), "--to", to], None);
         for want in wants {
