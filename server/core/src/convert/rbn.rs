@@ -1588,7 +1588,7 @@ fn read_play(
     }
     let n = tricks.len();
     for (k, t) in tricks.iter().enumerate() {
-        let mut row: Vec<String> = (0..4)
+        let row: Vec<String> = (0..4)
             .map(|c| {
                 let seat = rotate(leader, c);
                 match &t[seat as usize] {
@@ -1603,13 +1603,6 @@ fn read_play(
                 }
             })
             .collect();
-        // The cards of an unfinished last trick not played yet are not
-        // written: the `*` after them says no more are given (§3.6).
-        if k + 1 == n && !complete && !query {
-            while row.len() > 1 && row.last().is_some_and(|c| c == "-") {
-                row.pop();
-            }
-        }
         g.play.push(row.join(" "));
     }
     if !complete && !query {
@@ -2637,8 +2630,9 @@ impl GameWriter<'_> {
         if terminated && all_given {
             self.lose(Part::PlayEnd, "`*` after a complete play");
         } else if !terminated && !all_given && !analysis.continued {
+            // The reader also gives the last trick's missing cards as `-`.
             self.lose(
-                Part::PlayEnd,
+                Part::Play,
                 "an unfinished play without `*` (RBN's reader ends it with `*`)",
             );
         }
