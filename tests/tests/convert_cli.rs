@@ -274,7 +274,10 @@ fn calls_and_cards_in_other_spellings_are_written() {
             "lin",
             &["mb|1N!|an|15-17|mb|d|mb|r|mb|p|mb|3N|", "pc|CA|", "pc|CT|"][..],
         ),
-        ("forum", &["[Bidding 1N=1= X XX P 3N P P P]", "[C]T"][..]),
+        (
+            "forum",
+            &["[Bidding - - 1N=1= X XX P 3N P P P]", "[C]T"][..],
+        ),
     ] {
         let (code, stdout, stderr) = run(&[&respelled(), "--to", to], None);
         for want in wants {
@@ -294,7 +297,10 @@ fn calls_and_cards_in_other_spellings_are_written() {
 fn losses_are_said_once_per_kind_with_a_count() {
     let game = |b: usize| format!("[Event \"e\"]\n[Board \"{b}\"]\n[BCFlags \"1f\"]\n\n");
     let input: String = (1..=7).map(game).collect();
-    let (code, _, stderr) = run(&["-", "--from", "pbn", "--to", "lin"], Some(input.as_bytes()));
+    let (code, _, stderr) = run(
+        &["-", "--from", "pbn", "--to", "lin"],
+        Some(input.as_bytes()),
+    );
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stderr.trim_end(),
@@ -309,7 +315,10 @@ fn a_lost_auction_exits_1_unless_allowed() {
     let input = b"[Event \"e\"]\n[Auction \"N\"]\n1S Pass 2S AP\n";
     let (code, stdout, stderr) = run(&["-", "--from", "pbn", "--to", "rbn"], Some(input));
     assert_eq!(code, 1, "{stderr}");
-    assert!(stdout.starts_with("% RBN 2.2"), "the output is written: {stdout}");
+    assert!(
+        stdout.starts_with("% RBN 2.2"),
+        "the output is written: {stdout}"
+    );
     assert!(
         stderr.contains("error: <stdin>: not in rbn: the auction (no Dealer) (1 game: 1)")
             && stderr.contains("--allow-loss"),
@@ -320,7 +329,10 @@ fn a_lost_auction_exits_1_unless_allowed() {
         Some(input),
     );
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("warning: <stdin>: not in rbn: the auction"), "{stderr}");
+    assert!(
+        stderr.contains("warning: <stdin>: not in rbn: the auction"),
+        "{stderr}"
+    );
 }
 
 /// The help promises exit 1 for input with errors: a PBN input's syntax

@@ -662,20 +662,22 @@ fn forum_keeps_every_call_and_card() {
                 .iter()
                 .any(|l| l.game == game && l.what.contains(what))
         };
-        let mut biddings = written
-            .text
-            .lines()
-            .filter(|l| l.starts_with("[Bidding "));
+        let mut biddings = written.text.lines().filter(|l| l.starts_with("[Bidding "));
         let mut plays = written.text.lines().filter(|l| l.starts_with("Play ("));
         for g in &read_pbn(&text).games {
-            if let Some(a) = g.auction.as_ref().filter(|_| !lost(g.index, "no readable Auction seat")) {
+            if let Some(a) = g
+                .auction
+                .as_ref()
+                .filter(|_| !lost(g.index, "no readable Auction seat"))
+            {
                 let entries = read_calls(&text, &a.entries);
                 let mut want = Vec::new();
                 for (k, e) in entries.iter().enumerate() {
                     match e.token {
-                        CallToken::AllPass => want.extend(
-                            std::iter::repeat_n("Pass".to_string(), all_pass_count(&entries[..k])),
-                        ),
+                        CallToken::AllPass => want.extend(std::iter::repeat_n(
+                            "Pass".to_string(),
+                            all_pass_count(&entries[..k]),
+                        )),
                         t => {
                             if let Some(c) = t.canonical(&text[e.range.clone()]) {
                                 want.push(c.to_string());
@@ -727,6 +729,9 @@ fn forum_keeps_every_call_and_card() {
         }
     }
     if checked > 0 {
-        assert!(checked > 10_000, "the corpus has many calls and cards; saw {checked}");
+        assert!(
+            checked > 10_000,
+            "the corpus has many calls and cards; saw {checked}"
+        );
     }
 }

@@ -212,7 +212,7 @@ fn a_repeated_tag_and_a_stray_star_are_kept_as_comments() {
         out.text
     );
     assert!(
-        out.text.contains("1S $3 ;*\n2H $1 Pass\n*\n"),
+        out.text.contains("1S $3 2H $1 Pass ;*\n*\n"),
         "{}",
         out.text
     );

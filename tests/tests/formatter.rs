@@ -28,7 +28,10 @@ fn comments(text: &str) -> BTreeMap<String, usize> {
 fn fmt_keeps_the_dump(name: &str, source: &pbn_core::text::SourceText, failures: &mut Vec<String>) {
     let fixed = pbn_core::format::format_fixed(source, &FormatOptions::default());
     let (a, b) = (dump(&source.text), dump(&fixed.text));
-    let (ga, gb) = (a["games"].as_array().unwrap(), b["games"].as_array().unwrap());
+    let (ga, gb) = (
+        a["games"].as_array().unwrap(),
+        b["games"].as_array().unwrap(),
+    );
     if ga.len() != gb.len() {
         failures.push(format!(
             "{name}: `pbn fmt` makes {} games of {}",
@@ -58,7 +61,12 @@ fn fmt_keeps_the_dump(name: &str, source: &pbn_core::text::SourceText, failures:
         failures.push(format!(
             "{name}: `pbn fmt` changes the dump of {} game(s): {}",
             differing.len(),
-            differing.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            differing
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
 }

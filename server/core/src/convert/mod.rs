@@ -325,7 +325,9 @@ pub(crate) fn short_bid(b: crate::bridge::Bid) -> String {
 
 /// A vulnerability as RBN, LIN and forum notation tell it apart (each
 /// writes its own letter or word for it).
-pub(crate) fn vulnerability(v: &crate::model::values::Vulnerable) -> crate::spec::seats::Vulnerability {
+pub(crate) fn vulnerability(
+    v: &crate::model::values::Vulnerable,
+) -> crate::spec::seats::Vulnerability {
     crate::bridge::vulnerability_word(v.vulnerability)
 }
 

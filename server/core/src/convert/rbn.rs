@@ -2634,8 +2634,9 @@ impl GameWriter<'_> {
         if terminated && all_given {
             self.lose(Part::PlayEnd, "`*` after a complete play");
         } else if !terminated && !all_given && !analysis.continued {
+            // The reader also gives the last trick's missing cards as `-`.
             self.lose(
-                Part::PlayEnd,
+                Part::Play,
                 "an unfinished play without `*` (RBN's reader ends it with `*`)",
             );
         }

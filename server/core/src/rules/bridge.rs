@@ -310,8 +310,7 @@ fn star_after_call(ctx: &GameCtx<'_>, a: &crate::model::Auction, out: &mut Vec<D
     for k in 1..last {
         let call = &e[k - 1];
         let end = call.post().last().map_or(call.range.end, |n| n.range.end);
-        if e[k].token == CallToken::Terminator && is_call(call.token) && end == e[k].range.start
-        {
+        if e[k].token == CallToken::Terminator && is_call(call.token) && end == e[k].range.start {
             let written = &ctx.text[call.range.clone()];
             ctx.push(
                 out,

@@ -737,10 +737,14 @@ fn star_as_alert(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     if call.post().iter().any(is_ref) {
         return None;
     }
-    let refs = a.entries.iter().flat_map(|e| e.post()).filter_map(|x| match x.kind {
-        AnnotationKind::NoteRef(Some(n)) => Some(n),
-        _ => None,
-    });
+    let refs = a
+        .entries
+        .iter()
+        .flat_map(|e| e.post())
+        .filter_map(|x| match x.kind {
+            AnnotationKind::NoteRef(Some(n)) => Some(n),
+            _ => None,
+        });
     let notes = a.notes.iter().filter_map(|&i| {
         let v = g.tags.get(i)?.value.as_ref()?;
         values::parse_note(&v.raw).value.map(|n| u32::from(n.index))
