@@ -21,7 +21,7 @@ pub const MIN_GAMES: usize = 5;
 /// …or in at least this many and more than half of a file's games.
 pub const MIN_GAMES_HALF: usize = 3;
 /// At most this many places of a group are related information.
-pub const RELATED: usize = 20;
+pub const RELATED: usize = 10;
 /// What starts the words a group adds to its first member's message.
 const MARK: &str = " [the same in ";
 /// The games a group's message names.
@@ -178,9 +178,16 @@ fn one_for(diags: &[Diagnostic], list: &[usize]) -> Diagnostic {
     ));
     for &i in list.iter().skip(1).take(RELATED) {
         let m = &diags[i];
+        let game = m.game.map_or(0, |g| g + 1);
+        // The game alone when the message is the first's.
+        let message = if m.message == first.message {
+            format!("game {game}")
+        } else {
+            format!("game {game}: {}", m.message)
+        };
         d.related.push(Related {
             range: m.range.clone(),
-            message: format!("game {}: {}", m.game.map_or(0, |g| g + 1), m.message).into(),
+            message: message.into(),
         });
     }
     d.fix = fix_of_all(diags, list).map(Arc::new);
@@ -240,4 +247,38 @@ pub(super) fn group_checked(mut c: Checked) -> Checked {
     group(&mut all, c.games);
     c.segments = Checked::loose(c.games, all).segments;
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_pattern, key};
+    use crate::codes::{bridge, tables};
+    use crate::diagnostic::Diagnostic;
+
+    fn call(message: &str) -> Diagnostic {
+        Diagnostic::new(&bridge::NONSTANDARD_CALL, 0..1, message).with_game(Some(0))
+    }
+
+    #[test]
+    fn forms_differ_by_more_than_their_numbers() {
+        let one = key(&call("`1N` is not a PBN call; read as `1NT` (§3.5.1)"));
+        let three = key(&call("`3N` is not a PBN call; read as `3NT` (§3.5.1)"));
+        let pass = key(&call("`P` is not a PBN call; read as `Pass` (§3.5.1)"));
+        assert!(one.is_some());
+        assert_eq!(one, three);
+        assert_ne!(one, pass);
+        // A code that never groups, and a diagnostic of no game.
+        let table = Diagnostic::new(&tables::TABLE_ELEMENT_COUNT, 0..1, "x").with_game(Some(0));
+        assert_eq!(key(&table), None);
+        assert_eq!(key(&call("`P`").with_game(None)), None);
+    }
+
+    #[test]
+    fn a_pattern_is_five_games_or_most_of_three_or_more() {
+        assert!(is_pattern(5, 1000));
+        assert!(!is_pattern(4, 1000));
+        assert!(is_pattern(3, 4));
+        assert!(!is_pattern(2, 3));
+        assert!(!is_pattern(3, 6));
+    }
 }

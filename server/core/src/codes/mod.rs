@@ -40,12 +40,13 @@ Severity policy
 - info: advice; the file is correct (a dealer that is not the usual one
   for the board number).
 A file-wide pattern is shown once: the same code and message form (numbers
-aside) in at least 5 games, or in more than half of a file's games of 3 or
-more, for a readable form above, an unknown tag, a tag name's case, a value's
-padding, an unlisted value, a layout fault of export format (PBN10xx), a
-dealer or vulnerability off the usual rotation. It sits on the first, says
-in how many games, lists the places as related information and carries one
-fix for all. `pbn check --no-group` or `[check] group = false` lists each.
+aside) in at least 5 games, or in at least 3 that are more than half of the
+file's, for a readable form above, an unknown tag, a tag name's case, a
+value's padding, an unlisted value, a layout fault of export format
+(PBN10xx), a dealer or vulnerability off the usual rotation. It sits on the
+first, says in how many games, lists the places as related information and
+carries one fix for all. `pbn check --no-group` or `[check] group = false`
+lists each.
 A pbn.toml can ignore codes or categories and change a code's severity:
   [check]
   ignore = [\"PBN0710\", \"export\"]

@@ -431,8 +431,10 @@ mod tests {
         };
         let text = "% EXPORT\n".to_owned() + &(1..=1000).map(game).collect::<Vec<_>>().join("\n");
         for encoding in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            // Each game's diagnostics listed (file-wide patterns otherwise).
             let settings = Settings {
                 encoding,
+                group: false,
                 ..Settings::default()
             };
             let mut doc =
