@@ -630,7 +630,9 @@ impl LanguageServer for Backend {
         };
         let unchanged = action.clone();
         match self
-            .on_snapshot(&uri, move |s| Some(requests::code_action::resolve(s, action)))
+            .on_snapshot(&uri, move |s| {
+                Some(requests::code_action::resolve(s, action))
+            })
             .await?
         {
             Some(Ok(a)) => Ok(a),

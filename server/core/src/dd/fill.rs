@@ -268,8 +268,12 @@ fn place(g: &Game, text: &str, name: &str) -> Place {
     });
     match after {
         Some(t) => {
-            let line = text[..t.range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-            let blank = text[line..t.range.start].bytes().all(|b| b == b' ' || b == b'\t');
+            let line = text[..t.range.start]
+                .rfind(['\n', '\r'])
+                .map_or(0, |i| i + 1);
+            let blank = text[line..t.range.start]
+                .bytes()
+                .all(|b| b == b' ' || b == b'\t');
             Place::Before(if blank { line } else { t.range.start })
         }
         None => {
@@ -362,11 +366,18 @@ mod tests {
             "{DEAL}[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n{auction}[OptimumResultTable"
         );
         assert!(f.text.starts_with(&want), "{}", f.text);
-        assert!(f.text.ends_with("W  C  0\n[ScoreTable \"Rank\\2R\"]\n 1\n"), "{}", f.text);
+        assert!(
+            f.text.ends_with("W  C  0\n[ScoreTable \"Rank\\2R\"]\n 1\n"),
+            "{}",
+            f.text
+        );
         assert!(dd_clean(&f.text));
         // A game with the table and the tricks gets its par, before the
         // auction, and nothing after the table's data.
-        let partial = f.text.replace("[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n", "");
+        let partial = f.text.replace(
+            "[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n",
+            "",
+        );
         let f = run(&partial, false);
         assert_eq!(f.games[0].missing, ["OptimumScore", "ParContract"]);
         assert!(f.text.starts_with(&want), "{}", f.text);

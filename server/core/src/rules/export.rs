@@ -2,13 +2,13 @@
 //! §2.3, §3.3–§3.6, §3.11). Active with `--export` or a `% EXPORT` line.
 
 use super::tags::MANDATORY;
-use crate::spec::tags::export_rank;
 use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::{Applicability, Fix};
 use crate::model::values::{char_range, layout_columns, Align, Column};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Element, Game, TagRole};
+use crate::spec::tags::export_rank;
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
 

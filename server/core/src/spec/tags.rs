@@ -263,10 +263,16 @@ mod tests {
         assert!(!is_known("BCFlags"));
         // Application tags are not the standard's, and each is named once.
         for (name, app, text) in VENDOR {
-            assert!(!is_known(name) && !app.is_empty() && !text.is_empty(), "{name}");
+            assert!(
+                !is_known(name) && !app.is_empty() && !text.is_empty(),
+                "{name}"
+            );
             assert_eq!(VENDOR.iter().filter(|(n, _, _)| n == name).count(), 1);
         }
-        assert_eq!(vendor("DoubleDummyTricks").map(|v| v.0), Some("Bridge Composer"));
+        assert_eq!(
+            vendor("DoubleDummyTricks").map(|v| v.0),
+            Some("Bridge Composer")
+        );
     }
 
     #[test]

@@ -141,9 +141,9 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
     if !(automatic && only.is_none()) && wants(&FIX_ALL) {
         if lazy {
             let fixable = snap.check().diagnostics.iter().any(|d| {
-                d.fix
-                    .as_deref()
-                    .is_some_and(|f| f.applies(false) && (!f.edits.is_empty() || f.encoding.is_some()))
+                d.fix.as_deref().is_some_and(|f| {
+                    f.applies(false) && (!f.edits.is_empty() || f.encoding.is_some())
+                })
             });
             if fixable {
                 out.extend(pending(snap, FIX_ALL_TITLE, FIX_ALL, Lazy::FixAll));
@@ -165,7 +165,12 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
         }
         if wants(&CONVERT_TO_EXPORT) {
             if lazy {
-                out.extend(pending(snap, CONVERT_FILE_TITLE, CONVERT_TO_EXPORT, Lazy::ConvertFile));
+                out.extend(pending(
+                    snap,
+                    CONVERT_FILE_TITLE,
+                    CONVERT_TO_EXPORT,
+                    Lazy::ConvertFile,
+                ));
             } else if let Some(fix) = convert_file(snap) {
                 out.push(action(snap, fix, CONVERT_TO_EXPORT, None));
             }
@@ -230,7 +235,12 @@ enum Lazy {
 
 /// An action without its edit: its `data` says what to compute on
 /// resolve, for which document and version.
-fn pending(snap: &Snapshot, title: &str, kind: CodeActionKind, what: Lazy) -> Option<CodeActionOrCommand> {
+fn pending(
+    snap: &Snapshot,
+    title: &str,
+    kind: CodeActionKind,
+    what: Lazy,
+) -> Option<CodeActionOrCommand> {
     let (name, game) = match what {
         Lazy::FixAll => ("fixAll", None),
         Lazy::ConvertFile => ("convertFile", None),
@@ -264,7 +274,10 @@ pub fn resolve(snap: &Snapshot, mut action: CodeAction) -> Result<CodeAction, St
     if data.get("version").and_then(|v| v.as_i64()) != Some(i64::from(snap.version)) {
         return Err("the document changed since the action was listed".into());
     }
-    let game = data.get("game").and_then(|g| g.as_u64()).map(|g| g as usize);
+    let game = data
+        .get("game")
+        .and_then(|g| g.as_u64())
+        .map(|g| g as usize);
     let fix = match (data.get("action").and_then(|a| a.as_str()), game) {
         (Some("fixAll"), _) => fix_all(snap),
         (Some("convertFile"), _) => convert_file(snap),
@@ -340,7 +353,6 @@ fn quick_fixes(
 ) -> Vec<CodeActionOrCommand> {
     let conv = snap.converter();
     let diags = &snap.check().diagnostics;
-    let mut published: Option<Vec<Diagnostic>> = None;
     // (fix, the LSP diagnostics it resolves), in diagnostic order.
     let mut found: Vec<(Fix, Vec<Diagnostic>)> = Vec::new();
     // The formatted games (layout fixes), computed once per game; only for
@@ -350,7 +362,7 @@ fn quick_fixes(
     let single_game = snap
         .game_at(range.start)
         .is_some_and(|g| range.end <= g.range.end);
-    for (i, d) in diags.iter().enumerate() {
+    for d in diags {
         let touches = d.range.start <= range.end && range.start <= d.range.end;
         let mut matching = None;
         if client.iter().any(|c| code_of(c) == Some(d.code.code)) {
@@ -369,9 +381,7 @@ fn quick_fixes(
         }
         let lsp = match matching {
             Some(c) => c,
-            None => published
-                .get_or_insert_with(|| crate::lsp::notifications::diagnostics::to_lsp(snap))[i]
-                .clone(),
+            None => crate::lsp::notifications::diagnostics::to_lsp_one(snap, d),
         };
         for fix in fixes {
             // Two diagnostics with the same fix (PBN0202 and PBN1015, the
@@ -481,7 +491,7 @@ fn convert_game(snap: &Snapshot, g: &Game, title: &str) -> Option<Fix> {
     let text = snap.source.text.as_str();
     let span = g.range.clone();
     let piece = &text[span.clone()];
-    let eol = match SourceText::from_text(text.to_owned()).dominant_line_ending {
+    let eol = match snap.source.dominant_line_ending {
         LineEnding::Lf => EolOption::Lf,
         LineEnding::Cr => EolOption::Keep,
         _ => EolOption::Crlf,
@@ -1078,7 +1088,12 @@ mod tests {
             resolve_edits: true,
             ..Settings::default()
         };
-        let snap = Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 3, text.clone(), settings);
+        let snap = Snapshot::new(
+            "file:///t.pbn".parse::<Uri>().unwrap(),
+            3,
+            text.clone(),
+            settings,
+        );
         let actions = request(&snap, 0..0, None);
         let lazy: Vec<_> = actions.iter().filter(|a| a.data.is_some()).collect();
         let titles: Vec<_> = lazy.iter().map(|a| a.title.as_str()).collect();

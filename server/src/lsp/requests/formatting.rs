@@ -34,10 +34,7 @@ pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Ve
 
 /// LSP edits of the changed lines only: each formatted game compared with
 /// the document's text line by line ([`crate::lsp::line_diff`]).
-pub fn text_edits(
-    snap: &Snapshot,
-    edits: Vec<(std::ops::Range<usize>, String)>,
-) -> Vec<TextEdit> {
+pub fn text_edits(snap: &Snapshot, edits: Vec<(std::ops::Range<usize>, String)>) -> Vec<TextEdit> {
     let conv = snap.converter();
     let text = &snap.source.text;
     edits

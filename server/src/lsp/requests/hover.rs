@@ -116,7 +116,9 @@ fn hover_node(
         },
         "tag_name" => tag_name_hover(snap, game?, range.start, text),
         "section_token" | "string"
-            if node.parent().is_some_and(|p| p.kind() == "supplemental_section") =>
+            if node
+                .parent()
+                .is_some_and(|p| p.kind() == "supplemental_section") =>
         {
             let (md, cell) = table_cell_hover(snap, game?, offset)?;
             range = cell;
@@ -218,10 +220,13 @@ fn note_hover(
 /// Note `n` among the Note tags `notes` (indexes into the game's tags) and
 /// where its tag starts.
 fn find_note(notes: &[usize], game: &Game, n: u32) -> Option<(values::note::Note, usize)> {
-    notes.iter().filter_map(|&i| game.tags.get(i)).find_map(|t| {
-        let note = values::parse_note(&t.value.as_ref()?.raw).value?;
-        (note.index as u32 == n).then_some((note, t.range.start))
-    })
+    notes
+        .iter()
+        .filter_map(|&i| game.tags.get(i))
+        .find_map(|t| {
+            let note = values::parse_note(&t.value.as_ref()?.raw).value?;
+            (note.index as u32 == n).then_some((note, t.range.start))
+        })
 }
 
 /// The text of each note a call refers to with `=n=` (§3.5.4-5).
@@ -330,9 +335,9 @@ fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option
     let tag = game.tags.iter().find(|t| t.name_range.start == at);
     let mut md = match (spec::tags::doc(name), spec::tags::vendor(name)) {
         (Some((sec, desc)), _) => format!("**{name}** ({sec})\n\n{desc}"),
-        (None, Some((app, desc))) => format!(
-            "**{name}**: an application tag ({app}), not part of PBN 2.1 (§4.9)\n\n{desc}"
-        ),
+        (None, Some((app, desc))) => {
+            format!("**{name}**: an application tag ({app}), not part of PBN 2.1 (§4.9)\n\n{desc}")
+        }
         (None, None) => format!(
             "**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"
         ),
@@ -639,16 +644,27 @@ fn outcome(t: &TypedGame) -> Option<(contract_bridge::Contract, Seat, u8, i32)> 
     let ContractValue::Contract(c) = t.contract.as_ref()?.value else {
         return None;
     };
-    let declarer = t.declarer.and_then(|d| d.seat).or_else(|| match t.auction.as_ref()?.contract? {
-        bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
-        bridge::FinalContract::PassedOut => None,
-    })?;
-    let tricks = t.result?.tricks?.for_declarer(bridge::is_north_south(declarer))?;
+    let declarer =
+        t.declarer
+            .and_then(|d| d.seat)
+            .or_else(|| match t.auction.as_ref()?.contract? {
+                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
+                bridge::FinalContract::PassedOut => None,
+            })?;
+    let tricks = t
+        .result?
+        .tricks?
+        .for_declarer(bridge::is_north_south(declarer))?;
     let vul = t
         .vulnerable
         .map(|v| v.vulnerability)
         .or_else(|| t.board.map(bridge::board_vulnerability))?;
-    Some((c, declarer, tricks, bridge::duplicate_score(c, declarer, tricks, vul)))
+    Some((
+        c,
+        declarer,
+        tricks,
+        bridge::duplicate_score(c, declarer, tricks, vul),
+    ))
 }
 
 /// The Score tag (§4.2.1): the points for each side, and whether the
@@ -657,16 +673,24 @@ fn score_tag_hover(t: &TypedGame, tag: &Tag) -> Option<String> {
     let v = values::parse_score(&tag.value.as_ref()?.raw).value?;
     let played = outcome(t);
     let ns = match v {
-        values::SideScores::Declarer(x) => played
-            .map(|(_, d, _, _)| if bridge::is_north_south(d) { x } else { -x }),
+        values::SideScores::Declarer(x) => {
+            played.map(|(_, d, _, _)| if bridge::is_north_south(d) { x } else { -x })
+        }
         values::SideScores::Sides { ns, ew, .. } => ns.or(ew.map(|x| -x)),
     };
     let mut md = match ns {
-        Some(ns) => format!("**Score**: {} (§4.2.1)", side_score(ns.clamp(-99_999, 99_999) as i32)),
+        Some(ns) => format!(
+            "**Score**: {} (§4.2.1)",
+            side_score(ns.clamp(-99_999, 99_999) as i32)
+        ),
         None => "**Score**: for declarer, who is unknown (§4.2.1)".to_owned(),
     };
     if let Some((c, d, n, score)) = played {
-        let agrees = if ns == Some(i64::from(score)) { "agrees" } else { "differs" };
+        let agrees = if ns == Some(i64::from(score)) {
+            "agrees"
+        } else {
+            "differs"
+        };
         md.push_str(&format!(
             "\n\n{} by {}, {n} tricks → {}: the Score {agrees}",
             bridge::contract_text(c),
@@ -707,7 +731,11 @@ fn optimum_score_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String
         None => "**OptimumScore**: the double-dummy score, side not given (§4.2.7)".to_owned(),
     };
     if let Some((_, par)) = solved(snap, game) {
-        let verdict = if ns == Some(i64::from(par.score_ns)) { "agrees" } else { "differs" };
+        let verdict = if ns == Some(i64::from(par.score_ns)) {
+            "agrees"
+        } else {
+            "differs"
+        };
         md.push_str(&format!(
             "\n\nSolver: par {} ({}): the value {verdict}",
             par.par_contracts().join(", "),
@@ -743,7 +771,11 @@ fn dd_tricks_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
             if let Some(t) = &table {
                 let real = u32::from(t.get(strain, seat));
                 if real != stated {
-                    wrong.push(format!("{} {}: {real}", seat.letter(), bridge::strain_text(strain)));
+                    wrong.push(format!(
+                        "{} {}: {real}",
+                        seat.letter(),
+                        bridge::strain_text(strain)
+                    ));
                 }
             }
         }
@@ -761,7 +793,10 @@ fn dd_tricks_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
 fn auction_value_hover(t: &TypedGame) -> Option<String> {
     let a = t.auction.as_ref()?;
     let first = a.seats.iter().flatten().next().copied().or(t.dealer)?;
-    let mut md = format!("**Auction**: the first call is {}'s (§3.5)", seat_name(first));
+    let mut md = format!(
+        "**Auction**: the first call is {}'s (§3.5)",
+        seat_name(first)
+    );
     if let Some(d) = a.dealer {
         md.push_str(&format!("; the dealer is {}", seat_name(d)));
     }
@@ -813,7 +848,11 @@ fn column_meaning(name: &str) -> Option<&'static str> {
 /// §5.2): its row and column, what the column holds, and what the row's
 /// contract, declarer and tricks score at the game's vulnerability ("2S by
 /// N, 8 tricks → NS +110").
-fn table_cell_hover(snap: &Snapshot, game: &Game, offset: usize) -> Option<(String, ByteRange<usize>)> {
+fn table_cell_hover(
+    snap: &Snapshot,
+    game: &Game,
+    offset: usize,
+) -> Option<(String, ByteRange<usize>)> {
     let (s, k) = game.sections.iter().find_map(|s| {
         let k = s
             .elements
@@ -1326,5 +1365,4 @@ E NT  4
         ];
         insta::assert_snapshot!("values_a_player_reads", all.join("\n\n----\n\n"));
     }
-
 }
