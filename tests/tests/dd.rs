@@ -170,8 +170,13 @@ fn dd_fills_a_file_and_check_dd_is_then_clean() {
     let filled = std::fs::read_to_string(&file).unwrap();
     assert_eq!(filled, printed);
     assert_eq!(only_insertions(TWO_GAMES, &filled), Ok(24 + 23));
+    // In export order: the tags before the auction, the table after it.
     assert!(
-        filled.contains("Pass Pass\n[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n"),
+        filled.contains(".7\"]\n[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n"),
+        "{filled}"
+    );
+    assert!(
+        filled.contains("Pass Pass\n[OptimumResultTable "),
         "{filled}"
     );
     // The wrong ParContract is still there and still reported.

@@ -368,6 +368,13 @@ impl LanguageServer for Backend {
         {
             let mut s = self.state.settings.write().expect("settings lock");
             s.encoding = encoding;
+            s.resolve_edits = params
+                .capabilities
+                .text_document
+                .as_ref()
+                .and_then(|t| t.code_action.as_ref())
+                .and_then(|c| c.resolve_support.as_ref())
+                .is_some_and(|r| r.properties.iter().any(|p| p == "edit"));
             if let Some(opts) = &params.initialization_options {
                 s.apply_json(opts);
             }
@@ -615,6 +622,28 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri.clone();
         self.on_snapshot(&uri, move |s| requests::code_action::code_action(s, params))
             .await
+    }
+
+    async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        let Some(uri) = requests::code_action::resolve_uri(&action) else {
+            return Ok(action);
+        };
+        let unchanged = action.clone();
+        match self
+            .on_snapshot(&uri, move |s| {
+                Some(requests::code_action::resolve(s, action))
+            })
+            .await?
+        {
+            Some(Ok(a)) => Ok(a),
+            Some(Err(message)) => Err(Error {
+                // LSP 3.17 `ContentModified`: the client asks again.
+                code: tower_lsp_server::jsonrpc::ErrorCode::ContentModified,
+                message: message.into(),
+                data: None,
+            }),
+            None => Ok(unchanged),
+        }
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

@@ -28,6 +28,10 @@ pub struct Settings {
     /// applied to the published diagnostics as `pbn check` applies them.
     /// Interned ([`intern`]): the settings stay `Copy`.
     pub policy: &'static pbn_core::config::Policy,
+    /// The client resolves a code action's `edit` later
+    /// (`codeAction/resolve`): the costly actions (fix all, convert the
+    /// file, double-dummy analysis) are listed without their edits.
+    pub resolve_edits: bool,
 }
 
 impl Default for Settings {
@@ -40,6 +44,7 @@ impl Default for Settings {
             dd_background: 200,
             group: true,
             policy: intern(pbn_core::config::Policy::default()),
+            resolve_edits: false,
         }
     }
 }

@@ -20,6 +20,22 @@ pub const MANDATORY: [&str; 15] = [
     "Result",
 ];
 
+/// Where a tag stands in export order (§3.1, §3.4), to compare: the
+/// mandatory tags in their order, supplemental tags alphabetically, the
+/// auction, the play, then the other sections (`section`: the tag starts
+/// section data, §5) alphabetically.
+pub fn export_rank(name: &str, section: bool) -> (u8, usize, &str) {
+    match name {
+        "Auction" => (2, 0, ""),
+        "Play" => (3, 0, ""),
+        _ if section => (4, 0, name),
+        _ => match MANDATORY.iter().position(|m| *m == name) {
+            Some(i) => (0, i, ""),
+            None => (1, 0, name),
+        },
+    }
+}
+
 /// Section-starting tags of chapter 3.
 pub const SECTION_TAGS: [&str; 3] = ["Auction", "Play", "Note"];
 
@@ -247,10 +263,16 @@ mod tests {
         assert!(!is_known("BCFlags"));
         // Application tags are not the standard's, and each is named once.
         for (name, app, text) in VENDOR {
-            assert!(!is_known(name) && !app.is_empty() && !text.is_empty(), "{name}");
+            assert!(
+                !is_known(name) && !app.is_empty() && !text.is_empty(),
+                "{name}"
+            );
             assert_eq!(VENDOR.iter().filter(|(n, _, _)| n == name).count(), 1);
         }
-        assert_eq!(vendor("DoubleDummyTricks").map(|v| v.0), Some("Bridge Composer"));
+        assert_eq!(
+            vendor("DoubleDummyTricks").map(|v| v.0),
+            Some("Bridge Composer")
+        );
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// One diagnostic as [`to_lsp`] has it (a code action names the ones it
+/// resolves without converting every other).
+pub fn to_lsp_one(snap: &Snapshot, d: &pbn_core::diagnostic::Diagnostic) -> Diagnostic {
+    one(snap, &snap.converter(), d, &mut Default::default())
+}
+
 /// One diagnostic as LSP has it. `near` carries where the previous one's
 /// range and related ranges were (diagnostics come in text order): columns
 /// on a long line are counted on, not from the line's start each time.

@@ -828,7 +828,10 @@ mod tests {
         // last column) not known yet.
         let l = labels(&format!("{play}SJ |\n"));
         assert_eq!(l.len(), 12);
-        assert!(l.iter().any(|c| c == "S8") && l.iter().any(|c| c == "HT"), "{l:?}");
+        assert!(
+            l.iter().any(|c| c == "S8") && l.iter().any(|c| c == "HT"),
+            "{l:?}"
+        );
         // North's column: he leads; any card of his.
         assert!(labels(&format!("{play}SJ S8 H7 |\n")).contains(&"HK".to_string()));
     }

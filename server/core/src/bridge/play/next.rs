@@ -98,9 +98,11 @@ pub(super) fn column_card(
     let lead = tricks
         .get(slot / 4)
         .and_then(|tr| Some((tr, tr.leader.filter(|&l| l != seat)?)))
-        .and_then(|(tr, l)| match tr.cards[l as usize].map(|i| inp.items[i].token) {
-            Some(T::Card(c)) => Some(c),
-            _ => None,
-        });
+        .and_then(
+            |(tr, l)| match tr.cards[l as usize].map(|i| inp.items[i].token) {
+                Some(T::Card(c)) => Some(c),
+                _ => None,
+            },
+        );
     (Some(seat), legal_cards(seat, lead, remaining, unlocated))
 }

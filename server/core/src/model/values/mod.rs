@@ -69,7 +69,8 @@ pub use seat::{
     vulnerable_export_form, Declarer, SeatTag, Vulnerable,
 };
 pub use table::{
-    check_cell, check_table_cell, is_table_tag, layout_columns, parse_columns, Align, Column, Order, TABLE_TAGS,
+    check_cell, check_table_cell, is_table_tag, layout_columns, parse_columns, Align, Column,
+    Order, TABLE_TAGS,
 };
 
 /// One problem found in a tag value.
