@@ -41,7 +41,7 @@ pub fn run(args: HtmlArgs) -> ExitCode {
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or(name);
-    let page = render::html::page(&format!("Hand records: {title}"), &records);
+    let page = render::html::page(&render::html::title(&records, &title), &records);
     if args.output.as_os_str() == "-" {
         print!("{page}");
     } else if let Err(e) = std::fs::write(&args.output, &page) {
