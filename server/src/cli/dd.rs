@@ -4,7 +4,8 @@
 use super::files::{self, Input};
 use super::write;
 use clap::Args;
-use pbn_core::dd::fill::{fill, GameReport};
+use pbn_core::dd::fill::{check_stated, fill_counted, GameReport};
+use std::sync::atomic::Ordering;
 use pbn_core::text::{decode, encode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,8 +34,9 @@ pub struct DdArgs {
     /// OptimumScore, ParContract, OptimumResultTable rows).
     #[arg(long)]
     overwrite: bool,
-    /// Do not write; list each game with tags missing or wrong and exit 1
-    /// if any.
+    /// Do not write; check the double-dummy values the games state (tags a
+    /// game lacks are not reported, games that state none are not solved):
+    /// list each game with a wrong value and exit 1 if any.
     #[arg(long)]
     check: bool,
     /// Print the new text to stdout instead of writing the files.
@@ -101,6 +103,8 @@ pub fn run(args: DdArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let progress = super::progress::Progress::start("solving double dummy");
+    let counts = progress.counts();
     let mut failed = false;
     let mut incomplete = 0;
     let (mut changed, mut unchanged) = (0, 0);
@@ -119,7 +123,16 @@ pub fn run(args: DdArgs) -> ExitCode {
         let result = std::panic::catch_unwind(|| {
             let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
             let doc = pbn_core::model::lower(&trees, &source.text);
-            fill(&doc, &source.text, overwrite)
+            counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
+            if args.check {
+                let games = check_stated(&doc, &source.text, &counts.done);
+                pbn_core::dd::fill::Filled {
+                    text: String::new(),
+                    games,
+                }
+            } else {
+                fill_counted(&doc, &source.text, overwrite, &counts.done)
+            }
         });
         let filled = match result {
             Ok(f) => f,
@@ -130,7 +143,7 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         };
         for g in &filled.games {
-            report(&name, &source.text, g, args.check, overwrite);
+            progress.say(|| report(&name, &source.text, g, args.check, overwrite));
             if !g.is_complete() {
                 incomplete += 1;
             }
@@ -160,9 +173,10 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         }
     }
+    progress.finish();
     if args.check {
         if incomplete > 0 {
-            errln!("{incomplete} game(s) with double-dummy tags missing or wrong");
+            errln!("{incomplete} game(s) with double-dummy values wrong");
             return ExitCode::from(1);
         }
     } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {

@@ -237,9 +237,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
         if result.fixes > 0 {
             errln!(
-                "note: {name}: {} safe fix{} applied (`pbn check --diff {name}` lists them)",
+                "note: {name}: {} safe fix{} {} (`pbn check --diff {name}` lists them)",
                 result.fixes,
-                if result.fixes == 1 { "" } else { "es" }
+                if result.fixes == 1 { "" } else { "es" },
+                if args.check || args.diff {
+                    "would be applied"
+                } else {
+                    "applied"
+                }
             );
         }
         if !result.commented_games.is_empty() {

@@ -34,6 +34,8 @@ Severity policy
   define (§4.9).
 - info: advice; the file is correct (a dealer that is not the usual one
   for the board number).
+- hint: a remark on a correct file that asks for nothing (a tag another
+  program defines for itself).
 A pbn.toml can ignore codes or categories and change a code's severity:
   [check]
   ignore = [\"PBN0710\", \"export\"]
