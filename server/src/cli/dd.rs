@@ -45,6 +45,10 @@ pub struct DdArgs {
     /// Write read-only files too.
     #[arg(long)]
     force: bool,
+    /// No summary line and no list of the tags added: only what is wrong
+    /// and errors.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -143,7 +147,11 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         };
         for g in &filled.games {
-            progress.say(|| report(&name, &source.text, g, args.check, overwrite));
+            // Without --check, a game only completed is no news for --quiet.
+            let news = args.check || !g.wrong.is_empty() || g.skipped.is_some();
+            if news || !args.quiet {
+                progress.say(|| report(&name, &source.text, g, args.check, overwrite));
+            }
             if !g.is_complete() {
                 incomplete += 1;
             }
@@ -179,7 +187,7 @@ pub fn run(args: DdArgs) -> ExitCode {
             errln!("{incomplete} game(s) with double-dummy values wrong");
             return ExitCode::from(1);
         }
-    } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
+    } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout && !args.quiet {
         errln!("wrote {changed} file(s), {unchanged} unchanged");
     }
     if failed {
