@@ -612,8 +612,14 @@ fn every_help_example_exits_as_its_help_says() {
     let mut seen = std::collections::HashSet::new();
     found.retain(|e| seen.insert(e.clone()));
     let table: Vec<&str> = HELP_EXAMPLES.iter().map(|(e, _)| *e).collect();
-    let missing: Vec<&String> = found.iter().filter(|e| !table.contains(&e.as_str())).collect();
-    let stale: Vec<&&str> = table.iter().filter(|e| !found.iter().any(|f| f == *e)).collect();
+    let missing: Vec<&String> = found
+        .iter()
+        .filter(|e| !table.contains(&e.as_str()))
+        .collect();
+    let stale: Vec<&&str> = table
+        .iter()
+        .filter(|e| !found.iter().any(|f| f == *e))
+        .collect();
     assert!(
         missing.is_empty() && stale.is_empty(),
         "examples not in HELP_EXAMPLES: {missing:#?}\nin HELP_EXAMPLES, in no help: {stale:#?}"

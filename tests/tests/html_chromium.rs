@@ -181,7 +181,10 @@ fn check_layout(m: &Value, boards: usize, what: &str) {
         0,
         "{what}: HCP figures outside the compass box: {m}"
     );
-    assert_eq!(m["problemsOpen"], 0, "{what}: the Problems list is folded: {m}");
+    assert_eq!(
+        m["problemsOpen"], 0,
+        "{what}: the Problems list is folded: {m}"
+    );
     assert!(m["hiddenNames"].as_u64().unwrap() > 0, "{what}: {m}");
 }
 

@@ -336,7 +336,10 @@ fn add_dd_diagnostics(
     let doc = pbn_core::model::lower(&trees, &source.text);
     counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
     res.diagnostics
-        .extend(pbn_core::dd::verify::check_document_counted(&doc, &counts.done));
+        .extend(pbn_core::dd::verify::check_document_counted(
+            &doc,
+            &counts.done,
+        ));
     pbn_core::diagnostic::sort(&mut res.diagnostics);
 }
 

@@ -5,10 +5,10 @@ use super::files::{self, Input};
 use super::write;
 use clap::Args;
 use pbn_core::dd::fill::{check_stated, fill_counted, GameReport};
-use std::sync::atomic::Ordering;
 use pbn_core::text::{decode, encode};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 /// Add double-dummy analysis to PBN files (PBN 2.1 §4.2.7, §5.7).
 ///

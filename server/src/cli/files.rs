@@ -40,7 +40,10 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
     }
     if out.is_empty() && !paths.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(format!("no PBN files (*.pbn) found in {}", shown.join(", ")));
+        return Err(format!(
+            "no PBN files (*.pbn) found in {}",
+            shown.join(", ")
+        ));
     }
     Ok(out)
 }

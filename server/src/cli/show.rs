@@ -42,7 +42,10 @@ fn changes_the_drawing(d: &pbn_core::diagnostic::Diagnostic) -> bool {
     use pbn_core::codes::Category;
     d.severity == Severity::Error
         && !matches!(d.code.category, Category::Export | Category::Encoding)
-        && !d.fix.as_ref().is_some_and(|f| f.applicability == Applicability::Safe)
+        && !d
+            .fix
+            .as_ref()
+            .is_some_and(|f| f.applicability == Applicability::Safe)
 }
 
 /// The records of the file at `path` (games with Board `board` only, when
@@ -90,7 +93,10 @@ pub fn records(path: &Path, board: Option<&str>) -> Result<(String, Vec<Record>)
     if let Some(b) = board {
         records.retain(|r| r.board.as_deref() == Some(b.trim()));
         if records.is_empty() {
-            return Err((format!("{name}: no game has Board \"{b}\" (no such board)"), 1));
+            return Err((
+                format!("{name}: no game has Board \"{b}\" (no such board)"),
+                1,
+            ));
         }
     }
     Ok((name, records))

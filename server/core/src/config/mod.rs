@@ -37,9 +37,6 @@ pub struct CheckConfig {
     pub ignore: Vec<Selector>,
     /// The severity of a code or a category, instead of its default.
     pub severity: BTreeMap<Selector, Severity>,
-    /// When not empty, only these codes or categories are reported (`pbn
-    /// check --select`).
-    pub select: Vec<Selector>,
 }
 
 impl CheckConfig {

@@ -20,9 +20,9 @@ pub mod html;
 pub mod markdown;
 pub mod text;
 
-use crate::bridge::{self, seat_name, FinalContract, Seat, Strain, Suit};
 use crate::bridge::auction::AuctionToken;
 use crate::bridge::play::PlayToken;
+use crate::bridge::{self, seat_name, FinalContract, Seat, Strain, Suit};
 use crate::model::typed::{interpret_call, interpret_card, typed, TypedGame};
 use crate::model::values::{self, ContractValue};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game};

@@ -105,10 +105,12 @@ pub enum FixKind {
 
 /// The codes whose diagnostics carry a fix, with its kind: those of
 /// [`fixes_for`] and those fixed where the rule is (PBN0006 in the syntax
-/// diagnostics, PBN0211, PBN1016, the encoding of PBN0106–PBN0111). A test
+/// diagnostics, PBN0211, PBN1016, the encoding of PBN0107 and PBN0111). A test
 /// holds every fix of every code's example to this table.
 pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0006", FixKind::Unsafe),
+    ("PBN0107", FixKind::Safe),
+    ("PBN0111", FixKind::Safe),
     ("PBN0201", FixKind::Unsafe),
     ("PBN0202", FixKind::Either),
     ("PBN0205", FixKind::Unsafe),
