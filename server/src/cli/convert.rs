@@ -33,7 +33,7 @@ use std::process::ExitCode;
 /// output does not pass `pbn check`; 2 on usage or IO errors.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert board.lin -o board.pbn         LIN → PBN (alerts become notes)\n  pbn convert game.pbn -o game.lin          PBN → LIN\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum -         forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
+    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert board.lin -o board.pbn         LIN → PBN (alerts become notes)\n  pbn convert game.pbn -o game.lin          PBN → LIN\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum           forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
 )]
 pub struct ConvertArgs {
     /// The input file; `-` reads standard input (then give --from).

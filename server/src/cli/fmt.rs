@@ -59,6 +59,9 @@ pub struct FmtArgs {
     /// Do not write; list the files that would change and exit 1 if any.
     #[arg(long)]
     check: bool,
+    /// No notes and no summary on stderr: only warnings and errors.
+    #[arg(short, long)]
+    quiet: bool,
     /// Do not write; print a unified diff of the changes.
     #[arg(long)]
     diff: bool,
@@ -218,7 +221,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 )
             );
         }
-        if write_as != source.encoding && !args.check {
+        if write_as != source.encoding && !args.check && !args.quiet {
             errln!(
                 "note: {name}: {} in {}, not {} (PBN data is ISO 8859-1, §2.2)",
                 if args.diff {
@@ -236,14 +239,19 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 "warning: {name}: kept in UTF-8: {outside} character(s) have no ISO 8859-1 code (PBN0106, §2.2; `pbn check {name}` shows them)"
             );
         }
-        if result.fixes > 0 {
+        if result.fixes > 0 && !args.quiet {
             errln!(
-                "note: {name}: {} safe fix{} applied (`pbn check --diff {name}` lists them)",
+                "note: {name}: {} safe fix{} {} (`pbn check --diff {name}` lists them)",
                 result.fixes,
-                if result.fixes == 1 { "" } else { "es" }
+                if result.fixes == 1 { "" } else { "es" },
+                if args.check || args.diff {
+                    "would be applied"
+                } else {
+                    "applied"
+                }
             );
         }
-        if !result.commented_games.is_empty() {
+        if !result.commented_games.is_empty() && !args.quiet {
             errln!(
                 "note: {name}: {}: kept as `;` comments",
                 games_phrase(
@@ -305,7 +313,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             ExitCode::SUCCESS
         };
     }
-    if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
+    if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout && !args.quiet {
         errln!(
             "formatted {changed} file(s), {unchanged} unchanged{}{}{}",
             if refused > 0 {

@@ -39,6 +39,8 @@ Severity policy
   define (§4.9).
 - info: advice; the file is correct (a dealer that is not the usual one
   for the board number).
+- hint: a remark on a correct file that asks for nothing (a tag another
+  program defines for itself).
 A file-wide pattern is shown once: the same code and message form (numbers
 aside) in at least 5 games, or in at least 3 that are more than half of the
 file's, for a readable form above, an unknown tag, a tag name's case, a

@@ -14,8 +14,8 @@ codes! {
         "tag occurs more than once in a game",
         "In import format a tag pair that already occurred is ignored; in export format \
          tag pairs may only occur once (§3.4). The first occurrence is the one that \
-         counts. When the repeated tag has a different value, that value is lost, which \
-         is reported as an error.",
+         counts; a different value in the repeated tag is named in the message. A \
+         warning, as the severity policy has it: import format allows the repetition.",
         bad: "[Room \"Open\"]\n[Room \"Open\"]\n",
         good: "[Room \"Open\"]\n";
     FORBIDDEN_INHERITANCE = "PBN0203", "forbidden-inheritance", Error, Tag, "§4.8",

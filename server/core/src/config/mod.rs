@@ -61,6 +61,7 @@ impl CheckConfig {
         Policy {
             ignore: self.ignore.clone(),
             severity: self.severity.clone(),
+            select: Vec::new(),
         }
     }
 }
@@ -125,6 +126,9 @@ pub struct Policy {
     pub ignore: Vec<Selector>,
     /// The severity of a code or a category, instead of its default.
     pub severity: BTreeMap<Selector, Severity>,
+    /// When not empty, only these codes or categories are reported (`pbn
+    /// check --select`).
+    pub select: Vec<Selector>,
 }
 
 /// What the policy does to one diagnostic.
@@ -137,10 +141,18 @@ enum Verdict {
 impl Policy {
     /// No entry: every diagnostic as the rules report it.
     pub fn is_empty(&self) -> bool {
-        self.ignore.is_empty() && self.severity.is_empty()
+        self.ignore.is_empty() && self.severity.is_empty() && self.select.is_empty()
     }
 
     fn verdict(&self, d: &Diagnostic) -> Verdict {
+        if !self.select.is_empty()
+            && !self
+                .select
+                .iter()
+                .any(|&s| s.matches_code(d) || s.matches_category(d))
+        {
+            return Verdict::Drop;
+        }
         type Matcher = fn(Selector, &Diagnostic) -> bool;
         let levels: [Matcher; 2] = [Selector::matches_code, Selector::matches_category];
         for matches in levels {

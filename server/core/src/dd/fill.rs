@@ -15,6 +15,7 @@ use crate::codes::dd as c;
 use crate::model::values::{parse_optimum_score, SideScores};
 use crate::model::{Document, Game, Inherit};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One replacement in the text: `range` becomes `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,10 +288,39 @@ fn skip_reason(e: &DdError) -> String {
     format!("the deal cannot be solved: {e}")
 }
 
+/// What `pbn dd --check` finds in each game that states a double-dummy
+/// value: the values the solver contradicts, and deals that cannot be
+/// solved. Tags a game lacks are not its business (`pbn dd` adds them),
+/// and a game that states none is not solved. Adds 1 to `done` per game.
+pub fn check_stated(doc: &Document, text: &str, done: &AtomicUsize) -> Vec<GameReport> {
+    crate::par::map(&doc.games, |g| {
+        let r = super::verify::states_dd(g).then(|| GameReport {
+            missing: Vec::new(),
+            ..game_edits(g, text, false)
+        });
+        done.fetch_add(1, Ordering::Relaxed);
+        r
+    })
+    .into_iter()
+    .flatten()
+    .filter(|r| !r.is_complete() || r.skipped.is_some())
+    .collect()
+}
+
 /// Completes every game of a document (solving on every core): the new
 /// text and what was found in each game.
 pub fn fill(doc: &Document, text: &str, overwrite: bool) -> Filled {
-    let reports = crate::par::map(&doc.games, |g| game_edits(g, text, overwrite));
+    fill_counted(doc, text, overwrite, &AtomicUsize::new(0))
+}
+
+/// [`fill`], adding 1 to `done` as each game is solved (what a progress
+/// counter shows).
+pub fn fill_counted(doc: &Document, text: &str, overwrite: bool, done: &AtomicUsize) -> Filled {
+    let reports = crate::par::map(&doc.games, |g| {
+        let r = game_edits(g, text, overwrite);
+        done.fetch_add(1, Ordering::Relaxed);
+        r
+    });
     let mut edits: Vec<&Edit> = reports.iter().flat_map(|r| &r.edits).collect();
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     let mut out = String::with_capacity(text.len() + edits.len() * 200);

@@ -101,6 +101,67 @@ pub(crate) fn attach(text: &str, g: &Game, diags: &mut [Diagnostic]) {
     }
 }
 
+/// What fix the diagnostics of a code carry where the repair is possible
+/// (`pbn explain`): always safe, always unsafe, or safe or unsafe by case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixKind {
+    Safe,
+    Unsafe,
+    Either,
+}
+
+/// The codes whose diagnostics carry a fix, with its kind: those of
+/// [`fixes_for`] and those fixed where the rule is (PBN0006 in the syntax
+/// diagnostics, PBN0211, PBN1016, the encoding of PBN0107 and PBN0111). A test
+/// holds every fix of every code's example to this table.
+pub const FIXABLE: &[(&str, FixKind)] = &[
+    ("PBN0006", FixKind::Unsafe),
+    ("PBN0107", FixKind::Safe),
+    ("PBN0111", FixKind::Safe),
+    ("PBN0201", FixKind::Unsafe),
+    ("PBN0202", FixKind::Either),
+    ("PBN0205", FixKind::Unsafe),
+    ("PBN0211", FixKind::Safe),
+    ("PBN0302", FixKind::Safe),
+    ("PBN0303", FixKind::Unsafe),
+    ("PBN0311", FixKind::Safe),
+    ("PBN0313", FixKind::Safe),
+    ("PBN0316", FixKind::Safe),
+    ("PBN0405", FixKind::Either),
+    ("PBN0406", FixKind::Unsafe),
+    ("PBN0407", FixKind::Unsafe),
+    ("PBN0408", FixKind::Unsafe),
+    ("PBN0411", FixKind::Safe),
+    ("PBN0520", FixKind::Safe),
+    ("PBN0620", FixKind::Safe),
+    ("PBN0709", FixKind::Unsafe),
+    ("PBN0901", FixKind::Unsafe),
+    ("PBN0902", FixKind::Unsafe),
+    ("PBN0903", FixKind::Unsafe),
+    ("PBN0904", FixKind::Safe),
+    ("PBN0908", FixKind::Unsafe),
+    ("PBN1001", FixKind::Unsafe),
+    ("PBN1006", FixKind::Safe),
+    ("PBN1007", FixKind::Safe),
+    ("PBN1008", FixKind::Safe),
+    ("PBN1012", FixKind::Safe),
+    ("PBN1013", FixKind::Safe),
+    ("PBN1015", FixKind::Either),
+    ("PBN1016", FixKind::Safe),
+];
+
+/// The kind of fix a code's diagnostics carry; `None` when they have none.
+pub fn fix_kind(code: &str) -> Option<FixKind> {
+    FIXABLE.iter().find(|(c, _)| *c == code).map(|(_, k)| *k)
+}
+
+/// Whether `pbn fmt` clears a code's diagnostics that carry no safe fix:
+/// the export layout it writes (tag order, line layout, missing tags as
+/// `?`…), but for line endings, which it keeps unless asked (`--eol crlf`).
+pub fn cleared_by_fmt(code: &crate::codes::CodeInfo) -> bool {
+    code.category == crate::codes::Category::Export && code.code != "PBN1004"
+}
+
 /// The fixes of one diagnostic of game `g`, the preferred one first.
 pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
     let r = d.range.clone();
@@ -1338,6 +1399,35 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fix_of_every_example_is_in_the_fixable_table() {
+        let mut missing = Vec::new();
+        for c in crate::codes::all() {
+            for (example, export) in [(c.bad, false), (c.bad, true), (c.good, true)] {
+                let source = crate::text::decode(example.as_bytes());
+                let opts = crate::rules::CheckOptions {
+                    export,
+                    fixes: true,
+                };
+                for d in crate::checker::check_text(&source, &opts).diagnostics {
+                    let Some(f) = &d.fix else { continue };
+                    let ok = match fix_kind(d.code.code) {
+                        Some(FixKind::Either) => true,
+                        Some(FixKind::Safe) => f.applicability == Applicability::Safe,
+                        Some(FixKind::Unsafe) => f.applicability == Applicability::Unsafe,
+                        None => false,
+                    };
+                    if !ok {
+                        missing.push(format!("{} {:?}", d.code.code, f.applicability));
+                    }
+                }
+            }
+        }
+        missing.sort();
+        missing.dedup();
+        assert!(missing.is_empty(), "not in FIXABLE as found: {missing:?}");
+    }
 
     /// An auction of `n` calls, each with a note reference, lowered.
     fn game(text: &str) -> Game {

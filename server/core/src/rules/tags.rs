@@ -82,7 +82,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             Some(&f) => {
                 let a = g.tags[f].value.as_ref().map(|v| v.text.as_str());
                 let b = tag.value.as_ref().map(|v| v.text.as_str());
-                let mut d = Diagnostic::new(
+                let d = Diagnostic::new(
                     &c::DUPLICATE_TAG,
                     tag.range.clone(),
                     if a == b {
@@ -96,9 +96,6 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     },
                 )
                 .with_related(g.tags[f].range.clone(), format!("first `{name}` tag"));
-                if a != b {
-                    d.severity = Severity::Error;
-                }
                 ctx.push(out, d);
             }
         }
