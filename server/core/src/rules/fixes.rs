@@ -1409,6 +1409,7 @@ mod tests {
                 let opts = crate::rules::CheckOptions {
                     export,
                     fixes: true,
+                    ungrouped: true,
                 };
                 for d in crate::checker::check_text(&source, &opts).diagnostics {
                     let Some(f) = &d.fix else { continue };

@@ -465,6 +465,7 @@ fn fix_all(snap: &Snapshot) -> Option<Fix> {
     let opts = pbn_core::checker::CheckOptions {
         export: snap.settings.export,
         fixes: true,
+        ungrouped: false,
     };
     let fixed = pbn_core::checker::fix::fix_source(&snap.source, &opts, false);
     let text = snap.source.text.as_str();
@@ -1070,6 +1071,7 @@ mod tests {
             &pbn_core::checker::CheckOptions {
                 export: false,
                 fixes: true,
+                ungrouped: false,
             },
             false,
         );
