@@ -52,12 +52,12 @@ pub struct TypedGame {
 impl TypedGame {
     /// Declarer: the Declarer tag's seat, else the auction's.
     pub fn declarer_seat(&self) -> Option<Seat> {
-        self.declarer.and_then(|d| d.seat).or_else(|| {
-            match self.auction.as_ref()?.contract? {
+        self.declarer
+            .and_then(|d| d.seat)
+            .or_else(|| match self.auction.as_ref()?.contract? {
                 bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
                 bridge::FinalContract::PassedOut => None,
-            }
-        })
+            })
     }
 }
 
