@@ -269,14 +269,20 @@ pub fn meaning(text: &str) -> (serde_json::Value, BTreeMap<String, usize>) {
 }
 
 /// The multiset of comment and escape-line texts (trailing white space
-/// trimmed) in the trees.
+/// trimmed) in the trees; in a `{…}` comment, whose lines longer than §2.3
+/// allows `pbn fmt` breaks at spaces, a line end counts as a space.
 pub fn comment_texts(trees: &[Tree], text: &str) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let mut stack: Vec<Node<'_>> = trees.iter().map(Tree::root_node).collect();
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line") {
-            *out.entry(text[n.byte_range()].trim_end().to_owned())
-                .or_default() += 1;
+            let t = text[n.byte_range()].trim_end();
+            let t = if t.starts_with('{') {
+                t.replace("\r\n", " ").replace(['\n', '\r'], " ")
+            } else {
+                t.to_owned()
+            };
+            *out.entry(t).or_default() += 1;
             continue;
         }
         let mut c = n.walk();

@@ -97,7 +97,10 @@ fn rbn_line_opening_with_a_non_ascii_character_is_no_label() {
     for input in ["% RBN 2.2\né Ö\n", "\u{e9}\n", "ÿ\nN Ann:Bob:Cy:Di\n"] {
         let c = convert::convert(input, Format::Rbn, Format::Pbn);
         let d = &c.diagnostics[0];
-        assert!(d.message.starts_with("expected a label"), "{input:?}: {d:?}");
+        assert!(
+            d.message.starts_with("expected a label"),
+            "{input:?}: {d:?}"
+        );
         assert!(input.is_char_boundary(d.range.end) && d.range.end <= input.len());
     }
 }

@@ -229,10 +229,7 @@ fn split_deals(r: &mut Reader<'_>) -> Vec<RawDeal> {
         let label = first.to_ascii_uppercase();
         // A label is one ASCII character (`get`: a line may open with a
         // non-ASCII one, which is no label).
-        let Some(rest) = line
-            .get(1..)
-            .filter(|r| r.is_empty() || r.starts_with(' '))
-        else {
+        let Some(rest) = line.get(1..).filter(|r| r.is_empty() || r.starts_with(' ')) else {
             r.diag(
                 Severity::Error,
                 start..start + line.len(),

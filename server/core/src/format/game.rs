@@ -71,7 +71,9 @@ impl<'a> Printer<'a> {
                     out.push(' ');
                 }
             }
-            out.push_str(self.comment_text(i).trim_end_matches(['\r', '\n']));
+            out.push_str(&wrapped(
+                self.comment_text(i).trim_end_matches(['\r', '\n']),
+            ));
             out.push('\n');
         }
     }
@@ -363,6 +365,47 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
         }
         p.tag_comments(Anchor::Tag(d), out);
     }
+}
+
+/// The widest line [`wrapped`] writes.
+const WRAP_WIDTH: usize = 200;
+
+/// A `{…}` comment whose lines fit export format's 255 characters (§2.3):
+/// a line of more than 254 characters is broken at spaces into lines of
+/// at most [`WRAP_WIDTH`] (room for what stands before the comment on its
+/// first line); every word is kept, a word longer than that stays whole.
+/// Other comments as written.
+fn wrapped(t: &str) -> std::borrow::Cow<'_, str> {
+    let long = |l: &str| l.chars().count() > 254;
+    if !t.starts_with('{') || !t.lines().any(long) {
+        return t.into();
+    }
+    let mut out = String::with_capacity(t.len() + t.len() / WRAP_WIDTH);
+    for (k, line) in t.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        if !long(line) {
+            out.push_str(line);
+            continue;
+        }
+        let mut width = 0;
+        for (j, word) in line.split(' ').enumerate() {
+            let n = word.chars().count();
+            if j > 0 {
+                if width > 0 && width + 1 + n > WRAP_WIDTH {
+                    out.push('\n');
+                    width = 0;
+                } else {
+                    out.push(' ');
+                    width += 1;
+                }
+            }
+            out.push_str(word);
+            width += n;
+        }
+    }
+    out.into()
 }
 
 /// `raw` as `;` comments (§3.8), one a line; `None` when it holds a NUL.
@@ -787,7 +830,7 @@ fn element_comments(p: &mut Printer<'_>, s: usize, k: usize, line: &mut String, 
                 push_piece(line, t);
                 end_line(line, out);
             }
-            _ => push_piece(line, t),
+            _ => push_piece(line, &wrapped(t)),
         }
     }
 }

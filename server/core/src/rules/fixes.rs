@@ -46,7 +46,8 @@
 //! PBN0006 (an unquoted tag value: safe when the text up to the tag's
 //! `]` is the value, else unsafe, where the value ends is a guess) and
 //! PBN0001 on a line of free text are fixed where the syntax diagnostic is
-//! made; `pbn fmt` applies their safe fixes too (`format/fixed.rs`).
+//! made (applied by `pbn check --fix`; `pbn fmt` prints a game with a
+//! syntax error as written).
 
 use crate::bridge::{self, FinalContract, Seat, Strain};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
@@ -481,7 +482,10 @@ fn standard_date(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         match g.tag(time_tag) {
             None if g.value(time_tag).is_none() => {
                 let at = after_point(text, g, tag.range.end);
-                edits.push(edit(at..at, format!("{}{}", eol(text), tag_line(time_tag, time))));
+                edits.push(edit(
+                    at..at,
+                    format!("{}{}", eol(text), tag_line(time_tag, time)),
+                ));
             }
             Some(t) if t.inherit == Inherit::None => {
                 let old = t.value.as_ref().map_or("", |v| v.raw.trim());
@@ -520,10 +524,12 @@ fn table_contract(g: &Game, r: &Range<usize>) -> Option<Fix> {
 /// on a line of its own) kept as a `{…}` comment, when no brace in it would
 /// end the comment early.
 fn data_as_comment(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    // Not a Note tag's data: `pbn fmt` keeps such a game as written.
     let s = g
         .sections
         .iter()
-        .find(|s| s.elements.first().is_some_and(|e| e.range.start == r.start))?;
+        .find(|s| s.elements.first().is_some_and(|e| e.range.start == r.start))
+        .filter(|s| g.tags.get(s.tag).is_some_and(|t| t.name != "Note"))?;
     let data = r.start..s.elements.last()?.range.end;
     let t = text.get(data.clone())?;
     if t.contains(['{', '}', '%']) {
@@ -540,10 +546,17 @@ fn data_as_comment(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
 /// note: a board not played. The tag says nothing; it goes.
 fn empty_play(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let play = g.play.as_ref()?;
-    let tag = g.tags.get(play.tag).filter(|t| t.inherit == Inherit::None)?;
+    let tag = g
+        .tags
+        .get(play.tag)
+        .filter(|t| t.inherit == Inherit::None)?;
     let v = tag.value.as_ref()?;
     let empty = play.entries.is_empty() && play.stray.is_empty() && play.notes.is_empty();
-    if !(empty && v.range.start <= r.start && r.end <= v.range.end && matches!(v.raw.trim(), "" | "?")) {
+    if !(empty
+        && v.range.start <= r.start
+        && r.end <= v.range.end
+        && matches!(v.raw.trim(), "" | "?"))
+    {
         return None;
     }
     Some(mk(

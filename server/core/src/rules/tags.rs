@@ -145,7 +145,19 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         if p.tag != usize::MAX {
             let pt = &g.tags[p.tag];
             let mut missing = Vec::new();
+            // §3.10: in an end position the Play tag names the leader and the
+            // Contract gives only the denomination; no Declarer is needed
+            // (the reference verifier accepts such a game too).
+            let end_position = g
+                .value("Contract")
+                .and_then(|v| crate::model::values::parse_contract(v).value)
+                .is_some_and(|c| {
+                    matches!(c.value, crate::model::values::ContractValue::EndPosition(_))
+                });
             for name in ["Deal", "Declarer", "Contract"] {
+                if name == "Declarer" && end_position {
+                    continue;
+                }
                 match filled(name, p.tag) {
                     Ok(()) => {}
                     Err(true) => ctx.push(

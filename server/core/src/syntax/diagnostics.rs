@@ -134,7 +134,9 @@ fn value_to_bracket(node: Node<'_>, text: &str) -> Option<std::ops::Range<usize>
     let pair = node.parent().filter(|p| p.kind() == "tag_pair")?;
     let start = node.start_byte();
     let rest = &text[start..];
-    let close = rest.find([']', '\n', '\r']).filter(|&i| rest.as_bytes()[i] == b']')?;
+    let close = rest
+        .find([']', '\n', '\r'])
+        .filter(|&i| rest.as_bytes()[i] == b']')?;
     let inner = rest[..close].trim_end_matches([' ', '\t']);
     let plain = !inner.contains(['"', '[', '{', '}', ';', '\\']);
     (plain && pair.end_byte() == start + close + 1).then(|| start..start + inner.len())

@@ -283,7 +283,12 @@ fn other_date_form(off: usize, s: &str) -> Option<Parsed<Date>> {
                 return None;
             }
             let month = month_of_name(fields[m])? + 1;
-            (y.to_string(), month.to_string(), d.to_string(), "names its month")
+            (
+                y.to_string(),
+                month.to_string(),
+                d.to_string(),
+                "names its month",
+            )
         }
         None if year_last => {
             let (a, b) = (fields[0], fields[1]);
@@ -304,7 +309,12 @@ fn other_date_form(off: usize, s: &str) -> Option<Parsed<Date>> {
                 )];
                 return Some(Parsed::new(None, issues));
             };
-            (fields[2].to_string(), month.to_string(), day.to_string(), how)
+            (
+                fields[2].to_string(),
+                month.to_string(),
+                day.to_string(),
+                how,
+            )
         }
         None if time.is_some() => return Some(with_time(off, s, date, time)),
         None => return None,
@@ -323,7 +333,10 @@ fn other_date_form(off: usize, s: &str) -> Option<Parsed<Date>> {
     if !issues.is_empty() {
         return Some(Parsed::new(None, issues));
     }
-    let value = p.value.map(|d| Date { time: time.clone(), ..d });
+    let value = p.value.map(|d| Date {
+        time: time.clone(),
+        ..d
+    });
     let canonical = value.as_ref().map_or(read, |d| d.canonical.clone());
     let at = time.as_ref().map_or(String::new(), |t| {
         format!(" with the time {t}, which belongs in the Time tag")
@@ -342,7 +355,10 @@ fn other_date_form(off: usize, s: &str) -> Option<Parsed<Date>> {
 fn with_time(off: usize, s: &str, date: &str, time: Option<String>) -> Parsed<Date> {
     let whole = off..off + s.len();
     let p = parse_date(date);
-    if p.issues.iter().any(|i| i.code.code != codes::NONSTANDARD_DATE.code) {
+    if p.issues
+        .iter()
+        .any(|i| i.code.code != codes::NONSTANDARD_DATE.code)
+    {
         let issues = p
             .issues
             .into_iter()
@@ -634,7 +650,12 @@ mod tests {
             ("24.08.2013 18:36", "2013.08.24", Some("18:36:00")),
         ] {
             let p = parse_date(raw);
-            assert_eq!(codes_of(&p.issues), vec!["PBN0302"], "{raw}: {:?}", p.issues);
+            assert_eq!(
+                codes_of(&p.issues),
+                vec!["PBN0302"],
+                "{raw}: {:?}",
+                p.issues
+            );
             assert_eq!(p.issues[0].range, 0..raw.len(), "{raw}");
             let d = p.value.unwrap();
             assert_eq!(d.canonical, canon, "{raw}");

@@ -502,7 +502,9 @@ pub fn deal_read_form(raw: &str) -> Option<(String, Vec<&'static str>)> {
     }
     let mut how = Vec::new();
     let (first, hands): (Seat, Vec<&str>) = if words.len() == 4
-        && words.iter().all(|w| seat_prefix(w).is_some_and(|(_, h)| hand_like(h)))
+        && words
+            .iter()
+            .all(|w| seat_prefix(w).is_some_and(|(_, h)| hand_like(h)))
     {
         let seats: Vec<(Seat, &str)> = words.iter().filter_map(|w| seat_prefix(w)).collect();
         let clockwise = (0..4).all(|k| seats[k].0 as usize == (seats[0].0 as usize + k) % 4);
@@ -530,7 +532,11 @@ pub fn deal_read_form(raw: &str) -> Option<(String, Vec<&'static str>)> {
                 if !how.contains(&"writes a void suit `-`") {
                     how.push("writes a void suit `-`");
                 }
-                suits.iter().map(|&x| if x == "-" { "" } else { x }).collect::<Vec<_>>().join(".")
+                suits
+                    .iter()
+                    .map(|&x| if x == "-" { "" } else { x })
+                    .collect::<Vec<_>>()
+                    .join(".")
             } else {
                 h.to_string()
             }
