@@ -75,6 +75,7 @@ fn one_fix_all_leaves_what_check_fix_leaves_on_every_corpus_file() {
         let opts = CheckOptions {
             export: false,
             fixes: true,
+            ungrouped: false,
         };
         // The editor's text (decoded: a fix of the file's encoding or its
         // `charset=` line is the CLI's, which reads the bytes).
