@@ -48,10 +48,10 @@ fn changes_the_drawing(d: &pbn_core::diagnostic::Diagnostic) -> bool {
     use pbn_core::codes::Category;
     d.severity == Severity::Error
         && !matches!(d.code.category, Category::Export | Category::Encoding)
-        && !d
+        && d
             .fix
             .as_ref()
-            .is_some_and(|f| f.applicability == Applicability::Safe)
+            .is_none_or(|f| f.applicability != Applicability::Safe)
 }
 
 /// The records of the file at `path` (games with Board `board` only, when
