@@ -40,7 +40,9 @@ impl Progress {
                 while !c.stop.load(Ordering::Relaxed) {
                     std::thread::sleep(tick);
                     waited += tick;
-                    if waited.as_millis().is_multiple_of(300) && waited >= Duration::from_millis(500) {
+                    if waited.as_millis().is_multiple_of(300)
+                        && waited >= Duration::from_millis(500)
+                    {
                         let line = format!(
                             "\r{label}: {}/{} games",
                             c.done.load(Ordering::Relaxed),

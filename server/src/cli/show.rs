@@ -48,8 +48,7 @@ fn changes_the_drawing(d: &pbn_core::diagnostic::Diagnostic) -> bool {
     use pbn_core::codes::Category;
     d.severity == Severity::Error
         && !matches!(d.code.category, Category::Export | Category::Encoding)
-        && d
-            .fix
+        && d.fix
             .as_ref()
             .is_none_or(|f| f.applicability != Applicability::Safe)
 }
