@@ -116,12 +116,13 @@ pub enum FixKind {
 /// diagnostics, PBN0211, PBN1016, the encoding of PBN0107 and PBN0111). A test
 /// holds every fix of every code's example to this table.
 pub const FIXABLE: &[(&str, FixKind)] = &[
-    ("PBN0006", FixKind::Unsafe),
+    ("PBN0006", FixKind::Either),
     ("PBN0107", FixKind::Safe),
     ("PBN0111", FixKind::Safe),
     ("PBN0201", FixKind::Unsafe),
     ("PBN0202", FixKind::Either),
     ("PBN0205", FixKind::Unsafe),
+    ("PBN0209", FixKind::Safe),
     ("PBN0211", FixKind::Safe),
     ("PBN0302", FixKind::Safe),
     ("PBN0303", FixKind::Unsafe),
@@ -133,6 +134,8 @@ pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0407", FixKind::Unsafe),
     ("PBN0408", FixKind::Unsafe),
     ("PBN0411", FixKind::Safe),
+    ("PBN0412", FixKind::Safe),
+    ("PBN0511", FixKind::Unsafe),
     ("PBN0520", FixKind::Safe),
     ("PBN0620", FixKind::Safe),
     ("PBN0709", FixKind::Unsafe),

@@ -366,7 +366,7 @@ mod tests {
             .iter()
             .find(|d| d.code == Some(NumberOrString::String("PBN0202".into())))
             .unwrap();
-        assert_eq!(dup.severity, Some(DiagnosticSeverity::ERROR));
+        assert_eq!(dup.severity, Some(DiagnosticSeverity::WARNING));
         assert_eq!(
             dup.related_information.as_ref().unwrap()[0]
                 .location
