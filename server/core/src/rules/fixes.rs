@@ -122,7 +122,7 @@ pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0201", FixKind::Unsafe),
     ("PBN0202", FixKind::Either),
     ("PBN0205", FixKind::Unsafe),
-    ("PBN0209", FixKind::Safe),
+    ("PBN0209", FixKind::Unsafe),
     ("PBN0211", FixKind::Safe),
     ("PBN0302", FixKind::Safe),
     ("PBN0303", FixKind::Unsafe),
@@ -210,6 +210,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0006"
             | "PBN0201"
             | "PBN0205"
+            | "PBN0209"
             | "PBN0303"
             | "PBN0406"
             | "PBN0407"
