@@ -161,13 +161,20 @@ def main():
         # (tests/src/fuzz.rs forest_cache_budget)
         for mode in (0, 1 | (k % 4) << 5):
             write(out, "incremental_reparse", incremental_seed(t, rng, mode))
-    for target in ("parse_check", "fmt", "incremental_reparse"):
+    # convert: the first byte picks the format read (0 RBN, 1 LIN, 2 PBN).
+    conv = ROOT / "tests" / "fixtures" / "convert"
+    for ext, pick in (("rbn", b"\x00"), ("lin", b"\x01"), ("pbn", b"\x02")):
+        for p in sorted(conv.glob(f"*/*.{ext}")):
+            write(out, "convert", pick + p.read_bytes())
+    for t in texts[:200]:
+        write(out, "convert", b"\x02" + t)
+    for target in ("parse_check", "fmt", "incremental_reparse", "convert"):
         kept = ROOT / "tests" / "fixtures" / "fuzz" / target
         if kept.is_dir():
             for p in sorted(kept.iterdir()):
                 if p.is_file():
                     write(out, target, p.read_bytes())
-    for target in ("parse_check", "fmt", "incremental_reparse"):
+    for target in ("parse_check", "fmt", "incremental_reparse", "convert"):
         print(f"{target}: {len(os.listdir(out / target))} seeds in {out / target}")
 
 

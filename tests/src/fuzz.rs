@@ -22,6 +22,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("parse_check", parse_check),
     ("fmt", fmt),
     ("incremental_reparse", incremental_reparse),
+    ("convert", convert),
 ];
 
 /// Every tag whose value has a syntax the value parsers check, plus a table
@@ -268,14 +269,20 @@ pub fn meaning(text: &str) -> (serde_json::Value, BTreeMap<String, usize>) {
 }
 
 /// The multiset of comment and escape-line texts (trailing white space
-/// trimmed) in the trees.
+/// trimmed) in the trees; in a `{…}` comment, whose lines longer than §2.3
+/// allows `pbn fmt` breaks at spaces, a line end counts as a space.
 pub fn comment_texts(trees: &[Tree], text: &str) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let mut stack: Vec<Node<'_>> = trees.iter().map(Tree::root_node).collect();
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "comment" | "unterminated_comment" | "escape_line") {
-            *out.entry(text[n.byte_range()].trim_end().to_owned())
-                .or_default() += 1;
+            let t = text[n.byte_range()].trim_end();
+            let t = if t.starts_with('{') {
+                t.replace("\r\n", " ").replace(['\n', '\r'], " ")
+            } else {
+                t.to_owned()
+            };
+            *out.entry(t).or_default() += 1;
             continue;
         }
         let mut c = n.walk();
@@ -759,6 +766,7 @@ pub fn incremental_reparse(data: &[u8]) {
     let opts = CheckOptions {
         export: data.len().is_multiple_of(2),
         fixes: true,
+        ungrouped: false,
     };
     let check_again = |source: &pbn_core::text::SourceText,
                        forest: &pbn_core::syntax::Forest,
@@ -907,4 +915,37 @@ pub fn incremental_reparse(data: &[u8]) {
         key(&want.diagnostics),
         "re-check after edits differs from a check of {current:?}"
     );
+}
+
+/// The `convert` target: the first byte picks the format read (RBN, LIN or
+/// PBN), the rest is the input, decoded as `pbn convert` decodes a file.
+/// Every reader and writer (RBN, LIN, forum notation, PBN) runs on it; no
+/// panic, every read diagnostic's range inside the input (on character
+/// boundaries) with a message of bounded length, and the PBN written read
+/// by `pbn check` (the checker's ranges inside it).
+pub fn convert(data: &[u8]) {
+    use pbn_core::convert::{self, Format};
+    fresh_execution();
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let from = [Format::Rbn, Format::Lin, Format::Pbn][first as usize % 3];
+    let source = decode(rest);
+    let input = source.text.as_str();
+    for to in Format::ALL {
+        let c = convert::convert(input, from, to);
+        for d in &c.diagnostics {
+            let what = || format!("{} → {}: {:?}", from.name(), to.name(), d.message);
+            assert_range(input, &d.range, &what);
+            assert_message(&d.message, &what);
+        }
+        if to == Format::Pbn {
+            let out = decode(c.text.as_bytes());
+            let result = check_text(&out, &CheckOptions::default());
+            for d in &result.diagnostics {
+                let what = || format!("check of {} → PBN: {}", from.name(), d.code.code);
+                assert_range(&out.text, &d.range, &what);
+            }
+        }
+    }
 }

@@ -343,7 +343,7 @@ pub const HOSTILE: &[Hostile] = &[
     },
 ];
 
-/// The peak memory in kB from the line `pbn check --stats` writes to
+/// The peak memory in kB from the line `pbn check --timings` writes to
 /// stderr (`…; peak memory 51708 kB`), where the platform reports it.
 pub fn stats_peak_kb(stats: &str) -> Option<u64> {
     stats

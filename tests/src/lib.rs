@@ -10,5 +10,6 @@ pub mod hostile;
 pub mod lsp_client;
 pub mod lsp_doc;
 pub mod mutate;
+pub mod patterns;
 pub mod skips;
 pub mod verifier;

@@ -14,6 +14,7 @@ use pbn_tests::gen::{generate, GenOptions, Rng};
 
 type Key = (
     &'static str,
+    pbn_core::diagnostic::Severity,
     std::ops::Range<usize>,
     std::sync::Arc<str>,
     Option<usize>,
@@ -25,6 +26,7 @@ fn key(v: &[pbn_core::diagnostic::Diagnostic]) -> Vec<Key> {
         .map(|d| {
             (
                 d.code.code,
+                d.severity,
                 d.range.clone(),
                 d.message.clone(),
                 d.game,
@@ -165,6 +167,35 @@ fn random_edits_checks_like_check_whole() {
             state = next;
             assert!(stats.checked <= stats.games, "round {round}");
         }
+    }
+}
+
+/// A file with file-wide patterns (grouped: `checker::group`) under random
+/// edits that make and break them: the re-check groups as the whole check
+/// does.
+#[test]
+fn random_edits_of_a_pattern_file_group_like_check_whole() {
+    let mut text =
+        pbn_tests::patterns::foreign_forms(&generate(40, 5, &GenOptions::default()), false);
+    let mut forest = pbn_core::syntax::Forest::cut(&text, 2048);
+    let mut rng = Rng::new(61);
+    let (mut state, _) = assert_same_forest("start", &text, &forest, &State::default(), false);
+    let pieces = [
+        "P",
+        "1N",
+        "2023-07-28",
+        "Pass",
+        "1NT",
+        "\n\n",
+        "x",
+        "[Board \"1\"]\n",
+    ];
+    for round in 0..150 {
+        let (at, end, insert) = random_edit(&mut rng, &text, &pieces);
+        text = edit_forest(&mut forest, &text, at, end, insert);
+        let (next, _) =
+            assert_same_forest(&format!("round {round}"), &text, &forest, &state, false);
+        state = next;
     }
 }
 

@@ -342,8 +342,13 @@ fn a_closed_pipe_ends_every_command_quietly() {
         (vec!["dump", big], 0),
         (vec!["fmt", "--diff", big], 100),
         (vec!["fmt", "--stdout", big], 0),
-        (vec!["check", "--format", "json", "--export", big], 100),
-        (vec!["check", "--export", big], 100),
+        // --no-group: each of the 1,000 games' diagnostics, not one
+        // per file-wide pattern.
+        (
+            vec!["check", "--format", "json", "--export", "--no-group", big],
+            100,
+        ),
+        (vec!["check", "--export", "--no-group", big], 100),
         (vec!["explain", "--list"], 0),
         (vec!["explain", "PBN0003"], 0),
         (vec!["config", "show"], 0),
@@ -501,4 +506,214 @@ fn check_reports_a_deal_id_reused_for_another_deal() {
         out.contains("§4.1.2") && out.contains("deal-id-reused"),
         "{out}"
     );
+}
+
+/// What each `--help` example exits with when run as written, in a
+/// directory that holds the files the examples name (made from the repo's
+/// `examples/`: clean games, so the status is the command's own). A new
+/// example must be added here; each status is what the command's help
+/// promises (`fmt --diff` and `check --diff` exit 1 when there is
+/// something to change).
+const HELP_EXAMPLES: &[(&str, i32)] = &[
+    ("pbn check examples/schiphol.pbn", 0),
+    ("pbn dump examples/schiphol.pbn", 0),
+    ("pbn fmt --check games/", 0),
+    ("pbn check --output-format json games/", 0),
+    ("pbn explain PBN0003", 0),
+    ("pbn show examples/schiphol.pbn --board 1", 0),
+    ("pbn html examples/schiphol.pbn -o records.html", 0),
+    ("pbn convert deals.rbn -o deals.pbn", 0),
+    ("pbn check game.pbn", 0),
+    ("pbn check --output-format json tournaments/", 0),
+    (
+        "pbn check --output-format concise --select auction,PBN0302 games/",
+        0,
+    ),
+    ("pbn check --ignore export game.pbn", 0),
+    ("cat game.pbn | pbn check -", 0),
+    ("pbn check --export --deny-warnings out.pbn", 0),
+    ("pbn check --timings big.pbn", 0),
+    ("pbn check --statistics archive/", 0),
+    ("pbn check --dd analysed.pbn", 0),
+    ("pbn check --no-group export.pbn", 0),
+    ("pbn check --fix games.pbn", 0),
+    ("pbn check --diff --unsafe-fixes games.pbn", 0),
+    ("pbn fmt games.pbn", 0),
+    ("pbn fmt --check tournaments/", 0),
+    ("pbn fmt --diff game.pbn", 0),
+    ("pbn fmt --eol crlf --export-header out.pbn", 0),
+    ("cat game.pbn | pbn fmt -", 0),
+    ("pbn dd deals.pbn", 0),
+    ("pbn dd --check tournaments/", 0),
+    ("pbn dd --overwrite --stdout analysed.pbn", 0),
+    ("cat deals.pbn | pbn dd -", 0),
+    ("pbn dd --play played.pbn", 0),
+    ("pbn dd --play --check played.pbn", 0),
+    ("pbn dd --leads deals.pbn", 0),
+    ("pbn config show", 0),
+    ("pbn config show games/game.pbn", 0),
+    ("pbn config schema", 0),
+    ("pbn dump game.pbn", 0),
+    ("pbn dump a.pbn b.pbn", 0),
+    ("pbn dump - < game.pbn", 0),
+    ("diff <(pbn dump a.pbn) <(pbn dump b.pbn)", 0),
+    ("pbn explain unterminated-string", 0),
+    ("pbn explain --list", 0),
+    ("pbn explain --policy", 0),
+    ("pbn show examples/schiphol.pbn", 0),
+    ("pbn show played.pbn --dd", 0),
+    ("pbn show games.pbn --board 7", 0),
+    ("pbn show games.pbn --color always | less -R", 0),
+    ("pbn show - < games.pbn", 0),
+    ("pbn html examples/schiphol.pbn -o schiphol.html", 0),
+    ("pbn html examples/schiphol.pbn > schiphol.html", 0),
+    ("pbn html games.pbn -o records.html --pdf records.pdf", 0),
+    ("pbn html games.pbn --board 3 -o board3.html", 0),
+    ("pbn html played.pbn --dd -o analysed.html", 0),
+    ("pbn convert game.pbn -o game.rbn", 0),
+    ("pbn convert board.lin -o board.pbn", 0),
+    ("pbn convert game.pbn -o game.lin", 0),
+    ("pbn convert game.pbn -o post.txt", 0),
+    ("pbn convert game.pbn --to forum", 0),
+    ("cat deals.rbn | pbn convert - --from rbn --to pbn -o -", 0),
+];
+
+/// The `Commands:` of a help text.
+fn help_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        // Not the wrapped lines of a description.
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The example commands of a help text: the lines after `Examples:` up to
+/// a blank line, each cut before a run of spaces (the convert examples
+/// explain themselves on the right).
+fn help_examples(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Examples:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().split("   ").next().unwrap_or("").trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_help_example_exits_as_its_help_says() {
+    let help = |args: &[&str]| {
+        let (code, out, err) = run(args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    };
+    // Every example of `pbn --help` and of each subcommand's (and theirs).
+    let mut found: Vec<String> = help_examples(&help(&["--help"]));
+    for c in help_commands(&help(&["--help"])) {
+        let text = help(&[&c, "--help"]);
+        found.extend(help_examples(&text));
+        for sub in help_commands(&text) {
+            found.extend(help_examples(&help(&[&c, &sub, "--help"])));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|e| seen.insert(e.clone()));
+    let table: Vec<&str> = HELP_EXAMPLES.iter().map(|(e, _)| *e).collect();
+    let missing: Vec<&String> = found
+        .iter()
+        .filter(|e| !table.contains(&e.as_str()))
+        .collect();
+    let stale: Vec<&&str> = table
+        .iter()
+        .filter(|e| !found.iter().any(|f| f == *e))
+        .collect();
+    assert!(
+        missing.is_empty() && stale.is_empty(),
+        "examples not in HELP_EXAMPLES: {missing:#?}\nin HELP_EXAMPLES, in no help: {stale:#?}"
+    );
+
+    // The files the examples name, from the repo's examples.
+    let dir = temp_dir("help-examples");
+    let bin = dir.join(".bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(pbn_binary(), bin.join("pbn")).unwrap();
+    let sh = |cmd: &str| {
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Command::new("bash")
+            .args(["-c", cmd])
+            .current_dir(&dir)
+            .env("PATH", path)
+            .env("NO_COLOR", "1")
+            .env_remove("CHROMIUM")
+            .stdin(Stdio::null())
+            .output()
+            .expect("spawn bash")
+    };
+    std::fs::create_dir_all(dir.join("examples")).unwrap();
+    let game = std::fs::read_to_string(examples("schiphol.pbn")).unwrap();
+    std::fs::write(dir.join("examples/schiphol.pbn"), &game).unwrap();
+    let games: String = ["1", "3", "7"]
+        .iter()
+        .map(|b| game.replace("[Board \"1\"]", &format!("[Board \"{b}\"]")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for (name, text) in [
+        ("game.pbn", &game),
+        ("a.pbn", &game),
+        ("b.pbn", &game),
+        ("big.pbn", &games),
+        ("games.pbn", &games),
+        ("played.pbn", &game),
+        ("games/game.pbn", &game),
+        ("tournaments/day1.pbn", &games),
+        ("archive/old.pbn", &games),
+    ] {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    for setup in [
+        "pbn fmt games/ tournaments/ game.pbn",
+        "pbn fmt --eol crlf --export-header --stdout game.pbn > out.pbn",
+        "pbn fmt --export-header --stdout game.pbn > export.pbn",
+        "pbn dd --stdout game.pbn > analysed.pbn",
+        "pbn convert game.pbn -o deals.rbn",
+        "pbn convert game.pbn -o board.lin",
+    ] {
+        let out = sh(setup);
+        assert!(
+            out.status.success(),
+            "{setup}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/usr/bin/chromium".into());
+    for (example, want) in HELP_EXAMPLES {
+        if example.contains("--pdf") && !chromium.exists() {
+            pbn_tests::skips::skip("chromium not found: the --pdf example not run");
+            continue;
+        }
+        let out = sh(&if example.contains("--pdf") {
+            format!("CHROMIUM={} {example}", chromium.display())
+        } else {
+            example.to_string()
+        });
+        assert_eq!(
+            out.status.code(),
+            Some(*want),
+            "`{example}`: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -93,6 +93,19 @@ fn rbn_reader_never_panics_on_truncations() {
 }
 
 #[test]
+fn rbn_line_opening_with_a_non_ascii_character_is_no_label() {
+    for input in ["% RBN 2.2\né Ö\n", "\u{e9}\n", "ÿ\nN Ann:Bob:Cy:Di\n"] {
+        let c = convert::convert(input, Format::Rbn, Format::Pbn);
+        let d = &c.diagnostics[0];
+        assert!(
+            d.message.starts_with("expected a label"),
+            "{input:?}: {d:?}"
+        );
+        assert!(input.is_char_boundary(d.range.end) && d.range.end <= input.len());
+    }
+}
+
+#[test]
 fn malformed_rbn_gets_positioned_diagnostics() {
     let c = convert::convert("% RBN 2.2\nQ nope\nA QZ:1S\n", Format::Rbn, Format::Pbn);
     let got: Vec<(usize, String)> = c

@@ -255,3 +255,92 @@ fn help_has_an_example_per_format() {
         assert!(help.contains(needle), "{needle}: {help}");
     }
 }
+
+fn respelled() -> String {
+    format!(
+        "{}/fixtures/convert/forum/respelled.pbn",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `P`, `1N`, `Dbl`, `Rdbl`, `ap`, `ca`, `C10` are calls and cards the PBN
+/// reader understands: each format writes them in its own spelling, and
+/// reports none of them as lost.
+#[test]
+fn calls_and_cards_in_other_spellings_are_written() {
+    for (to, wants) in [
+        ("rbn", &["A NZ:1N^1XRP:3NPPA", "CA872", "QT54"][..]),
+        (
+            "lin",
+            &["mb|1N!|an|15-17|mb|d|mb|r|mb|p|mb|3N|", "pc|CA|", "pc|CT|"][..],
+        ),
+        (
+            "forum",
+            &["[Bidding - - 1N=1= X XX P 3N P P P]", "[C]T"][..],
+        ),
+    ] {
+        let (code, stdout, stderr) = run(&[&respelled(), "--to", to], None);
+        for want in wants {
+            assert!(stdout.contains(want), "{to}: {want} not in\n{stdout}");
+        }
+        assert!(
+            !stderr.contains("call") && !stderr.contains("card"),
+            "{to}: {stderr}"
+        );
+        assert_eq!(code, 0, "{to}: {stderr}");
+    }
+}
+
+/// What the target cannot hold is said once per kind, with the number of
+/// games and their numbers; tags without game meaning exit 0.
+#[test]
+fn losses_are_said_once_per_kind_with_a_count() {
+    let game = |b: usize| format!("[Event \"e\"]\n[Board \"{b}\"]\n[BCFlags \"1f\"]\n\n");
+    let input: String = (1..=7).map(game).collect();
+    let (code, _, stderr) = run(
+        &["-", "--from", "pbn", "--to", "lin"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "<stdin>: not in lin: tag BCFlags: LIN has no pair for it (7 games: 1, 2, 3, 4, 5, …)"
+    );
+}
+
+/// A lost call (here an auction without a Dealer, which RBN's A label
+/// starts with) fails the conversion unless `--allow-loss`.
+#[test]
+fn a_lost_auction_exits_1_unless_allowed() {
+    let input = b"[Event \"e\"]\n[Auction \"N\"]\n1S Pass 2S AP\n";
+    let (code, stdout, stderr) = run(&["-", "--from", "pbn", "--to", "rbn"], Some(input));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.starts_with("% RBN 2.2"),
+        "the output is written: {stdout}"
+    );
+    assert!(
+        stderr.contains("error: <stdin>: not in rbn: the auction (no Dealer) (1 game: 1)")
+            && stderr.contains("--allow-loss"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(
+        &["-", "--from", "pbn", "--to", "rbn", "--allow-loss"],
+        Some(input),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: <stdin>: not in rbn: the auction"),
+        "{stderr}"
+    );
+}
+
+/// The help promises exit 1 for input with errors: a PBN input's syntax
+/// errors are reported with file:line:col.
+#[test]
+fn pbn_input_with_syntax_errors_exits_1() {
+    let input = b"[Event \"e\"]\n[Board \"1\n[Dealer \"N\"]\n";
+    let (code, _, stderr) = run(&["-", "--from", "pbn", "--to", "lin"], Some(input));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("--> <stdin>:2:"), "{stderr}");
+}

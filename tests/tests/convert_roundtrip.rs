@@ -1,9 +1,21 @@
 //! Round trips over the corpus: PBN → RBN → PBN and PBN → LIN → PBN give
 //! the same `pbn dump` ([`pbn_core::model::dump`]) for every game, except
 //! for exactly the parts ([`Part`]) the writer reported as lost for that
-//! game. Each format's table below lists the kinds of losses it may report
-//! (what it cannot hold): a new kind fails the test, and so does any
-//! difference no loss names.
+//! game: the projection the format holds. A [`Part`] projects away a tag
+//! (its value and section), a tag's section, a tag's `#`/`##` marks only,
+//! the auction or the play (whole), the annotations (NAGs, irregularity
+//! marks, notes) of the calls or cards, where the auction or play ends
+//! (`end`) only, the `syntax_error` flag, or the whole game. Each format's
+//! table below lists the kinds of losses it may report (what it cannot
+//! hold): a new kind fails the test, and so does any difference no loss
+//! names.
+//!
+//! Every file goes twice: as written, and with every call and card
+//! re-spelled the way other programs write them ([`respell`]: `P`, `1N`,
+//! `Dbl`, `Rdbl`, `ap`, `sa`, `S10`), which dumps the same. No writer may
+//! report a call or card the PBN reader understands as lost. Forum notation
+//! is written only: [`forum_keeps_every_call_and_card`] checks that every
+//! call and card of the input appears in its output, in order.
 
 use pbn_core::convert::{lin, rbn, Converted, Loss, Part};
 use pbn_core::model::{dump::dump, values};
@@ -21,6 +33,7 @@ const RBN_CANNOT_HOLD: &[&str] = &[
     "calls after the end of the auction",
     "Date (not yyyy.mm.dd)",
     "irregularity marks (^I ^S ^R ^L)",
+    "irregularity marks (^R ^L) of the play",
     "NAG (RBN holds ! ? !! ?? !? ?! only)",
     "Note (RBN notes are numbered 1-9, one line)",
     "note references beyond 9 (RBN notes are 1-9)",
@@ -68,7 +81,6 @@ const RBN_CANNOT_HOLD: &[&str] = &[
     "the ScorePercentage (unreadable)",
     "the Vulnerable (unreadable)",
     "the `^` of Declarer (declarer and dummy swapped)",
-    "the call (RBN writes the call and its marks apart)",
     "the forbidden `#` of tag … (§4.8; RBN repeats the value)",
     "the syntax errors (the game is written as far as it could be read)",
     "the OptimumResultTable (no Declarer, Denomination or Result column)",
@@ -81,6 +93,7 @@ const LIN_CANNOT_HOLD: &[&str] = &[
     "auction: its seats follow from md's dealer, and there is none",
     "auction: the annotation has no LIN form",
     "auction: the call has no LIN form",
+    "auction: the unreadable call has no LIN form",
     "auction: an auction of no calls has no LIN form (mb holds calls)",
     "play: a play of no cards has no LIN form (pc holds cards)",
     "game: has syntax errors; written as far as it could be read",
@@ -215,6 +228,16 @@ fn remove(game: &mut Value, part: &Part) {
         }
         Part::Play => {
             g.remove("play");
+        }
+        Part::AuctionEnd | Part::PlayEnd => {
+            let key = if *part == Part::AuctionEnd {
+                "auction"
+            } else {
+                "play"
+            };
+            if let Some(m) = g.get_mut(key).and_then(Value::as_object_mut) {
+                m.remove("end");
+            }
         }
         Part::AuctionAnnotations => strip(g.get_mut("auction")),
         Part::PlayAnnotations => strip(g.get_mut("play")),
@@ -369,8 +392,8 @@ fn round_trip(target: &Target) -> (usize, Vec<String>, Vec<String>) {
     let mut failures = Vec::new();
     let mut games = 0;
     let dump_of = |t: &str| dump(&pbn_core::convert::read_pbn(t), t);
-    for (name, source) in pbn_tests::corpus::corpus_sources(&dir) {
-        let text = &source.text;
+    for (name, text) in sources(&dir) {
+        let text = &text;
         let written = (target.write)(text);
         let back = (target.read)(&written.text);
         let (d1, d2) = (dump_of(text), dump_of(&back.text));
@@ -418,6 +441,75 @@ fn round_trip(target: &Target) -> (usize, Vec<String>, Vec<String>) {
         .filter(|k| !target.cannot_hold.contains(&k.as_str()))
         .collect();
     (games, failures, unknown)
+}
+
+/// The corpus files, each as written and [`respell`]ed (named `… (respelled)`).
+fn sources(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (name, source) in pbn_tests::corpus::corpus_sources(dir) {
+        let other = respell(&source.text);
+        out.push((name.clone(), source.text));
+        if let Some(other) = other {
+            out.push((format!("{name} (respelled)"), other));
+        }
+    }
+    out
+}
+
+/// `text` with every call and card in another spelling the PBN reader
+/// understands (`Pass` → `P`, `3NT` → `3N`, `X` → `Dbl`, `XX` → `Rdbl`,
+/// `AP` → `ap`, `SA` → `sa`, `ST` → `S10`); `None` when nothing changes.
+/// Its dump is the original's (asserted).
+fn respell(text: &str) -> Option<String> {
+    use pbn_core::model::{CallToken, CardToken};
+    let doc = pbn_core::convert::read_pbn(text);
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for g in &doc.games {
+        if let Some(a) = &g.auction {
+            for e in &a.entries {
+                let new = match e.token {
+                    CallToken::Pass => "P".to_string(),
+                    CallToken::Double => "Dbl".into(),
+                    CallToken::Redouble => "Rdbl".into(),
+                    CallToken::AllPass => "ap".into(),
+                    CallToken::Bid(b) => pbn_core::bridge::bid_word(b).replace("NT", "N"),
+                    _ => continue,
+                };
+                edits.push((e.range.clone(), new));
+            }
+        }
+        if let Some(p) = &g.play {
+            for e in &p.entries {
+                if let CardToken::Card(c) = e.token {
+                    let w = pbn_core::bridge::card_word(c);
+                    let new = match w.strip_suffix('T') {
+                        Some(suit) => format!("{suit}10"),
+                        None => w.to_ascii_lowercase(),
+                    };
+                    edits.push((e.range.clone(), new));
+                }
+            }
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (r, new) in edits {
+        out.push_str(&text[at..r.start]);
+        out.push_str(&new);
+        at = r.end;
+    }
+    out.push_str(&text[at..]);
+    let dump_of = |t: &str| dump(&pbn_core::convert::read_pbn(t), t);
+    assert_eq!(
+        dump_of(text),
+        dump_of(&out),
+        "a respelled file dumps as the original"
+    );
+    Some(out)
 }
 
 fn check(target: &Target) {
@@ -514,4 +606,132 @@ fn a_loss_removes_only_its_part() {
     normalize(&mut d);
     normalize(&mut e);
     assert!(differences(&d, &e).is_empty());
+}
+
+/// The calls of a forum `[Bidding …]` line as PBN writes them: the `-`
+/// before the dealer and the `=n=` note marks left out.
+fn forum_calls(line: &str) -> Vec<String> {
+    let inner = line
+        .trim()
+        .trim_start_matches("[Bidding")
+        .trim_end_matches(']');
+    inner
+        .split_whitespace()
+        .filter(|t| *t != "-")
+        .map(|t| {
+            let call = t.split('=').next().unwrap_or("");
+            match call {
+                "P" => "Pass".to_string(),
+                c => pbn_core::spec::calls::canonical(c)
+                    .map_or_else(|| format!("?{c}"), str::to_string),
+            }
+        })
+        .collect()
+}
+
+/// The cards of a forum play line (`Play (…): [S]T [H]A … | …`), `[S]T` as
+/// `ST`.
+fn forum_cards(line: &str) -> Vec<String> {
+    let Some((_, cards)) = line.split_once("): ") else {
+        return Vec::new();
+    };
+    cards
+        .split_whitespace()
+        .filter(|t| *t != "|")
+        .map(|t| t.replace(['[', ']'], ""))
+        .collect()
+}
+
+/// Forum notation is written only: every call and card the PBN reader
+/// understands appears in the output, in order, in its forum spelling;
+/// where one cannot (an unreadable token, an auction or play without a
+/// readable first seat), a loss says so.
+#[test]
+fn forum_keeps_every_call_and_card() {
+    use pbn_core::convert::{forum, read_calls, read_cards, read_pbn};
+    use pbn_core::model::{all_pass_count, CallToken, CardToken};
+    let Some(dir) = pbn_tests::corpus::corpus_dir() else {
+        return;
+    };
+    let mut checked = 0;
+    for (name, text) in sources(&dir) {
+        let written = forum::from_pbn(&text);
+        let lost = |game: usize, what: &str| {
+            written
+                .losses
+                .iter()
+                .any(|l| l.game == game && l.what.contains(what))
+        };
+        let mut biddings = written.text.lines().filter(|l| l.starts_with("[Bidding "));
+        let mut plays = written.text.lines().filter(|l| l.starts_with("Play ("));
+        for g in &read_pbn(&text).games {
+            if let Some(a) = g
+                .auction
+                .as_ref()
+                .filter(|_| !lost(g.index, "no readable Auction seat"))
+            {
+                let entries = read_calls(&text, &a.entries);
+                let mut want = Vec::new();
+                for (k, e) in entries.iter().enumerate() {
+                    match e.token {
+                        CallToken::AllPass => want.extend(std::iter::repeat_n(
+                            "Pass".to_string(),
+                            all_pass_count(&entries[..k]),
+                        )),
+                        t => {
+                            if let Some(c) = t.canonical(&text[e.range.clone()]) {
+                                want.push(c.to_string());
+                            } else if matches!(t, CallToken::Invalid | CallToken::Skip) {
+                                assert!(
+                                    written.losses.iter().any(|l| l.game == g.index),
+                                    "{name} game {}: a call left out silently",
+                                    g.index + 1
+                                );
+                            }
+                        }
+                    }
+                }
+                let line = biddings.next().unwrap_or_default();
+                assert_eq!(
+                    forum_calls(line),
+                    want,
+                    "{name} game {}: the forum auction is not the input's",
+                    g.index + 1
+                );
+                checked += want.len();
+            }
+            if let Some(p) = g.play.as_ref().filter(|p| {
+                p.entries.iter().any(|e| e.token != CardToken::Terminator)
+                    && !lost(g.index, "no readable Play seat")
+            }) {
+                let want: Vec<String> = read_cards(&text, &p.entries)
+                    .iter()
+                    .filter_map(|e| match e.token {
+                        CardToken::Card(c) => Some(pbn_core::bridge::card_word(c).to_string()),
+                        CardToken::Dash => Some("-".into()),
+                        CardToken::Continuation => Some("+".into()),
+                        CardToken::Invalid => Some("?".into()),
+                        CardToken::Terminator => None,
+                    })
+                    .collect();
+                if want.contains(&"?".to_string()) {
+                    assert!(lost(g.index, "the unreadable card"), "{name}");
+                }
+                let line = plays.next().unwrap_or_default();
+                assert_eq!(
+                    forum_cards(line),
+                    want,
+                    "{name} game {}: the forum play is not the input's",
+                    g.index + 1
+                );
+                checked += want.len();
+            }
+        }
+    }
+    if checked > 0 {
+        assert!(
+            checked > 10_000,
+            "the corpus has many calls and cards; saw {checked}"
+        );
+    }
 }

@@ -277,6 +277,58 @@ fn nvim_diagnostics_of_a_broken_file() {
     }
 }
 
+/// The diagnostics of `pbn check --format json` (with `extra` arguments), counted.
+fn cli_count(file: &Path, extra: &[&str]) -> usize {
+    let out = Command::new(pbn_binary())
+        .args(["check", "--format", "json"])
+        .args(extra)
+        .arg(file)
+        .output()
+        .expect("pbn check");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("pbn check JSON");
+    v["files"][0]["diagnostics"].as_array().unwrap().len()
+}
+
+/// A file whose every game has another program's date, calls and board
+/// numbers (`pbn_tests::patterns::foreign_forms`): Neovim shows one
+/// squiggle per file-wide pattern, as `pbn check` does, not one per game
+/// (`checker::group`); with `[check] group = false` it shows each.
+#[test]
+fn nvim_counts_the_squiggles_of_a_file_wide_pattern() {
+    let Some(nvim) = nvim() else { return };
+    let dir = scratch("patterns");
+    fs::create_dir_all(dir.join(".git")).unwrap();
+    let games = 120;
+    let text = pbn_tests::patterns::foreign_forms(
+        &pbn_tests::gen::generate(games, 61, &Default::default()),
+        false,
+    );
+    let file = put(&dir, "foreign.pbn", &text);
+    let args = json!({ "code": "PBN0302" });
+    let data = run_nvim(&nvim, &dir, "diagnostics", &file, args.clone(), false);
+    let shown = data["diagnostics"].as_array().unwrap();
+    let each = cli_count(&file, &["--no-group"]);
+    assert!(each >= 4 * games, "the file has its patterns: {each}");
+    assert_eq!(shown.len(), cli_count(&file, &[]), "{shown:#?}");
+    assert!(shown.len() <= 8, "{} squiggles: {shown:#?}", shown.len());
+    let date = shown.iter().find(|d| d["code"] == "PBN0302").unwrap();
+    assert_eq!(
+        date["severity"],
+        json!(2),
+        "a readable date is a warning: {date}"
+    );
+    assert!(
+        date["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("[the same in {games} games")),
+        "{date}"
+    );
+    put(&dir, "pbn.toml", "[check]\ngroup = false\n");
+    let data = run_nvim(&nvim, &dir, "diagnostics", &file, args, false);
+    assert_eq!(data["diagnostics"].as_array().unwrap().len(), each);
+}
+
 #[test]
 fn nvim_legacy_vim_lsp_start_fallback() {
     let Some(nvim) = nvim() else { return };

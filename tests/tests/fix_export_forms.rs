@@ -138,6 +138,7 @@ fn fixes_are_built_only_when_asked_for() {
         &CheckOptions {
             export: true,
             fixes: true,
+            ungrouped: false,
         },
     );
     let fixes = |r: &pbn_core::checker::CheckResult| {

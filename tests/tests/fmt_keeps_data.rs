@@ -188,7 +188,18 @@ fn nothing_of_generated_files_or_fixtures_is_lost_by_fmt() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
-const KEPT: &str = "[Event \"x\"]\n[Room \"Open\"]\n[Room \"IMP\"]\n{after IMP}\n[Dealer \"N\"]\n[Auction \"N\"]\n1S $3 * 2H ! Pass\n*\n";
+const KEPT: &str = "[Event \"x\"]\n[Room \"Open\"]\n[Room \"IMP\"]\n{after IMP}\n[Dealer \"N\"]\n[Auction \"N\"]\n1S $3 2H ! Pass\n* *\n";
+
+/// A `*` before more calls ends the auction (§3.5): as a comment it would
+/// let them count, so the game is kept as written, and says so.
+#[test]
+fn a_star_before_more_calls_keeps_the_game_as_written() {
+    let text = "[Event \"x\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1S $3 * 2H ! Pass\nPass Pass\n";
+    let out = pbn_core::format::format_fixed(&decode(text.as_bytes()), &FormatOptions::default());
+    assert!(out.text.contains("1S $3 * 2H"), "{}", out.text);
+    assert_eq!(out.unprintable_games, vec![0]);
+    assert!(out.commented_games.is_empty());
+}
 
 #[test]
 fn a_repeated_tag_and_a_stray_star_are_kept_as_comments() {
@@ -201,7 +212,7 @@ fn a_repeated_tag_and_a_stray_star_are_kept_as_comments() {
         out.text
     );
     assert!(
-        out.text.contains("1S $3 ;*\n2H $1 Pass\n*\n"),
+        out.text.contains("1S $3 2H $1 Pass ;*\n*\n"),
         "{}",
         out.text
     );

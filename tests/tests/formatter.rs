@@ -1,6 +1,10 @@
 //! The formatter's guarantees on every corpus file and on generated files:
 //! idempotent, meaning-preserving (`pbn dump` equal), every comment printed,
-//! games with syntax errors printed verbatim.
+//! games with syntax errors printed verbatim. What `pbn fmt` writes (the
+//! safe fixes, then the layout: `format_fixed`) dumps equal too, game by
+//! game, games with errors included ([`fmt_keeps_the_dump`]); a game it
+//! cannot print without a change of meaning it keeps as written (and `pbn
+//! fmt` says so), which dumps equal by itself.
 
 use pbn_core::format::{format, FormatOptions};
 use pbn_core::text::decode;
@@ -18,8 +22,58 @@ fn comments(text: &str) -> BTreeMap<String, usize> {
     pbn_tests::fuzz::comment_texts(pbn_core::syntax::Trees::trees(&tree), text)
 }
 
+/// `dump(fmt(x)) == dump(x)` game by game, `fmt` being `pbn fmt`'s
+/// `format_fixed`: each game that differs is a failure, with the first
+/// key it differs in.
+fn fmt_keeps_the_dump(name: &str, source: &pbn_core::text::SourceText, failures: &mut Vec<String>) {
+    let fixed = pbn_core::format::format_fixed(source, &FormatOptions::default());
+    let (a, b) = (dump(&source.text), dump(&fixed.text));
+    let (ga, gb) = (
+        a["games"].as_array().unwrap(),
+        b["games"].as_array().unwrap(),
+    );
+    if ga.len() != gb.len() {
+        failures.push(format!(
+            "{name}: `pbn fmt` makes {} games of {}",
+            gb.len(),
+            ga.len()
+        ));
+        return;
+    }
+    let differing: Vec<String> = ga
+        .iter()
+        .zip(gb)
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .map(|(i, (x, y))| {
+            let keys: BTreeMap<&String, ()> = x
+                .as_object()
+                .unwrap()
+                .keys()
+                .chain(y.as_object().unwrap().keys())
+                .filter(|k| x.get(*k) != y.get(*k))
+                .map(|k| (k, ()))
+                .collect();
+            format!("game {} ({:?})", i + 1, keys.keys().collect::<Vec<_>>())
+        })
+        .collect();
+    if !differing.is_empty() {
+        failures.push(format!(
+            "{name}: `pbn fmt` changes the dump of {} game(s): {}",
+            differing.len(),
+            differing
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+}
+
 fn check_one(name: &str, bytes: &[u8], failures: &mut Vec<String>) {
     let source = decode(bytes);
+    fmt_keeps_the_dump(name, &source, failures);
     let opts = FormatOptions::default();
     let once = format(&source, &opts);
     let twice = format(&decode(once.text.as_bytes()), &opts);
@@ -248,6 +302,22 @@ fn import_format_variants_format_back_to_the_same_meaning() {
         );
         let formatted = format(&decode(import.as_bytes()), &FormatOptions::default()).text;
         assert!(formatted.len() > export.len() / 2);
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// `pbn fmt` keeps the dump of our own fixtures, game by game: among them
+/// `fmt/star_after_call.pbn`, BEN's `4C*`, where commenting the `*` out
+/// would give the auction a contract.
+#[test]
+fn fmt_keeps_the_dump_of_our_fixtures() {
+    let mut failures = Vec::new();
+    let sources = pbn_tests::corpus::own_sources();
+    assert!(sources
+        .iter()
+        .any(|(name, _)| name.contains("star_after_call")));
+    for (name, source) in sources {
+        fmt_keeps_the_dump(&name, &source, &mut failures);
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }

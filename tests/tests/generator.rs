@@ -9,8 +9,10 @@ use pbn_tests::gen::{generate, GenOptions};
 fn codes(text: &str, export: bool) -> Vec<String> {
     let result = check_text(
         &decode(text.as_bytes()),
+        // Each diagnostic listed: what the rules find in every game.
         &CheckOptions {
             export,
+            ungrouped: true,
             ..Default::default()
         },
     );

@@ -14,7 +14,7 @@
 //!   line), and its output is a snapshot (`snapshots/hostile__NAME.snap`):
 //!   the diagnostics must stay clear;
 //! - bounded in memory: the peak resident memory of `pbn check`, as its
-//!   `--stats` reports it (VmHWM on Linux; deterministic enough to bound,
+//!   `--timings` reports it (VmHWM on Linux; deterministic enough to bound,
 //!   unlike time), is at most the shape's `peak_mb`.
 //!   (Not `ru_maxrss` from `wait4`: on Linux it also holds the memory of
 //!   this test process, which the child was forked from.)
@@ -72,7 +72,7 @@ struct Cli {
 
 fn pbn_check(path: &Path) -> Cli {
     let mut child = Command::new(pbn_binary())
-        .args(["check", "--color", "never", "--stats"])
+        .args(["check", "--color", "never", "--timings"])
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -98,7 +98,7 @@ fn pbn_check(path: &Path) -> Cli {
 
 /// The peak resident memory in kB of `pbn fmt -` on the file at `path`
 /// (`None` where `/proc` does not tell it), with its exit code. `pbn fmt`
-/// has no `--stats`: its VmHWM is read after each chunk of output this
+/// has no `--timings`: its VmHWM is read after each chunk of output this
 /// process reads, while it is still writing (blocked on the full pipe, its
 /// formatting done: one huge game is written when it is all formatted).
 /// What it allocates after its last write is not seen, so the reading is
@@ -169,7 +169,7 @@ fn hostile(name: &str) {
     let stats = cli.stderr.trim_end();
     assert!(
         stats.starts_with("pbn check: 1 file, ") && !stats.contains('\n'),
-        "{name}: pbn check wrote more than its --stats line to stderr: {stats}"
+        "{name}: pbn check wrote more than its --timings line to stderr: {stats}"
     );
     for (i, line) in cli.stdout.lines().enumerate() {
         let n = line.chars().count();

@@ -97,6 +97,21 @@ const PROBE: &str = r#"<script>
     club: red(document.querySelector('.suit.c')),
     hiddenNames: [...document.querySelectorAll('.vh')].filter((e) => e.getBoundingClientRect().width <= 1).length,
     overflowing: over,
+    // Each seat's HCP figure inside its board's compass box.
+    hcpOutside: [...document.querySelectorAll('.compass')].flatMap((box) => {
+      const b = box.getBoundingClientRect();
+      return [...box.querySelectorAll('span')]
+        .filter((s) => {
+          // The text's box: a grid item's own box is its cell, however
+          // far its lines overflow it.
+          const g = document.createRange();
+          g.selectNodeContents(s);
+          const r = g.getBoundingClientRect();
+          return r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5;
+        })
+        .map((s) => s.className);
+    }),
+    problemsOpen: [...document.querySelectorAll('details.problems')].filter((d) => d.open).length,
   };
   const pre = document.createElement('pre');
   pre.id = 'probe';
@@ -161,6 +176,15 @@ fn check_layout(m: &Value, boards: usize, what: &str) {
         "{what}: horizontal overflow: {m}"
     );
     assert_eq!(m["overflowing"].as_array().unwrap().len(), 0, "{what}: {m}");
+    assert_eq!(
+        m["hcpOutside"].as_array().unwrap().len(),
+        0,
+        "{what}: HCP figures outside the compass box: {m}"
+    );
+    assert_eq!(
+        m["problemsOpen"], 0,
+        "{what}: the Problems list is folded: {m}"
+    );
     assert!(m["hiddenNames"].as_u64().unwrap() > 0, "{what}: {m}");
 }
 

@@ -139,8 +139,9 @@ fn board_filter_and_its_errors() {
     assert_eq!(code, 0);
     assert!(out.starts_with("Board 2 · Dealer North · Vul NS"), "{out}");
     assert!(!out.contains("Board 1"));
+    // No such board: a finding about the file (1), not a usage error (2).
     let (code, out, err) = run(&["show", "full_record.pbn", "--board", "9"], true);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 1, "{out}");
     assert!(
         err.contains("full_record.pbn: no game has Board \"9\""),
         "{err}"
@@ -162,6 +163,38 @@ fn errors_are_listed_with_file_line_column() {
     // A clean game lists none.
     let (_, out, _) = run(&["show", "partial_deal.pbn"], true);
     assert!(!out.contains("Problems"), "{out}");
+}
+
+#[test]
+fn problems_list_only_what_changes_the_drawing() {
+    let dir = std::env::temp_dir().join(format!("pbn-show-problems-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("layout.pbn");
+    // LF line ends, tag order, `1N` and `P` (drawn as read): no problem
+    // for the record; the Contract the auction contradicts is one.
+    std::fs::write(
+        &file,
+        "[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Event \"E\"]\n[Declarer \"N\"]\n[Contract \"2NT\"]\n[Result \"\"]\n[Auction \"N\"]\n1N P P P\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["show", file.to_str().unwrap()], true);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1NT"), "{out}");
+    assert!(out.contains("error[PBN0902]"), "{out}");
+    for layout in ["PBN1002", "PBN1004", "PBN0520"] {
+        assert!(!out.contains(layout), "{layout} listed: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn html_writes_to_stdout_without_o() {
+    let (code, out, err) = run(&["html", "full_record.pbn"], true);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("<!DOCTYPE html>"), "{out}");
+    let (code, _, err) = run(&["html", "full_record.pbn", "--pdf", "x.pdf"], true);
+    assert_eq!(code, 2);
+    assert!(err.contains("give -o OUT.html"), "{err}");
 }
 
 #[test]

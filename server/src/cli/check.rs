@@ -13,9 +13,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    Human,
+    /// Each diagnostic with its source line, rustc-style (`human` is
+    /// accepted too).
+    #[value(alias = "human")]
+    Text,
+    /// One line a diagnostic: `file:line:col: severity[CODE]: message`.
+    Concise,
+    /// One JSON document.
     Json,
 }
 
@@ -23,14 +29,23 @@ pub enum Format {
 /// spec section.
 ///
 /// Exit status: 0 when no error (or, with --deny-warnings, no warning) was
-/// found, 1 when one was, 2 for usage or I/O problems.
+/// found, 1 when one was, 2 for usage or I/O problems and when the paths
+/// hold no PBN file.
+///
+/// A diagnostic marked `[*]` has a safe fix (`pbn check --fix` applies
+/// it); the report ends with how many are fixable, how many more with
+/// --unsafe-fixes, and how many export-layout ones `pbn fmt` clears.
 ///
 /// Repeated diagnostics are limited: at most 50 of one code per game, 50
 /// syntax errors and 50 of each character or line rule per file; the last
 /// one shown says how many more there are (the summary counts those shown).
+/// A pattern that runs through a file (the same readable form, unknown tag,
+/// export layout fault or board rotation in at least 5 games, or in more
+/// than half of them) is one diagnostic on its first occurrence, saying in
+/// how many games; --no-group lists each (`pbn explain --policy`).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --format json tournaments/\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --stats big.pbn\n  pbn check --statistics archive/\n  pbn check --dd analysed.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
+    after_help = "Examples:\n  pbn check game.pbn\n  pbn check --output-format json tournaments/\n  pbn check --output-format concise --select auction,PBN0302 games/\n  pbn check --ignore export game.pbn\n  cat game.pbn | pbn check -\n  pbn check --export --deny-warnings out.pbn\n  pbn check --timings big.pbn\n  pbn check --statistics archive/\n  pbn check --dd analysed.pbn\n  pbn check --no-group export.pbn\n  pbn check --fix games.pbn\n  pbn check --diff --unsafe-fixes games.pbn\n\nOptions can also be set in a pbn.toml found upward from the file (see `pbn config show`)."
 )]
 pub struct CheckArgs {
     /// Files or directories (searched for *.pbn); `-` reads standard input.
@@ -44,9 +59,27 @@ pub struct CheckArgs {
     /// from each file (up to the repository root or the home directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format (`--format` is an alias).
+    #[arg(long, visible_alias = "format", value_enum, default_value_t = Format::Text)]
+    output_format: Format,
+    /// Print the diagnostics only: no summary line, no fixable counts.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Report only these codes or categories (comma-separated: `PBN0302`,
+    /// `nonstandard-date`, `auction`); with pbn.toml's `ignore` still
+    /// applied.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    select: Vec<String>,
+    /// Do not report these codes or categories (comma-separated), besides
+    /// pbn.toml's `[check] ignore`.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
+    /// List each diagnostic of a pattern that runs through a file (the
+    /// same readable form, unknown tag, export layout fault or board
+    /// rotation in many games), instead of one on its first occurrence
+    /// (also for files whose pbn.toml says `[check] group = false`).
+    #[arg(long)]
+    no_group: bool,
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
@@ -61,7 +94,7 @@ pub struct CheckArgs {
     /// Print to stderr, at the end, the bytes and games checked, the time
     /// taken and the peak memory of the process (Linux: VmHWM).
     #[arg(long)]
-    stats: bool,
+    timings: bool,
     /// Apply every safe fix and write the files back (standard input: the
     /// fixed text to standard output); report what was changed and what is
     /// left.
@@ -77,7 +110,7 @@ pub struct CheckArgs {
     /// Print how many diagnostics of each code were found (most frequent
     /// first, with the code's severity and title) instead of every
     /// diagnostic: a first look at a large archive.
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long, conflicts_with = "output_format")]
     statistics: bool,
 }
 
@@ -109,11 +142,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 unsafe_fixes: args.unsafe_fixes,
                 style: Style {
                     color: color_on(&args.color),
+                    concise: args.output_format == Format::Concise,
                 },
+                json: args.output_format == Format::Json,
+                quiet: args.quiet,
             },
         );
     }
-    let reports = check_all(&inputs, &opts);
+    let progress = opts
+        .iter()
+        .any(|o| o.dd)
+        .then(|| super::progress::Progress::start("checking double dummy"));
+    let reports = check_all(&inputs, &opts, progress.as_ref().map(|p| p.counts()));
+    if let Some(p) = progress {
+        p.finish();
+    }
 
     let mut errors = 0usize;
     let mut warnings = 0usize;
@@ -140,24 +183,26 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    match args.format {
-        Format::Human if args.statistics => {
-            print_statistics(&reports, [errors, warnings, infos, hints], games)
-        }
-        Format::Json => print_json(&reports, errors, warnings, infos + hints, games),
-        Format::Human => {
+    let counts = [errors, warnings, infos, hints];
+    match args.output_format {
+        _ if args.statistics => print_statistics(&reports, counts, games),
+        Format::Json => print_json(&reports, counts, games),
+        Format::Text | Format::Concise => {
             print_human(
                 &reports,
                 &Style {
                     color: color_on(&args.color),
+                    concise: args.output_format == Format::Concise,
                 },
-                [errors, warnings, infos, hints],
+                counts,
                 games,
+                !args.quiet,
+                false,
             );
         }
     }
 
-    if args.stats {
+    if args.timings {
         errln!(
             "{}",
             stats_line(
@@ -195,6 +240,13 @@ struct FileOptions {
 
 fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, String> {
     use pbn_core::config;
+    let selectors = |names: &[String]| -> Result<Vec<config::Selector>, String> {
+        names
+            .iter()
+            .map(|n| config::Selector::try_from(n.trim().to_owned()))
+            .collect()
+    };
+    let (select, ignore) = (selectors(&args.select)?, selectors(&args.ignore)?);
     let fixed = match &args.config {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -231,17 +283,23 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, S
             Ok(FileOptions {
                 check: CheckOptions {
                     export: args.export || c.check.export,
-                    // Built by `fix_source` when --fix or --diff asks.
-                    fixes: false,
+                    // Which diagnostics are fixable, and how, is reported.
+                    fixes: true,
+                    ungrouped: args.no_group || !c.check.group,
                 },
                 dd: args.dd || c.check.dd,
-                policy: c.check.policy(),
+                policy: {
+                    let mut p = c.check.policy();
+                    p.ignore.extend(ignore.iter().copied());
+                    p.select.clone_from(&select);
+                    p
+                },
             })
         })
         .collect()
 }
 
-/// The `--stats` line: `pbn check: 1 file, 2888895 bytes, 100000 games in
+/// The `--timings` line: `pbn check: 1 file, 2888895 bytes, 100000 games in
 /// 0.842 s; peak memory 77104 kB` (bytes of decoded text).
 fn stats_line(
     files: usize,
@@ -278,17 +336,31 @@ fn peak_memory_kb() -> Option<u64> {
         .ok()
 }
 
-/// Solves every game's deal and adds the PBN11xx diagnostics.
-fn add_dd_diagnostics(source: &SourceText, res: &mut pbn_core::checker::CheckResult) {
+/// Solves the deal of every game that states a double-dummy value and adds
+/// the PBN11xx diagnostics; the games are counted in `counts`.
+fn add_dd_diagnostics(
+    source: &SourceText,
+    res: &mut pbn_core::checker::CheckResult,
+    counts: &super::progress::Counts,
+) {
     let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
     let doc = pbn_core::model::lower(&trees, &source.text);
+    counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
     res.diagnostics
-        .extend(pbn_core::dd::verify::check_document(&doc));
+        .extend(pbn_core::dd::verify::check_document_counted(
+            &doc,
+            &counts.done,
+        ));
     pbn_core::diagnostic::sort(&mut res.diagnostics);
 }
 
 /// Checks inputs in parallel (one worker per core), keeping input order.
-fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
+/// `dd`: the progress counts of `--dd`.
+fn check_all(
+    inputs: &[Input],
+    opts: &[FileOptions],
+    dd: Option<&super::progress::Counts>,
+) -> Vec<FileReport> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -311,8 +383,8 @@ fn check_all(inputs: &[Input], opts: &[FileOptions]) -> Vec<FileReport> {
                         std::panic::catch_unwind(|| {
                             let source = pbn_core::text::decode_owned(bytes);
                             let mut res = check_text(&source, &opts[i].check);
-                            if opts[i].dd {
-                                add_dd_diagnostics(&source, &mut res);
+                            if let Some(counts) = dd.filter(|_| opts[i].dd) {
+                                add_dd_diagnostics(&source, &mut res, counts);
                             }
                             opts[i].policy.apply(&mut res.diagnostics);
                             (source, res)
@@ -355,12 +427,22 @@ struct DiagJson<'a> {
     column: u32,
     end_column: u32,
     end_line: u32,
+    /// The diagnostic's fix (`null`: none).
+    fix: Option<FixJson<'a>>,
     game: Option<usize>,
     line: u32,
     message: &'a str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related: Vec<RelatedJson<'a>>,
     severity: &'static str,
+}
+
+/// `{"applicability": "safe", "message": "Write `1NT`"}`: `safe` fixes
+/// are applied by `pbn check --fix`, `unsafe` ones with --unsafe-fixes.
+#[derive(Serialize)]
+struct FixJson<'a> {
+    applicability: &'static str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -381,7 +463,8 @@ struct SummaryJson {
     errors: usize,
     files: usize,
     games: usize,
-    other: usize,
+    hints: usize,
+    infos: usize,
     warnings: usize,
 }
 
@@ -409,6 +492,13 @@ fn diag_json<'a>(
         column: s.col + 1,
         end_column: e.col + 1,
         end_line: e.line + 1,
+        fix: d.fix.as_deref().map(|f| FixJson {
+            applicability: match f.applicability {
+                pbn_core::diagnostic::Applicability::Safe => "safe",
+                pbn_core::diagnostic::Applicability::Unsafe => "unsafe",
+            },
+            message: &f.title,
+        }),
         game: d.game.map(|g| g + 1),
         line: s.line + 1,
         message: &d.message,
@@ -428,7 +518,12 @@ fn diag_json<'a>(
     }
 }
 
-fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: usize, games: usize) {
+/// The JSON report of `pbn check` (and of what `pbn check --fix` leaves).
+pub(super) fn print_json(
+    reports: &[FileReport],
+    [errors, warnings, infos, hints]: [usize; 4],
+    games: usize,
+) {
     let mut files = Vec::new();
     let mut failed = Vec::new();
     let indexes: Vec<Option<LineIndex>> = reports
@@ -469,7 +564,8 @@ fn print_json(reports: &[FileReport], errors: usize, warnings: usize, others: us
             errors,
             files: reports.len(),
             games,
-            other: others,
+            hints,
+            infos,
             warnings,
         },
     };

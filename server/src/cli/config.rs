@@ -1,11 +1,23 @@
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 
-/// Show the configuration (`pbn.toml`).
+/// Show the configuration (`pbn.toml`). Without a subcommand: this help.
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  pbn config show\n  pbn config show games/game.pbn\n  pbn config schema"
+)]
 pub struct ConfigArgs {
     #[command(subcommand)]
-    command: ConfigCommand,
+    command: Option<ConfigCommand>,
+}
+
+// `pbn config` as a command of its own, for its help text (the about
+// line comes from `ConfigArgs`).
+#[derive(clap::Parser)]
+#[command(name = "pbn config", about = "Show the configuration (`pbn.toml`).")]
+struct Help {
+    #[command(flatten)]
+    args: ConfigArgs,
 }
 
 #[derive(Subcommand)]
@@ -27,7 +39,13 @@ enum ConfigCommand {
 }
 
 pub fn run(args: ConfigArgs) -> ExitCode {
-    match args.command {
+    let Some(command) = args.command else {
+        use clap::CommandFactory;
+        let mut help = Help::command();
+        out!("{}", help.render_long_help());
+        return ExitCode::SUCCESS;
+    };
+    match command {
         ConfigCommand::Schema => {
             outln!(
                 "{}",

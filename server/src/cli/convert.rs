@@ -19,16 +19,21 @@ use std::process::ExitCode;
 /// from the file extensions (.pbn, .rbn, .lin, .forum or .txt) or from
 /// --from/--to; `-` reads standard input or writes standard output.
 ///
-/// What the reader cannot read is reported with file:line:column; what the
-/// target format cannot hold is reported per game on standard error, never
-/// dropped silently. PBN output is written in export format and checked like
-/// `pbn check`: its errors are reported. The output file is written through
-/// a temporary file and a rename. Exit status: 0 when clean, 1 when the
-/// input had errors or the PBN output does not pass `pbn check`, 2 on usage
-/// or IO errors.
+/// Every call, card and value the reader understands is written in the
+/// target's own spelling. What the reader cannot read (syntax errors of a
+/// PBN input too) is reported with file:line:column; what the target format
+/// cannot hold is said once per kind on standard error, with the number of
+/// games and the first of them, never dropped silently. PBN output is
+/// written in export format and checked like `pbn check`: its errors are
+/// reported. The output file is written through a temporary file and a
+/// rename. Exit status: 0 when clean or when only tags without game meaning
+/// are lost; 1 when the input has errors (syntax errors of PBN, what the
+/// RBN or LIN reader cannot read), the output loses a call, a card,
+/// the deal, the contract or its result (unless --allow-loss), or the PBN
+/// output does not pass `pbn check`; 2 on usage or IO errors.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert board.lin -o board.pbn         LIN → PBN (alerts become notes)\n  pbn convert game.pbn -o game.lin          PBN → LIN\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum -         forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
+    after_help = "Examples:\n  pbn convert deals.rbn -o deals.pbn        RBN 2.2 → PBN (export format, checked)\n  pbn convert game.pbn -o game.rbn          PBN → RBN 2.2\n  pbn convert board.lin -o board.pbn         LIN → PBN (alerts become notes)\n  pbn convert game.pbn -o game.lin          PBN → LIN\n  pbn convert game.pbn -o post.txt          PBN → forum notation\n  pbn convert game.pbn --to forum           forum notation on standard output\n  cat deals.rbn | pbn convert - --from rbn --to pbn -o -"
 )]
 pub struct ConvertArgs {
     /// The input file; `-` reads standard input (then give --from).
@@ -47,6 +52,11 @@ pub struct ConvertArgs {
     /// Write the output even when it replaces a read-only file.
     #[arg(long)]
     force: bool,
+    /// Exit 0 even when the target format cannot hold a call, a card, the
+    /// deal, the contract or its result (the losses are still reported),
+    /// e.g. `pbn convert big.pbn -o big.rbn --allow-loss`.
+    #[arg(long)]
+    allow_loss: bool,
 }
 
 fn pick(flag: &Option<String>, path: &Path, what: &str) -> Result<Format, String> {
@@ -93,6 +103,70 @@ fn print_read_diagnostics(path: &str, text: &str, c: &Converted) -> bool {
         );
     }
     errors
+}
+
+/// Game numbers listed in a loss summary before `…`.
+const GAMES_LISTED: usize = 5;
+
+/// One line per kind of loss ([`convert::summarize`]): `path: not in rbn:
+/// <what> (3 games: 1, 4, 9)`, and when game meaning is lost and not
+/// allowed, an error line; returns whether that makes the conversion fail.
+fn print_losses(path: &str, to: Format, c: &Converted, allow_loss: bool) -> bool {
+    let summary = convert::summarize(&c.losses);
+    for s in &summary {
+        let mut games: Vec<String> = s
+            .games
+            .iter()
+            .take(GAMES_LISTED)
+            .map(|g| (g + 1).to_string())
+            .collect();
+        if s.games.len() > GAMES_LISTED {
+            games.push("…".into());
+        }
+        let others = match s.other_values {
+            0 => String::new(),
+            n => format!(", and {n} like it"),
+        };
+        errln!(
+            "{}{path}: not in {}: {}{others} ({} game{}: {})",
+            match (s.meaning, allow_loss) {
+                (false, _) => "",
+                (true, false) => "error: ",
+                (true, true) => "warning: ",
+            },
+            to.name(),
+            s.what,
+            s.games.len(),
+            if s.games.len() == 1 { "" } else { "s" },
+            games.join(", ")
+        );
+    }
+    let mut meaning: Vec<usize> = summary
+        .iter()
+        .filter(|s| s.meaning)
+        .flat_map(|s| s.games.iter().copied())
+        .collect();
+    meaning.sort_unstable();
+    meaning.dedup();
+    if meaning.is_empty() {
+        return false;
+    }
+    let n = meaning.len();
+    let games = if n == 1 { "game" } else { "games" };
+    if allow_loss {
+        errln!(
+            "{path}: the {} output loses calls, cards or results of {n} {games} (allowed by --allow-loss)",
+            to.name()
+        );
+        false
+    } else {
+        errln!(
+            "error: {path}: the {} output loses calls, cards or results of {n} {games}; \
+             --allow-loss accepts that",
+            to.name()
+        );
+        true
+    }
 }
 
 pub fn run(args: ConvertArgs) -> ExitCode {
@@ -142,14 +216,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     };
     let mut failed = print_read_diagnostics(&name, &source.text, &converted);
-    for l in &converted.losses {
-        errln!(
-            "{name}: game {}: not in {}: {}",
-            l.game + 1,
-            to.name(),
-            l.what
-        );
-    }
+    failed |= print_losses(&name, to, &converted, args.allow_loss);
     let mut text = converted.text;
     let out_name = if args.output.as_os_str() == "-" {
         "<stdout>".to_string()

@@ -4,11 +4,12 @@
 use super::files::{self, Input};
 use super::write;
 use clap::Args;
-use pbn_core::dd::fill::{fill, Filled, GameReport};
+use pbn_core::dd::fill::{check_stated, fill_counted, Filled, GameReport};
 use pbn_core::dd::play::{annotate, Annotated, PlayEnd};
 use pbn_core::text::{decode, encode};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 /// Add double-dummy analysis to PBN files (PBN 2.1 §4.2.7, §5.7).
 ///
@@ -41,8 +42,9 @@ pub struct DdArgs {
     /// OptimumScore, ParContract, OptimumResultTable rows).
     #[arg(long)]
     overwrite: bool,
-    /// Do not write; list each game with tags missing or wrong and exit 1
-    /// if any.
+    /// Do not write; check the double-dummy values the games state (tags a
+    /// game lacks are not reported, games that state none are not solved):
+    /// list each game with a wrong value and exit 1 if any.
     #[arg(long)]
     check: bool,
     /// Print the new text to stdout instead of writing the files.
@@ -59,6 +61,10 @@ pub struct DdArgs {
     /// defence after each lead); writes nothing.
     #[arg(long, conflicts_with_all = ["overwrite", "check", "stdout", "force"])]
     leads: bool,
+    /// No summary line and no list of the tags added: only what is wrong
+    /// and errors.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -120,6 +126,8 @@ pub fn run(args: DdArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let progress = super::progress::Progress::start("solving double dummy");
+    let counts = progress.counts();
     let mut failed = false;
     let mut incomplete = 0;
     let (mut changed, mut unchanged) = (0, 0);
@@ -138,14 +146,21 @@ pub fn run(args: DdArgs) -> ExitCode {
         let result = std::panic::catch_unwind(|| {
             let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
             let doc = pbn_core::model::lower(&trees, &source.text);
+            counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
             if args.play {
                 let a = annotate(&doc, &source.text);
                 Filled {
                     games: play_reports(&name, &source.text, &a, args.check),
                     text: a.text,
                 }
+            } else if args.check {
+                let games = check_stated(&doc, &source.text, &counts.done);
+                Filled {
+                    text: String::new(),
+                    games,
+                }
             } else {
-                fill(&doc, &source.text, overwrite)
+                fill_counted(&doc, &source.text, overwrite, &counts.done)
             }
         });
         let filled = match result {
@@ -157,8 +172,10 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         };
         for g in &filled.games {
-            if !args.play {
-                report(&name, &source.text, g, args.check, overwrite);
+            // Without --check, a game only completed is no news for --quiet.
+            let news = args.check || !g.wrong.is_empty() || g.skipped.is_some();
+            if !args.play && (news || !args.quiet) {
+                progress.say(|| report(&name, &source.text, g, args.check, overwrite));
             }
             if !g.is_complete() {
                 incomplete += 1;
@@ -189,17 +206,18 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         }
     }
+    progress.finish();
     if args.check {
         if incomplete > 0 {
             let what = if args.play {
                 "play comments missing or out of date"
             } else {
-                "double-dummy tags missing or wrong"
+                "double-dummy values wrong"
             };
             errln!("{incomplete} game(s) with {what}");
             return ExitCode::from(1);
         }
-    } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
+    } else if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout && !args.quiet {
         errln!("wrote {changed} file(s), {unchanged} unchanged");
     }
     if failed {

@@ -1,5 +1,6 @@
 use clap::Args;
 use pbn_core::codes::{all, lookup, POLICY};
+use pbn_core::rules::fixes::{fix_kind, FixKind};
 use std::process::ExitCode;
 
 /// Print the long explanation of a diagnostic code, the list of codes or
@@ -12,7 +13,8 @@ pub struct ExplainArgs {
     /// The code (`PBN0003`, `3`) or the rule name (`unterminated-string`).
     #[arg(required_unless_present_any = ["list", "policy"])]
     code: Option<String>,
-    /// List every code with its severity, category and summary.
+    /// List every code with its default severity (error, warning, info or
+    /// hint), category, name, whether it has a fix, and summary.
     #[arg(long)]
     list: bool,
     /// Print the severity policy: when a code is an error, a warning or
@@ -27,16 +29,31 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if args.list {
+        outln!(
+            "{:<7}  {:<8} {:<12} {:<28} {:<6} summary",
+            "code",
+            "severity",
+            "category",
+            "name",
+            "fix"
+        );
         for c in all() {
             outln!(
-                "{}  {:<8} {:<12} {:<28} {}",
+                "{}  {:<8} {:<12} {:<28} {:<6} {}",
                 c.code,
                 c.severity.name(),
                 c.category.name(),
                 c.name,
+                match fix_kind(c.code) {
+                    Some(FixKind::Safe) => "safe",
+                    Some(FixKind::Unsafe) => "unsafe",
+                    Some(FixKind::Either) => "either",
+                    None => "-",
+                },
                 c.summary
             );
         }
+        outln!("(severities: see `pbn explain --policy`; a pbn.toml may change them)");
         return ExitCode::SUCCESS;
     }
     let q = args.code.unwrap_or_default();
@@ -54,9 +71,22 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     );
     outln!("{}\n", c.summary);
     outln!("{}\n", c.explanation);
+    outln!("{}\n", fix_text(c));
     outln!("Fails:\n{}", indent(c.bad));
     outln!("Passes:\n{}", indent(c.good));
     ExitCode::SUCCESS
+}
+
+/// Whether the code's diagnostics carry a fix, and what applies it.
+fn fix_text(c: &pbn_core::codes::CodeInfo) -> String {
+    match fix_kind(c.code) {
+        Some(FixKind::Safe) => "Fix: safe, where the repair is certain; applied by `pbn check --fix` and `pbn fmt`.".into(),
+        Some(FixKind::Unsafe) => "Fix: unsafe (it involves a guess); applied by `pbn check --fix --unsafe-fixes`.".into(),
+        Some(FixKind::Either) => "Fix: safe or unsafe by case; `pbn check --fix` applies the safe ones, `--unsafe-fixes` the others.".into(),
+        None if pbn_core::rules::fixes::cleared_by_fmt(c) => "Fix: none; `pbn fmt` writes the file in export format.".into(),
+        None if c.code == "PBN1004" => "Fix: none; `pbn fmt --eol crlf` writes CRLF line ends.".into(),
+        None => "Fix: none.".into(),
+    }
 }
 
 fn indent(s: &str) -> String {

@@ -21,7 +21,9 @@ impl Input {
 /// Expands paths: files are taken as given, directories are searched
 /// recursively for `*.pbn` (case-insensitive), sorted for stable output.
 /// A path that does not exist is kept: reading it fails, and that is
-/// reported for it alone while the other files are processed.
+/// reported for it alone while the other files are processed. Paths that
+/// hold no PBN file at all (empty directories) are an error: nothing would
+/// be checked, and a silent success would hide a mistyped path.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -35,6 +37,13 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
         } else {
             out.push(Input::File(p.clone()));
         }
+    }
+    if out.is_empty() && !paths.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "no PBN files (*.pbn) found in {}",
+            shown.join(", ")
+        ));
     }
     Ok(out)
 }

@@ -8,7 +8,7 @@ use super::report::{print_human, FileReport};
 use super::write;
 use pbn_core::checker::fix::{fix_source, Fixed};
 use pbn_core::checker::CheckOptions;
-use pbn_core::diagnostic::{Applicability, Severity};
+use pbn_core::diagnostic::Severity;
 use pbn_core::text::{decode, encode};
 use std::process::ExitCode;
 
@@ -17,6 +17,10 @@ pub struct Mode {
     pub write: bool,
     pub unsafe_fixes: bool,
     pub style: Style,
+    /// What is left as JSON (`--output-format json`).
+    pub json: bool,
+    /// No summary (`--quiet`).
+    pub quiet: bool,
 }
 
 /// `3 fixes (PBN0520 ×2, PBN0302)`.
@@ -52,7 +56,6 @@ pub fn run(
     let mut reports = Vec::new();
     let (mut errors, mut warnings, mut infos, mut hints, mut games) = (0, 0, 0, 0, 0);
     let mut would_change = 0;
-    let mut left_unsafe = 0;
     for ((input, opts), policy) in inputs.iter().zip(opts).zip(policies) {
         let name = input.display();
         let (bytes, original) = match write::read_input(input) {
@@ -134,12 +137,6 @@ pub fn run(
                 Severity::Info => infos += 1,
                 Severity::Hint => hints += 1,
             }
-            if d.fix
-                .as_ref()
-                .is_some_and(|f| f.applicability == Applicability::Unsafe)
-            {
-                left_unsafe += 1;
-            }
         }
         games += fixed.remaining.games;
         reports.push(FileReport {
@@ -150,12 +147,17 @@ pub fn run(
     // What is left, as `pbn check` shows it: on standard error when the
     // fixed text or the diff goes to standard output.
     let to_stdout = mode.write && !inputs.iter().any(|i| matches!(i, Input::Stdin));
-    if to_stdout {
+    let counts = [errors, warnings, infos, hints];
+    if to_stdout && mode.json {
+        super::check::print_json(&reports, counts, games);
+    } else if to_stdout {
         print_human(
             &reports,
             &mode.style,
-            [errors, warnings, infos, hints],
+            counts,
             games,
+            !mode.quiet,
+            mode.unsafe_fixes,
         );
     } else {
         for r in &reports {
@@ -163,10 +165,12 @@ pub fn run(
                 errln!("error: {e}");
             }
         }
-        errln!("left: {errors} error(s), {warnings} warning(s)");
-    }
-    if left_unsafe > 0 && !mode.unsafe_fixes {
-        errln!("{left_unsafe} more fix(es) available with --unsafe-fixes");
+        if !mode.quiet {
+            errln!("left: {errors} error(s), {warnings} warning(s)");
+            for line in super::report::fixable_lines(&reports, mode.unsafe_fixes) {
+                errln!("{line}");
+            }
+        }
     }
     if failed {
         ExitCode::from(2)

@@ -29,11 +29,12 @@ pub enum Eol {
 /// Every comment is kept with what it follows. A game with syntax errors is
 /// printed as written, and such a file is not written back unless --force.
 /// A game that export format cannot hold without a change of meaning (a
-/// Note tag with data before the auction) is also kept as written, with a
+/// Note tag with data before the auction, a `*` with calls or cards after
+/// it such as BEN's alert `4C*`, PBN0511) is also kept as written, with a
 /// warning; the rest of the file is formatted.
-/// Nothing is dropped: a repeated tag's ignored value and a `*` before the
-/// end of the auction or play are kept as `;` comments where they stood,
-/// and a note on stderr names the games touched that way.
+/// Nothing is dropped: a repeated tag's ignored value and a second `*` at
+/// the end of the auction or play are kept as `;` comments where they
+/// stood, and a note on stderr names the games touched that way.
 /// A UTF-8 file is written in ISO 8859-1 when every character fits (PBN
 /// data is ISO 8859-1, §2.2; a `charset=` declaration is rewritten to
 /// match, a byte order mark dropped); one with characters ISO 8859-1 has
@@ -58,6 +59,9 @@ pub struct FmtArgs {
     /// Do not write; list the files that would change and exit 1 if any.
     #[arg(long)]
     check: bool,
+    /// No notes and no summary on stderr: only warnings and errors.
+    #[arg(short, long)]
+    quiet: bool,
     /// Do not write; print a unified diff of the changes.
     #[arg(long)]
     diff: bool,
@@ -217,7 +221,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 )
             );
         }
-        if write_as != source.encoding && !args.check {
+        if write_as != source.encoding && !args.check && !args.quiet {
             errln!(
                 "note: {name}: {} in {}, not {} (PBN data is ISO 8859-1, §2.2)",
                 if args.diff {
@@ -235,19 +239,24 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 "warning: {name}: kept in UTF-8: {outside} character(s) have no ISO 8859-1 code (PBN0106, §2.2; `pbn check {name}` shows them)"
             );
         }
-        if result.fixes > 0 {
+        if result.fixes > 0 && !args.quiet {
             errln!(
-                "note: {name}: {} safe fix{} applied (`pbn check --diff {name}` lists them)",
+                "note: {name}: {} safe fix{} {} (`pbn check --diff {name}` lists them)",
                 result.fixes,
-                if result.fixes == 1 { "" } else { "es" }
+                if result.fixes == 1 { "" } else { "es" },
+                if args.check || args.diff {
+                    "would be applied"
+                } else {
+                    "applied"
+                }
             );
         }
-        if !result.commented_games.is_empty() {
+        if !result.commented_games.is_empty() && !args.quiet {
             errln!(
                 "note: {name}: {}: kept as `;` comments",
                 games_phrase(
                     &result.commented_games,
-                    "with data export format cannot hold (a repeated tag, a `*` before the end)"
+                    "with data export format cannot hold (a repeated tag, a second `*`)"
                 )
             );
         }
@@ -304,7 +313,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             ExitCode::SUCCESS
         };
     }
-    if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout {
+    if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout && !args.quiet {
         errln!(
             "formatted {changed} file(s), {unchanged} unchanged{}{}{}",
             if refused > 0 {

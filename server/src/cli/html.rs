@@ -15,14 +15,14 @@ use std::process::{Command, ExitCode};
 /// each card that gave tricks away (`−1`).
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  pbn html examples/schiphol.pbn -o schiphol.html\n  pbn html games.pbn -o records.html --pdf records.pdf\n  pbn html games.pbn --board 3 -o board3.html\n  pbn html played.pbn --dd -o analysed.html\n\nPDF output needs Chromium (Debian/Ubuntu: apt-get install chromium; or set CHROMIUM=/path/to/chrome)."
+    after_help = "Examples:\n  pbn html examples/schiphol.pbn -o schiphol.html\n  pbn html examples/schiphol.pbn > schiphol.html\n  pbn html games.pbn -o records.html --pdf records.pdf\n  pbn html games.pbn --board 3 -o board3.html\n  pbn html played.pbn --dd -o analysed.html\n\nPDF output needs Chromium (Debian/Ubuntu: apt-get install chromium; or set CHROMIUM=/path/to/chrome)."
 )]
 pub struct HtmlArgs {
     /// The PBN file; `-` reads standard input.
     path: PathBuf,
-    /// Where to write the page (`-`: standard output).
+    /// Where to write the page (standard output without it, or with `-`).
     #[arg(short, long, value_name = "OUT.html")]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Also print the page to this PDF file with headless Chromium.
     #[arg(long, value_name = "OUT.pdf")]
     pdf: Option<PathBuf>,
@@ -38,28 +38,34 @@ pub struct HtmlArgs {
 pub fn run(args: HtmlArgs) -> ExitCode {
     let (name, records) = match super::show::records(&args.path, args.board.as_deref(), args.dd) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+        Err((e, status)) => {
+            errln!("error: {e}");
+            return ExitCode::from(status);
         }
     };
+    let output = args.output.filter(|o| o.as_os_str() != "-");
+    if args.pdf.is_some() && output.is_none() {
+        errln!("error: --pdf needs the page in a file: give -o OUT.html");
+        return ExitCode::from(2);
+    }
     let title = Path::new(&name)
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or(name);
-    let page = render::html::page(&format!("Hand records: {title}"), &records);
-    if args.output.as_os_str() == "-" {
-        print!("{page}");
-    } else if let Err(e) = std::fs::write(&args.output, &page) {
-        eprintln!("error: {}: {e}", args.output.display());
-        return ExitCode::from(2);
+    let page = render::html::page(&render::html::title(&records, &title), &records);
+    match &output {
+        None => out!("{page}"),
+        Some(o) => {
+            if let Err(e) = std::fs::write(o, &page) {
+                errln!("error: {}: {}", o.display(), super::write::message(&e));
+                return ExitCode::from(2);
+            }
+        }
     }
     if let Some(pdf) = &args.pdf {
-        if args.output.as_os_str() == "-" {
-            eprintln!("error: --pdf needs the page in a file: give -o OUT.html");
-            return ExitCode::from(2);
+        if let Some(o) = &output {
+            return print_pdf(o, pdf);
         }
-        return print_pdf(&args.output, pdf);
     }
     ExitCode::SUCCESS
 }
@@ -83,7 +89,7 @@ fn chromium() -> Option<PathBuf> {
 
 fn print_pdf(html: &Path, pdf: &Path) -> ExitCode {
     let Some(chrome) = chromium() else {
-        eprintln!(
+        errln!(
             "error: --pdf needs Chromium, and none was found (looked for $CHROMIUM, chromium, \
              chromium-browser, google-chrome on PATH).\n  \
              Debian/Ubuntu: sudo apt-get install chromium\n  \
@@ -116,7 +122,7 @@ fn print_pdf(html: &Path, pdf: &Path) -> ExitCode {
     match status {
         Ok(s) if s.success() && pdf.is_file() => ExitCode::SUCCESS,
         Ok(s) => {
-            eprintln!(
+            errln!(
                 "error: {} failed ({s}) printing {}",
                 chrome.display(),
                 pdf.display()
@@ -124,7 +130,7 @@ fn print_pdf(html: &Path, pdf: &Path) -> ExitCode {
             ExitCode::from(1)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", chrome.display());
+            errln!("error: {}: {e}", chrome.display());
             ExitCode::from(2)
         }
     }

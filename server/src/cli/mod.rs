@@ -38,6 +38,7 @@ pub mod fmt;
 pub mod html;
 pub mod lsp;
 pub mod out;
+pub mod progress;
 pub mod render;
 pub mod report;
 pub mod show;

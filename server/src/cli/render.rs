@@ -6,6 +6,8 @@ use std::fmt::Write;
 
 pub struct Style {
     pub color: bool,
+    /// One line a diagnostic (`--output-format concise`).
+    pub concise: bool,
 }
 
 impl Style {
@@ -55,9 +57,10 @@ pub fn render(
     let end = index.line_col_near(text, d.range.end, chars, near_end);
     let _ = writeln!(
         out,
-        "{}{} {}",
+        "{}{} {}{}",
         style.severity(d.severity),
         style.bold(&format!("[{}]:", d.code.code)),
+        fix_mark(d),
         style.bold(&d.message)
     );
     let line_no = (start.line + 1).to_string();
@@ -131,6 +134,38 @@ pub fn render(
         d.code.section
     );
     out.push('\n');
+}
+
+/// `[*] ` before the message of a diagnostic with a safe fix (what `pbn
+/// check --fix` repairs), as ruff marks them; nothing otherwise.
+pub fn fix_mark(d: &Diagnostic) -> &'static str {
+    match &d.fix {
+        Some(f) if f.applicability == pbn_core::diagnostic::Applicability::Safe => "[*] ",
+        _ => "",
+    }
+}
+
+/// The one-line form of `--output-format concise`:
+/// `path:line:col: error[PBN0520]: [*] message`.
+pub fn concise(
+    out: &mut String,
+    path: &str,
+    text: &str,
+    index: &LineIndex,
+    d: &Diagnostic,
+    near: &mut Near,
+) {
+    let start = index.line_col_near(text, d.range.start, PositionEncoding::Chars, &mut near[0]);
+    let _ = writeln!(
+        out,
+        "{path}:{}:{}: {}[{}]: {}{}",
+        start.line + 1,
+        start.col + 1,
+        d.severity.name(),
+        d.code.code,
+        fix_mark(d),
+        d.message
+    );
 }
 
 /// Characters of a source line shown under a diagnostic.

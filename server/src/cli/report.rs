@@ -2,7 +2,7 @@
 //! leaves): the diagnostics rustc-style, `--statistics`, the summary line.
 
 use super::files::Input;
-use super::render::{render, Style};
+use super::render::{concise, render, Style};
 use pbn_core::diagnostic::Severity;
 use pbn_core::text::{LineIndex, SourceText};
 use std::io::{IsTerminal, Write};
@@ -21,11 +21,16 @@ pub(super) fn color_on(setting: &str) -> bool {
     }
 }
 
+/// `summary`: end with the summary line and what is fixable (not with
+/// `--quiet`); `unsafe_applied`: the unsafe fixes were applied already
+/// (`--fix --unsafe-fixes`), so none is offered.
 pub(super) fn print_human(
     reports: &[FileReport],
     style: &Style,
     [errors, warnings, infos, hints]: [usize; 4],
     games: usize,
+    summary: bool,
+    unsafe_applied: bool,
 ) {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
@@ -43,18 +48,66 @@ pub(super) fn print_human(
                 let path = r.input.display();
                 let mut near = Default::default();
                 for d in &res.diagnostics {
-                    render(&mut out, style, &path, &source.text, &index, d, &mut near);
+                    if style.concise {
+                        concise(&mut out, &path, &source.text, &index, d, &mut near);
+                    } else {
+                        render(&mut out, style, &path, &source.text, &index, d, &mut near);
+                    }
                 }
                 super::out::stdout_result(lock.write_all(out.as_bytes()));
             }
         }
     }
-    let summary = writeln!(
-        lock,
-        "{}",
-        summary_line(files_ok, games, [errors, warnings, infos, hints])
-    );
-    super::out::stdout_result(summary.and_then(|()| lock.flush()));
+    if !summary {
+        super::out::stdout_result(lock.flush());
+        return;
+    }
+    let mut text = summary_line(files_ok, games, [errors, warnings, infos, hints]);
+    for line in fixable_lines(reports, unsafe_applied) {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    let written = writeln!(lock, "{text}");
+    super::out::stdout_result(written.and_then(|()| lock.flush()));
+}
+
+/// What the fixes would still do for the diagnostics of `reports`:
+/// `[*] 3 fixable with `pbn check --fix` (2 more with `--unsafe-fixes`)`,
+/// `` `pbn fmt` clears 5 more (export layout) ``. Nothing when nothing is
+/// fixable. `unsafe_applied`: the run applied the unsafe fixes already.
+pub(super) fn fixable_lines(reports: &[FileReport], unsafe_applied: bool) -> Vec<String> {
+    use pbn_core::diagnostic::Applicability;
+    let (mut safe, mut unsafe_, mut fmt) = (0, 0, 0);
+    for r in reports {
+        let Ok((_, res)) = &r.outcome else { continue };
+        for d in &res.diagnostics {
+            match d.fix.as_ref().map(|f| f.applicability) {
+                Some(Applicability::Safe) => safe += 1,
+                _ if pbn_core::rules::fixes::cleared_by_fmt(d.code) => fmt += 1,
+                Some(Applicability::Unsafe) if !unsafe_applied => unsafe_ += 1,
+                _ => {}
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    let more = if unsafe_ > 0 {
+        format!(" ({unsafe_} more with `--unsafe-fixes`)")
+    } else {
+        String::new()
+    };
+    if safe > 0 {
+        lines.push(format!("[*] {safe} fixable with `pbn check --fix`{more}"));
+    } else if unsafe_ > 0 {
+        lines.push(format!(
+            "{unsafe_} fixable with `pbn check --fix --unsafe-fixes`"
+        ));
+    }
+    if fmt > 0 {
+        lines.push(format!(
+            "`pbn fmt` clears {fmt} more (export layout: tag order, line layout…)"
+        ));
+    }
+    lines
 }
 
 /// `--statistics`: one line per code, most frequent first (then by code),

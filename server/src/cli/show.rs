@@ -1,7 +1,7 @@
 use super::files::{self, Input};
 use clap::Args;
 use pbn_core::checker::{check_text, CheckOptions};
-use pbn_core::diagnostic::Severity;
+use pbn_core::diagnostic::{Applicability, Severity};
 use pbn_core::render::{self, text::Style, Record};
 use pbn_core::text::{decode, LineIndex, PositionEncoding};
 use std::io::{IsTerminal, Write};
@@ -36,21 +36,39 @@ pub struct ShowArgs {
     dd: bool,
 }
 
+/// Why there are no records to draw: the message, and the exit status (1
+/// when no game has the board asked for, 2 when the file cannot be read).
+pub type NoRecords = (String, u8);
+
+/// Whether a diagnostic changes what a hand record draws (cards, auction,
+/// result), so that the record lists it: an error that is neither about
+/// export layout or encoding nor a spelling read with certainty (a safe
+/// fix: `1N` is drawn as 1NT).
+fn changes_the_drawing(d: &pbn_core::diagnostic::Diagnostic) -> bool {
+    use pbn_core::codes::Category;
+    d.severity == Severity::Error
+        && !matches!(d.code.category, Category::Export | Category::Encoding)
+        && d.fix
+            .as_ref()
+            .is_none_or(|f| f.applicability != Applicability::Safe)
+}
+
 /// The records of the file at `path` (games with Board `board` only, when
-/// given), each with its errors as `file:line:column: error[CODE]: message`;
-/// with `dd`, what the solver adds ([`render::add_dd`]).
+/// given), each with the errors that change what it draws as
+/// `file:line:column: error[CODE]: message`; with `dd`, what the solver
+/// adds ([`render::add_dd`]).
 pub fn records(
     path: &Path,
     board: Option<&str>,
     dd: bool,
-) -> Result<(String, Vec<Record>), String> {
+) -> Result<(String, Vec<Record>), NoRecords> {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
         Input::File(path.to_path_buf())
     };
     let name = input.display();
-    let bytes = files::read(&input).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = files::read(&input).map_err(|e| (format!("{name}: {e}"), 2))?;
     let source = decode(&bytes);
     let text = source.text.as_str();
     let tree = pbn_core::syntax::parse_pieces(text);
@@ -66,10 +84,16 @@ pub fn records(
             r
         })
         .collect();
-    let checked = check_text(&source, &CheckOptions::default());
+    let checked = check_text(
+        &source,
+        &CheckOptions {
+            fixes: true,
+            ..CheckOptions::default()
+        },
+    );
     let index = LineIndex::new(text);
     for d in checked.diagnostics {
-        if d.severity != Severity::Error {
+        if !changes_the_drawing(&d) {
             continue;
         }
         let at = d.range.start;
@@ -89,7 +113,10 @@ pub fn records(
     if let Some(b) = board {
         records.retain(|r| r.board.as_deref() == Some(b.trim()));
         if records.is_empty() {
-            return Err(format!("{name}: no game has Board \"{b}\""));
+            return Err((
+                format!("{name}: no game has Board \"{b}\" (no such board)"),
+                1,
+            ));
         }
     }
     Ok((name, records))
@@ -98,9 +125,9 @@ pub fn records(
 pub fn run(args: ShowArgs) -> ExitCode {
     let (_, records) = match records(&args.path, args.board.as_deref(), args.dd) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+        Err((e, status)) => {
+            errln!("error: {e}");
+            return ExitCode::from(status);
         }
     };
     let color = match args.color.as_str() {

@@ -351,7 +351,11 @@ mod tests {
             )
         };
         let text: String = (1..=50).map(game).collect::<Vec<_>>().join("\n");
-        let settings = Settings::default();
+        // Each game's date listed (one file-wide pattern otherwise).
+        let settings = Settings {
+            group: false,
+            ..Settings::default()
+        };
         let mut doc = Document::open(uri(), 1, text.clone(), settings);
         let before = doc.snapshot.check().diagnostics.len();
         assert_eq!(before, 50, "one nonstandard-date warning per game");

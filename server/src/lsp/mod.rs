@@ -12,6 +12,7 @@
 pub mod convert;
 pub mod dd;
 pub mod document;
+pub mod line_diff;
 pub mod notifications;
 pub mod requests;
 pub mod server;

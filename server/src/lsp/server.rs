@@ -368,6 +368,13 @@ impl LanguageServer for Backend {
         {
             let mut s = self.state.settings.write().expect("settings lock");
             s.encoding = encoding;
+            s.resolve_edits = params
+                .capabilities
+                .text_document
+                .as_ref()
+                .and_then(|t| t.code_action.as_ref())
+                .and_then(|c| c.resolve_support.as_ref())
+                .is_some_and(|r| r.properties.iter().any(|p| p == "edit"));
             if let Some(opts) = &params.initialization_options {
                 s.apply_json(opts);
             }
@@ -617,6 +624,28 @@ impl LanguageServer for Backend {
             .await
     }
 
+    async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        let Some(uri) = requests::code_action::resolve_uri(&action) else {
+            return Ok(action);
+        };
+        let unchanged = action.clone();
+        match self
+            .on_snapshot(&uri, move |s| {
+                Some(requests::code_action::resolve(s, action))
+            })
+            .await?
+        {
+            Some(Ok(a)) => Ok(a),
+            Some(Err(message)) => Err(Error {
+                // LSP 3.17 `ContentModified`: the client asks again.
+                code: tower_lsp_server::jsonrpc::ErrorCode::ContentModified,
+                message: message.into(),
+                data: None,
+            }),
+            None => Ok(unchanged),
+        }
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         let invalid = |message: String| Error {
             code: tower_lsp_server::jsonrpc::ErrorCode::InvalidParams,
@@ -718,6 +747,7 @@ fn settings_for(state: &State, uri: &Uri) -> Settings {
         if let Some(config) = state.config_for_dir(&dir) {
             s.export = s.export || config.check.export;
             s.dd = s.dd || config.check.dd;
+            s.group = s.group && config.check.group;
             s.add_missing_tags = s.add_missing_tags && config.format.add_missing_tags;
             s.policy = super::settings::intern(config.check.policy());
         }

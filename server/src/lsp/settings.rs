@@ -20,10 +20,18 @@ pub struct Settings {
     /// solved in the background once it is opened or edited (the hover's
     /// double-dummy table is then ready); 0: none. `{"pbn": {"ddBackground": N}}`.
     pub dd_background: usize,
+    /// A pattern that runs through a file as one diagnostic
+    /// (`pbn_core::codes::POLICY`); `{"pbn": {"check": {"group": false}}}`
+    /// or `[check] group = false` in pbn.toml lists each.
+    pub group: bool,
     /// `[check] ignore` and `[check.severity]` of the file's `pbn.toml`,
     /// applied to the published diagnostics as `pbn check` applies them.
     /// Interned ([`intern`]): the settings stay `Copy`.
     pub policy: &'static pbn_core::config::Policy,
+    /// The client resolves a code action's `edit` later
+    /// (`codeAction/resolve`): the costly actions (fix all, convert the
+    /// file, double-dummy analysis) are listed without their edits.
+    pub resolve_edits: bool,
 }
 
 impl Default for Settings {
@@ -34,7 +42,9 @@ impl Default for Settings {
             add_missing_tags: true,
             dd: false,
             dd_background: 200,
+            group: true,
             policy: intern(pbn_core::config::Policy::default()),
+            resolve_edits: false,
         }
     }
 }
@@ -61,6 +71,8 @@ pub struct ClientFormatSettings {
 pub struct ClientCheckSettings {
     /// `{"pbn": {"check": {"dd": true}}}`.
     pub dd: Option<bool>,
+    /// `{"pbn": {"check": {"group": false}}}`.
+    pub group: Option<bool>,
 }
 
 impl Settings {
@@ -77,8 +89,13 @@ impl Settings {
             {
                 self.add_missing_tags = a;
             }
-            if let Some(d) = c.check.and_then(|c| c.dd) {
-                self.dd = d;
+            if let Some(check) = c.check {
+                if let Some(d) = check.dd {
+                    self.dd = d;
+                }
+                if let Some(g) = check.group {
+                    self.group = g;
+                }
             }
             if let Some(n) = c.dd_background {
                 self.dd_background = n;

@@ -249,6 +249,7 @@ impl Snapshot {
                 let opts = CheckOptions {
                     export: self.settings.export,
                     fixes: true,
+                    ungrouped: !self.settings.group,
                 };
                 let empty = CheckState::default();
                 let prev = self

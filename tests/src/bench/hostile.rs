@@ -8,7 +8,7 @@
 //! - time: `check_text` in process (decode included, import rules), the
 //!   median of several runs after one untimed run;
 //! - memory: the peak resident memory of the `pbn check` binary on the
-//!   same input, as its `--stats` reports it (VmHWM).
+//!   same input, as its `--timings` reports it (VmHWM).
 //!
 //! `--big`: every shape at [`BIG_BYTES`] instead, in a temporary directory
 //! deleted after; for `pbn check`, `pbn fmt -` and `pbn dump` the peak
@@ -45,7 +45,7 @@ struct Point {
 
 fn peak_mb(bin: &Path, input: &Path) -> Result<Option<f64>, String> {
     let out = Command::new(bin)
-        .args(["check", "--color", "never", "--stats"])
+        .args(["check", "--color", "never", "--timings"])
         .arg(input)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -307,7 +307,7 @@ pub fn run(args: &Args) -> Result<String, String> {
         "Each shape of `tests/src/hostile.rs` at {} the size its test uses (`tests/tests/hostile.rs`; at least {MIN_BASE} copies of the game for the shapes tested with one). \
          Time: `check_text` in process (decode included), median of {reps} runs or more (short ones repeated for {} ms in all), ms (input size). \
          k: exponent of time ∝ size^k from one size to the next (1 = linear, 2 = quadratic; above {SUPER_LINEAR} in bold). \
-         Peak: resident memory of the `pbn check` binary (`--stats`), MB, at each size; per MB: at the largest size, \
+         Peak: resident memory of the `pbn check` binary (`--timings`), MB, at each size; per MB: at the largest size, \
          MB of memory beyond the binary's own ({base_mb:.0} MB, its peak on an empty file) per MB of input.\n\n",
         sizes.join(", "),
         MIN_TOTAL.as_millis()

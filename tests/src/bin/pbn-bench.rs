@@ -21,6 +21,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd [--games N] [--sample N] [--python PATH]
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd --quick      # CI smoke run (no endplay)
 //! cargo run --release -p pbn-tests --bin pbn-bench -- hostile [--big]  # --big: 50 MB shapes, slow
+//! cargo run --release -p pbn-tests --bin pbn-bench -- shown --no-write   # diagnostics on open
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -71,6 +72,11 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
         hostile::run,
     ),
     (
+        "shown",
+        "diagnostics shown on open, each listed and grouped (file-wide patterns)",
+        shown::run,
+    ),
+    (
         "scaling",
         "pbn check on fuzz corpus inputs repeated 4 and 64 times: does it stay linear?",
         scaling::run,
@@ -89,6 +95,8 @@ mod hostile;
 mod lsp;
 #[path = "../bench/scaling.rs"]
 mod scaling;
+#[path = "../bench/shown.rs"]
+mod shown;
 
 /// Parse throughput target (MB/s, one core).
 const PARSE_TARGET_MB_S: f64 = 9.0;

@@ -138,7 +138,7 @@ fn check_with(
         inherits,
         kept,
     };
-    match layout_of_pieces(
+    let (checked, state, stats) = match layout_of_pieces(
         source,
         forest,
         prev,
@@ -152,7 +152,13 @@ fn check_with(
         // A game across pieces (error recovery took a piece's last game
         // break): every tree at once, walked as one document.
         None => check_whole_tree(&cx),
-    }
+    };
+    let checked = if opts.ungrouped {
+        checked
+    } else {
+        super::group::group_checked(checked)
+    };
+    (checked, state, stats)
 }
 
 /// A piece whose diagnostics are built again: its index, its games' keys,

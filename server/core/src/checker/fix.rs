@@ -69,7 +69,13 @@ type Applied = Vec<(&'static CodeInfo, usize)>;
 /// check of `source`, checks again and repeats until no fix applies, at
 /// most [`MAX_PASSES`] times.
 pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) -> Fixed {
-    let opts = &opts.with_fixes();
+    // Each fix of each diagnostic, counted and applied one by one; what is
+    // left is grouped as the options say.
+    let group = !opts.ungrouped;
+    let opts = &CheckOptions {
+        ungrouped: true,
+        ..opts.with_fixes()
+    };
     let mut current: Option<SourceText> = None;
     let mut applied: Applied = Vec::new();
     let mut passes = 0;
@@ -89,7 +95,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
                     applied: before_applied,
                     passes: passes - 1,
                     unstable: false,
-                    remaining: before_res,
+                    remaining: grouped(before_res, group),
                 };
             }
         }
@@ -107,7 +113,7 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
                 applied,
                 passes,
                 unstable,
-                remaining: res,
+                remaining: grouped(res, group),
             };
         };
         let before_applied = applied.clone();
@@ -122,4 +128,12 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
         let before = current.replace(next);
         undo = Some((before, before_applied, res));
     }
+}
+
+/// `res` with its file-wide patterns grouped ([`super::group`]) when `group`.
+fn grouped(mut res: CheckResult, group: bool) -> CheckResult {
+    if group {
+        super::group::group(&mut res.diagnostics, res.games);
+    }
+    res
 }

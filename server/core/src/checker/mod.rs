@@ -8,6 +8,7 @@ mod deal_ids;
 mod engine;
 pub mod fix;
 mod game;
+pub mod group;
 mod inherit;
 mod layout;
 mod merge;
@@ -92,6 +93,9 @@ pub fn check_model<T: Trees + ?Sized>(
     diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
     crate::rules::text::cap(&mut diagnostics, &Default::default());
     sort(&mut diagnostics);
+    if !opts.ungrouped {
+        group::group(&mut diagnostics, doc.games.len());
+    }
     CheckResult {
         games: doc.games.len(),
         diagnostics,

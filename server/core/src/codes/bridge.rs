@@ -85,6 +85,18 @@ codes! {
          are missing. `AP` writes the final passes in one token.",
         bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass Pass\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C AP\n";
+    STAR_AFTER_CALL = "PBN0511", "star-after-call", Error, Auction, "§3.5",
+        "`*` written right after a call, with calls after it",
+        "`*` is a token by itself that ends an auction that will not be continued \
+         (§3.2, §3.5), so the calls after it are not part of the auction. Some programs \
+         (BEN, a bridge bot) write `*` right after a call to mark it alerted: `4C*` then \
+         means an alerted 4C and the auction goes on. PBN marks an alert with a note \
+         (§3.5.4: \"A note is used for indicating alerts\"). The unsafe fix writes the \
+         `*` as a note reference with `[Note \"n:Alert\"]` at the end of the auction, \
+         so that the calls after it count; `pbn fmt` keeps such a game as written until \
+         then, since either reading changes what the auction says.",
+        bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass 2C* Pass\nPass Pass\n",
+        good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass 2C =1= Pass\nPass Pass\n[Note \"1:Alert\"]\n";
 
     // ----- PBN06xx: the play ----------------------------------------------
     WRONG_OPENING_LEADER = "PBN0601", "wrong-opening-leader", Error, Play, "§3.6",

@@ -24,22 +24,102 @@
 /// --policy` and quoted in README.md (a test keeps them equal).
 pub const POLICY: &str = "\
 Severity policy
-- error: the file breaks what the PBN standard requires. That holds whether
-  or not the meaning can still be recovered: `P` for Pass, `3N` for 3NT,
-  `2023-07-28` for 2023.07.28 and `North` for N are errors that say how they
-  were read (and carry a fix where one is safe).
+- error: the file breaks what the PBN standard requires, whether or not the
+  meaning can still be recovered. What the file cannot mean (a revoke, an
+  impossible deal, a wrong score) is always an error.
+- warning instead of error, in import format only (no `% EXPORT` line, no
+  --export): a value in a form PBN does not define that is read without
+  doubt and has a safe fix: `P` for Pass, `3N` for 3NT, `2023-07-28` for
+  2023.07.28, `North` for N, `...` for an empty hand (PBN0302, PBN0311,
+  PBN0313, PBN0316, PBN0411, PBN0520, PBN0620). Export format keeps them
+  errors.
 - warning: the file goes against what the standard only recommends or
   discourages (a missing `*` at the end of an incomplete auction, white
   space around a value, a duplicate tag), and tags the standard does not
   define (§4.9).
 - info: advice; the file is correct (a dealer that is not the usual one
   for the board number).
+- hint: a remark on a correct file that asks for nothing (a tag another
+  program defines for itself).
+A file-wide pattern is shown once: the same code and message form (numbers
+aside) in at least 5 games, or in at least 3 that are more than half of the
+file's, for a readable form above, an unknown tag, a tag name's case, a
+value's padding, an unlisted value, a layout fault of export format
+(PBN10xx), a dealer or vulnerability off the usual rotation. It sits on the
+first, says in how many games, lists the places as related information and
+carries one fix for all. `pbn check --no-group` or `[check] group = false`
+lists each.
 A pbn.toml can ignore codes or categories and change a code's severity:
   [check]
   ignore = [\"PBN0710\", \"export\"]
   [check.severity]
   PBN0208 = \"info\"
 ";
+
+/// The codes of a value read without doubt, in a form PBN does not define,
+/// whose fix is safe: warnings in import format, errors in export format
+/// ([`POLICY`], [`severity_in`]).
+pub static READABLE: [&CodeInfo; 7] = [
+    &values::NONSTANDARD_DATE,
+    &values::NONSTANDARD_SEAT,
+    &values::NONSTANDARD_VULNERABLE,
+    &values::NONSTANDARD_CONTRACT,
+    &values::DEAL_EMPTY_HAND,
+    &bridge::NONSTANDARD_CALL,
+    &bridge::NONSTANDARD_CARD,
+];
+
+/// The severity of a diagnostic of `code` whose rule gave it `severity`,
+/// in a game under export rules or not ([`POLICY`]): the one place the
+/// import-format leniency is decided.
+pub fn severity_in(code: &CodeInfo, severity: Severity, export: bool) -> Severity {
+    let readable = READABLE.iter().any(|c| std::ptr::eq(*c, code));
+    if readable && !export && severity == Severity::Error {
+        Severity::Warning
+    } else {
+        severity
+    }
+}
+
+/// The severity of a diagnostic of `code` shown with `severity`, as export
+/// rules have it ([`severity_in`] undone): what a strict reader, such as
+/// the reference verifier, calls it.
+pub fn strict_severity(code: &CodeInfo, severity: Severity) -> Severity {
+    let readable = READABLE.iter().any(|c| std::ptr::eq(*c, code));
+    if readable && severity == Severity::Warning {
+        code.severity
+    } else {
+        severity
+    }
+}
+
+/// How the diagnostics of a code that forms file-wide patterns are told
+/// apart ([`POLICY`]; `crate::checker` groups them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// By code alone: a convention of the whole file (a dealer or a
+    /// vulnerability off the usual rotation).
+    Code,
+    /// By the message with its numbers left out (`1N` and `3N` alike,
+    /// `P` apart).
+    Numbers,
+    /// By the message with its numbers and quotes left out: a layout fault
+    /// whatever tag or token it is on.
+    Quotes,
+}
+
+/// Whether diagnostics of `code` form file-wide patterns, and how.
+pub fn pattern(code: &CodeInfo) -> Option<Pattern> {
+    if READABLE.iter().any(|c| std::ptr::eq(*c, code)) {
+        return Some(Pattern::Numbers);
+    }
+    match code.code {
+        "PBN0905" | "PBN0906" => Some(Pattern::Code),
+        "PBN0201" | "PBN0208" | "PBN0314" | "PBN0328" | "PBN0331" => Some(Pattern::Numbers),
+        c if c.starts_with("PBN10") => Some(Pattern::Quotes),
+        _ => None,
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

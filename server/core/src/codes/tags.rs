@@ -14,8 +14,8 @@ codes! {
         "tag occurs more than once in a game",
         "In import format a tag pair that already occurred is ignored; in export format \
          tag pairs may only occur once (§3.4). The first occurrence is the one that \
-         counts. When the repeated tag has a different value, that value is lost, which \
-         is reported as an error.",
+         counts; a different value in the repeated tag is named in the message. A \
+         warning, as the severity policy has it: import format allows the repetition.",
         bad: "[Room \"Open\"]\n[Room \"Open\"]\n",
         good: "[Room \"Open\"]\n";
     FORBIDDEN_INHERITANCE = "PBN0203", "forbidden-inheritance", Error, Tag, "§4.8",
@@ -35,7 +35,8 @@ codes! {
         "play section without Deal, Declarer or Contract before it",
         "If the play section is present, then the tags Deal, Declarer and Contract must \
          be filled before the play section (§3.1): the cards, the opening leader and the \
-         trump follow from them.",
+         trump follow from them. An end position (§3.10: a Contract of a denomination \
+         only) needs no Declarer: its Play tag names the leader.",
         bad: "[Play \"W\"]\nSK H3 S4 S3\n",
         good: "[Deal \"N:…\"]\n[Declarer \"S\"]\n[Contract \"4H\"]\n[Play \"W\"]\nSK H3 S4 S3\n";
     NOTE_OUTSIDE_SECTION = "PBN0206", "note-outside-section", Error, Note, "§3.5.5",

@@ -24,8 +24,14 @@ codes! {
         "date is readable but not written as YYYY.MM.DD",
         "The date uses `-` or `/` as separators, has no separators at all, or writes a \
          month or day with one character (e.g. \"2023-07-28\", \"20151006\", \
-         \"2015.09.?\"). The date is read as year, month, day, but §3.4.3 prescribes \
-         exactly \"YYYY.MM.DD\" with periods and `?` for each unknown digit.",
+         \"2015.09.?\"); or it names its month (\"2-Aug-2023\"), puts the year last \
+         where a field above 12 tells the day from the month (\"24.08.2013\", \
+         \"08/24/2013\"), or has a time after it (\"2013-08-24 18:36\"). The date is \
+         read as year, month, day, but §3.4.3 prescribes exactly \"YYYY.MM.DD\" with \
+         periods and `?` for each unknown digit. The fix writes that form; a time moves \
+         to the Time tag (UTCTime for UTCDate, §4.5) when that tag is absent or says the \
+         same time. A year last with both other fields 12 or less (\"08/07/2013\") \
+         could be either order and is PBN0301: no order is guessed.",
         bad: "[Date \"2023-07-28\"]\n",
         good: "[Date \"2023.07.28\"]\n";
     IMPOSSIBLE_DATE = "PBN0303", "impossible-date", Error, Tag, "§3.4.3",
@@ -271,9 +277,10 @@ codes! {
         "Deal does not start with <first>: (W:, N:, E: or S:)",
         "The Deal tag value is \"<first>:<1st_hand> <2nd_hand> <3rd_hand> <4th_hand>\"; \
          <first> is the direction of the first hand, W, N, E or S, followed by a colon \
-         (§3.4.11). Without it the hands cannot be assigned to the players.",
-        bad: "[Deal \"KQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4\"]\n",
-        good: "[Deal \"W:KQT2.AT.J6542.85 .63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4\"]\n";
+         (§3.4.11). Without it the hands cannot be assigned to the players (four \
+         given hands without it are read from North: PBN0412).",
+        bad: "[Deal \"KQT2.AT.J6542.85 - - -\"]\n",
+        good: "[Deal \"W:KQT2.AT.J6542.85 - - -\"]\n";
     DEAL_HAND_COUNT = "PBN0402", "deal-hand-count", Error, Deal, "§3.4.11",
         "Deal does not have 4 hands",
         "The Deal gives 4 hands in clockwise rotation from <first>, separated by one \
@@ -352,6 +359,17 @@ codes! {
          without cards.",
         bad: "[Deal \"W:KQT2.AT.J6542.85 ... A8654.KQ5.T.QJT6 ...\"]\n",
         good: "[Deal \"W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -\"]\n";
+    DEAL_OTHER_FORM = "PBN0412", "deal-other-form", Error, Deal, "§3.4.11",
+        "Deal written in another program's form",
+        "The Deal is \"<first>:<hand> <hand> <hand> <hand>\", hands clockwise from \
+         <first>, each \"S.H.D.C\" with an empty suit for a void (§3.4.11). Some \
+         programs leave out \"<first>:\" (the hands are then read from North, the order \
+         in which PBN lists the seats), prefix every hand with its own seat \
+         (\"N:… E:… S:… W:…\", read when the seats go clockwise) or write a void suit \
+         as `-` (\"QT54.-.9874.JT942\"). The deal is read and one diagnostic given in \
+         place of an error for each character; the fix writes the Deal as PBN does.",
+        bad: "[Deal \"N:QT54.-.9874.JT942 AKJ.AKQ.AKQ2.AKQ 9863.JT9876.J5.3 72.5432.T63.8765\"]\n",
+        good: "[Deal \"N:QT54..9874.JT942 AKJ.AKQ.AKQ2.AKQ 9863.JT9876.J5.3 72.5432.T63.8765\"]\n";
     OPTIMUM_SCORE_NOT_OPPOSITE = "PBN0334", "optimum-score-not-opposite", Error, Tag, "§4.2.7",
         "OptimumScore gives NS and EW scores that are not opposite",
         "The NS <score> of an OptimumScore is opposite to the EW <score> (§4.2.7): \

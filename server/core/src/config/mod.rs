@@ -11,6 +11,7 @@
 //! [check]
 //! export = false            # also report export-format rules
 //! dd = false                # also check double-dummy values (pbn check --dd)
+//! group = true              # a file-wide pattern as one diagnostic (codes::POLICY)
 //! ignore = ["PBN0123", "export"]   # codes or categories never reported
 //!
 //! [check.severity]          # a code's or a category's severity
@@ -25,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Checker options in `pbn.toml`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CheckConfig {
     /// Report export-format rules too (like `pbn check --export`).
@@ -33,10 +34,25 @@ pub struct CheckConfig {
     /// Solve each deal and check its double-dummy values (like `pbn check
     /// --dd`).
     pub dd: bool,
+    /// Show a file-wide pattern as one diagnostic ([`crate::codes::POLICY`]);
+    /// `false` lists each (like `pbn check --no-group`).
+    pub group: bool,
     /// Codes or categories never reported.
     pub ignore: Vec<Selector>,
     /// The severity of a code or a category, instead of its default.
     pub severity: BTreeMap<Selector, Severity>,
+}
+
+impl Default for CheckConfig {
+    fn default() -> Self {
+        CheckConfig {
+            export: false,
+            dd: false,
+            group: true,
+            ignore: Vec::new(),
+            severity: BTreeMap::new(),
+        }
+    }
 }
 
 impl CheckConfig {
@@ -45,6 +61,7 @@ impl CheckConfig {
         Policy {
             ignore: self.ignore.clone(),
             severity: self.severity.clone(),
+            select: Vec::new(),
         }
     }
 }
@@ -109,6 +126,9 @@ pub struct Policy {
     pub ignore: Vec<Selector>,
     /// The severity of a code or a category, instead of its default.
     pub severity: BTreeMap<Selector, Severity>,
+    /// When not empty, only these codes or categories are reported (`pbn
+    /// check --select`).
+    pub select: Vec<Selector>,
 }
 
 /// What the policy does to one diagnostic.
@@ -121,10 +141,18 @@ enum Verdict {
 impl Policy {
     /// No entry: every diagnostic as the rules report it.
     pub fn is_empty(&self) -> bool {
-        self.ignore.is_empty() && self.severity.is_empty()
+        self.ignore.is_empty() && self.severity.is_empty() && self.select.is_empty()
     }
 
     fn verdict(&self, d: &Diagnostic) -> Verdict {
+        if !self.select.is_empty()
+            && !self
+                .select
+                .iter()
+                .any(|&s| s.matches_code(d) || s.matches_category(d))
+        {
+            return Verdict::Drop;
+        }
         type Matcher = fn(Selector, &Diagnostic) -> bool;
         let levels: [Matcher; 2] = [Selector::matches_code, Selector::matches_category];
         for matches in levels {
@@ -286,6 +314,8 @@ pub fn schema() -> serde_json::Value {
                         "description": "Also report what import format allows but export format does not." },
                     "dd": { "type": "boolean", "default": false,
                         "description": "Also solve each deal and check its double-dummy values (pbn check --dd)." },
+                    "group": { "type": "boolean", "default": true,
+                        "description": "Show a pattern that runs through a file (the same readable form, unknown tag, export layout fault or board rotation in many games) as one diagnostic on its first occurrence; false lists each (pbn check --no-group)." },
                     "ignore": { "type": "array", "default": [],
                         "items": { "type": "string" },
                         "description": "Codes (PBN0302, or a name such as nonstandard-date) or categories (syntax, encoding, tag, deal, auction, play, note, table, consistency, export) never reported." },

@@ -18,7 +18,7 @@
 //! written as plain text with suit symbols; what forum notation cannot show
 //! is reported as a [`Loss`].
 
-use super::{read_pbn, short_bid, Converted, Loss, Part};
+use super::{read_calls, read_cards, read_pbn, short_bid, vulnerability, Converted, Loss, Part};
 use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, rotate, Seat, Suit};
 use crate::model::values::deal::rank_char;
@@ -94,11 +94,16 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             head.push(format!("Dealer {}", bridge::seat_name(d)));
         }
         if let Some(v) = ty.vulnerable {
-            head.push(match v.canonical_export() {
-                "None" => "None vulnerable".to_string(),
-                "All" => "All vulnerable".to_string(),
-                s => format!("{s} vulnerable"),
-            });
+            use crate::spec::seats::Vulnerability as V;
+            head.push(
+                match vulnerability(&v) {
+                    V::None => "None vulnerable",
+                    V::NorthSouth => "NS vulnerable",
+                    V::EastWest => "EW vulnerable",
+                    V::All => "All vulnerable",
+                }
+                .to_string(),
+            );
         }
         if !head.is_empty() {
             out.push_str(&head.join(", "));
@@ -173,22 +178,30 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     let mut calls: Vec<String> =
                         vec!["-".to_string(); bridge::distance(Seat::South, first)];
                     let mut marks_lost = false;
-                    for (k, e) in a.entries.iter().enumerate() {
+                    let entries = read_calls(pbn, &a.entries);
+                    for (k, e) in entries.iter().enumerate() {
                         let call = match e.token {
                             CallToken::Bid(b) => short_bid(b),
                             CallToken::Pass => "P".into(),
                             CallToken::Double => "X".into(),
                             CallToken::Redouble => "XX".into(),
                             CallToken::AllPass => {
-                                let n = all_pass_count(&a.entries[..k]);
+                                let n = all_pass_count(&entries[..k]);
                                 calls.extend(std::iter::repeat_n("P".to_string(), n));
                                 continue;
                             }
                             CallToken::Dash => "-".into(),
-                            CallToken::Skip | CallToken::Invalid => {
+                            CallToken::Skip => {
                                 lose(
                                     Part::Auction,
-                                    format!("the call `{}`", &pbn[e.range.clone()]),
+                                    "`^S` (a skipped player) in the auction".into(),
+                                );
+                                continue;
+                            }
+                            CallToken::Invalid => {
+                                lose(
+                                    Part::Auction,
+                                    format!("the unreadable call \"{}\"", &pbn[e.range.clone()]),
                                 );
                                 continue;
                             }
@@ -251,10 +264,14 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
         }
         // Play as text, a trick per group.
-        if let (Some(p), Some(first)) = (&g.play, ty.play.as_ref().and_then(|a| a.opening_leader)) {
+        let leader = ty.play.as_ref().and_then(|a| a.opening_leader);
+        if g.play.as_ref().is_some_and(|p| !p.entries.is_empty()) && leader.is_none() {
+            lose(Part::Play, "the play (no readable Play seat)".into());
+        }
+        if let (Some(p), Some(first)) = (&g.play, leader) {
             let mut tricks: Vec<String> = Vec::new();
-            for row in p
-                .entries
+            let entries = read_cards(pbn, &p.entries);
+            for row in entries
                 .iter()
                 .filter(|e| !matches!(e.token, CardToken::Terminator))
                 .collect::<Vec<_>>()
@@ -262,7 +279,18 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             {
                 let cards: Vec<String> = row
                     .iter()
-                    .map(|e| suits_text(&pbn[e.range.clone()].to_ascii_uppercase()))
+                    .map(|e| match e.token {
+                        CardToken::Card(c) => suits_text(bridge::card_word(c)),
+                        CardToken::Dash => "-".into(),
+                        CardToken::Continuation => "+".into(),
+                        CardToken::Terminator | CardToken::Invalid => {
+                            lose(
+                                Part::Play,
+                                format!("the unreadable card \"{}\"", &pbn[e.range.clone()]),
+                            );
+                            "?".into()
+                        }
+                    })
                     .collect();
                 tricks.push(cards.join(" "));
             }

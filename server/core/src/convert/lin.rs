@@ -829,11 +829,18 @@ fn write_board(b: &Board, carried: &Carried, diags: &mut Vec<ReadDiagnostic>) ->
     }
     if let Some(opening) = opening.filter(|_| !b.cards.is_empty()) {
         out.push_str(&format!("[Play \"{}\"]\n", opening.letter()));
-        for row in &rows {
-            let cells: Vec<String> = row
+        for (k, row) in rows.iter().enumerate() {
+            let mut cells: Vec<String> = row
                 .iter()
                 .map(|c| c.map_or("-".into(), bridge::card_text))
                 .collect();
+            // The cards of an unfinished last trick not played yet are not
+            // written: the `*` after them says no more are given (§3.6).
+            if k + 1 == rows.len() && b.cards.len() < 52 {
+                while cells.last().is_some_and(|c| c == "-") {
+                    cells.pop();
+                }
+            }
             out.push_str(&cells.join(" "));
             out.push('\n');
         }
@@ -1010,11 +1017,12 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
         }
         if let Some(v) = typed.vulnerable.as_ref() {
-            let s = match v.canonical_export() {
-                "NS" => "n",
-                "EW" => "e",
-                "All" => "b",
-                _ => "o",
+            use crate::spec::seats::Vulnerability as V;
+            let s = match super::vulnerability(v) {
+                V::NorthSouth => "n",
+                V::EastWest => "e",
+                V::All => "b",
+                V::None => "o",
             };
             line.push_str(&format!("sv|{s}|"));
         }
@@ -1118,21 +1126,11 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     insufficient_marked: false,
                 })
             };
-            for (k, e) in a.entries.iter().enumerate() {
-                let token = match e.token {
-                    CallToken::Invalid => {
-                        match model::typed::interpret_call(&pbn[e.range.clone()]) {
-                            Some((AuctionToken::Pass, _)) => CallToken::Pass,
-                            Some((AuctionToken::Double, _)) => CallToken::Double,
-                            Some((AuctionToken::Redouble, _)) => CallToken::Redouble,
-                            Some((AuctionToken::Bid(b), _)) => CallToken::Bid(b),
-                            _ => CallToken::Invalid,
-                        }
-                    }
-                    t => t,
-                };
+            let entries = super::read_calls(pbn, &a.entries);
+            for (k, e) in entries.iter().enumerate() {
+                let token = e.token;
                 if token == CallToken::AllPass {
-                    for _ in 0..model::all_pass_count(&a.entries[..k]) {
+                    for _ in 0..model::all_pass_count(&entries[..k]) {
                         line.push_str("mb|p|");
                         push(AuctionToken::Pass);
                     }
@@ -1145,7 +1143,12 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     lose(
                         Part::Auction,
                         format!(
-                            "auction: the call \"{}\" has no LIN form",
+                            "auction: the {} \"{}\" has no LIN form",
+                            if token == CallToken::Invalid {
+                                "unreadable call"
+                            } else {
+                                "call"
+                            },
                             &pbn[e.range.clone()]
                         ),
                     );
@@ -1244,6 +1247,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
         let mut play_complete = false;
         let mut cards_written = 0;
         if let (Some(p), Some(analysis)) = (&g.play, &typed.play) {
+            let entries = super::read_cards(pbn, &p.entries);
             let mut cards = 0;
             'tricks: for t in &analysis.tricks {
                 let Some(leader) = t.leader else {
@@ -1255,7 +1259,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                     let Some(i) = t.cards[seat as usize] else {
                         break 'tricks;
                     };
-                    match p.entries.get(i).map(|e| (e, e.token)) {
+                    match entries.get(i).map(|e| (e, e.token)) {
                         Some((e, CardToken::Card(c))) => {
                             for an in e.post().iter().chain(e.pre()) {
                                 lose(
@@ -1301,7 +1305,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 && !analysis.continued
             {
                 lose(
-                    Part::Play,
+                    Part::PlayEnd,
                     "play: an unfinished play without `*` (LIN's reader ends it with `*`)".into(),
                 );
             }

@@ -15,6 +15,7 @@ pub mod rbn;
 use std::ops::Range;
 
 use crate::codes::Severity;
+use crate::model::{CallToken, CardToken, Entry};
 
 /// A format `pbn convert` reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,10 +99,16 @@ pub enum Part {
     Auction,
     /// The NAGs, suffixes, irregularity marks and notes of the calls.
     AuctionAnnotations,
+    /// Only how the auction ends (`end`: `*`, `+` or nothing after the
+    /// last call): its calls are kept.
+    AuctionEnd,
     /// The play: its cards, their notes and where it ends.
     Play,
     /// The NAGs, suffixes, irregularity marks and notes of the cards.
     PlayAnnotations,
+    /// Only how the play ends (`end`: `*`, `+` or nothing after the last
+    /// card): its cards are kept.
+    PlayEnd,
     /// That the game has syntax errors (`syntax_error`): it is written as
     /// far as it could be read, and reads back without them.
     SyntaxErrors,
@@ -113,6 +120,87 @@ impl Part {
     pub fn tag(name: &str) -> Part {
         Part::Tag(name.to_string())
     }
+
+    /// Whether the part is game meaning: a call, a card, a result, the deal
+    /// and who plays it ([`MEANING_TAGS`]), or a whole game. Annotations,
+    /// `#`/`##` marks and the other tags are not.
+    pub fn is_meaning(&self) -> bool {
+        match self {
+            Part::Auction | Part::Play | Part::Game => true,
+            Part::Tag(name) => MEANING_TAGS.contains(&name.as_str()),
+            _ => false,
+        }
+    }
+}
+
+/// The tags whose values are the game itself (§3.4: the deal, who deals
+/// and plays it, the contract and its result): losing one is losing game
+/// meaning.
+pub const MEANING_TAGS: [&str; 6] = [
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Declarer",
+    "Contract",
+    "Result",
+];
+
+impl Loss {
+    /// Whether the loss takes game meaning away ([`Part::is_meaning`]).
+    pub fn is_meaning(&self) -> bool {
+        self.parts.iter().any(Part::is_meaning)
+    }
+}
+
+/// The losses of one kind in a file: what `pbn convert` says once, with a
+/// count, instead of once per game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LossSummary {
+    /// The first loss's text.
+    pub what: String,
+    /// How many of the losses are of another value of the same kind (a
+    /// message quoting another value).
+    pub other_values: usize,
+    /// The games (0-based, ascending, each once) that lose it.
+    pub games: Vec<usize>,
+    /// Whether it is game meaning ([`Loss::is_meaning`]).
+    pub meaning: bool,
+}
+
+/// A loss's kind: its text without the values it quotes in `"…"`.
+fn loss_kind(what: &str) -> String {
+    what.split('"').step_by(2).collect::<Vec<_>>().join("\"\"")
+}
+
+/// The losses grouped by kind, in the order each kind first occurs.
+pub fn summarize(losses: &[Loss]) -> Vec<LossSummary> {
+    let mut out: Vec<LossSummary> = Vec::new();
+    let mut index: crate::hash::Map<String, (usize, String)> = Default::default();
+    for l in losses {
+        let kind = loss_kind(&l.what);
+        let (k, first) = index.entry(kind).or_insert_with(|| {
+            out.push(LossSummary {
+                what: l.what.clone(),
+                other_values: 0,
+                games: Vec::new(),
+                meaning: false,
+            });
+            (out.len() - 1, l.what.clone())
+        });
+        let s = &mut out[*k];
+        if *first != l.what {
+            s.other_values += 1;
+        }
+        if s.games.last() != Some(&l.game) {
+            s.games.push(l.game);
+        }
+        s.meaning |= l.is_meaning();
+    }
+    for s in &mut out {
+        s.games.sort_unstable();
+        s.games.dedup();
+    }
+    out
 }
 
 /// The result of one conversion.
@@ -131,6 +219,7 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     let mut read = match from {
         Format::Pbn => Converted {
             text: input.to_string(),
+            diagnostics: pbn_syntax_errors(input),
             ..Converted::default()
         },
         Format::Rbn => rbn::to_pbn(input),
@@ -156,6 +245,40 @@ pub fn convert(input: &str, from: Format, to: Format) -> Converted {
     read.diagnostics.extend(written.diagnostics);
     read.losses.extend(written.losses);
     read
+}
+
+/// At most this many syntax errors of a PBN input are reported one by one.
+const SYNTAX_ERRORS_SHOWN: usize = 20;
+
+/// The syntax errors of a PBN input (its games are converted as far as they
+/// could be read, so the conversion is not clean): the first
+/// [`SYNTAX_ERRORS_SHOWN`], then one line with how many more.
+fn pbn_syntax_errors(input: &str) -> Vec<ReadDiagnostic> {
+    let trees = crate::syntax::parse_pieces(input);
+    let all: Vec<_> = crate::syntax::syntax_diagnostics(&trees, input)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let mut out: Vec<ReadDiagnostic> = all
+        .iter()
+        .take(SYNTAX_ERRORS_SHOWN)
+        .map(|d| ReadDiagnostic {
+            severity: Severity::Error,
+            range: d.range.clone(),
+            message: format!("{}: {}", d.code.code, d.message),
+        })
+        .collect();
+    if let (Some(last), true) = (all.last(), all.len() > SYNTAX_ERRORS_SHOWN) {
+        out.push(ReadDiagnostic {
+            severity: Severity::Error,
+            range: last.range.clone(),
+            message: format!(
+                "{} more syntax errors (`pbn check` lists them all)",
+                all.len() - SYNTAX_ERRORS_SHOWN
+            ),
+        });
+    }
+    out
 }
 
 /// Writes the games (0-based indices) in `games` of a PBN text in another
@@ -198,6 +321,62 @@ pub(crate) fn strain_letter(s: crate::bridge::Strain) -> &'static str {
 /// A bid as RBN, LIN and forum notation write it: `1N`, `4S`.
 pub(crate) fn short_bid(b: crate::bridge::Bid) -> String {
     format!("{}{}", b.level.get(), strain_letter(b.strain))
+}
+
+/// A vulnerability as RBN, LIN and forum notation tell it apart (each
+/// writes its own letter or word for it).
+pub(crate) fn vulnerability(
+    v: &crate::model::values::Vulnerable,
+) -> crate::spec::seats::Vulnerability {
+    crate::bridge::vulnerability_word(v.vulnerability)
+}
+
+/// The calls of an auction section as the PBN reader understands them: a
+/// token in another spelling [`crate::spec::calls`] reads (`P`, `1N`,
+/// `Dbl`, `Rdbl`, `ap`) becomes the call it spells, so that every writer
+/// writes it in its own spelling; only a token no reader understands stays
+/// [`CallToken::Invalid`]. Annotations and ranges are the entries'.
+pub fn read_calls(text: &str, entries: &[Entry<CallToken>]) -> Vec<Entry<CallToken>> {
+    use crate::bridge::AuctionToken;
+    entries
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            if e.token == CallToken::Invalid {
+                e.token = match crate::model::typed::interpret_call(&text[e.range.clone()]) {
+                    Some((AuctionToken::Bid(b), _)) => CallToken::Bid(b),
+                    Some((AuctionToken::Pass, _)) => CallToken::Pass,
+                    Some((AuctionToken::Double, _)) => CallToken::Double,
+                    Some((AuctionToken::Redouble, _)) => CallToken::Redouble,
+                    Some((AuctionToken::AllPass, _)) => CallToken::AllPass,
+                    _ => CallToken::Invalid,
+                };
+            }
+            e
+        })
+        .collect()
+}
+
+/// The cards of a play section as the PBN reader understands them: a
+/// token in another spelling [`crate::spec::cards`] reads (`S10`, `ha`,
+/// `--`) becomes the card (or `-`) it spells; only a token no reader
+/// understands stays [`CardToken::Invalid`].
+pub fn read_cards(text: &str, entries: &[Entry<CardToken>]) -> Vec<Entry<CardToken>> {
+    use crate::bridge::PlayToken;
+    entries
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            if e.token == CardToken::Invalid {
+                e.token = match crate::model::typed::interpret_card(&text[e.range.clone()]) {
+                    Some((PlayToken::Card(c), _)) => CardToken::Card(c),
+                    Some((PlayToken::Dash, _)) => CardToken::Dash,
+                    _ => CardToken::Invalid,
+                };
+            }
+            e
+        })
+        .collect()
 }
 
 /// Parses PBN text into the model (for writers).

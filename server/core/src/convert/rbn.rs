@@ -227,15 +227,16 @@ fn split_deals(r: &mut Reader<'_>) -> Vec<RawDeal> {
         }
         let first = line.as_bytes()[0];
         let label = first.to_ascii_uppercase();
-        let rest = &line[1..];
-        if !(rest.is_empty() || rest.starts_with(' ')) {
+        // A label is one ASCII character (`get`: a line may open with a
+        // non-ASCII one, which is no label).
+        let Some(rest) = line.get(1..).filter(|r| r.is_empty() || r.starts_with(' ')) else {
             r.diag(
                 Severity::Error,
                 start..start + line.len(),
                 "expected a label (T D L E S F K N B H A C P R I M or a note number 1-9) followed by a space, `{` or `%` (RBN: Labels and Structure)",
             );
             continue;
-        }
+        };
         let data_start = start + 1 + usize::from(!rest.is_empty());
         let data = rest.strip_prefix(' ').unwrap_or(rest);
         if line.len() > 128 && label != b'I' || line.len() > 512 {
@@ -2308,14 +2309,15 @@ impl GameWriter<'_> {
     fn write_auction(&mut self, ty: &typed::TypedGame) {
         let g = self.game;
         let dealer = ty.dealer;
-        let vul = ty.vulnerable.map(
-            |v| match crate::bridge::vulnerability_name(v.vulnerability) {
-                "NS" => 'N',
-                "EW" => 'E',
-                "All" => 'B',
-                _ => 'Z',
-            },
-        );
+        let vul = ty.vulnerable.map(|v| {
+            use crate::spec::seats::Vulnerability as V;
+            match super::vulnerability(&v) {
+                V::NorthSouth => 'N',
+                V::EastWest => 'E',
+                V::All => 'B',
+                V::None => 'Z',
+            }
+        });
         let Some(dealer) = dealer else {
             if vul.is_some() {
                 self.lose(
@@ -2359,7 +2361,7 @@ impl GameWriter<'_> {
         if let Some(an) = &ty.auction {
             if g.auction.is_some() && !an.complete && !an.ended_by_terminator && !an.continued {
                 self.lose(
-                    Part::Auction,
+                    Part::AuctionEnd,
                     "an unfinished auction without `*` (RBN's reader ends it with `*`)",
                 );
             }
@@ -2378,7 +2380,16 @@ impl GameWriter<'_> {
             Part::AuctionAnnotations
         };
         if !e.pre().is_empty() {
-            self.lose(part.clone(), "irregularity marks (^I ^S ^R ^L)");
+            // Without its `^R`/`^L` the play is seated otherwise (a lead
+            // out of turn leads the trick), so the play goes with them.
+            if card {
+                self.lose_parts(
+                    vec![Part::PlayAnnotations, Part::Play],
+                    "irregularity marks (^R ^L) of the play",
+                );
+            } else {
+                self.lose(part.clone(), "irregularity marks (^I ^S ^R ^L)");
+            }
         }
         let mut suffixes = 0;
         for a in e.post() {
@@ -2421,9 +2432,10 @@ impl GameWriter<'_> {
 
     /// The RBN calls of an auction section.
     fn calls(&mut self, entries: &[Entry<CallToken>]) -> Vec<String> {
+        let entries = super::read_calls(self.text, entries);
         let mut out = Vec::new();
         let (mut passes, mut bid, mut ended) = (0, false, false);
-        for e in entries {
+        for e in &entries {
             if ended && !matches!(e.token, CallToken::Terminator | CallToken::Continuation) {
                 self.lose(Part::Auction, "calls after the end of the auction");
                 break;
@@ -2456,29 +2468,8 @@ impl GameWriter<'_> {
                 }
                 CallToken::Invalid => {
                     let text = &self.text[e.range.clone()];
-                    let read = typed::interpret_call(text);
-                    if read.as_ref().is_some_and(|(_, rest)| !rest.is_empty()) {
-                        self.lose(
-                            Part::Auction,
-                            format!(
-                                "the call \"{text}\" (RBN writes the call and its marks apart)"
-                            ),
-                        );
-                    }
-                    match read {
-                        Some((bridge::AuctionToken::Bid(b), _)) => short_bid(b),
-                        Some((bridge::AuctionToken::Pass, _)) => "P".into(),
-                        Some((bridge::AuctionToken::Double, _)) => "X".into(),
-                        Some((bridge::AuctionToken::Redouble, _)) => "R".into(),
-                        Some(_) => {
-                            self.lose(Part::Auction, "an unreadable call");
-                            continue;
-                        }
-                        None => {
-                            self.lose(Part::Auction, format!("the unreadable call \"{text}\""));
-                            continue;
-                        }
-                    }
+                    self.lose(Part::Auction, format!("the unreadable call \"{text}\""));
+                    continue;
                 }
             };
             let marks = self.notations(e, false);
@@ -2580,6 +2571,7 @@ impl GameWriter<'_> {
         };
         let mut p = String::from(leader.letter());
         let mut stopped = false;
+        let cards = super::read_cards(self.text, &play.entries);
         'tricks: for trick in &analysis.tricks {
             let Some(tl) = trick.leader else {
                 self.lose(Part::Play, "the play after a trick with an unknown card");
@@ -2593,19 +2585,14 @@ impl GameWriter<'_> {
                     stopped = true;
                     continue;
                 };
-                let Some(e) = play.entries.get(item) else {
+                let Some(e) = cards.get(item) else {
                     continue;
                 };
                 let card = match e.token {
                     CardToken::Card(c) => c,
                     CardToken::Invalid => {
-                        match typed::interpret_card(&self.text[e.range.clone()]) {
-                            Some((bridge::PlayToken::Card(c), _)) => c,
-                            _ => {
-                                self.lose(Part::Play, "the play from an unreadable card on");
-                                break 'tricks;
-                            }
-                        }
+                        self.lose(Part::Play, "the play from an unreadable card on");
+                        break 'tricks;
                     }
                     CardToken::Continuation => {
                         if first {
@@ -2642,8 +2629,9 @@ impl GameWriter<'_> {
         let all_given = analysis.tricks.len() == analysis.total_tricks as usize
             && analysis.tricks.last().is_some_and(|t| t.complete);
         if terminated && all_given {
-            self.lose(Part::Play, "`*` after a complete play");
+            self.lose(Part::PlayEnd, "`*` after a complete play");
         } else if !terminated && !all_given && !analysis.continued {
+            // The reader also gives the last trick's missing cards as `-`.
             self.lose(
                 Part::Play,
                 "an unfinished play without `*` (RBN's reader ends it with `*`)",

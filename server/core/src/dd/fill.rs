@@ -2,9 +2,11 @@
 //! OptimumScore, ParContract, and the OptimumResultTable of §5.7 in export
 //! format), and with `overwrite` replaces those the solver contradicts.
 //!
-//! The text is edited, never reprinted: missing tags are inserted after the
-//! game's last line, a wrong value is replaced where it stands, and every
-//! other byte stays as it was. The language server's code action "Add
+//! The text is edited, never reprinted: missing tags are inserted where
+//! export order puts them (§3.1, §3.4: before the auction, the table among
+//! the sections; after the game's last line when nothing comes after
+//! them), a wrong value is replaced where it stands, and every other byte
+//! stays as it was. The language server's code action "Add
 //! double-dummy analysis" uses [`game_edits`] too.
 
 use super::verify::{check_game_with, solve_game, Solved};
@@ -13,6 +15,7 @@ use crate::codes::dd as c;
 use crate::model::values::{parse_optimum_score, SideScores};
 use crate::model::{Document, Game, Inherit};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One replacement in the text: `range` becomes `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,17 +160,14 @@ pub fn game_edits_with(
     let eol = eol_of(text);
     let diags = check_game_with(g, |_| Some(Ok((table, par.clone()))));
     let flagged = |code: &crate::codes::CodeInfo| diags.iter().any(|d| d.code.code == code.code);
-    let mut append: Vec<String> = Vec::new();
+    // (where, the tag's export rank, its text) of each tag to write.
+    let mut insert: Vec<(Place, &'static str)> = Vec::new();
     for name in WRITE_ORDER {
         let own = g.tags.iter().position(|t| t.name == name);
         let wrong = match (name, g.value(name)) {
             (_, None) => {
                 r.missing.push(name);
-                if name == "OptimumResultTable" {
-                    append.push(optimum_result_table(&table, eol));
-                } else {
-                    append.push(format!("[{name} \"{}\"]", scalar_value(name, &table, &par)));
-                }
+                insert.push((place(g, text, name), name));
                 continue;
             }
             ("DoubleDummyTricks", Some(v)) => flagged(&c::DD_TRICKS_WRONG) || unreadable(name, v),
@@ -209,19 +209,35 @@ pub fn game_edits_with(
                 }
             }
             // Inherited from an earlier game (§4.8): state it here.
-            None => append.push(new),
+            None => insert.push((place(g, text, name), name)),
         }
     }
-    if !append.is_empty() {
+    // One edit per place, its tags in write order (the order `insert` has).
+    let mut places: Vec<Place> = insert.iter().map(|(p, _)| *p).collect();
+    places.sort_by_key(|p| match p {
+        Place::Before(at) | Place::End(at) => *at,
+    });
+    places.dedup();
+    for at in places {
         let mut s = String::new();
-        for a in &append {
-            s.push_str(eol);
-            s.push_str(a);
+        for (_, name) in insert.iter().filter(|(p, _)| *p == at) {
+            let tag = if *name == "OptimumResultTable" {
+                optimum_result_table(&table, eol)
+            } else {
+                format!("[{name} \"{}\"]", scalar_value(name, &table, &par))
+            };
+            match at {
+                Place::Before(_) => {
+                    s.push_str(&tag);
+                    s.push_str(eol);
+                }
+                Place::End(_) => {
+                    s.push_str(eol);
+                    s.push_str(&tag);
+                }
+            }
         }
-        // After the trailing blanks of the game's last line, so that they
-        // stay on that line.
-        let rest = &text[g.range.end..];
-        let at = g.range.end + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+        let (Place::Before(at) | Place::End(at)) = at;
         r.edits.push(Edit {
             range: at..at,
             text: s,
@@ -230,14 +246,81 @@ pub fn game_edits_with(
     r
 }
 
+/// Where a new tag is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// At this offset, the start of the line of the first tag that comes
+    /// after it in export order (or of that tag, when it shares its line).
+    Before(usize),
+    /// After the game's last line (and the blanks ending it, which stay on
+    /// that line).
+    End(usize),
+}
+
+/// Where the tag `name` goes in game `g`: before the first tag that comes
+/// after it in export order (§3.1, §3.4; the OptimumResultTable is a
+/// section, §5.7), else at the game's end.
+fn place(g: &Game, text: &str, name: &str) -> Place {
+    use crate::model::TagRole;
+    let rank = crate::spec::tags::export_rank(name, name == "OptimumResultTable");
+    let after = g.tags.iter().find(|t| match t.role {
+        TagRole::AuctionNote | TagRole::PlayNote => false,
+        role => crate::spec::tags::export_rank(&t.name, role == TagRole::Section) > rank,
+    });
+    match after {
+        Some(t) => {
+            let line = text[..t.range.start]
+                .rfind(['\n', '\r'])
+                .map_or(0, |i| i + 1);
+            let blank = text[line..t.range.start]
+                .bytes()
+                .all(|b| b == b' ' || b == b'\t');
+            Place::Before(if blank { line } else { t.range.start })
+        }
+        None => {
+            let rest = &text[g.range.end..];
+            Place::End(g.range.end + (rest.len() - rest.trim_start_matches([' ', '\t']).len()))
+        }
+    }
+}
+
 fn skip_reason(e: &DdError) -> String {
     format!("the deal cannot be solved: {e}")
+}
+
+/// What `pbn dd --check` finds in each game that states a double-dummy
+/// value: the values the solver contradicts, and deals that cannot be
+/// solved. Tags a game lacks are not its business (`pbn dd` adds them),
+/// and a game that states none is not solved. Adds 1 to `done` per game.
+pub fn check_stated(doc: &Document, text: &str, done: &AtomicUsize) -> Vec<GameReport> {
+    crate::par::map(&doc.games, |g| {
+        let r = super::verify::states_dd(g).then(|| GameReport {
+            missing: Vec::new(),
+            ..game_edits(g, text, false)
+        });
+        done.fetch_add(1, Ordering::Relaxed);
+        r
+    })
+    .into_iter()
+    .flatten()
+    .filter(|r| !r.is_complete() || r.skipped.is_some())
+    .collect()
 }
 
 /// Completes every game of a document (solving on every core): the new
 /// text and what was found in each game.
 pub fn fill(doc: &Document, text: &str, overwrite: bool) -> Filled {
-    let reports = crate::par::map(&doc.games, |g| game_edits(g, text, overwrite));
+    fill_counted(doc, text, overwrite, &AtomicUsize::new(0))
+}
+
+/// [`fill`], adding 1 to `done` as each game is solved (what a progress
+/// counter shows).
+pub fn fill_counted(doc: &Document, text: &str, overwrite: bool, done: &AtomicUsize) -> Filled {
+    let reports = crate::par::map(&doc.games, |g| {
+        let r = game_edits(g, text, overwrite);
+        done.fetch_add(1, Ordering::Relaxed);
+        r
+    });
     let mut edits: Vec<&Edit> = reports.iter().flat_map(|r| &r.edits).collect();
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     let mut out = String::with_capacity(text.len() + edits.len() * 200);
@@ -305,10 +388,39 @@ mod tests {
     }
 
     #[test]
+    fn inserts_in_export_order_and_completes_a_partial_set() {
+        let auction = "[Auction \"N\"]\n1S Pass 2S AP\n[Play \"E\"]\nH2 - - -\n";
+        let text = format!("{DEAL}{auction}[ScoreTable \"Rank\\2R\"]\n 1\n");
+        let f = run(&text, false);
+        let want = format!(
+            "{DEAL}[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n{auction}[OptimumResultTable"
+        );
+        assert!(f.text.starts_with(&want), "{}", f.text);
+        assert!(
+            f.text.ends_with("W  C  0\n[ScoreTable \"Rank\\2R\"]\n 1\n"),
+            "{}",
+            f.text
+        );
+        assert!(dd_clean(&f.text));
+        // A game with the table and the tricks gets its par, before the
+        // auction, and nothing after the table's data.
+        let partial = f.text.replace(
+            "[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n",
+            "",
+        );
+        let f = run(&partial, false);
+        assert_eq!(f.games[0].missing, ["OptimumScore", "ParContract"]);
+        assert!(f.text.starts_with(&want), "{}", f.text);
+        assert!(dd_clean(&f.text));
+    }
+
+    #[test]
     fn keeps_crlf_and_right_values() {
         let text = format!("{DEAL}[OptimumScore \"EW -300\"]\n").replace('\n', "\r\n");
         let f = run(&text, true);
-        assert!(f.text.starts_with(&text[..text.len() - 2]), "{}", f.text);
+        // The tricks go before the score (export order), the rest after.
+        let deal = DEAL.replace('\n', "\r\n");
+        assert!(f.text.starts_with(&format!("{deal}[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\r\n[OptimumScore \"EW -300\"]\r\n[ParContract")), "{}", f.text);
         assert!(!f.text.replace("\r\n", "").contains('\n'), "{:?}", f.text);
         assert_eq!(f.games[0].missing.len(), 3);
         assert!(f.games[0].wrong.is_empty());

@@ -14,6 +14,7 @@ use crate::model::values::{
 use crate::model::{Document, Game};
 use contract_bridge::{AbsoluteVulnerability, Seat, Strain};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The tags this module checks (and `pbn dd` writes).
 pub const DD_TAGS: [&str; 4] = [
@@ -23,12 +24,23 @@ pub const DD_TAGS: [&str; 4] = [
     "OptimumScore",
 ];
 
-/// Checks every game of a lowered document, on every core.
+/// Checks every game of a lowered document, on every core. Only the games
+/// that state a double-dummy value are solved.
 pub fn check_document(doc: &Document) -> Vec<Diagnostic> {
-    crate::par::map(&doc.games, check_game)
-        .into_iter()
-        .flatten()
-        .collect()
+    check_document_counted(doc, &AtomicUsize::new(0))
+}
+
+/// [`check_document`], adding 1 to `done` as each game is checked (what a
+/// progress counter shows).
+pub fn check_document_counted(doc: &Document, done: &AtomicUsize) -> Vec<Diagnostic> {
+    crate::par::map(&doc.games, |g| {
+        let d = check_game(g);
+        done.fetch_add(1, Ordering::Relaxed);
+        d
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// What the solver needs of a game: its deal, dealer and vulnerability

@@ -45,12 +45,23 @@ pub(super) fn fix_piece(
             Some(c) => (c.text.as_str(), 0, c.text.as_str(), c.games.as_slice()),
             None => (text, p.range.start, &text[p.range.clone()], p.games),
         };
-        let diags: Vec<Diagnostic> = games
+        let mut diags: Vec<Diagnostic> = games
             .iter()
             .flat_map(|g| crate::rules::check_game(whole, &opts, true, g))
             .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
             .map(|d| shifted(d, base))
             .collect();
+        // The safe fixes of syntax errors (a stray line of text kept as a
+        // comment, an unquoted value with spaces quoted): the game is
+        // then formatted, not kept as written.
+        if games.iter().any(|g| g.syntax_error && !g.is_part()) {
+            let trees = crate::syntax::parse_split(piece, usize::MAX);
+            diags.extend(
+                crate::syntax::syntax_diagnostics(&trees, piece)
+                    .into_iter()
+                    .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false))),
+            );
+        }
         let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
             break;
         };
@@ -97,11 +108,12 @@ fn keep_parts(before: &[Game], after: &mut [Game]) {
 /// The options `pbn fmt` fixes with: export rules on (the formatter writes
 /// export format, and the export rules' fixes are what makes a value its
 /// export form: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), fixes
-/// built.
+/// built, each diagnostic's fix on its own (none grouped).
 pub(super) fn fix_options() -> CheckOptions {
     CheckOptions {
         export: true,
         fixes: true,
+        ungrouped: true,
     }
 }
 

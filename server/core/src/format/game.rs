@@ -71,7 +71,9 @@ impl<'a> Printer<'a> {
                     out.push(' ');
                 }
             }
-            out.push_str(self.comment_text(i).trim_end_matches(['\r', '\n']));
+            out.push_str(&wrapped(
+                self.comment_text(i).trim_end_matches(['\r', '\n']),
+            ));
             out.push('\n');
         }
     }
@@ -209,10 +211,16 @@ pub(super) fn print(
                     && inherited.is_none()
                     && keep_absent & (1 << bit) == 0
                 {
-                    // §3.4.13, §3.4.15: when all pass, Declarer and Result are "".
-                    let passed =
-                        matches!(name, "Declarer" | "Result") && crate::model::contract_is_pass(g);
-                    out.push_str(&format!("[{name} \"{}\"]\n", if passed { "" } else { "?" }));
+                    // §3.4.13-15: when all pass, Contract is "Pass",
+                    // Declarer and Result "".
+                    let passed = crate::model::contract_is_pass(g)
+                        || crate::rules::fixes::passed_out(text, g);
+                    let value = match name {
+                        "Declarer" | "Result" if passed => "",
+                        "Contract" if passed => "Pass",
+                        _ => "?",
+                    };
+                    out.push_str(&format!("[{name} \"{value}\"]\n"));
                 }
             }
         }
@@ -357,6 +365,47 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
         }
         p.tag_comments(Anchor::Tag(d), out);
     }
+}
+
+/// The widest line [`wrapped`] writes.
+const WRAP_WIDTH: usize = 200;
+
+/// A `{…}` comment whose lines fit export format's 255 characters (§2.3):
+/// a line of more than 254 characters is broken at spaces into lines of
+/// at most [`WRAP_WIDTH`] (room for what stands before the comment on its
+/// first line); every word is kept, a word longer than that stays whole.
+/// Other comments as written.
+fn wrapped(t: &str) -> std::borrow::Cow<'_, str> {
+    let long = |l: &str| l.chars().count() > 254;
+    if !t.starts_with('{') || !t.lines().any(long) {
+        return t.into();
+    }
+    let mut out = String::with_capacity(t.len() + t.len() / WRAP_WIDTH);
+    for (k, line) in t.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        if !long(line) {
+            out.push_str(line);
+            continue;
+        }
+        let mut width = 0;
+        for (j, word) in line.split(' ').enumerate() {
+            let n = word.chars().count();
+            if j > 0 {
+                if width > 0 && width + 1 + n > WRAP_WIDTH {
+                    out.push('\n');
+                    width = 0;
+                } else {
+                    out.push(' ');
+                    width += 1;
+                }
+            }
+            out.push_str(word);
+            width += n;
+        }
+    }
+    out.into()
 }
 
 /// `raw` as `;` comments (§3.8), one a line; `None` when it holds a NUL.
@@ -572,7 +621,12 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
         .find(|&k| a.entries[k].token == CallToken::Terminator);
     let entries = &a.entries;
     let stray = |k: usize| entries[k].token == CallToken::Terminator && Some(k) != terminator;
-    stray_terminators(p, entries, (skip..entries.len()).filter(|&k| stray(k)))?;
+    stray_terminators(
+        p,
+        entries,
+        last_call,
+        (skip..entries.len()).filter(|&k| stray(k)),
+    )?;
     let text = p.text;
     let mut k = skip;
     // Passes still to write for the `AP` before `k`.
@@ -629,15 +683,20 @@ fn auction(p: &mut Printer<'_>, a: &crate::model::Auction, out: &mut String) -> 
 /// Counts the `*`s at `strays`, which do not end their section: each is
 /// written as a `;*` comment ending the line where it stood (never `{*}`:
 /// see [`as_comment`]). `None` (keep the game as written) when one carries
-/// annotations, which would then annotate the entry before it.
+/// annotations, which would then annotate the entry before it, or stands
+/// before the section's last call or card (`last`): the section ends at
+/// that `*` (`pbn dump`'s `end`, and no contract from the calls after it),
+/// and as a comment it would let them count (BEN's `4C*`, PBN0511, whose
+/// unsafe fix says what it was meant as).
 fn stray_terminators<T>(
     p: &mut Printer<'_>,
     entries: &[Entry<T>],
+    last: Option<usize>,
     strays: impl Iterator<Item = usize>,
 ) -> Option<()> {
     for k in strays {
         let e = &entries[k];
-        if !e.pre().is_empty() || !e.post().is_empty() {
+        if !e.pre().is_empty() || !e.post().is_empty() || last.is_some_and(|l| k < l) {
             return None;
         }
         p.commented += 1;
@@ -709,7 +768,12 @@ fn play(p: &mut Printer<'_>, pl: &crate::model::Play, out: &mut String) -> Optio
     } else {
         Box::new((0..entries.len()).filter(move |&k| Some(k) != terminator))
     };
-    stray_terminators(p, entries, (0..entries.len()).filter(|&k| stray(k)))?;
+    stray_terminators(
+        p,
+        entries,
+        last_card,
+        (0..entries.len()).filter(|&k| stray(k)),
+    )?;
     let text = p.text;
     let pieces = order.map(|k| {
         let e = &entries[k];
@@ -766,7 +830,7 @@ fn element_comments(p: &mut Printer<'_>, s: usize, k: usize, line: &mut String, 
                 push_piece(line, t);
                 end_line(line, out);
             }
-            _ => push_piece(line, t),
+            _ => push_piece(line, &wrapped(t)),
         }
     }
 }
@@ -779,14 +843,10 @@ fn section(p: &mut Printer<'_>, s: usize, out: &mut String) -> Option<()> {
     }
     print_tag(p, sec.tag, out);
     let tag = &g.tags[sec.tag];
-    let columns = if values::is_table_tag(&tag.name) {
-        tag.value
-            .as_ref()
-            .and_then(|v| values::parse_columns(&v.raw).value)
-            .filter(|c| !c.is_empty())
-    } else {
-        None
-    };
+    let columns = tag
+        .value
+        .as_ref()
+        .and_then(|v| values::layout_columns(&tag.name, &v.raw));
     let element_text =
         |p: &Printer<'_>, k: usize| -> String { p.text[sec.elements[k].range.clone()].to_owned() };
     match columns {

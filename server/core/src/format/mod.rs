@@ -20,8 +20,10 @@
 //! check, or has a syntax error, is printed verbatim.
 //!
 //! Nothing is dropped: what export format cannot hold (a repeated tag's
-//! ignored value, a `*` before the end of the auction or play) is written
-//! as a `{…}` comment where it stood ([`Formatted::commented_games`]).
+//! ignored value, a second `*` at the end of the auction or play) is
+//! written as a `;` comment where it stood ([`Formatted::commented_games`]);
+//! a `*` with calls or cards after it keeps its game as written (as a
+//! comment it would let them count).
 
 mod fixed;
 mod game;

@@ -484,6 +484,24 @@ fn with_hands_not_given(raw: &str, deal: &values::Deal) -> String {
 }
 
 /// The game's tags by name, the first occurrence of each (§3.4).
+/// The auction is four passes, or `AP` alone, from its start: passed out.
+fn passed_out(game: &Game) -> bool {
+    let Some(a) = &game.auction else {
+        return false;
+    };
+    let calls: Vec<&CallToken> = a.entries.iter().map(|e| &e.token).collect();
+    matches!(
+        calls[..],
+        [CallToken::AllPass]
+            | [
+                CallToken::Pass,
+                CallToken::Pass,
+                CallToken::Pass,
+                CallToken::Pass
+            ]
+    )
+}
+
 fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
     let mut tags = BTreeMap::new();
     for tag in &game.tags {
@@ -501,11 +519,15 @@ fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
             continue;
         }
         // With a Pass contract, an empty Declarer or Result says nothing more
-        // (§3.4.13, §3.4.15).
+        // (§3.4.13, §3.4.15); after an auction of passes only, neither does
+        // the Contract `Pass` (what `pbn fmt` adds when it is missing).
         if value.is_empty()
             && matches!(tag.name.as_str(), "Declarer" | "Result")
-            && super::contract_is_pass(game)
+            && (super::contract_is_pass(game) || passed_out(game))
         {
+            continue;
+        }
+        if tag.name == "Contract" && value.trim().eq_ignore_ascii_case("pass") && passed_out(game) {
             continue;
         }
         tags.insert(tag.name.as_str(), TagDump::Tag { game, tag, value });

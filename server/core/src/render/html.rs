@@ -61,7 +61,7 @@ h1{font-size:1.4rem;margin:.2rem 0 1rem}
 .hand{font-variant-numeric:tabular-nums;white-space:nowrap}
 .hand .who{font-weight:bold;font-size:.85rem;color:#444}
 .n{grid-column:2;grid-row:1}.w{grid-column:1;grid-row:2}.e{grid-column:3;grid-row:2}.so{grid-column:2;grid-row:3}
-.compass{grid-column:2;grid-row:2;align-self:center;justify-self:center;display:grid;grid-template-columns:repeat(3,1.9rem);grid-template-rows:repeat(3,1.4rem);text-align:center;border:1px solid #999;border-radius:4px;background:#eef3ee;font-size:.8rem}
+.compass{grid-column:2;grid-row:2;align-self:center;justify-self:center;display:grid;grid-template-columns:repeat(3,2rem);grid-template-rows:repeat(3,auto);line-height:1.1;padding:2px 0;text-align:center;border:1px solid #999;border-radius:4px;background:#eef3ee;font-size:.8rem}
 .compass .cn{grid-column:2;grid-row:1}.compass .cw{grid-column:1;grid-row:2}.compass .ce{grid-column:3;grid-row:2}.compass .cs{grid-column:2;grid-row:3}
 .suit{display:inline-block;width:1.05em}
 .suit.h,.suit.d{color:var(--red)}
@@ -81,7 +81,7 @@ thead th{border-bottom:1px solid var(--line)}
 .cols{display:flex;flex-wrap:wrap;gap:0 24px}
 @media (max-width:480px){body{padding:6px}.board{padding:8px}.auction td,.auction th{width:auto}}
 @page{size:A4;margin:12mm}
-@media print{body{max-width:none;padding:0}.board{break-inside:avoid;border:none;border-bottom:1px solid var(--line);border-radius:0}.board:nth-of-type(2n){break-after:page}h1{display:none}}
+@media print{body{max-width:none;padding:0}.board{break-inside:avoid;border:none;border-bottom:1px solid var(--line);border-radius:0}.board:nth-of-type(2n){break-after:page}h1{display:none}.problems{display:none}}
 "#;
 
 fn hand(r: &Record, seat: Seat, class: &str, out: &mut String) {
@@ -318,16 +318,26 @@ pub fn record(r: &Record, out: &mut String) {
     dd_analysis(r, out);
     play(r, out);
     for c in &r.commentary {
-        let _ = write!(out, "<div class=\"commentary\">{}</div>", escape(c));
+        let _ = write!(out, "<div class=\"commentary\">{}</div>", pieces(c));
     }
     if !r.errors.is_empty() {
-        out.push_str("<details class=\"problems\" open><summary>Problems</summary><ul>");
+        out.push_str("<details class=\"problems\"><summary>Problems</summary><ul>");
         for e in &r.errors {
             let _ = write!(out, "<li>{}</li>", escape(e));
         }
         out.push_str("</ul></details>");
     }
     out.push_str("</article>\n");
+}
+
+/// The page's title: the Event the games share, else `Hand records:` and
+/// the file's name.
+pub fn title(records: &[Record], file: &str) -> String {
+    let mut events = records.iter().map(|r| r.event.as_deref());
+    match events.next() {
+        Some(Some(e)) if events.all(|x| x == Some(e)) => e.to_owned(),
+        _ => format!("Hand records: {file}"),
+    }
 }
 
 /// The page: a heading and one article per record.

@@ -20,8 +20,10 @@ pub mod html;
 pub mod markdown;
 pub mod text;
 
+use crate::bridge::auction::AuctionToken;
+use crate::bridge::play::PlayToken;
 use crate::bridge::{self, seat_name, FinalContract, Seat, Strain, Suit};
-use crate::model::typed::{typed, TypedGame};
+use crate::model::typed::{interpret_call, interpret_card, typed, TypedGame};
 use crate::model::values::{self, ContractValue};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game};
 use crate::spec::calls;
@@ -133,8 +135,9 @@ pub struct Record {
     /// `ParContract` and `OptimumScore` as written.
     pub par: Option<String>,
     pub optimum_score: Option<String>,
-    /// Commentary texts (§3.8), without their delimiters.
-    pub commentary: Vec<String>,
+    /// Commentary texts (§3.8), without their delimiters, the suit escapes
+    /// `\S` `\H` `\D` `\C` as suits.
+    pub commentary: Vec<Pieces>,
     /// Problems with the game (filled by the caller: diagnostics with their
     /// file:line:column).
     pub errors: Vec<String>,
@@ -265,6 +268,54 @@ fn notes(g: &Game, tags: &[usize]) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// Commentary text with its suit escapes (`\S`, `\H`, `\D`, `\C`, §3.8)
+/// as suit pieces; any other backslash stays as written.
+pub fn commentary_pieces(s: &str) -> Pieces {
+    let mut out = Vec::new();
+    let mut run = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let suit = chars
+            .peek()
+            .filter(|n| n.is_ascii_uppercase())
+            .and_then(|&n| crate::spec::cards::suit(n));
+        match suit {
+            Some(i) if c == '\\' => {
+                chars.next();
+                if !run.is_empty() {
+                    out.push(text(std::mem::take(&mut run)));
+                }
+                out.push(Piece::Suit(SUITS[i]));
+            }
+            _ => run.push(c),
+        }
+    }
+    if !run.is_empty() {
+        out.push(text(run));
+    }
+    out
+}
+
+/// A call written in another spelling (`1N`, `P`, `Dbl`), as the pieces of
+/// what the checker reads it as ([`interpret_call`]); `None` when it is no
+/// call. The second value: it is `AP`.
+fn read_call(written: &str) -> Option<(Pieces, bool)> {
+    Some(match interpret_call(written)?.0 {
+        AuctionToken::Pass => (vec![text(calls::PASS)], false),
+        AuctionToken::Double => (vec![text(calls::DOUBLE)], false),
+        AuctionToken::Redouble => (vec![text(calls::REDOUBLE)], false),
+        AuctionToken::AllPass => (vec![text("All pass")], true),
+        AuctionToken::Bid(b) => (bid_pieces(b), false),
+        _ => return None,
+    })
+}
+
+fn bid_pieces(b: contract_bridge::Bid) -> Pieces {
+    let mut p = vec![text(b.level.get().to_string())];
+    p.extend(strain_pieces(b.strain));
+    p
+}
+
 fn note_refs<T>(e: &Entry<T>) -> Vec<u32> {
     e.post()
         .iter()
@@ -305,19 +356,25 @@ fn auction_grid(src: &str, g: &Game, t: &TypedGame) -> Option<AuctionGrid> {
         cells.extend((0..col).map(|_| None));
     }
     for e in &a.entries {
+        let mut ends = e.token == CallToken::AllPass;
         let call = match e.token {
-            CallToken::Bid(b) => {
-                let mut p = vec![text(b.level.get().to_string())];
-                p.extend(strain_pieces(b.strain));
-                p
-            }
+            CallToken::Bid(b) => bid_pieces(b),
             CallToken::Pass => vec![text(calls::PASS)],
             CallToken::Double => vec![text(calls::DOUBLE)],
             CallToken::Redouble => vec![text(calls::REDOUBLE)],
             CallToken::AllPass => vec![text("All pass")],
             CallToken::Dash | CallToken::Skip => vec![text("–")],
             CallToken::Continuation | CallToken::Terminator => continue,
-            CallToken::Invalid => vec![text(src.get(e.range.clone()).unwrap_or("?"))],
+            CallToken::Invalid => {
+                let written = src.get(e.range.clone()).unwrap_or("?");
+                match read_call(written) {
+                    Some((call, all_pass)) => {
+                        ends |= all_pass;
+                        call
+                    }
+                    None => vec![text(written)],
+                }
+            }
         };
         let mut call = call;
         let suffix = suffix(e);
@@ -328,7 +385,7 @@ fn auction_grid(src: &str, g: &Game, t: &TypedGame) -> Option<AuctionGrid> {
             call,
             notes: note_refs(e),
         }));
-        if e.token == CallToken::AllPass {
+        if ends {
             break;
         }
     }
@@ -351,7 +408,16 @@ fn play_view(src: &str, g: &Game, t: &TypedGame) -> Option<PlayView> {
             CardToken::Card(c) => vec![Piece::Suit(c.suit), text(rank_text(c.rank))],
             CardToken::Dash => vec![text("–")],
             CardToken::Continuation | CardToken::Terminator => return None,
-            CardToken::Invalid => vec![text(src.get(e.range.clone()).unwrap_or("?"))],
+            CardToken::Invalid => {
+                let written = src.get(e.range.clone()).unwrap_or("?");
+                match interpret_card(written) {
+                    Some((PlayToken::Card(c), _)) => {
+                        vec![Piece::Suit(c.suit), text(rank_text(c.rank))]
+                    }
+                    Some((PlayToken::Dash, _)) => vec![text("–")],
+                    _ => vec![text(written)],
+                }
+            }
         };
         let s = suffix(e);
         if !s.is_empty() {
@@ -422,8 +488,13 @@ fn contract_line(t: &TypedGame) -> Option<Pieces> {
         .and_then(|r| r.tricks)
         .and_then(|r| r.for_declarer(ns))
         .or_else(|| {
+            // Only a play of every trick says how many were won: a play
+            // that stops (`*`, or no cards at all) says nothing of the rest.
             let p = t.play.as_ref()?;
-            p.complete.then_some(p.declarer_tricks).flatten()
+            let played = p.ns_tricks + p.ew_tricks;
+            (played > 0 && played == p.total_tricks)
+                .then_some(p.declarer_tricks)
+                .flatten()
         });
     let Some(n) = tricks else {
         return Some(p);
@@ -547,7 +618,7 @@ pub fn record(src: &str, g: &Game) -> Record {
             let start = inner.len() - inner.trim_start().len();
             let start = inner[..start].rfind('\n').map_or(0, |i| i + 1);
             let inner = &inner[start..];
-            (!inner.trim().is_empty()).then(|| inner.to_owned())
+            (!inner.trim().is_empty()).then(|| commentary_pieces(inner))
         })
         .collect();
     Record {

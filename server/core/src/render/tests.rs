@@ -81,3 +81,68 @@ fn broken_games_are_drawn_as_far_as_they_go() {
     let out = render(&r, Style { color: true });
     assert!(out.contains("\x1b[1m"));
 }
+
+/// A game whose Result is empty and whose play holds only `*`, with calls
+/// in other programs' spellings and suit escapes in its commentary.
+const UNPLAYED: &str = "[Event \"Club\"]\n[Board \"2\"]\n[Dealer \"N\"]\n[Vulnerable \"All\"]\n[Deal \"N:AKQ2.K32.Q32.K32 JT98.AQJ.KJ4.J54 7654.T98.A98.AT9 3.7654.T765.Q876\"]\n[Declarer \"N\"]\n[Contract \"4NT\"]\n[Result \"\"]\n[Auction \"N\"]\n1N P 4n Dbl\nRdbl p AP\n[Play \"E\"]\n*\n{ We made 2\\C, then 3\\S and \\H\\D; a\\b stays. }\n";
+
+#[test]
+fn a_play_without_cards_gives_no_tricks_and_no_score() {
+    let r = first(UNPLAYED);
+    assert_eq!(plain(&r.contract.unwrap()), "4NT by North");
+    let empty = UNPLAYED.replace("[Play \"E\"]\n*\n", "[Play \"\"]\n");
+    assert_eq!(plain(&first(&empty).contract.unwrap()), "4NT by North");
+}
+
+#[test]
+fn calls_in_other_spellings_are_drawn_as_pbn_spells_them() {
+    let a = first(UNPLAYED).auction.unwrap();
+    let calls: Vec<String> = a
+        .rows
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|c| plain(&c.call))
+        .collect();
+    assert_eq!(
+        calls,
+        ["1NT", "Pass", "4NT", "X", "XX", "Pass", "All pass"],
+        "{a:?}"
+    );
+}
+
+#[test]
+fn suit_escapes_in_commentary_are_suits() {
+    let r = first(UNPLAYED);
+    assert_eq!(
+        plain(&r.commentary[0]),
+        " We made 2♣, then 3♠ and ♥♦; a\\b stays."
+    );
+    let out = render(&r, Style { color: false });
+    assert!(out.contains("2♣, then 3♠"), "{out}");
+    let mut page = String::new();
+    html::record(&r, &mut page);
+    assert!(page.contains("2<span class=\"suit c\""), "{page}");
+}
+
+#[test]
+fn the_problems_are_folded_last_and_not_printed() {
+    let mut r = first(UNPLAYED);
+    r.errors.push("a.pbn:1:1: error[PBN0902]: …".into());
+    let mut page = String::new();
+    html::record(&r, &mut page);
+    let problems = page.find("<details class=\"problems\">").expect(&page);
+    assert!(page.find("class=\"commentary\"").unwrap() < problems);
+    let full = html::page("t", &[r]);
+    assert!(full.contains(".problems{display:none}"), "{full}");
+}
+
+#[test]
+fn the_page_title_is_the_shared_event() {
+    let r = first(UNPLAYED);
+    let mut other = r.clone();
+    assert_eq!(html::title(&[r.clone(), r.clone()], "a.pbn"), "Club");
+    other.event = Some("Teams".into());
+    assert_eq!(html::title(&[r, other], "a.pbn"), "Hand records: a.pbn");
+    assert_eq!(html::title(&[], "a.pbn"), "Hand records: a.pbn");
+}

@@ -315,6 +315,7 @@ pub fn render(r: &Record, style: Style) -> String {
         out.push(String::new());
         out.push(style.bold("Commentary"));
         for c in &r.commentary {
+            let c = style.pieces(c).s;
             out.extend(c.lines().map(|l| format!("  {}", l.trim_end())));
         }
     }

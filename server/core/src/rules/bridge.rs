@@ -267,6 +267,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         (&c::NONSTANDARD_CALL, &c::INVALID_CALL),
         ("call", "§3.5.1", "calls are Pass, X, XX, 1C…7NT, AP and -"),
     );
+    star_after_call(ctx, a, out);
     let analysis = analyze_auction(t.dealer, first, &items);
     let at = |i: usize| {
         a.entries
@@ -289,6 +290,42 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
             out,
             Diagnostic::new(m.code, r, m.message).with_related(tag.range.clone(), "the auction"),
         );
+    }
+}
+
+/// PBN0511: a `*` written right after a call (or its annotations) with
+/// calls after it, BEN's alert mark (`4C*`); its fix is in `fixes.rs`.
+fn star_after_call(ctx: &GameCtx<'_>, a: &crate::model::Auction, out: &mut Vec<Diagnostic>) {
+    use crate::model::CallToken;
+    let e = &a.entries;
+    let is_call = |t: CallToken| {
+        !matches!(
+            t,
+            CallToken::Terminator | CallToken::Continuation | CallToken::Dash
+        )
+    };
+    let Some(last) = e.iter().rposition(|x| is_call(x.token)) else {
+        return;
+    };
+    for k in 1..last {
+        let call = &e[k - 1];
+        let end = call.post().last().map_or(call.range.end, |n| n.range.end);
+        if e[k].token == CallToken::Terminator && is_call(call.token) && end == e[k].range.start {
+            let written = &ctx.text[call.range.clone()];
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::STAR_AFTER_CALL,
+                    e[k].range.clone(),
+                    format!(
+                        "`*` right after `{written}`, with calls after it: the auction ends \
+                         here (§3.5); if the program that wrote it meant an alert (as BEN \
+                         does), PBN writes that as a note (§3.5.4)"
+                    ),
+                )
+                .with_related(call.range.clone(), "the call"),
+            );
+        }
     }
 }
 

@@ -6,8 +6,9 @@ use super::GameCtx;
 use crate::codes::export as c;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::{Applicability, Fix};
-use crate::model::values::{char_range, is_table_tag, parse_columns, Align, Column};
+use crate::model::values::{char_range, layout_columns, Align, Column};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Element, Game, TagRole};
+use crate::spec::tags::export_rank;
 use crate::text::{LineEnding, SourceText};
 use std::ops::Range;
 
@@ -162,7 +163,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
     let mut seen: super::FastSet<&str> =
         super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
-    let mut prev_key: Option<(u8, usize, String, &str)> = None;
+    let mut prev_key: Option<(u8, usize, &str, &str)> = None;
     for tag in &g.tags {
         let name = tag.name.as_str();
         if matches!(tag.role, TagRole::AuctionNote | TagRole::PlayNote) {
@@ -183,16 +184,12 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         }
         seen.insert(name);
         let key = match tag.role {
-            TagRole::Auction => (2, 0, String::new()),
-            TagRole::Play => (3, 0, String::new()),
-            TagRole::Section => (4, 0, name.to_owned()),
-            _ => match MANDATORY.iter().position(|m| *m == name) {
-                Some(i) => (0, i, String::new()),
-                None => (1, 0, name.to_owned()),
-            },
+            TagRole::Auction => export_rank("Auction", false),
+            TagRole::Play => export_rank("Play", false),
+            role => export_rank(name, role == TagRole::Section),
         };
-        if let Some((pk, pi, pn, pname)) = &prev_key {
-            if (key.0, key.1, &key.2) < (*pk, *pi, pn) {
+        if let Some((pk, pi, pn, pname)) = prev_key {
+            if key < (pk, pi, pn) {
                 ctx.push(out, Diagnostic::new(
                     &c::EXPORT_TAG_ORDER,
                     tag.name_range.clone(),
@@ -528,15 +525,11 @@ fn spacing(ctx: &GameCtx<'_>, g: &Game, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The columns of a table section with a readable column list.
+/// The columns of a table section: its tag's value is a column spec,
+/// whatever the tag (§5.2, [`layout_columns`]).
 fn table_columns(g: &Game, s: &crate::model::Section) -> Option<Vec<Column>> {
     let tag = &g.tags[s.tag];
-    if !is_table_tag(&tag.name) {
-        return None;
-    }
-    parse_columns(&tag.value.as_ref()?.raw)
-        .value
-        .filter(|c| !c.is_empty())
+    layout_columns(&tag.name, &tag.value.as_ref()?.raw)
 }
 
 /// The widest minimum width honoured: a line holds at most 255 characters

@@ -10,14 +10,19 @@
 //! | PBN0201           | the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive) |
 //! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
-//! | PBN0302           | the date as `YYYY.MM.DD`                                       |
+//! | PBN0209           | the text after an identification tag as a `{…}` comment      |
+//! | PBN0001           | a line of free text where a tag should be as a `{…}` comment (made with the syntax diagnostic) |
+//! | PBN0302           | the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal) |
 //! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
+//! | PBN0310           | an empty `[Play ""]` without cards removed (a board not played) |
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
+//! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
+//! | PBN0511           | a `*` right after a call as an alert: `=n=` and `[Note "n:Alert"]` at the end of the auction (unsafe: it may end the auction) |
 //! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
 //! | PBN0903           | Result = declarer's tricks in the play; or mark it `^` (unsafe) |
 //! | PBN0904           | remove the `^` of the Result                                   |
@@ -38,8 +43,11 @@
 //! (any of the 14 may be the misplaced one), a hand of 12 next to hands not
 //! given (the missing card may be any of theirs).
 //!
-//! PBN0006 (an unquoted tag value, unsafe: where the value ends is a
-//! guess) is fixed where the syntax diagnostic is made.
+//! PBN0006 (an unquoted tag value: safe when the text up to the tag's
+//! `]` is the value, else unsafe, where the value ends is a guess) and
+//! PBN0001 on a line of free text are fixed where the syntax diagnostic is
+//! made (applied by `pbn check --fix`; `pbn fmt` prints a game with a
+//! syntax error as written).
 
 use crate::bridge::{self, FinalContract, Seat, Strain};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
@@ -94,6 +102,70 @@ pub(crate) fn attach(text: &str, g: &Game, diags: &mut [Diagnostic]) {
     }
 }
 
+/// What fix the diagnostics of a code carry where the repair is possible
+/// (`pbn explain`): always safe, always unsafe, or safe or unsafe by case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixKind {
+    Safe,
+    Unsafe,
+    Either,
+}
+
+/// The codes whose diagnostics carry a fix, with its kind: those of
+/// [`fixes_for`] and those fixed where the rule is (PBN0006 in the syntax
+/// diagnostics, PBN0211, PBN1016, the encoding of PBN0107 and PBN0111). A test
+/// holds every fix of every code's example to this table.
+pub const FIXABLE: &[(&str, FixKind)] = &[
+    ("PBN0006", FixKind::Either),
+    ("PBN0107", FixKind::Safe),
+    ("PBN0111", FixKind::Safe),
+    ("PBN0201", FixKind::Unsafe),
+    ("PBN0202", FixKind::Either),
+    ("PBN0205", FixKind::Unsafe),
+    ("PBN0209", FixKind::Unsafe),
+    ("PBN0211", FixKind::Safe),
+    ("PBN0302", FixKind::Safe),
+    ("PBN0303", FixKind::Unsafe),
+    ("PBN0311", FixKind::Safe),
+    ("PBN0313", FixKind::Safe),
+    ("PBN0316", FixKind::Safe),
+    ("PBN0405", FixKind::Either),
+    ("PBN0406", FixKind::Unsafe),
+    ("PBN0407", FixKind::Unsafe),
+    ("PBN0408", FixKind::Unsafe),
+    ("PBN0411", FixKind::Safe),
+    ("PBN0412", FixKind::Safe),
+    ("PBN0511", FixKind::Unsafe),
+    ("PBN0520", FixKind::Safe),
+    ("PBN0620", FixKind::Safe),
+    ("PBN0709", FixKind::Unsafe),
+    ("PBN0901", FixKind::Unsafe),
+    ("PBN0902", FixKind::Unsafe),
+    ("PBN0903", FixKind::Unsafe),
+    ("PBN0904", FixKind::Safe),
+    ("PBN0908", FixKind::Unsafe),
+    ("PBN1001", FixKind::Unsafe),
+    ("PBN1006", FixKind::Safe),
+    ("PBN1007", FixKind::Safe),
+    ("PBN1008", FixKind::Safe),
+    ("PBN1012", FixKind::Safe),
+    ("PBN1013", FixKind::Safe),
+    ("PBN1015", FixKind::Either),
+    ("PBN1016", FixKind::Safe),
+];
+
+/// The kind of fix a code's diagnostics carry; `None` when they have none.
+pub fn fix_kind(code: &str) -> Option<FixKind> {
+    FIXABLE.iter().find(|(c, _)| *c == code).map(|(_, k)| *k)
+}
+
+/// Whether `pbn fmt` clears a code's diagnostics that carry no safe fix:
+/// the export layout it writes (tag order, line layout, missing tags as
+/// `?`…), but for line endings, which it keeps unless asked (`--eol crlf`).
+pub fn cleared_by_fmt(code: &crate::codes::CodeInfo) -> bool {
+    code.category == crate::codes::Category::Export && code.code != "PBN1004"
+}
+
 /// The fixes of one diagnostic of game `g`, the preferred one first.
 pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
     let r = d.range.clone();
@@ -103,21 +175,19 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0201" => one(tag_name_case(g, &r)),
         "PBN0202" | "PBN1015" => remove_duplicate(text, g, &r),
         "PBN0205" => one(add_play_tags(text, g)),
-        "PBN0302" => one(values::parse_date(&text[r.clone()]).value.map(|date| {
-            mk(
-                format!("Write the date as `{}`", date.canonical),
-                vec![edit(r.clone(), date.canonical)],
-                true,
-            )
-        })),
+        "PBN0209" => one(data_as_comment(text, g, &r)),
+        "PBN0302" => one(standard_date(text, g, &r)),
         "PBN0303" => one(swapped_date(g, &r)),
+        "PBN0310" => one(empty_play(text, g, &r)),
         "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
         "PBN0520" => one(nonstandard_call(text, g, &r)),
         "PBN0620" => one(nonstandard_card(text, g, &r)),
         "PBN0406" | "PBN0407" | "PBN0408" => one(deal_cards(g, &r)),
         "PBN0405" => one(deal_ten(text, g, &r)),
         "PBN0411" => one(empty_hand(text, g, &r)),
+        "PBN0412" => one(deal_read_form(g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
+        "PBN0511" => one(star_as_alert(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
         "PBN0902" => one(fix_contract(text, g)),
         "PBN0903" => fix_result(text, g),
@@ -140,11 +210,13 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0006"
             | "PBN0201"
             | "PBN0205"
+            | "PBN0209"
             | "PBN0303"
             | "PBN0406"
             | "PBN0407"
             | "PBN0408"
             | "PBN0709"
+            | "PBN0511"
             | "PBN0908"
             | "PBN0901"
             | "PBN0902"
@@ -397,6 +469,107 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
 }
 
 /// PBN0303: a date written day first ([`values::day_month_swapped`]).
+/// PBN0302: the date as `YYYY.MM.DD`; a time written after it moves to
+/// the Time (UTCTime) tag when that tag is absent, unknown or says the
+/// same time (else no fix: one of the two times is wrong).
+fn standard_date(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let date = values::parse_date(text.get(r.clone())?).value?;
+    let mut edits = vec![edit(r.clone(), date.canonical.clone())];
+    let mut title = format!("Write the date as `{}`", date.canonical);
+    if let Some(time) = &date.time {
+        let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
+        let time_tag = match tag.name.as_str() {
+            "Date" => "Time",
+            "UTCDate" => "UTCTime",
+            _ => return None,
+        };
+        match g.tag(time_tag) {
+            None if g.value(time_tag).is_none() => {
+                let at = after_point(text, g, tag.range.end);
+                edits.push(edit(
+                    at..at,
+                    format!("{}{}", eol(text), tag_line(time_tag, time)),
+                ));
+            }
+            Some(t) if t.inherit == Inherit::None => {
+                let old = t.value.as_ref().map_or("", |v| v.raw.trim());
+                if old.is_empty() || old == "?" {
+                    edits.push(set_value(t, time)?);
+                } else if values::parse_time(old).value != values::parse_time(time).value {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        title.push_str(&format!(" and the time in {time_tag} `{time}`"));
+    }
+    Some(mk(title, edits, true))
+}
+
+/// PBN0316 in a table's Contract column (`3N` in a ScoreTable, §5.2):
+/// the cell as the Contract tag writes it (`3NT`).
+fn table_contract(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let e = g
+        .sections
+        .iter()
+        .flat_map(|s| &s.elements)
+        .find(|e| !e.quoted && e.range.start <= r.start && r.end <= e.range.end)?;
+    let new = values::parse_contract(&e.text).value?.export_form();
+    (new != *e.text).then(|| {
+        mk(
+            format!("Write `{}` as `{new}`", &*e.text),
+            vec![edit(e.range.clone(), new)],
+            true,
+        )
+    })
+}
+
+/// PBN0209: the text after an identification tag (`Generated 16 hands`
+/// on a line of its own) kept as a `{…}` comment, when no brace in it would
+/// end the comment early.
+fn data_as_comment(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    // Not a Note tag's data: `pbn fmt` keeps such a game as written.
+    let s = g
+        .sections
+        .iter()
+        .find(|s| s.elements.first().is_some_and(|e| e.range.start == r.start))
+        .filter(|s| g.tags.get(s.tag).is_some_and(|t| t.name != "Note"))?;
+    let data = r.start..s.elements.last()?.range.end;
+    let t = text.get(data.clone())?;
+    if t.contains(['{', '}', '%']) {
+        return None;
+    }
+    Some(mk(
+        "Keep the text as a comment",
+        vec![edit(data, format!("{{{t}}}"))],
+        true,
+    ))
+}
+
+/// PBN0310 on `[Play ""]` (or `"?"`) with no card, no annotation and no
+/// note: a board not played. The tag says nothing; it goes.
+fn empty_play(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let play = g.play.as_ref()?;
+    let tag = g
+        .tags
+        .get(play.tag)
+        .filter(|t| t.inherit == Inherit::None)?;
+    let v = tag.value.as_ref()?;
+    let empty = play.entries.is_empty() && play.stray.is_empty() && play.notes.is_empty();
+    if !(empty
+        && v.range.start <= r.start
+        && r.end <= v.range.end
+        && matches!(v.raw.trim(), "" | "?"))
+    {
+        return None;
+    }
+    Some(mk(
+        "Remove the empty play section: no card was played",
+        vec![delete_tag(text, g, tag)],
+        true,
+    ))
+}
+
 fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
     let v = tag.value.as_ref()?;
@@ -406,7 +579,9 @@ fn swapped_date(g: &Game, r: &Range<usize>) -> Option<Fix> {
 
 /// PBN0311, PBN0313, PBN0316: the value as the spec writes it.
 fn standard_value(g: &Game, r: &Range<usize>) -> Option<Fix> {
-    let tag = tag_at_value(g, r)?;
+    let Some(tag) = tag_at_value(g, r) else {
+        return table_contract(g, r);
+    };
     let v = tag.value.as_ref()?;
     if tag.inherit != Inherit::None {
         return None;
@@ -627,6 +802,52 @@ fn annotation_order(text: &str, g: &Game, r: &Range<usize>, suffix: bool) -> Opt
 }
 
 /// PBN0709: `[Note "n:"]` at the end of the section of the reference.
+/// PBN0511: the `*` at `r`, right after a call, as an alert (§3.5.4): a
+/// reference to a new note (the next number after those the auction uses)
+/// and `[Note "n:Alert"]` after the auction's notes. None when the call
+/// has a note reference already (at most one, §3.5.2) or the numbers are
+/// used up (1 to 32, §3.5.4).
+fn star_as_alert(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let a = g.auction.as_ref()?;
+    let k = a.entries.iter().position(|e| e.range == *r)?;
+    let call = a.entries.get(k.checked_sub(1)?)?;
+    let is_ref = |x: &Annotation| matches!(x.kind, AnnotationKind::NoteRef(_));
+    if call.post().iter().any(is_ref) {
+        return None;
+    }
+    let refs = a
+        .entries
+        .iter()
+        .flat_map(|e| e.post())
+        .filter_map(|x| match x.kind {
+            AnnotationKind::NoteRef(Some(n)) => Some(n),
+            _ => None,
+        });
+    let notes = a.notes.iter().filter_map(|&i| {
+        let v = g.tags.get(i)?.value.as_ref()?;
+        values::parse_note(&v.raw).value.map(|n| u32::from(n.index))
+    });
+    let n = refs.chain(notes).max().unwrap_or(0) + 1;
+    if n > 32 {
+        return None;
+    }
+    let end = a
+        .notes
+        .last()
+        .map(|&i| g.tags[i].range.end)
+        .unwrap_or(a.range.end)
+        .max(a.range.end);
+    let at = after_point(text, g, end);
+    Some(mk(
+        format!("Write the `*` as an alert: `={n}=` and `[Note \"{n}:Alert\"]` (§3.5.4)"),
+        vec![
+            edit(r.clone(), format!(" ={n}=")),
+            edit(at..at, format!("{}[Note \"{n}:Alert\"]", eol(text))),
+        ],
+        false,
+    ))
+}
+
 fn add_note(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
     let (play, post) = annotations_at(g, r)?;
     let a = at(post, r)?;
@@ -670,6 +891,12 @@ struct Facts {
 
 fn seat_of(v: Option<&str>, parse: fn(&str) -> values::Parsed<values::SeatTag>) -> Option<Seat> {
     v.and_then(|v| parse(v).value).map(|s| s.seat)
+}
+
+/// The auction of `g` ends with four passes (or `AP` at its start): the
+/// Contract is then `Pass`, Declarer and Result `""` (§3.4.13-15).
+pub fn passed_out(text: &str, g: &Game) -> bool {
+    matches!(auction_outcome(text, g), Some(FinalContract::PassedOut))
 }
 
 fn auction_outcome(text: &str, g: &Game) -> Option<FinalContract> {
@@ -1058,6 +1285,13 @@ pub fn fill_from_auction(text: &str, g: &Game) -> Option<Fix> {
 // ---------------------------------------------------------------------------
 // Export forms of values.
 
+/// PBN0412: a Deal in another program's form written as PBN writes it.
+fn deal_read_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let tag = tag_at_value(g, r).filter(|t| t.inherit == Inherit::None)?;
+    let (new, _) = values::deal_read_form(&tag.value.as_ref()?.raw)?;
+    set_value_fix(tag, &new, format!("Write the Deal as \"{new}\""), true)
+}
+
 /// PBN0411: a hand of four empty suits (`...`), which is read as a hand not
 /// given, written as such (`-`, §3.4.11). Always safe: the diagnostic is
 /// only made when another hand has cards, and then no other reading
@@ -1182,6 +1416,36 @@ fn value_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fix_of_every_example_is_in_the_fixable_table() {
+        let mut missing = Vec::new();
+        for c in crate::codes::all() {
+            for (example, export) in [(c.bad, false), (c.bad, true), (c.good, true)] {
+                let source = crate::text::decode(example.as_bytes());
+                let opts = crate::rules::CheckOptions {
+                    export,
+                    fixes: true,
+                    ungrouped: true,
+                };
+                for d in crate::checker::check_text(&source, &opts).diagnostics {
+                    let Some(f) = &d.fix else { continue };
+                    let ok = match fix_kind(d.code.code) {
+                        Some(FixKind::Either) => true,
+                        Some(FixKind::Safe) => f.applicability == Applicability::Safe,
+                        Some(FixKind::Unsafe) => f.applicability == Applicability::Unsafe,
+                        None => false,
+                    };
+                    if !ok {
+                        missing.push(format!("{} {:?}", d.code.code, f.applicability));
+                    }
+                }
+            }
+        }
+        missing.sort();
+        missing.dedup();
+        assert!(missing.is_empty(), "not in FIXABLE as found: {missing:?}");
+    }
 
     /// An auction of `n` calls, each with a note reference, lowered.
     fn game(text: &str) -> Game {

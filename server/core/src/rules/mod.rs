@@ -35,6 +35,10 @@ pub struct CheckOptions {
     /// check --fix`/`--diff`, `pbn fmt`, the language server); a plain
     /// check does not pay for building them.
     pub fixes: bool,
+    /// List each diagnostic of a file-wide pattern instead of one for the
+    /// pattern (`pbn check --no-group`, `[check] group = false`; the fix
+    /// loop, which counts and applies each fix).
+    pub ungrouped: bool,
 }
 
 impl CheckOptions {
@@ -220,6 +224,9 @@ pub fn check_game(text: &str, opts: &CheckOptions, export: bool, g: &Game) -> Ve
         fixes::attach(text, g, &mut out[from..]);
     }
     cap_per_code(&mut out, &thinned.dropped);
+    for d in &mut out {
+        d.severity = crate::codes::severity_in(d.code, d.severity, export);
+    }
     out
 }
 

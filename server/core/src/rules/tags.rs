@@ -8,7 +8,7 @@ use crate::hash::Map as HashMap;
 use crate::model::{CommentKind, Inherit, TagRole};
 
 pub use crate::spec::tags::{
-    is_known, MANDATORY, MISC_AND_TABLES, NO_INHERIT, SECTION_TAGS, SUPPLEMENTAL, VENDOR,
+    is_known, MANDATORY, MISC_AND_TABLES, NO_INHERIT, SECTION_TAGS, SUPPLEMENTAL,
 };
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -41,7 +41,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     None => format!("unknown tag `{name}` is skipped by PBN readers (§4.9)"),
                 },
             );
-            if VENDOR.contains(&name) {
+            if crate::spec::tags::vendor(name).is_some() {
                 d.severity = Severity::Hint;
                 d.set_message(format!(
                     "`{name}` is an application-specific tag, not part of PBN 2.1 (§4.9)"
@@ -82,7 +82,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             Some(&f) => {
                 let a = g.tags[f].value.as_ref().map(|v| v.text.as_str());
                 let b = tag.value.as_ref().map(|v| v.text.as_str());
-                let mut d = Diagnostic::new(
+                let d = Diagnostic::new(
                     &c::DUPLICATE_TAG,
                     tag.range.clone(),
                     if a == b {
@@ -96,9 +96,6 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                     },
                 )
                 .with_related(g.tags[f].range.clone(), format!("first `{name}` tag"));
-                if a != b {
-                    d.severity = Severity::Error;
-                }
                 ctx.push(out, d);
             }
         }
@@ -148,7 +145,19 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         if p.tag != usize::MAX {
             let pt = &g.tags[p.tag];
             let mut missing = Vec::new();
+            // §3.10: in an end position the Play tag names the leader and the
+            // Contract gives only the denomination; no Declarer is needed
+            // (the reference verifier accepts such a game too).
+            let end_position = g
+                .value("Contract")
+                .and_then(|v| crate::model::values::parse_contract(v).value)
+                .is_some_and(|c| {
+                    matches!(c.value, crate::model::values::ContractValue::EndPosition(_))
+                });
             for name in ["Deal", "Declarer", "Contract"] {
+                if name == "Declarer" && end_position {
+                    continue;
+                }
                 match filled(name, p.tag) {
                     Ok(()) => {}
                     Err(true) => ctx.push(

@@ -20,6 +20,22 @@ pub const MANDATORY: [&str; 15] = [
     "Result",
 ];
 
+/// Where a tag stands in export order (§3.1, §3.4), to compare: the
+/// mandatory tags in their order, supplemental tags alphabetically, the
+/// auction, the play, then the other sections (`section`: the tag starts
+/// section data, §5) alphabetically.
+pub fn export_rank(name: &str, section: bool) -> (u8, usize, &str) {
+    match name {
+        "Auction" => (2, 0, ""),
+        "Play" => (3, 0, ""),
+        _ if section => (4, 0, name),
+        _ => match MANDATORY.iter().position(|m| *m == name) {
+            Some(i) => (0, i, ""),
+            None => (1, 0, name),
+        },
+    }
+}
+
 /// Section-starting tags of chapter 3.
 pub const SECTION_TAGS: [&str; 3] = ["Auction", "Play", "Note"];
 
@@ -88,25 +104,36 @@ pub const MISC_AND_TABLES: [&str; 10] = [
 /// its two application tags.
 pub const TABLES: &[&str] = MISC_AND_TABLES.split_at(2).1;
 
-/// Tags written by widely used programs; reported as hints, never warnings.
-pub const VENDOR: [&str; 16] = [
-    "BCFlags",
-    "DoubleDummyTricks",
-    "ParContract",
-    "OptimumContract",
-    "Ability",
-    "Minimax",
-    "Views",
-    "BCNote",
-    "TotalScoreTable",
-    "PlayerCount",
-    "RotationNote",
-    "OriginalRotationBasis",
-    "ContractLevel",
-    "Category",
-    "Difficulty",
-    "Student",
+/// Tags written by widely used programs, not part of PBN 2.1 (§4.9): the
+/// program and what the tag holds, for hover and `pbn check` (reported as
+/// hints, never as unknown tags). Tables among them are read by their
+/// column spec like those of chapter 5 (§5.2).
+pub const VENDOR: &[(&str, &str, &str)] = &[
+    ("BCFlags", "Bridge Composer", "Display flags: which parts of the game (diagram, auction, play, analysis) are shown, as a hexadecimal bit set."),
+    ("BCNote", "Bridge Composer", "A note attached to the game."),
+    ("DoubleDummyTricks", "Bridge Composer", "The double-dummy tricks: 20 hexadecimal digits, for declarer N, S, E and W in turn, each in NT, S, H, D, C. The server verifies it with `check.dd`."),
+    ("ParContract", "Bridge Composer", "The par contract(s) with the side or seat that declares them and the result, e.g. \"NS 4S=\" or \"EW 6DX-2\". The server verifies it with `check.dd`."),
+    ("OptimumOpeningLeadTable", "Bridge Composer", "A table of the best opening leads: for each leader and denomination, the tricks the defenders take double-dummy and the leads that achieve it, suit by suit."),
+    ("RotationNote", "Bridge Composer", "How the deal was rotated from its original orientation."),
+    ("OriginalRotationBasis", "Bridge Composer", "The seat the deal's rotation was based on."),
+    ("OptimumContract", "analysis programs", "The double-dummy optimum contract."),
+    ("Ability", "Deep Finesse", "Double-dummy tricks per seat: `<seat>:` and one hexadecimal digit per denomination."),
+    ("Minimax", "Deep Finesse", "The minimax contract, its declarer and North-South's score, e.g. \"4HS420\": 4H by South, NS +420."),
+    ("Views", "analysis programs", "Which hands a viewer shows."),
+    ("PlayerCount", "scoring programs", "The number of players."),
+    ("ContractLevel", "teaching programs", "The level of the contract."),
+    ("Category", "CSVtoPBN", "The lesson's category."),
+    ("Difficulty", "CSVtoPBN", "The lesson's difficulty."),
+    ("Student", "CSVtoPBN", "The student's seat."),
 ];
+
+/// The program that writes a tag of [`VENDOR`], and what the tag holds.
+pub fn vendor(name: &str) -> Option<(&'static str, &'static str)> {
+    VENDOR
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, app, d)| (*app, *d))
+}
 
 /// Tags for which `#` and `##` are forbidden (§4.8).
 pub const NO_INHERIT: [&str; 8] = [
@@ -234,6 +261,18 @@ mod tests {
         assert_eq!(doc("Dealer"), Some(("§3.4.9", "The dealer: W, N, E or S.")));
         assert_eq!(doc("BCFlags"), None);
         assert!(!is_known("BCFlags"));
+        // Application tags are not the standard's, and each is named once.
+        for (name, app, text) in VENDOR {
+            assert!(
+                !is_known(name) && !app.is_empty() && !text.is_empty(),
+                "{name}"
+            );
+            assert_eq!(VENDOR.iter().filter(|(n, _, _)| n == name).count(), 1);
+        }
+        assert_eq!(
+            vendor("DoubleDummyTricks").map(|v| v.0),
+            Some("Bridge Composer")
+        );
     }
 
     #[test]

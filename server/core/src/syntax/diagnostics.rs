@@ -80,14 +80,23 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
         }
         "unquoted_value" => {
             let raw = &text[node.byte_range()];
-            // Unsafe: where the writer meant the value to end is a guess
-            // (`[Event Random Deal #]`).
-            let fix = crate::diagnostic::Fix::replace(
-                format!("Quote the value: \"{raw}\""),
-                node.byte_range(),
-                format!("\"{}\"", crate::spec::escape(raw)),
-                crate::diagnostic::Applicability::Unsafe,
-            );
+            // Safe when the text up to the tag's `]` on the line is the value
+            // (`[Event Random Deal #]`); else unsafe: where the writer meant
+            // the value to end is a guess.
+            let fix = match value_to_bracket(node, text) {
+                Some(whole) => crate::diagnostic::Fix::replace(
+                    format!("Quote the value: \"{}\"", &text[whole.clone()]),
+                    whole.clone(),
+                    format!("\"{}\"", crate::spec::escape(&text[whole])),
+                    crate::diagnostic::Applicability::Safe,
+                ),
+                None => crate::diagnostic::Fix::replace(
+                    format!("Quote the value: \"{raw}\""),
+                    node.byte_range(),
+                    format!("\"{}\"", crate::spec::escape(raw)),
+                    crate::diagnostic::Applicability::Unsafe,
+                ),
+            };
             out.push(
                 Diagnostic::new(
                     &codes::syntax::UNQUOTED_TAG_VALUE,
@@ -116,6 +125,49 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
             visit(child, text, out);
         }
     }
+}
+
+/// The text from an unquoted value to the `]` of its tag pair, when that
+/// is the rest of the tag: the `]` on the same line ends the tag pair, and
+/// nothing between is a string, a comment or another bracket.
+fn value_to_bracket(node: Node<'_>, text: &str) -> Option<std::ops::Range<usize>> {
+    let pair = node.parent().filter(|p| p.kind() == "tag_pair")?;
+    let start = node.start_byte();
+    let rest = &text[start..];
+    let close = rest
+        .find([']', '\n', '\r'])
+        .filter(|&i| rest.as_bytes()[i] == b']')?;
+    let inner = rest[..close].trim_end_matches([' ', '\t']);
+    let plain = !inner.contains(['"', '[', '{', '}', ';', '\\']);
+    (plain && pair.end_byte() == start + close + 1).then(|| start..start + inner.len())
+}
+
+/// A line of free text standing where a tag or a game should be
+/// (`Generated 16 hands`): the whole line as a `{…}` comment (§3.8), when
+/// the error is that line and the line holds nothing PBN reads (no
+/// bracket, string, comment, `;` or `%`).
+fn stray_line_fix(range: &std::ops::Range<usize>, text: &str) -> Option<crate::diagnostic::Fix> {
+    let b = text.as_bytes();
+    let mut start = range.start;
+    while start > 0 && matches!(b[start - 1], b' ' | b'\t') {
+        start -= 1;
+    }
+    if start > 0 && !matches!(b[start - 1], b'\n' | b'\r') {
+        return None;
+    }
+    let end = text[range.start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| range.start + i);
+    let line = text[range.start..end].trim_end_matches([' ', '\t']);
+    if line.is_empty() || line.contains(['[', ']', '"', '{', '}', ';', '%', '\\']) {
+        return None;
+    }
+    Some(crate::diagnostic::Fix::replace(
+        format!("Keep `{line}` as a comment"),
+        range.start..range.start + line.len(),
+        format!("{{{line}}}"),
+        crate::diagnostic::Applicability::Safe,
+    ))
 }
 
 fn is_container(kind: &str) -> bool {
@@ -156,17 +208,33 @@ fn error_diagnostic(node: Node<'_>, text: &str) -> Diagnostic {
         };
         format!("unexpected `{shown}`{place}")
     };
+    let stray = !snippet.is_empty()
+        && !matches!(
+            node.parent().map(|p| p.kind()),
+            Some("auction_section" | "play_section" | "tag_pair")
+        );
     // Point at the first line of the error only: an ERROR node can span lines.
     let end = text[range.clone()]
         .find(['\n', '\r'])
         .map(|i| range.start + i)
         .unwrap_or(range.end)
         .max(range.start + usize::from(range.end > range.start));
+    // Only inside a game with tags: a line standing alone would leave no
+    // game once it is a comment (and `pbn fmt` keeps the games it has).
+    let in_game = node.parent().is_some_and(|p| {
+        let mut c = p.walk();
+        let has_tag = p.children(&mut c).any(|n| n.kind() == "tag_pair");
+        has_tag
+    });
+    let fix = (stray && in_game)
+        .then(|| stray_line_fix(&range, text))
+        .flatten();
     Diagnostic::new(
         &codes::syntax::SYNTAX_ERROR,
         range.start..end.min(range.end),
         message,
     )
+    .with_fix(fix)
 }
 
 /// The syntax diagnostics of a tree without ERROR/MISSING nodes, walking

@@ -27,6 +27,12 @@ pub fn to_lsp(snap: &Snapshot) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// One diagnostic as [`to_lsp`] has it (a code action names the ones it
+/// resolves without converting every other).
+pub fn to_lsp_one(snap: &Snapshot, d: &pbn_core::diagnostic::Diagnostic) -> Diagnostic {
+    one(snap, &snap.converter(), d, &mut Default::default())
+}
+
 /// One diagnostic as LSP has it. `near` carries where the previous one's
 /// range and related ranges were (diagnostics come in text order): columns
 /// on a long line are counted on, not from the line's start each time.
@@ -360,7 +366,7 @@ mod tests {
             .iter()
             .find(|d| d.code == Some(NumberOrString::String("PBN0202".into())))
             .unwrap();
-        assert_eq!(dup.severity, Some(DiagnosticSeverity::ERROR));
+        assert_eq!(dup.severity, Some(DiagnosticSeverity::WARNING));
         assert_eq!(
             dup.related_information.as_ref().unwrap()[0]
                 .location
@@ -431,8 +437,10 @@ mod tests {
         };
         let text = "% EXPORT\n".to_owned() + &(1..=1000).map(game).collect::<Vec<_>>().join("\n");
         for encoding in [PositionEncoding::Utf16, PositionEncoding::Utf8] {
+            // Each game's diagnostics listed (file-wide patterns otherwise).
             let settings = Settings {
                 encoding,
+                group: false,
                 ..Settings::default()
             };
             let mut doc =

@@ -8,8 +8,13 @@
 //!   table of fixable codes is); each action names the diagnostics it
 //!   resolves. The layout codes (PBN1002, PBN1003, PBN1009, PBN1010,
 //!   PBN1011) are fixed by formatting the game.
-//! - `source.fixAll.pbn`: every safe fix of the file at once (what `pbn
-//!   check --fix` applies), for the editors' fix-on-save.
+//! - `source.fixAll.pbn`: every safe fix of the file, to the fixed point,
+//!   in one action (what `pbn check --fix` applies), for the editors'
+//!   fix-on-save.
+//! - For a client that resolves edits (`codeAction/resolve`), fix-all,
+//!   the file conversion and "Add double-dummy analysis" are listed
+//!   without their edits and computed when picked: a listing never solves
+//!   a deal nor builds a whole-file edit.
 //! - A rewrite that fills Declarer/Contract/Result from the auction and
 //!   play, and "Add double-dummy analysis" (the game's double-dummy tags
 //!   from the solver, as `pbn dd --overwrite`).
@@ -53,7 +58,7 @@ pub fn register(caps: &mut ServerCapabilities) {
             super::convert_game::KIND,
         ]),
         work_done_progress_options: WorkDoneProgressOptions::default(),
-        resolve_provider: None,
+        resolve_provider: Some(true),
     }));
 }
 
@@ -114,17 +119,36 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
         .game_at(range.start)
         .or_else(|| snap.games_overlapping(range.clone()).next());
     let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
+    // The client resolves edits later: the costly ones are left out.
+    let lazy = snap.settings.resolve_edits;
     if wants(&CodeActionKind::REFACTOR_REWRITE) {
         if let Some(fix) = game.and_then(|g| fixes::fill_from_auction(&snap.source.text, g)) {
             let fix = Fix::from(fix);
             out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
         }
-        if let Some(fix) = game.and_then(|g| add_dd(snap, g, !automatic)) {
-            out.push(action(snap, fix, CodeActionKind::REFACTOR_REWRITE, None));
+        if let Some(g) = game {
+            let kind = CodeActionKind::REFACTOR_REWRITE;
+            match dd_missing(g) {
+                // Solved when picked: listing never waits for the solver.
+                true if lazy => out.extend(pending(snap, DD_TITLE, kind, Lazy::AddDd(g.index))),
+                // A correction only once the deal is solved already.
+                _ => out.extend(
+                    add_dd(snap, g, !automatic && !lazy).map(|fix| action(snap, fix, kind, None)),
+                ),
+            }
         }
     }
     if !(automatic && only.is_none()) && wants(&FIX_ALL) {
-        if let Some(fix) = fix_all(snap) {
+        if lazy {
+            let fixable = snap.check().diagnostics.iter().any(|d| {
+                d.fix.as_deref().is_some_and(|f| {
+                    f.applies(false) && (!f.edits.is_empty() || f.encoding.is_some())
+                })
+            });
+            if fixable {
+                out.extend(pending(snap, FIX_ALL_TITLE, FIX_ALL, Lazy::FixAll));
+            }
+        } else if let Some(fix) = fix_all(snap) {
             out.push(action(snap, fix, FIX_ALL, None));
         }
     }
@@ -140,7 +164,14 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
             }
         }
         if wants(&CONVERT_TO_EXPORT) {
-            if let Some(fix) = convert_file(snap) {
+            if lazy {
+                out.extend(pending(
+                    snap,
+                    CONVERT_FILE_TITLE,
+                    CONVERT_TO_EXPORT,
+                    Lazy::ConvertFile,
+                ));
+            } else if let Some(fix) = convert_file(snap) {
                 out.push(action(snap, fix, CONVERT_TO_EXPORT, None));
             }
         }
@@ -161,26 +192,103 @@ fn action(
     kind: CodeActionKind,
     diagnostics: Option<Vec<Diagnostic>>,
 ) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: fix.title,
+        kind: Some(kind),
+        diagnostics,
+        edit: Some(workspace_edit(snap, fix.edits)),
+        is_preferred: fix.preferred.then_some(true),
+        ..Default::default()
+    })
+}
+
+fn workspace_edit(snap: &Snapshot, edits: Vec<(Range<usize>, String)>) -> WorkspaceEdit {
     let conv = snap.converter();
-    let edits = fix
-        .edits
+    let edits = edits
         .into_iter()
         .map(|(r, new_text)| TextEdit {
             range: conv.range(r),
             new_text,
         })
         .collect();
-    CodeActionOrCommand::CodeAction(CodeAction {
-        title: fix.title,
-        kind: Some(kind),
-        diagnostics,
-        edit: Some(WorkspaceEdit {
-            changes: Some(HashMap::from([(snap.uri.clone(), edits)])),
-            ..Default::default()
-        }),
-        is_preferred: fix.preferred.then_some(true),
+    WorkspaceEdit {
+        changes: Some(HashMap::from([(snap.uri.clone(), edits)])),
         ..Default::default()
-    })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Actions listed without their edits, computed on `codeAction/resolve`.
+
+const FIX_ALL_TITLE: &str = "Fix all safe problems";
+const CONVERT_FILE_TITLE: &str = "Convert file to PBN export format";
+const DD_TITLE: &str = "Add double-dummy analysis";
+
+/// What a lazily listed action computes when it is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lazy {
+    FixAll,
+    ConvertFile,
+    /// The double-dummy tags of game `n`.
+    AddDd(usize),
+}
+
+/// An action without its edit: its `data` says what to compute on
+/// resolve, for which document and version.
+fn pending(
+    snap: &Snapshot,
+    title: &str,
+    kind: CodeActionKind,
+    what: Lazy,
+) -> Option<CodeActionOrCommand> {
+    let (name, game) = match what {
+        Lazy::FixAll => ("fixAll", None),
+        Lazy::ConvertFile => ("convertFile", None),
+        Lazy::AddDd(g) => ("addDd", Some(g)),
+    };
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
+        title: title.to_owned(),
+        kind: Some(kind),
+        data: Some(serde_json::json!({
+            "uri": snap.uri.as_str(),
+            "version": snap.version,
+            "action": name,
+            "game": game,
+        })),
+        ..Default::default()
+    }))
+}
+
+/// The document a lazily listed action is for.
+pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
+    action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
+}
+
+/// `codeAction/resolve`: the edit of an action listed without it. An
+/// error when the document changed since it was listed (the client lists
+/// again); an action without `data` comes back as it is.
+pub fn resolve(snap: &Snapshot, mut action: CodeAction) -> Result<CodeAction, String> {
+    let Some(data) = action.data.as_ref() else {
+        return Ok(action);
+    };
+    if data.get("version").and_then(|v| v.as_i64()) != Some(i64::from(snap.version)) {
+        return Err("the document changed since the action was listed".into());
+    }
+    let game = data
+        .get("game")
+        .and_then(|g| g.as_u64())
+        .map(|g| g as usize);
+    let fix = match (data.get("action").and_then(|a| a.as_str()), game) {
+        (Some("fixAll"), _) => fix_all(snap),
+        (Some("convertFile"), _) => convert_file(snap),
+        (Some("addDd"), Some(i)) => snap.game(i).and_then(|g| add_dd(snap, g, true)),
+        _ => return Ok(action),
+    };
+    action.edit = Some(workspace_edit(
+        snap,
+        fix.map(|f| f.edits).unwrap_or_default(),
+    ));
+    Ok(action)
 }
 
 /// "Add double-dummy analysis": the game's DoubleDummyTricks, OptimumScore,
@@ -191,10 +299,7 @@ fn action(
 /// action once the deal is solved (a hover or an earlier request queued it).
 fn add_dd(snap: &Snapshot, g: &Game, wait: bool) -> Option<Fix> {
     use crate::lsp::dd::{service, Lookup};
-    let p = pbn_core::dd::verify::Position::of(g)?;
-    if p.hands.iter().any(Option::is_none) {
-        return None;
-    }
+    let p = solvable(g)?;
     let asked = snap.staleness();
     let solved = if wait {
         service().solve(&p, &asked)?
@@ -213,10 +318,24 @@ fn add_dd(snap: &Snapshot, g: &Game, wait: bool) -> Option<Fix> {
     let title = if r.missing.is_empty() {
         "Correct the double-dummy analysis"
     } else {
-        "Add double-dummy analysis"
+        DD_TITLE
     };
     let edits = r.edits.into_iter().map(|e| (e.range, e.text)).collect();
     Some(Fix::new(title, edits, false))
+}
+
+/// The position of a game whose four hands are given.
+fn solvable(g: &Game) -> Option<pbn_core::dd::verify::Position> {
+    let p = pbn_core::dd::verify::Position::of(g)?;
+    p.hands.iter().all(Option::is_some).then_some(p)
+}
+
+/// A game with a full deal that lacks one of the double-dummy tags.
+fn dd_missing(g: &Game) -> bool {
+    solvable(g).is_some()
+        && pbn_core::dd::fill::WRITE_ORDER
+            .iter()
+            .any(|n| g.value(n).is_none())
 }
 
 fn code_of(d: &Diagnostic) -> Option<&str> {
@@ -234,7 +353,6 @@ fn quick_fixes(
 ) -> Vec<CodeActionOrCommand> {
     let conv = snap.converter();
     let diags = &snap.check().diagnostics;
-    let mut published: Option<Vec<Diagnostic>> = None;
     // (fix, the LSP diagnostics it resolves), in diagnostic order.
     let mut found: Vec<(Fix, Vec<Diagnostic>)> = Vec::new();
     // The formatted games (layout fixes), computed once per game; only for
@@ -244,7 +362,7 @@ fn quick_fixes(
     let single_game = snap
         .game_at(range.start)
         .is_some_and(|g| range.end <= g.range.end);
-    for (i, d) in diags.iter().enumerate() {
+    for d in diags {
         let touches = d.range.start <= range.end && range.start <= d.range.end;
         let mut matching = None;
         if client.iter().any(|c| code_of(c) == Some(d.code.code)) {
@@ -263,9 +381,7 @@ fn quick_fixes(
         }
         let lsp = match matching {
             Some(c) => c,
-            None => published
-                .get_or_insert_with(|| crate::lsp::notifications::diagnostics::to_lsp(snap))[i]
-                .clone(),
+            None => crate::lsp::notifications::diagnostics::to_lsp_one(snap, d),
         };
         for fix in fixes {
             // Two diagnostics with the same fix (PBN0202 and PBN1015, the
@@ -342,38 +458,22 @@ fn format_options(snap: &Snapshot, eol: EolOption) -> FormatOptions {
     }
 }
 
-/// `source.fixAll.pbn`: every safe fix of the snapshot's diagnostics, as
-/// one edit of the changed span (later rounds, `pbn check --fix`, may find
-/// more once these are applied).
+/// `source.fixAll.pbn`: what `pbn check --fix` applies, in one action:
+/// the safe fixes, checked again and applied again until none is left
+/// ([`pbn_core::checker::fix::fix_source`]), as edits of the changed lines.
 fn fix_all(snap: &Snapshot) -> Option<Fix> {
+    let opts = pbn_core::checker::CheckOptions {
+        export: snap.settings.export,
+        fixes: true,
+        ungrouped: false,
+    };
+    let fixed = pbn_core::checker::fix::fix_source(&snap.source, &opts, false);
     let text = snap.source.text.as_str();
-    let (new, _) = pbn_core::diagnostic::apply_fixes(text, &snap.check().diagnostics, false)?;
-    let head = text
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let tail = text.as_bytes()[head..]
-        .iter()
-        .rev()
-        .zip(new.as_bytes()[head..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (mut head, mut tail) = (head, tail);
-    while !text.is_char_boundary(head) || !new.is_char_boundary(head) {
-        head -= 1;
+    if fixed.count() == 0 || fixed.source.text == text {
+        return None;
     }
-    while !text.is_char_boundary(text.len() - tail) || !new.is_char_boundary(new.len() - tail) {
-        tail -= 1;
-    }
-    Some(Fix::new(
-        "Fix all safe problems",
-        vec![(
-            head..text.len() - tail,
-            new[head..new.len() - tail].to_owned(),
-        )],
-        false,
-    ))
+    let edits = crate::lsp::line_diff::line_edits(text, &fixed.source.text, 0);
+    Some(Fix::new(FIX_ALL_TITLE, edits, false))
 }
 
 /// The file in export format: its safe fixes applied (`3N` → `3NT`, `s` →
@@ -382,7 +482,7 @@ fn fix_all(snap: &Snapshot) -> Option<Fix> {
 /// from the pieces kept between versions).
 fn convert_file(snap: &Snapshot) -> Option<Fix> {
     let edits = snap.format_edits(&format_options(snap, EolOption::Keep))?;
-    (!edits.is_empty()).then(|| Fix::new("Convert file to PBN export format", edits, false))
+    (!edits.is_empty()).then(|| Fix::new(CONVERT_FILE_TITLE, edits, false))
 }
 
 /// The export form of one game. A game that uses `#`/`##` values of
@@ -392,7 +492,7 @@ fn convert_game(snap: &Snapshot, g: &Game, title: &str) -> Option<Fix> {
     let text = snap.source.text.as_str();
     let span = g.range.clone();
     let piece = &text[span.clone()];
-    let eol = match SourceText::from_text(text.to_owned()).dominant_line_ending {
+    let eol = match snap.source.dominant_line_ending {
         LineEnding::Lf => EolOption::Lf,
         LineEnding::Cr => EolOption::Keep,
         _ => EolOption::Crlf,
@@ -956,6 +1056,69 @@ mod tests {
             "{left:?}\n{edited}"
         );
         insta::assert_snapshot!(format!("{}---\n{edited}", listing(&actions)));
+    }
+
+    /// fix-all applies what `pbn check --fix` applies (on the corpus, files
+    /// that need several rounds: `tests/tests/lsp_actions.rs`).
+    #[test]
+    fn fix_all_applies_what_check_fix_applies() {
+        let text = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[Auction \"N\"]\n1c p\n";
+        let snap = snapshot(text, false);
+        let actions = request(&snap, 0..0, Some(vec![FIX_ALL]));
+        assert_eq!(actions.len(), 1, "{}", listing(&actions));
+        let fixed = pbn_core::checker::fix::fix_source(
+            &snap.source,
+            &pbn_core::checker::CheckOptions {
+                export: false,
+                fixes: true,
+                ungrouped: false,
+            },
+            false,
+        );
+        let edited = apply(&snap, &actions[0]);
+        assert_eq!(edited, fixed.source.text);
+        assert!(edited.contains("[Date \"2024.07.12\"]"), "{edited}");
+    }
+
+    /// For a client that resolves edits, the costly actions come without
+    /// them, and `codeAction/resolve` computes them.
+    #[test]
+    fn costly_actions_are_listed_without_edits_and_resolved() {
+        let deal = "[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7\"]\n";
+        let text = format!("[Event \"x\"]\n[Date \"2024-07-12\"]\n{deal}[Auction \"N\"]\n1H 1S 5C Pass\nPass Pass\n");
+        let settings = Settings {
+            resolve_edits: true,
+            ..Settings::default()
+        };
+        let snap = Snapshot::new(
+            "file:///t.pbn".parse::<Uri>().unwrap(),
+            3,
+            text.clone(),
+            settings,
+        );
+        let actions = request(&snap, 0..0, None);
+        let lazy: Vec<_> = actions.iter().filter(|a| a.data.is_some()).collect();
+        let titles: Vec<_> = lazy.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [DD_TITLE, FIX_ALL_TITLE, CONVERT_FILE_TITLE],
+            "{}",
+            listing(&actions)
+        );
+        let resolved: Vec<CodeAction> = lazy
+            .iter()
+            .map(|a| resolve(&snap, (*a).clone()).unwrap())
+            .collect();
+        // The double-dummy tags in export order: before the auction.
+        let dd = apply(&snap, &resolved[0]);
+        assert!(dd.contains(".7\"]\n[DoubleDummyTricks \"63b3c63b3c492a0492a0\"]\n[OptimumScore \"NS 300\"]\n[ParContract \"EW 6DX-2\"]\n[Auction"), "{dd}");
+        assert!(dd.contains("Pass Pass\n[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]\nN NT  6\n"), "{dd}");
+        assert!(dd.ends_with("W  C  0\n"), "{dd}");
+        assert!(apply(&snap, &resolved[1]).contains("2024.07.12"));
+        assert!(apply(&snap, &resolved[2]).contains("[Date \"2024.07.12\"]"));
+        // Another version: the client must list again.
+        let newer = Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 4, text, settings);
+        assert!(resolve(&newer, lazy[1].clone()).is_err());
     }
 
     #[test]

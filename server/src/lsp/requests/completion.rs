@@ -11,8 +11,10 @@
 //! - on a new call in an auction section: exactly the legal calls of the
 //!   player on turn after the calls before the cursor (§3.5.1), plus `AP`,
 //!   `*` and `+` (or only `-` for a player before the dealer);
-//! - on a new card in a play section: the cards the player on turn may play
-//!   from his hand, following suit (§3.6.1).
+//! - on a new card in a play section: the cards of the seat whose column
+//!   the card takes (§3.6: the Play tag's seat, turned by the columns
+//!   before it), following the lead when the trick's leader stands in an
+//!   earlier column (§3.6.1).
 //!
 //! Completions replace the word being typed (a `textEdit` over it); no
 //! snippets.
@@ -612,7 +614,8 @@ fn call_items(
     Some(items)
 }
 
-/// The legal next cards after the cards before the cursor.
+/// The cards the seat of the cursor's column may play there, after the
+/// cards before the cursor.
 fn card_items(
     snap: &Snapshot,
     g: &Game,
@@ -645,8 +648,10 @@ fn card_items(
     if analysis.complete {
         return None;
     }
-    let who = bridge::seat_name(analysis.next_seat?);
-    let mut cards = analysis.legal_next_cards.clone();
+    // The column's seat (§3.6), whom the hover names too: not the player
+    // on turn when an earlier trick was won by a later column.
+    let who = bridge::seat_name(analysis.column_seat?);
+    let mut cards = analysis.column_cards.clone();
     cards.sort_by(|a, b| b.suit.cmp(&a.suit).then(b.rank.cmp(&a.rank)));
     let items = cards
         .iter()
@@ -806,6 +811,29 @@ mod tests {
         assert_eq!(labels(&format!("{HEAD}[Declarer \"N\"]\n[Contract \"1NT\"]\n[Auction \"N\"]\n1NT AP\n[Play \"E\"]\nSQ S5 |\n")), ["S4"]);
         // Opening lead: any card of East.
         assert_eq!(labels(&format!("{HEAD}[Declarer \"N\"]\n[Contract \"1NT\"]\n[Auction \"N\"]\n1NT AP\n[Play \"E\"]\n|\n")).len(), 13);
+    }
+
+    #[test]
+    fn play_offers_the_cards_of_the_columns_seat() {
+        // North wins the first trick with the SA and leads the second, but
+        // the second line's first column is still East's (§3.6).
+        let play = format!("{HEAD}[Declarer \"N\"]\n[Contract \"1NT\"]\n[Auction \"N\"]\n1NT AP\n[Play \"E\"]\nSQ S5 S4 SA\n");
+        let (_, r) = complete(&format!("{play}|\n"));
+        let all = items(&r);
+        assert_eq!(all.len(), 12);
+        assert!(all.iter().all(|i| i.detail.as_deref() == Some("East")));
+        let l: Vec<_> = all.iter().map(|i| i.label.as_str()).collect();
+        assert!(l.contains(&"SJ") && !l.contains(&"SK"), "{l:?}");
+        // South's column next: any card of his, the lead (North's, in the
+        // last column) not known yet.
+        let l = labels(&format!("{play}SJ |\n"));
+        assert_eq!(l.len(), 12);
+        assert!(
+            l.iter().any(|c| c == "S8") && l.iter().any(|c| c == "HT"),
+            "{l:?}"
+        );
+        // North's column: he leads; any card of his.
+        assert!(labels(&format!("{play}SJ S8 H7 |\n")).contains(&"HK".to_string()));
     }
 
     #[test]

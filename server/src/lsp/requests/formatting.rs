@@ -23,25 +23,32 @@ pub fn options(snap: &Snapshot) -> FormatOptions {
 /// The edits that format the document: what `pbn fmt` writes (every safe
 /// fix applied, `P` → `Pass`, `3N` → `3NT`, then export layout), at any
 /// size. None when it is formatted already, else one per run of changed
-/// text (a game and the blank lines around it), from the pieces fixed and
+/// lines, from the pieces fixed and
 /// formatted for earlier versions where they did not change
 /// ([`Snapshot::format_edits`]): format-on-save never re-checks and
 /// re-formats a large file whole.
 pub fn document(snap: &Snapshot, _params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
     let edits = snap.format_edits(&options(snap))?;
-    let conv = snap.converter();
-    Some(
-        edits
-            .into_iter()
-            .map(|(r, new_text)| TextEdit {
-                range: conv.range(r),
-                new_text,
-            })
-            .collect(),
-    )
+    Some(text_edits(snap, edits))
 }
 
-/// Formats the whole games that the range touches.
+/// LSP edits of the changed lines only: each formatted game compared with
+/// the document's text line by line ([`crate::lsp::line_diff`]).
+pub fn text_edits(snap: &Snapshot, edits: Vec<(std::ops::Range<usize>, String)>) -> Vec<TextEdit> {
+    let conv = snap.converter();
+    let text = &snap.source.text;
+    edits
+        .into_iter()
+        .flat_map(|(r, new)| crate::lsp::line_diff::line_edits(&text[r.clone()], &new, r.start))
+        .map(|(r, new_text)| TextEdit {
+            range: conv.range(r),
+            new_text,
+        })
+        .collect()
+}
+
+/// Formats the whole games that the range touches (edits of the changed
+/// lines only).
 pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<Vec<TextEdit>> {
     let conv = snap.converter();
     let r = conv.byte_range(params.range);
@@ -68,13 +75,7 @@ pub fn range(snap: &Snapshot, params: DocumentRangeFormattingParams) -> Option<V
     while out.ends_with(['\n', '\r']) {
         out.pop();
     }
-    if out == piece {
-        return Some(Vec::new());
-    }
-    Some(vec![TextEdit {
-        range: conv.range(span),
-        new_text: out,
-    }])
+    Some(text_edits(snap, vec![(span, out)]))
 }
 
 #[cfg(test)]
@@ -103,10 +104,12 @@ mod tests {
         let snap = snapshot(TEXT);
         let edits = document(&snap, doc_params()).unwrap();
         // The export forms have safe fixes (`n`, `1c`, `pass`), applied
-        // piece by piece: an edit per game, trimmed to the text that
-        // changes; together they give what `pbn fmt` writes.
+        // piece by piece: an edit per run of changed lines (the tags, the
+        // auction's line: not the `[Auction]` line between them), together
+        // what `pbn fmt` writes.
         insta::assert_debug_snapshot!(edits);
-        assert_eq!(edits.len(), 2);
+        assert_eq!(edits.len(), 3);
+        assert_eq!(edits[1].new_text, "1C Pass Pass Pass");
         let formatted = format_fixed(&SourceText::from_text(TEXT.to_owned()), &options(&snap)).text;
         assert_eq!(apply(TEXT, &edits), formatted);
         // Formatting formatted text changes nothing.
@@ -191,8 +194,11 @@ mod tests {
         let snap = snapshot(text);
         let params = range_params(2, 0, 1);
         let edits = range(&snap, params).unwrap();
-        assert!(edits[0].new_text.contains("1C Pass Pass Pass"), "{edits:?}");
+        // The changed lines only: the tags around the date, the missing
+        // tags after the Dealer, the auction's line.
+        assert_eq!(edits.len(), 3, "{edits:?}");
         assert!(edits[0].new_text.contains("2024.07.12"), "{edits:?}");
+        assert_eq!(edits[2].new_text, "1C Pass Pass Pass", "{edits:?}");
     }
 
     #[test]

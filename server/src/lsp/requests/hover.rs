@@ -11,12 +11,21 @@
 //!   shape per hand (§3.4.11; only the known hands of a partial deal).
 //! - The Contract and Result values: contract, declarer, tricks and the
 //!   duplicate score at the game's vulnerability.
-//! - Calls: who made it and where in the auction; cards: who played it, in
-//!   which trick, who led and who won that trick, and double dummy what
-//!   the card cost and which cards would have kept the tricks (from the
-//!   server's solver, "solving…" until it is done).
+//! - Calls: who made it and where in the auction, and the text of its
+//!   `=n=` notes; cards: who played it, in which trick, who led and who won
+//!   that trick, and double dummy what the card cost and which cards would
+//!   have kept the tricks (from the server's solver, "solving…" until it
+//!   is done).
 //! - Under the Deal's double-dummy table: the opening leads, with the
 //!   tricks of the leader's side after each.
+//! - Score, OptimumScore and DoubleDummyTricks (as a table) with what the
+//!   contract and result, or the solver once the deal is solved, say; the
+//!   Auction value: the first call's seat and the final contract.
+//! - Table cells (any section whose tag value is a column spec, §5.2): row,
+//!   column, what the column holds, and what the row's contract, declarer
+//!   and tricks score ("3S by N, 9 tricks → NS +140").
+//! - Application tags (Bridge Composer's DoubleDummyTricks…): the program
+//!   and what the tag holds.
 
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Hand, Rank};
@@ -110,6 +119,15 @@ fn hover_node(
             _ => irregularity_hover(text),
         },
         "tag_name" => tag_name_hover(snap, game?, range.start, text),
+        "section_token" | "string"
+            if node
+                .parent()
+                .is_some_and(|p| p.kind() == "supplemental_section") =>
+        {
+            let (md, cell) = table_cell_hover(snap, game?, offset)?;
+            range = cell;
+            Some(md)
+        }
         "string" | "unquoted_value" | "unterminated_string"
             if node.parent().is_some_and(|p| p.kind() == "tag_pair") =>
         {
@@ -193,15 +211,7 @@ fn note_hover(
             "§3.6.5",
         ),
     };
-    let found = notes
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|&i| game.tags.get(i))
-        .find_map(|t| {
-            let v = t.value.as_ref()?;
-            let note = values::parse_note(&v.raw).value?;
-            (note.index as u32 == n).then_some((note, t.range.start))
-        });
+    let found = find_note(notes.unwrap_or(&[]), game, n);
     Some(match found {
         Some((note, at)) => {
             let line = snap.converter().position(at).line + 1;
@@ -209,6 +219,32 @@ fn note_hover(
         }
         None => format!("**Note {n}**: no note {n} in this {what} section (a `[Note \"{n}:…\"]` after the {}, {sec})", if section == Section::Play { "cards" } else { "calls" }),
     })
+}
+
+/// Note `n` among the Note tags `notes` (indexes into the game's tags) and
+/// where its tag starts.
+fn find_note(notes: &[usize], game: &Game, n: u32) -> Option<(values::note::Note, usize)> {
+    notes
+        .iter()
+        .filter_map(|&i| game.tags.get(i))
+        .find_map(|t| {
+            let note = values::parse_note(&t.value.as_ref()?.raw).value?;
+            (note.index as u32 == n).then_some((note, t.range.start))
+        })
+}
+
+/// The text of each note a call refers to with `=n=` (§3.5.4-5).
+fn call_notes(game: &Game, post: &[pbn_core::model::Annotation]) -> String {
+    let notes = game.auction.as_ref().map_or(&[][..], |a| &a.notes[..]);
+    let mut md = String::new();
+    for a in post {
+        if let pbn_core::model::AnnotationKind::NoteRef(Some(n)) = a.kind {
+            if let Some((note, _)) = find_note(notes, game, n) {
+                md.push_str(&format!("\n\n**Note {n}**: {}", note.text));
+            }
+        }
+    }
+    md
 }
 
 /// At most this many referring calls or cards are listed on a Note tag.
@@ -301,9 +337,12 @@ fn irregularity_hover(text: &str) -> Option<String> {
 
 fn tag_name_hover(snap: &Snapshot, game: &Game, at: usize, name: &str) -> Option<String> {
     let tag = game.tags.iter().find(|t| t.name_range.start == at);
-    let mut md = match spec::tags::doc(name) {
-        Some((sec, desc)) => format!("**{name}** ({sec})\n\n{desc}"),
-        None => format!(
+    let mut md = match (spec::tags::doc(name), spec::tags::vendor(name)) {
+        (Some((sec, desc)), _) => format!("**{name}** ({sec})\n\n{desc}"),
+        (None, Some((app, desc))) => {
+            format!("**{name}**: an application tag ({app}), not part of PBN 2.1 (§4.9)\n\n{desc}")
+        }
+        (None, None) => format!(
             "**{name}**: not a tag of PBN 2.1 (unknown tags are skipped by PBN parsers, §4.9)"
         ),
     };
@@ -379,6 +418,10 @@ fn value_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
                 md
             }),
         "Contract" | "Result" if first => score_hover(&typed(&snap.source.text, game)),
+        "Score" if first => score_tag_hover(&typed(&snap.source.text, game), tag),
+        "OptimumScore" if first => optimum_score_hover(snap, game, tag),
+        "DoubleDummyTricks" if first => dd_tricks_hover(snap, game, tag),
+        "Auction" => auction_value_hover(&typed(&snap.source.text, game)),
         "Note" => note_tag_hover(snap, game, tag),
         _ => None,
     };
@@ -601,6 +644,299 @@ fn score_hover(t: &TypedGame) -> Option<String> {
     Some(md)
 }
 
+// ---- scores, double-dummy values, the auction, table cells ---------------
+
+/// What the game's Contract, Declarer, Result and vulnerability make: the
+/// contract, its declarer, the tricks and the score for NS.
+fn outcome(t: &TypedGame) -> Option<(contract_bridge::Contract, Seat, u8, i32)> {
+    let ContractValue::Contract(c) = t.contract.as_ref()?.value else {
+        return None;
+    };
+    let declarer =
+        t.declarer
+            .and_then(|d| d.seat)
+            .or_else(|| match t.auction.as_ref()?.contract? {
+                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
+                bridge::FinalContract::PassedOut => None,
+            })?;
+    let tricks = t
+        .result?
+        .tricks?
+        .for_declarer(bridge::is_north_south(declarer))?;
+    let vul = t
+        .vulnerable
+        .map(|v| v.vulnerability)
+        .or_else(|| t.board.map(bridge::board_vulnerability))?;
+    Some((
+        c,
+        declarer,
+        tricks,
+        bridge::duplicate_score(c, declarer, tricks, vul),
+    ))
+}
+
+/// The Score tag (§4.2.1): the points for each side, and whether the
+/// contract, declarer and result give them.
+fn score_tag_hover(t: &TypedGame, tag: &Tag) -> Option<String> {
+    let v = values::parse_score(&tag.value.as_ref()?.raw).value?;
+    let played = outcome(t);
+    let ns = match v {
+        values::SideScores::Declarer(x) => {
+            played.map(|(_, d, _, _)| if bridge::is_north_south(d) { x } else { -x })
+        }
+        values::SideScores::Sides { ns, ew, .. } => ns.or(ew.map(|x| -x)),
+    };
+    let mut md = match ns {
+        Some(ns) => format!(
+            "**Score**: {} (§4.2.1)",
+            side_score(ns.clamp(-99_999, 99_999) as i32)
+        ),
+        None => "**Score**: for declarer, who is unknown (§4.2.1)".to_owned(),
+    };
+    if let Some((c, d, n, score)) = played {
+        let agrees = if ns == Some(i64::from(score)) {
+            "agrees"
+        } else {
+            "differs"
+        };
+        md.push_str(&format!(
+            "\n\n{} by {}, {n} tricks → {}: the Score {agrees}",
+            bridge::contract_text(c),
+            d.letter(),
+            side_score(score)
+        ));
+    }
+    Some(md)
+}
+
+/// The solved table and par of a game's deal when the solver has them
+/// already (never waits: the Deal hover or the background solving asks).
+fn solved(snap: &Snapshot, game: &Game) -> Option<(pbn_core::dd::DdTable, pbn_core::dd::Par)> {
+    use crate::lsp::dd::{service, Lookup};
+    let p = pbn_core::dd::verify::Position::of(game)?;
+    if p.hands.iter().any(Option::is_none) {
+        return None;
+    }
+    match service().lookup(&p, &snap.staleness()) {
+        Lookup::Ready(r) => r.as_ref().as_ref().ok().cloned(),
+        Lookup::Solving => None,
+    }
+}
+
+/// OptimumScore (§4.2.7): the double-dummy score, and the solver's when
+/// the deal is solved.
+fn optimum_score_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
+    let v = values::parse_optimum_score(&tag.value.as_ref()?.raw).value?;
+    let ns = match v {
+        values::SideScores::Sides { ns, ew, .. } => ns.or(ew.map(|x| -x)),
+        values::SideScores::Declarer(_) => None,
+    };
+    let mut md = match ns {
+        Some(ns) => format!(
+            "**OptimumScore**: {} with double-dummy play by both sides (§4.2.7)",
+            side_score(ns.clamp(-99_999, 99_999) as i32)
+        ),
+        None => "**OptimumScore**: the double-dummy score, side not given (§4.2.7)".to_owned(),
+    };
+    if let Some((_, par)) = solved(snap, game) {
+        let verdict = if ns == Some(i64::from(par.score_ns)) {
+            "agrees"
+        } else {
+            "differs"
+        };
+        md.push_str(&format!(
+            "\n\nSolver: par {} ({}): the value {verdict}",
+            par.par_contracts().join(", "),
+            side_score(par.score_ns)
+        ));
+    }
+    Some(md)
+}
+
+/// DoubleDummyTricks (Bridge Composer): its 20 digits as a table, the
+/// solver's verdict when the deal is solved.
+fn dd_tricks_hover(snap: &Snapshot, game: &Game, tag: &Tag) -> Option<String> {
+    use pbn_core::dd::{DECLARERS, STRAINS};
+    let raw = tag.value.as_ref()?.raw.as_str();
+    let digits: Vec<u32> = raw.chars().filter_map(|c| c.to_digit(16)).collect();
+    if digits.len() != 20 || raw.chars().count() != 20 {
+        return Some(format!(
+            "**DoubleDummyTricks**: 20 hexadecimal digits (tricks for declarer N, S, E, W, each in NT, S, H, D, C), not {raw:?}"
+        ));
+    }
+    let table = solved(snap, game).map(|(t, _)| t);
+    let mut md = String::from("**DoubleDummyTricks** (Bridge Composer): tricks by declarer\n\n| |");
+    for strain in STRAINS {
+        md.push_str(&format!(" {} |", bridge::strain_text(strain)));
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|");
+    let mut wrong = Vec::new();
+    for (i, seat) in DECLARERS.into_iter().enumerate() {
+        md.push_str(&format!("\n| {} |", seat.letter()));
+        for (j, strain) in STRAINS.into_iter().enumerate() {
+            let stated = digits[i * 5 + j];
+            md.push_str(&format!(" {stated} |"));
+            if let Some(t) = &table {
+                let real = u32::from(t.get(strain, seat));
+                if real != stated {
+                    wrong.push(format!(
+                        "{} {}: {real}",
+                        seat.letter(),
+                        bridge::strain_text(strain)
+                    ));
+                }
+            }
+        }
+    }
+    match (&table, wrong.is_empty()) {
+        (None, _) => {}
+        (Some(_), true) => md.push_str("\n\nSolver: every count agrees."),
+        (Some(_), false) => md.push_str(&format!("\n\nSolver differs: {}", wrong.join(", "))),
+    }
+    Some(md)
+}
+
+/// The Auction tag's value (§3.5): who calls first, and where the auction
+/// ends.
+fn auction_value_hover(t: &TypedGame) -> Option<String> {
+    let a = t.auction.as_ref()?;
+    let first = a.seats.iter().flatten().next().copied().or(t.dealer)?;
+    let mut md = format!(
+        "**Auction**: the first call is {}'s (§3.5)",
+        seat_name(first)
+    );
+    if let Some(d) = a.dealer {
+        md.push_str(&format!("; the dealer is {}", seat_name(d)));
+    }
+    match a.contract {
+        Some(bridge::FinalContract::Contract { contract, declarer }) => md.push_str(&format!(
+            "\n\nFinal contract: **{} by {}**",
+            bridge::contract_text(contract),
+            declarer.letter()
+        )),
+        Some(bridge::FinalContract::PassedOut) => md.push_str("\n\nPassed out"),
+        None => md.push_str("\n\nThe auction is not complete"),
+    }
+    Some(md)
+}
+
+/// What a column of a table holds (§5.3-§5.10), by its name.
+fn column_meaning(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "Rank" => "rank order of the score (best rank on a tie)",
+        "PairId" | "PairId_NS" | "PairId_EW" => "pair identification",
+        "Names" | "Names_NS" | "Names_EW" => "the names of the players",
+        "Contract" => "the contract, as in the Contract tag",
+        "Declarer" => "the declarer",
+        "Denomination" => "the denomination",
+        "Result" => "tricks won by declarer",
+        "Score_NS" => "trick score of NS",
+        "Score_EW" => "trick score of EW",
+        "IMP_NS" => "IMP score of NS",
+        "IMP_EW" => "IMP score of EW",
+        "MP_NS" => "MatchPoints of NS",
+        "MP_EW" => "MatchPoints of EW",
+        "Percentage_NS" => "percentage score of NS",
+        "Percentage_EW" => "percentage score of EW",
+        "Multiplicity" => "the multiplicity of the score",
+        "TotalScore" => "cumulative scores",
+        "TotalIMP" => "cumulative IMPs",
+        "TotalMP" => "cumulative MatchPoints",
+        "TotalPercentage" => "cumulative percentage",
+        "MeanScore" => "mean score",
+        "MeanIMP" => "mean IMPs",
+        "MeanMP" => "mean MatchPoints",
+        "MeanPercentage" => "mean percentage",
+        "NrBoards" => "the number of games played",
+        _ => return None,
+    })
+}
+
+/// A cell of a table (any section whose tag value is a column spec,
+/// §5.2): its row and column, what the column holds, and what the row's
+/// contract, declarer and tricks score at the game's vulnerability ("2S by
+/// N, 8 tricks → NS +110").
+fn table_cell_hover(
+    snap: &Snapshot,
+    game: &Game,
+    offset: usize,
+) -> Option<(String, ByteRange<usize>)> {
+    let (s, k) = game.sections.iter().find_map(|s| {
+        let k = s
+            .elements
+            .iter()
+            .position(|e| e.range.contains(&offset))
+            .or_else(|| s.elements.iter().position(|e| e.range.end == offset))?;
+        Some((s, k))
+    })?;
+    let tag = game.tags.get(s.tag)?;
+    let cols = values::layout_columns(&tag.name, &tag.value.as_ref()?.raw)?;
+    let (row, c) = (k / cols.len(), k % cols.len());
+    let cells = s.elements.get(row * cols.len()..(row + 1) * cols.len());
+    let col = &cols[c];
+    let e = &s.elements[k];
+    let mut md = format!(
+        "**{}** row {}, column `{}`: **{}**",
+        tag.name,
+        row + 1,
+        col.name,
+        e.text
+    );
+    if let Some(m) = column_meaning(&col.name) {
+        md.push_str(&format!(" — {m}"));
+    }
+    if let Some(meaning) = cells.and_then(|cells| row_meaning(snap, game, &cols, cells)) {
+        md.push_str("\n\n");
+        md.push_str(&meaning);
+    }
+    Some((md, e.range.clone()))
+}
+
+/// What a table row's Contract (or Denomination), Declarer and Result
+/// score: "4S by N, 10 tricks → NS +420"; a Denomination row (the
+/// OptimumResultTable, §5.7) at the highest level the tricks make.
+fn row_meaning(
+    snap: &Snapshot,
+    game: &Game,
+    cols: &[values::Column],
+    cells: &[pbn_core::model::Element],
+) -> Option<String> {
+    let cell = |name: &str| {
+        cols.iter()
+            .position(|c| c.name == name)
+            .map(|i| cells[i].text.as_str())
+    };
+    let declarer = values::parse_declarer(cell("Declarer")?).value?.seat?;
+    let tricks: u8 = cell("Result")?.parse().ok().filter(|n| *n <= 13)?;
+    let contract = match (cell("Contract"), cell("Denomination")) {
+        (Some(c), _) => match values::parse_contract(c).value?.value {
+            ContractValue::Contract(c) => c,
+            _ => return None,
+        },
+        (None, Some(d)) => contract_bridge::Contract {
+            bid: contract_bridge::Bid {
+                level: contract_bridge::Level::try_new(tricks.saturating_sub(6).max(1)).ok()?,
+                strain: values::parse_denomination(d).value?,
+            },
+            penalty: contract_bridge::Penalty::Undoubled,
+        },
+        (None, None) => return None,
+    };
+    let t = typed(&snap.source.text, game);
+    let vul = t
+        .vulnerable
+        .map(|v| v.vulnerability)
+        .or_else(|| t.board.map(bridge::board_vulnerability))?;
+    let score = bridge::duplicate_score(contract, declarer, tricks, vul);
+    Some(format!(
+        "{} by {}, {tricks} tricks → {} (vulnerable: {})",
+        bridge::contract_text(contract),
+        declarer.letter(),
+        side_score(score),
+        bridge::vulnerability_name(vul)
+    ))
+}
+
 // ---- calls and cards ----------------------------------------------------
 
 fn level_word(l: u8) -> &'static str {
@@ -716,6 +1052,7 @@ fn call_hover(snap: &Snapshot, game: &Game, at: usize) -> Option<String> {
             }
         }
     }
+    md.push_str(&call_notes(game, e.post()));
     Some(md)
 }
 
@@ -1112,5 +1449,47 @@ S8 S4 S3 SA
             caps.hover_provider,
             Some(HoverProviderCapability::Simple(true))
         );
+    }
+
+    /// The values a player reads: scores, double-dummy values, the Auction
+    /// value, a call's note, table cells. (A deal with hands not given: no
+    /// solver verdict, which would depend on what other tests solved.)
+    #[test]
+    fn values_a_player_reads() {
+        let text = r#"[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQ2.K32.Q32.K32 - - -"]
+[Declarer "N"]
+[Contract "4S"]
+[Result "10"]
+[Score "NS 450"]
+[OptimumScore "NS 420"]
+[DoubleDummyTricks "a9a9a9a9a9a9a9a9a9a9"]
+[BCFlags "1f"]
+[Auction "N"]
+1S =1= Pass 4S AP
+[Note "1:five+ spades"]
+[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]
+N  S  9
+E NT  4
+[ScoreTable "Contract;Declarer;Result\2R;Score_NS\4R"]
+4S N 10  420
+"#;
+        let s = snap(text);
+        let all = [
+            at(&s, 7, "NS", 0),
+            at(&s, 8, "NS", 0),
+            at(&s, 9, "a9", 0),
+            at(&s, 10, "BCFlags", 0),
+            at(&s, 11, "\"N\"", 1),
+            at(&s, 12, "1S", 0),
+            at(&s, 15, "9", 0),
+            at(&s, 16, "4", 0),
+            at(&s, 16, "NT", 0),
+            at(&s, 18, "420", 0),
+            at(&s, 18, "4S", 0),
+        ];
+        insta::assert_snapshot!("values_a_player_reads", all.join("\n\n----\n\n"));
     }
 }

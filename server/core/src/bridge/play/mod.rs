@@ -141,6 +141,15 @@ pub struct PlayAnalysis {
     /// known; for an unknown hand, every card not played and not in a known
     /// hand.
     pub legal_next_cards: Vec<Card>,
+    /// The seat whose column the next token takes (§3.6: the Play tag's
+    /// seat, turned by the columns taken), which is not `next_seat` when
+    /// an earlier trick was won by a later column; `None` when the play is
+    /// complete.
+    pub column_seat: Option<Seat>,
+    /// The cards `column_seat` may play there: following the lead when the
+    /// trick's leader stands in an earlier column, any card of his hand
+    /// otherwise (of the unlocated cards for an unknown hand).
+    pub column_cards: Vec<Card>,
     /// The cards each known hand still holds (cards shown as `-` may be
     /// among them).
     pub remaining: [Option<Hand>; 4],
@@ -322,6 +331,12 @@ fn analyze(
         )
     };
 
+    let (column_seat, column_cards) = if complete {
+        (None, Vec::new())
+    } else {
+        next::column_card(&inp, &cols.tricks, cols.slot, &walk.remaining, unlocated)
+    };
+
     let (won, unknown) = (walk.won, walk.unknown);
     let declarer_tricks = declarer.filter(|_| unknown == 0).map(|d| won[side(d)]);
     let defender_tricks = declarer.filter(|_| unknown == 0).map(|d| won[1 - side(d)]);
@@ -342,6 +357,8 @@ fn analyze(
         continued: cols.plus.is_some(),
         next_seat,
         legal_next_cards,
+        column_seat,
+        column_cards,
         remaining: walk.remaining,
         sure_tricks,
         issues,

@@ -61,13 +61,48 @@ pub(super) fn next_card(
             (None, _) => (tricks.last().and_then(|tr| tr.winner), None),
         }
     };
-    let legal = seat.map_or_else(Vec::new, |s| {
-        let known = remaining[s as usize];
-        let pool = known.unwrap_or(unlocated);
-        let follow = known.is_some() && lead.is_some_and(|l| !pool[l.suit].is_empty());
-        pool.iter()
-            .filter(|c| !follow || Some(c.suit) == lead.map(|l| l.suit))
-            .collect()
-    });
+    let legal = seat.map_or_else(Vec::new, |s| legal_cards(s, lead, remaining, unlocated));
     (seat, legal)
+}
+
+/// The cards `seat` may play after `lead` (following suit when his known
+/// hand can), from his remaining hand or, unknown, the unlocated cards.
+fn legal_cards(
+    seat: Seat,
+    lead: Option<Card>,
+    remaining: &[Option<Hand>; 4],
+    unlocated: Hand,
+) -> Vec<Card> {
+    let known = remaining[seat as usize];
+    let pool = known.unwrap_or(unlocated);
+    let follow = known.is_some() && lead.is_some_and(|l| !pool[l.suit].is_empty());
+    pool.iter()
+        .filter(|c| !follow || Some(c.suit) == lead.map(|l| l.suit))
+        .collect()
+}
+
+/// The seat of the next column (`slot` columns taken, §3.6) and the cards
+/// it may hold: the lead is followed when the trick's leader has a card
+/// in an earlier column of the same trick.
+pub(super) fn column_card(
+    inp: &Input,
+    tricks: &[Trick],
+    slot: usize,
+    remaining: &[Option<Hand>; 4],
+    unlocated: Hand,
+) -> (Option<Seat>, Vec<Card>) {
+    if slot / 4 >= inp.total {
+        return (None, Vec::new());
+    }
+    let seat = rotate(inp.first, slot);
+    let lead = tricks
+        .get(slot / 4)
+        .and_then(|tr| Some((tr, tr.leader.filter(|&l| l != seat)?)))
+        .and_then(
+            |(tr, l)| match tr.cards[l as usize].map(|i| inp.items[i].token) {
+                Some(T::Card(c)) => Some(c),
+                _ => None,
+            },
+        );
+    (Some(seat), legal_cards(seat, lead, remaining, unlocated))
 }

@@ -1,7 +1,7 @@
 //! Date, EventDate, UTCDate (§3.4.3, §4.4.1, §4.5.2); Time, UTCTime
 //! (§4.5.1, §4.5.3); TimeControl (§4.6.1); TimeCall, TimeCard (§4.6.2-3).
 
-use super::{is_unknown, issue, parse_uint, trim_padded, Parsed};
+use super::{is_unknown, is_ws, issue, parse_uint, trim_padded, Parsed};
 use crate::codes::values as codes;
 
 /// A date of the Date/EventDate/UTCDate tags (§3.4.3). Each field is `None`
@@ -14,6 +14,9 @@ pub struct Date {
     /// The date in the standard form `YYYY.MM.DD`, `?` kept per digit. Equal
     /// to the raw value when it was written in the standard form.
     pub canonical: String,
+    /// A time of day written after the date (`2013-08-24 18:36`), as
+    /// `HH:MM:SS`: it belongs in the Time (UTCTime) tag.
+    pub time: Option<String>,
 }
 
 impl Date {
@@ -42,6 +45,10 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         return Parsed::new(None, issues);
     }
     let whole = off..off + s.len();
+    if let Some(other) = other_date_form(off, s) {
+        issues.extend(other.issues);
+        return Parsed::new(other.value, issues);
+    }
     let is_date_char = |c: char| c.is_ascii_digit() || c == '?';
 
     // The parts (offset in `s`, text) and whether the form is non-standard.
@@ -203,8 +210,180 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         month: m,
         day: d,
         canonical,
+        time: None,
     });
     Parsed::new(value, issues)
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A month name in English, three letters or more (`Aug`, `august`, `SEPT`).
+fn month_of_name(t: &str) -> Option<usize> {
+    let lower = t.to_ascii_lowercase();
+    (t.len() >= 3 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| MONTHS.iter().position(|m| lower.starts_with(m)))
+        .flatten()
+}
+
+/// `H:MM` or `HH:MM[:SS]` as `HH:MM:SS`, when it is a time of day.
+fn time_of_day(t: &str) -> Option<String> {
+    let parts: Vec<&str> = t.split(':').collect();
+    let digits = |p: &&str| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    if !(2..=3).contains(&parts.len()) || !parts.iter().all(digits) {
+        return None;
+    }
+    let time = format!(
+        "{:0>2}:{:0>2}:{:0>2}",
+        parts[0],
+        parts[1],
+        parts.get(2).unwrap_or(&"00")
+    );
+    parse_time(&time).value.map(|_| time)
+}
+
+/// The date forms of other programs that have one reading: a time after
+/// the date (`2013-08-24 18:36`, `2013-08-24T18:36:05`), a month name
+/// (`2-Aug-2023`, `Aug 2 2023`), the year last (`24.08.2013`, `08/24/2013`)
+/// when a field above 12 tells the day from the month. Each gives one
+/// [`codes::NONSTANDARD_DATE`] over the value and the date read; a year
+/// last whose day and month could be either way round (`08/07/2013`) is
+/// [`codes::DATE_FORMAT`], without a reading: no order is guessed. `None`
+/// for every other form (read by [`parse_date`] itself).
+fn other_date_form(off: usize, s: &str) -> Option<Parsed<Date>> {
+    let whole = off..off + s.len();
+    let (date, time) = match s.rfind([' ', 'T']) {
+        Some(i) => match time_of_day(&s[i + 1..]) {
+            Some(t) => (s[..i].trim_end_matches(is_ws), Some(t)),
+            None => (s, None),
+        },
+        None => (s, None),
+    };
+    let fields: Vec<&str> = date
+        .split(['.', '-', '/', ' ', ','])
+        .filter(|f| !f.is_empty())
+        .collect();
+    let numeric = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+    let named = fields.iter().position(|f| month_of_name(f).is_some());
+    let year_last = fields.len() == 3
+        && fields[2].len() == 4
+        && fields.iter().all(|f| numeric(f))
+        && fields[..2].iter().all(|f| f.len() <= 2);
+    let (year, month, day, how) = match named {
+        _ if fields.len() != 3 => return None,
+        Some(m) => {
+            let others: Vec<&str> = (0..3).filter(|&i| i != m).map(|i| fields[i]).collect();
+            let (y, d) = match (others[0].len(), others[1].len()) {
+                (1 | 2, 4) => (others[1], others[0]),
+                (4, 1 | 2) => (others[0], others[1]),
+                _ => return None,
+            };
+            if !numeric(y) || !numeric(d) {
+                return None;
+            }
+            let month = month_of_name(fields[m])? + 1;
+            (
+                y.to_string(),
+                month.to_string(),
+                d.to_string(),
+                "names its month",
+            )
+        }
+        None if year_last => {
+            let (a, b) = (fields[0], fields[1]);
+            let (va, vb) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
+            let (month, day, how) = if va == vb || (va > 12 && vb <= 12) {
+                (b, a, "is written day, month, year")
+            } else if vb > 12 && va <= 12 {
+                (a, b, "is written month, day, year")
+            } else if va > 12 && vb > 12 {
+                return None;
+            } else {
+                let issues = vec![issue(
+                    &codes::DATE_FORMAT,
+                    whole,
+                    format!(
+                        "{DATE_RULE}; `{s}` puts the year last and may be day {a} of month {b} or day {b} of month {a}: no order is guessed, write the date as YYYY.MM.DD"
+                    ),
+                )];
+                return Some(Parsed::new(None, issues));
+            };
+            (
+                fields[2].to_string(),
+                month.to_string(),
+                day.to_string(),
+                how,
+            )
+        }
+        None if time.is_some() => return Some(with_time(off, s, date, time)),
+        None => return None,
+    };
+    let read = format!("{year}.{month:0>2}.{day:0>2}");
+    let p = parse_date(&read);
+    let issues = p
+        .issues
+        .into_iter()
+        .filter(|i| i.code.code != codes::NONSTANDARD_DATE.code)
+        .map(|mut i| {
+            i.range = whole.clone();
+            i
+        })
+        .collect::<Vec<_>>();
+    if !issues.is_empty() {
+        return Some(Parsed::new(None, issues));
+    }
+    let value = p.value.map(|d| Date {
+        time: time.clone(),
+        ..d
+    });
+    let canonical = value.as_ref().map_or(read, |d| d.canonical.clone());
+    let at = time.as_ref().map_or(String::new(), |t| {
+        format!(" with the time {t}, which belongs in the Time tag")
+    });
+    Some(Parsed::new(
+        value,
+        vec![issue(
+            &codes::NONSTANDARD_DATE,
+            whole,
+            format!("date `{s}` {how}{at}; read as `{canonical}`: {DATE_RULE}"),
+        )],
+    ))
+}
+
+/// A date in one of [`parse_date`]'s own forms followed by a time.
+fn with_time(off: usize, s: &str, date: &str, time: Option<String>) -> Parsed<Date> {
+    let whole = off..off + s.len();
+    let p = parse_date(date);
+    if p.issues
+        .iter()
+        .any(|i| i.code.code != codes::NONSTANDARD_DATE.code)
+    {
+        let issues = p
+            .issues
+            .into_iter()
+            .map(|mut i| {
+                i.range = whole.clone();
+                i
+            })
+            .collect();
+        return Parsed::new(None, issues);
+    }
+    let value = p.value.map(|d| Date { time, ..d });
+    let (canonical, t) = value
+        .as_ref()
+        .map(|d| (d.canonical.clone(), d.time.clone().unwrap_or_default()))
+        .unwrap_or_default();
+    Parsed::new(
+        value,
+        vec![issue(
+            &codes::NONSTANDARD_DATE,
+            whole,
+            format!(
+                "date `{s}` has the time {t} after it, which belongs in the Time tag; read as `{canonical}`: {DATE_RULE}"
+            ),
+        )],
+    )
 }
 
 /// The date `raw` with its month and day swapped (`2024.13.05` →
@@ -435,26 +614,62 @@ mod tests {
 
     #[test]
     fn one_diagnostic_per_date_value() {
-        let p = parse_date("2013-08-24 18:36");
+        let p = parse_date("2013-08-24 18:3x");
         assert_eq!(codes_of(&p.issues), ["PBN0301"], "{:?}", p.issues);
         let i = &p.issues[0];
-        assert_eq!(i.range, 10..14);
+        assert_eq!(i.range, 10..16);
         assert!(
             i.message
-                .ends_with("in `2013-08-24 18:36`, a space, `:` are not digits"),
+                .ends_with("in `2013-08-24 18:3x`, a space, `:`, `x` are not digits"),
             "{}",
             i.message
         );
-        let p = parse_date("2-Aug-2023");
+        let p = parse_date("2-Agu-2023");
         assert_eq!(codes_of(&p.issues), ["PBN0301"], "{:?}", p.issues);
         assert_eq!(p.issues[0].range, 2..5);
         assert!(p.issues[0]
             .message
-            .ends_with("`A`, `u`, `g` are not digits"));
+            .ends_with("`A`, `g`, `u` are not digits"));
         // Failing before: one character, one diagnostic, still pointed at.
         let p = parse_date("1995.o6.10");
         assert_eq!(codes_of(&p.issues), ["PBN0301"]);
         assert!(p.issues[0].message.ends_with("`o` is not a digit"));
+    }
+
+    #[test]
+    fn other_programs_dates_with_one_reading() {
+        for (raw, canon, time) in [
+            ("2-Aug-2023", "2023.08.02", None),
+            ("02 august 2023", "2023.08.02", None),
+            ("Aug 2, 2023", "2023.08.02", None),
+            ("2013-08-24 18:36", "2013.08.24", Some("18:36:00")),
+            ("2013.08.24T8:36:05", "2013.08.24", Some("08:36:05")),
+            ("24.08.2013", "2013.08.24", None),
+            ("08/24/2013", "2013.08.24", None),
+            ("7/7/2013", "2013.07.07", None),
+            ("24.08.2013 18:36", "2013.08.24", Some("18:36:00")),
+        ] {
+            let p = parse_date(raw);
+            assert_eq!(
+                codes_of(&p.issues),
+                vec!["PBN0302"],
+                "{raw}: {:?}",
+                p.issues
+            );
+            assert_eq!(p.issues[0].range, 0..raw.len(), "{raw}");
+            let d = p.value.unwrap();
+            assert_eq!(d.canonical, canon, "{raw}");
+            assert_eq!(d.time.as_deref(), time, "{raw}");
+        }
+        // Day and month either way round: said, not guessed.
+        let p = parse_date("08/07/2013");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0301"]);
+        assert!(p.issues[0].message.contains("no order is guessed"));
+        assert!(p.value.is_none());
+        // A month name with an impossible day: the day is reported.
+        let p = parse_date("31-Feb-2023");
+        assert_eq!(codes_of(&p.issues), vec!["PBN0303"]);
+        assert!(p.value.is_none());
     }
 
     #[test]

@@ -144,6 +144,9 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
     if raw.is_empty() || is_unknown(raw) {
         return Parsed::none();
     }
+    if let Some(other) = other_form(raw) {
+        return other;
+    }
     let mut issues = Vec::new();
     let mut structure_ok = true;
 
@@ -479,6 +482,98 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
         }),
         issues,
     )
+}
+
+/// A Deal in another program's form, as PBN writes it: `<first>:` missing
+/// before four given hands (read from North, the order in which PBN lists
+/// the seats), every hand prefixed with its own seat (`N:… E:… S:… W:…`, the
+/// seats clockwise), `-` for a void suit inside a hand
+/// (`QT54.-.9874.JT942`). With the descriptions of the forms found;
+/// `None` when the value is in none of them.
+pub fn deal_read_form(raw: &str) -> Option<(String, Vec<&'static str>)> {
+    let words: Vec<&str> = raw.split(super::is_ws).filter(|w| !w.is_empty()).collect();
+    let hand_like = |w: &str| w == "-" || w.matches('.').count() == 3;
+    fn seat_prefix(w: &str) -> Option<(Seat, &str)> {
+        let mut c = w.chars();
+        match (c.next(), c.next()) {
+            (Some(l), Some(':')) => super::seat::seat_letter(l).map(|(s, _)| (s, &w[2..])),
+            _ => None,
+        }
+    }
+    let mut how = Vec::new();
+    let (first, hands): (Seat, Vec<&str>) = if words.len() == 4
+        && words
+            .iter()
+            .all(|w| seat_prefix(w).is_some_and(|(_, h)| hand_like(h)))
+    {
+        let seats: Vec<(Seat, &str)> = words.iter().filter_map(|w| seat_prefix(w)).collect();
+        let clockwise = (0..4).all(|k| seats[k].0 as usize == (seats[0].0 as usize + k) % 4);
+        if !clockwise {
+            return None;
+        }
+        how.push("prefixes every hand with its seat");
+        (seats[0].0, seats.iter().map(|&(_, h)| h).collect())
+    } else if words.len() == 4
+        && !raw.contains(':')
+        && words.iter().all(|w| w.matches('.').count() == 3)
+    {
+        how.push("has no `<first>:` (the hands are read from North)");
+        (Seat::North, words)
+    } else {
+        let (f, body) = raw.split_once(':')?;
+        let (seat, _) = super::seat::seat_letter(f.chars().next()?).filter(|_| f.len() == 1)?;
+        (seat, body.split(' ').collect())
+    };
+    let hands: Vec<String> = hands
+        .iter()
+        .map(|h| {
+            let suits: Vec<&str> = h.split('.').collect();
+            if suits.len() == 4 && suits.contains(&"-") {
+                if !how.contains(&"writes a void suit `-`") {
+                    how.push("writes a void suit `-`");
+                }
+                suits
+                    .iter()
+                    .map(|&x| if x == "-" { "" } else { x })
+                    .collect::<Vec<_>>()
+                    .join(".")
+            } else {
+                h.to_string()
+            }
+        })
+        .collect();
+    if how.is_empty() {
+        return None;
+    }
+    Some((format!("{}:{}", first.letter(), hands.join(" ")), how))
+}
+
+/// [`parse_deal`] of a Deal in one of [`deal_read_form`]'s forms: the deal
+/// read as PBN writes it and one [`codes::DEAL_OTHER_FORM`] over the value,
+/// in place of the errors of each character; `None` when the value is in
+/// none of the forms or still has errors written as PBN.
+fn other_form(raw: &str) -> Option<Parsed<Deal>> {
+    let (read, how) = deal_read_form(raw)?;
+    let p = parse_deal(&read);
+    if p.has_errors() {
+        return None;
+    }
+    let whole = 0..raw.len();
+    let mut deal = p.value?;
+    deal.hand_ranges = std::array::from_fn(|_| whole.clone());
+    let mut issues = vec![issue(
+        &codes::DEAL_OTHER_FORM,
+        whole.clone(),
+        format!(
+            "the Deal {}; read as \"{read}\": <first>:<hands>, a void suit empty ({SECTION})",
+            how.join(" and ")
+        ),
+    )];
+    issues.extend(p.issues.into_iter().map(|mut i| {
+        i.range = whole.clone();
+        i
+    }));
+    Some(Parsed::new(Some(deal), issues))
 }
 
 /// The one smallest correction of a Deal whose only errors are cards given

@@ -52,7 +52,7 @@ pub use date_time::{
     day_month_swapped, parse_date, parse_seconds, parse_time, parse_time_control, Date, Time,
     TimeControl,
 };
-pub use deal::{parse_deal, unique_correction, Deal, DealCorrection};
+pub use deal::{deal_read_form, parse_deal, unique_correction, Deal, DealCorrection};
 pub use misc::{
     parse_board, parse_french_mp, parse_hidden, parse_open_list, parse_room, parse_round,
     parse_scoring, parse_table, Hidden, OpenListTag, OpenValue, Room, Round, Scoring, ScoringField,
@@ -69,7 +69,8 @@ pub use seat::{
     vulnerable_export_form, Declarer, SeatTag, Vulnerable,
 };
 pub use table::{
-    check_cell, check_table_cell, is_table_tag, parse_columns, Align, Column, Order, TABLE_TAGS,
+    check_cell, check_table_cell, is_table_tag, layout_columns, parse_columns, Align, Column,
+    Order, TABLE_TAGS,
 };
 
 /// One problem found in a tag value.

@@ -12,6 +12,24 @@ pub fn is_table_tag(name: &str) -> bool {
     TABLE_TAGS.contains(&name)
 }
 
+/// The columns of a section whose tag value is a column spec (§5.2), the
+/// table's layout: a table tag of §5 with a readable column list, or any
+/// other tag whose value reads as one without an issue and declares a
+/// column's minimum width (an application's table, e.g. Bridge Composer's
+/// `OptimumOpeningLeadTable "Leader;Denomination\2R;Result\1R;S\4;…"`).
+pub fn layout_columns(name: &str, raw: &str) -> Option<Vec<Column>> {
+    let parsed = parse_columns(raw);
+    let columns = parsed.value.filter(|c| !c.is_empty())?;
+    let declared = || {
+        parsed.issues.is_empty()
+            && columns.iter().any(|c| c.min_width.is_some())
+            && columns
+                .iter()
+                .all(|c| !c.name.is_empty() && !c.name.contains(super::is_ws))
+    };
+    (is_table_tag(name) || declared()).then_some(columns)
+}
+
 /// Sort order of a column (§5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
