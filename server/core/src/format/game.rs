@@ -214,7 +214,7 @@ pub(super) fn print(
                     // §3.4.13-15: when all pass, Contract is "Pass",
                     // Declarer and Result "".
                     let passed = crate::model::contract_is_pass(g)
-                        || crate::rules::fixes::passed_out(text, g);
+                        || crate::model::typed::passed_out(text, g);
                     let value = match name {
                         "Declarer" | "Result" if passed => "",
                         "Contract" if passed => "Pass",

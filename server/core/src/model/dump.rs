@@ -328,6 +328,8 @@ impl<'a> Annotated<'a> {
             }
         }
         ann.nags.sort_unstable();
+        // A NAG written twice says no more than once.
+        ann.nags.dedup();
         for a in e.pre() {
             if let AnnotationKind::Irregularity(c) = a.kind {
                 ann.irregular.push(c);
@@ -407,7 +409,12 @@ impl Serialize for GameDump<'_> {
             )?;
         }
         m.serialize_entry("game", &(game.index + 1))?;
-        if let Some(play) = &game.play {
+        // `[Play ""]` with nothing after it: a board not played (PBN0310).
+        if let Some(play) = game
+            .play
+            .as_ref()
+            .filter(|_| super::empty_play_tag(game).is_none())
+        {
             m.serialize_entry("play", &PlayDump { game, play, text })?;
         }
         let sections = sections_of(game);
@@ -417,7 +424,7 @@ impl Serialize for GameDump<'_> {
         if game.syntax_error {
             m.serialize_entry("syntax_error", &true)?;
         }
-        m.serialize_entry("tags", &tags_of(game))?;
+        m.serialize_entry("tags", &tags_of(game, text))?;
         m.end()
     }
 }
@@ -433,6 +440,9 @@ enum TagDump<'a> {
         game: &'a Game,
         inherited: &'a Inherited,
     },
+    /// A time written after the date (`2013-08-24 18:36`), shown as the
+    /// Time (UTCTime) tag it belongs in when that tag says nothing.
+    TimeOfDate(String),
 }
 
 impl Serialize for TagDump<'_> {
@@ -460,6 +470,7 @@ impl Serialize for TagDump<'_> {
             TagDump::Inherited { game, inherited } => {
                 canonical_value(game, &inherited.name, &inherited.value)
             }
+            TagDump::TimeOfDate(ref time) => Value::String(time.clone()),
         };
         value.serialize(s)
     }
@@ -484,25 +495,7 @@ fn with_hands_not_given(raw: &str, deal: &values::Deal) -> String {
 }
 
 /// The game's tags by name, the first occurrence of each (§3.4).
-/// The auction is four passes, or `AP` alone, from its start: passed out.
-fn passed_out(game: &Game) -> bool {
-    let Some(a) = &game.auction else {
-        return false;
-    };
-    let calls: Vec<&CallToken> = a.entries.iter().map(|e| &e.token).collect();
-    matches!(
-        calls[..],
-        [CallToken::AllPass]
-            | [
-                CallToken::Pass,
-                CallToken::Pass,
-                CallToken::Pass,
-                CallToken::Pass
-            ]
-    )
-}
-
-fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
+fn tags_of<'a>(game: &'a Game, text: &str) -> BTreeMap<&'a str, TagDump<'a>> {
     let mut tags = BTreeMap::new();
     for tag in &game.tags {
         if matches!(
@@ -523,11 +516,14 @@ fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
         // the Contract `Pass` (what `pbn fmt` adds when it is missing).
         if value.is_empty()
             && matches!(tag.name.as_str(), "Declarer" | "Result")
-            && (super::contract_is_pass(game) || passed_out(game))
+            && (super::contract_is_pass(game) || super::typed::passed_out(text, game))
         {
             continue;
         }
-        if tag.name == "Contract" && value.trim().eq_ignore_ascii_case("pass") && passed_out(game) {
+        if tag.name == "Contract"
+            && value.trim().eq_ignore_ascii_case("pass")
+            && super::typed::passed_out(text, game)
+        {
             continue;
         }
         tags.insert(tag.name.as_str(), TagDump::Tag { game, tag, value });
@@ -538,6 +534,32 @@ fn tags_of(game: &Game) -> BTreeMap<&str, TagDump<'_>> {
         if inherited.value != "?" {
             tags.entry(inherited.name.as_str())
                 .or_insert(TagDump::Inherited { game, inherited });
+        }
+    }
+    // `Date "2013-08-24 18:36"` says the time too: what PBN0302's fix
+    // moves to the Time tag when that tag is absent, empty or unknown.
+    for (date, time) in [("Date", "Time"), ("UTCDate", "UTCTime")] {
+        let Some(TagDump::Tag { tag, value, .. }) = tags.get(date) else {
+            continue;
+        };
+        if tag.inherit != Inherit::None {
+            continue;
+        }
+        let Some(t) = values::parse_date(value).value.and_then(|d| d.time) else {
+            continue;
+        };
+        let says_nothing = match tags.get(time) {
+            None => match game.tag(time) {
+                None => game.value(time).is_none(),
+                Some(t) => t.inherit == Inherit::None,
+            },
+            Some(TagDump::Tag { tag, value, .. }) => {
+                tag.inherit == Inherit::None && value.trim().is_empty()
+            }
+            Some(_) => false,
+        };
+        if says_nothing {
+            tags.insert(time, TagDump::TimeOfDate(t));
         }
     }
     tags
@@ -554,15 +576,30 @@ struct SectionDump<'a> {
 impl Serialize for SectionDump<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry(
-            "elements",
-            &self
-                .section
-                .elements
-                .iter()
-                .map(|e| e.text.as_str())
-                .collect::<Vec<_>>(),
-        )?;
+        // A cell of a Contract column as the Contract tag reads it (`3N`
+        // is `3NT`, PBN0316), so that its fixed form dumps the same.
+        let columns = values::layout_columns(&self.tag.name, self.tag.effective().unwrap_or(""))
+            .unwrap_or_default();
+        let elements: Vec<String> = self
+            .section
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let contract = !e.quoted
+                    && !columns.is_empty()
+                    && columns[i % columns.len()].name == "Contract";
+                contract
+                    .then(|| {
+                        values::parse_contract(&e.text)
+                            .value
+                            .map(|c| c.export_form())
+                    })
+                    .flatten()
+                    .unwrap_or_else(|| e.text.to_string())
+            })
+            .collect();
+        m.serialize_entry("elements", &elements)?;
         // Section data can follow any tag, `[Contract "2Dx"]` included
         // (found by fuzzing).
         m.serialize_entry(

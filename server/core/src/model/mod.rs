@@ -471,6 +471,22 @@ pub fn contract_is_pass(g: &Game) -> bool {
         .is_some_and(|c| c.trim().eq_ignore_ascii_case("pass"))
 }
 
+/// The Play tag of a board not played: `[Play ""]` (or `"?"`), written
+/// here, with no card, no annotation and no note. It says nothing (§3.6).
+pub fn empty_play_tag(g: &Game) -> Option<&Tag> {
+    let play = g.play.as_ref()?;
+    let tag = g
+        .tags
+        .get(play.tag)
+        .filter(|t| t.inherit == Inherit::None)?;
+    let v = tag.value.as_ref()?;
+    (play.entries.is_empty()
+        && play.stray.is_empty()
+        && play.notes.is_empty()
+        && matches!(v.raw.trim(), "" | "?"))
+    .then_some(tag)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{raw_offset, unescape, Annotation, AnnotationKind, Entry};

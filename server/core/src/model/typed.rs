@@ -250,3 +250,29 @@ pub fn typed(text: &str, g: &Game) -> TypedGame {
     }
     t
 }
+
+/// The auction of `g` ends with four passes (or `AP` at its start): the
+/// Contract is then `Pass`, Declarer and Result `""` (§3.4.13-15).
+pub fn passed_out(text: &str, g: &Game) -> bool {
+    matches!(
+        auction_outcome(text, g),
+        Some(bridge::FinalContract::PassedOut)
+    )
+}
+
+/// The final contract the auction of `g` gives, whatever the spelling of
+/// its calls (`P` is a pass); `None` while it is incomplete.
+pub fn auction_outcome(text: &str, g: &Game) -> Option<bridge::FinalContract> {
+    let a = g.auction.as_ref()?;
+    let tag = g.tags.get(a.tag).filter(|t| t.inherit == Inherit::None)?;
+    let first = tag
+        .effective()
+        .and_then(|v| values::parse_auction_seat(v).value)?
+        .seat;
+    let dealer = g
+        .value("Dealer")
+        .and_then(|v| values::parse_dealer(v).value)
+        .map(|s| s.seat);
+    let (items, _) = auction_items(text, a);
+    bridge::analyze_auction(dealer, first, &items).contract
+}

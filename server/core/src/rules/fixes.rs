@@ -549,18 +549,9 @@ fn data_as_comment(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
 /// PBN0310 on `[Play ""]` (or `"?"`) with no card, no annotation and no
 /// note: a board not played. The tag says nothing; it goes.
 fn empty_play(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
-    let play = g.play.as_ref()?;
-    let tag = g
-        .tags
-        .get(play.tag)
-        .filter(|t| t.inherit == Inherit::None)?;
+    let tag = crate::model::empty_play_tag(g)?;
     let v = tag.value.as_ref()?;
-    let empty = play.entries.is_empty() && play.stray.is_empty() && play.notes.is_empty();
-    if !(empty
-        && v.range.start <= r.start
-        && r.end <= v.range.end
-        && matches!(v.raw.trim(), "" | "?"))
-    {
+    if !(v.range.start <= r.start && r.end <= v.range.end) {
         return None;
     }
     Some(mk(
@@ -893,21 +884,6 @@ fn seat_of(v: Option<&str>, parse: fn(&str) -> values::Parsed<values::SeatTag>) 
     v.and_then(|v| parse(v).value).map(|s| s.seat)
 }
 
-/// The auction of `g` ends with four passes (or `AP` at its start): the
-/// Contract is then `Pass`, Declarer and Result `""` (§3.4.13-15).
-pub fn passed_out(text: &str, g: &Game) -> bool {
-    matches!(auction_outcome(text, g), Some(FinalContract::PassedOut))
-}
-
-fn auction_outcome(text: &str, g: &Game) -> Option<FinalContract> {
-    let a = g.auction.as_ref()?;
-    let tag = g.tags.get(a.tag).filter(|t| t.inherit == Inherit::None)?;
-    let first = seat_of(tag.effective(), values::parse_auction_seat)?;
-    let dealer = seat_of(g.value("Dealer"), values::parse_dealer);
-    let (items, _) = typed::auction_items(text, a);
-    bridge::analyze_auction(dealer, first, &items).contract
-}
-
 /// Declarer's tricks when the play decides them: all tricks played (or a
 /// claim whose outcome is forced), `declarer` playing in `strain`.
 fn play_tricks(text: &str, g: &Game, strain: Option<Strain>, declarer: Seat) -> Option<u8> {
@@ -935,7 +911,7 @@ fn play_tricks(text: &str, g: &Game, strain: Option<Strain>, declarer: Seat) -> 
 }
 
 fn facts(text: &str, g: &Game) -> Facts {
-    let outcome = auction_outcome(text, g);
+    let outcome = typed::auction_outcome(text, g);
     let tag_contract = g
         .value("Contract")
         .and_then(|v| values::parse_contract(v).value)
@@ -1019,7 +995,7 @@ fn play_supports_tag(g: &Game, new: Option<Seat>) -> bool {
 }
 
 fn fix_declarer(text: &str, g: &Game) -> Option<Fix> {
-    let outcome = auction_outcome(text, g)?;
+    let outcome = typed::auction_outcome(text, g)?;
     let tag = tag_of(g, "Declarer")?;
     let new = declarer_value(outcome, g);
     let new_seat = values::parse_declarer(&new).value.and_then(|d| d.seat);
@@ -1033,7 +1009,7 @@ fn fix_declarer(text: &str, g: &Game) -> Option<Fix> {
 }
 
 fn fix_contract(text: &str, g: &Game) -> Option<Fix> {
-    let outcome = auction_outcome(text, g)?;
+    let outcome = typed::auction_outcome(text, g)?;
     let tag = tag_of(g, "Contract")?;
     let new = contract_value(outcome);
     // With a play section and a Result, another denomination changes who
