@@ -686,7 +686,7 @@ fn every_help_example_exits_as_its_help_says() {
         "pbn fmt --export-header --stdout game.pbn > export.pbn",
         "pbn dd --stdout game.pbn > analysed.pbn",
         "pbn convert game.pbn -o deals.rbn",
-        "pbn convert game.pbn -o board.lin",
+        "pbn convert --allow-loss game.pbn -o board.lin",
     ] {
         let out = sh(setup);
         assert!(

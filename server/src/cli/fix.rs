@@ -149,7 +149,7 @@ pub fn run(
     let to_stdout = mode.write && !inputs.iter().any(|i| matches!(i, Input::Stdin));
     let counts = [errors, warnings, infos, hints];
     if to_stdout && mode.json {
-        super::check::print_json(&reports, counts, games);
+        super::report::print_json(&reports, counts, games);
     } else if to_stdout {
         print_human(
             &reports,
