@@ -128,14 +128,16 @@ fn missing(input: &str, output: &str) -> Vec<String> {
                 ));
             }
         }
-        // Comments: each input comment is an output comment.
-        let mut left: BTreeMap<&str, usize> = BTreeMap::new();
+        // Comments: each input comment is an output comment, word for word
+        // (a line over 255 characters is wrapped at its spaces, §2.3).
+        let words = |c: &str| c.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut left: BTreeMap<String, usize> = BTreeMap::new();
         for c in &comments {
-            *left.entry(c).or_default() += 1;
+            *left.entry(words(c)).or_default() += 1;
         }
         for c in &g.comments {
             let c = input[c.range.clone()].trim_end();
-            match left.get_mut(c) {
+            match left.get_mut(&words(c)) {
                 Some(k) if *k > 0 => *k -= 1,
                 _ => lost.push(format!("game {n}: comment {c}")),
             }
