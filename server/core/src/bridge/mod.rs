@@ -64,7 +64,7 @@ mod examples_tests;
 pub use auction::{analyze_auction, AuctionAnalysis, AuctionItem, AuctionToken, FinalContract};
 pub use contract_bridge::auction::Call;
 pub use contract_bridge::{Bid, Card, Contract, Hand, Level, Penalty, Rank, Seat, Strain, Suit};
-pub use play::{analyze_play, PlayAnalysis, PlayItem, PlayToken, Trick};
+pub use play::{analyze_play, rotation, PlayAnalysis, PlayItem, PlayToken, Trick};
 pub use tags::{
     compare_contract, compare_result, ContractTag, DeclarerTag, ResultForm, ResultTag, TagMismatch,
 };
@@ -116,6 +116,14 @@ impl Issues {
             .iter()
             .find(|(c, _)| c.code == code)
             .map_or(0, |(_, n)| n.saturating_sub(ISSUE_CAP))
+    }
+
+    /// How many issues of `code` were found, kept or not.
+    pub fn found(&self, code: &str) -> usize {
+        self.found
+            .iter()
+            .find(|(c, _)| c.code == code)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// Every issue found, kept or not.

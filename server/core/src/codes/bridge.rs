@@ -206,6 +206,20 @@ codes! {
         good: "[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n\
                [Declarer \"S\"]\n[Contract \"5HX\"]\n[Play \"W\"]\nSK H3 S4 S3\n*\n";
 
+    ROTATED_DEAL = "PBN0612", "rotated-deal", Error, Play, "§3.4.11",
+        "the play fits the Deal only with its hands rotated",
+        "The Deal tag gives each hand to a player (§3.4.11) and the play section's columns \
+         give each card to a player (§3.6). When cards come from the wrong hands or revoke \
+         trick after trick, yet every card fits once each player is given the hand the Deal \
+         gives the player one, two or three seats clockwise from him, the program that wrote \
+         the file rotated the Deal (a dealer or a first seat taken as another). This is one \
+         mistake, reported once instead of a revoke or a wrong hand per card; its fix \
+         rotates the Deal, which changes who held what, so it is unsafe.",
+        bad: "[Deal \"W:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n\
+              [Declarer \"S\"]\n[Contract \"7NT\"]\n[Play \"W\"]\nHA D2 C2 S2\nHK D3 C3 S3\n*\n",
+        good: "[Deal \"W:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432...\"]\n\
+               [Declarer \"S\"]\n[Contract \"7NT\"]\n[Play \"W\"]\nHA D2 C2 S2\nHK D3 C3 S3\n*\n";
+
     // ----- PBN09xx: consistency between tags --------------------------------
     DECLARER_MISMATCH = "PBN0901", "declarer-mismatch", Error, Consistency, "§3.4.13",
         "Declarer tag differs from the declarer of the auction",

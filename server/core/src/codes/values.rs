@@ -269,7 +269,10 @@ codes! {
          Percentage*, Total* and Mean* decimal numbers, Time/TotalTime HH:MM:SS, MM:SS \
          or SS, Contract, Declarer, Result and Denomination as in the tags. An unknown \
          element is `?`, an irrelevant one `-`, and an artificial score is preceded by \
-         `^` (§5.2).",
+         `^` (§5.2). Against the reference verifier: an ActionTable's Card column holds a \
+         card (§5.3: \"card as defined in play section\"), so a suit alone (`D`, \"lead a \
+         diamond\") is flagged although the verifier accepts it; an ActionTable's Rank may \
+         be 0 (the standard's author ends one with a row of zeros, which §5.3 allows).",
         bad: "[ScoreTable \"Rank\\2R;Score_NS\\5R\"]\n 1   abc\n",
         good: "[ScoreTable \"Rank\\2R;Score_NS\\5R\"]\n 1   420\n";
 

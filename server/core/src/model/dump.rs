@@ -622,6 +622,12 @@ fn sections_of(game: &Game) -> BTreeMap<&str, SectionDump<'_>> {
             continue;
         }
         let tag = &game.tags[section.tag];
+        // Free text after a tag that takes no section data (`Generated 16
+        // hands` after Site): no part of the game, kept as a comment by
+        // PBN0209's fix.
+        if crate::spec::tags::takes_no_section_data(&tag.name) {
+            continue;
+        }
         sections
             .entry(tag.name.as_str())
             .or_insert(SectionDump { game, tag, section });

@@ -329,24 +329,50 @@ fn star_after_call(ctx: &GameCtx<'_>, a: &crate::model::Auction, out: &mut Vec<D
     }
 }
 
-fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
-    let Some(p) = &g.play else { return };
-    if p.tag == usize::MAX {
-        return;
-    }
-    let tag = &g.tags[p.tag];
-    let Some(first) = tag
+/// What the play analysis of `g` reads: the Play tag, its seat and the
+/// Deal's hands.
+fn play_input<'g>(
+    g: &'g Game,
+) -> Option<(
+    &'g crate::model::Play,
+    &'g crate::model::Tag,
+    Seat,
+    [Option<bridge::Hand>; 4],
+)> {
+    let p = g.play.as_ref()?;
+    let tag = g.tags.get(p.tag)?;
+    let first = tag
         .effective()
-        .and_then(|v| values::parse_play_seat(v).value)
-        .map(|s| s.seat)
-    else {
-        return;
-    };
+        .and_then(|v| values::parse_play_seat(v).value)?
+        .seat;
     let hands = g
         .value("Deal")
         .and_then(|v| values::parse_deal(v).value)
         .map(|d| d.hands)
         .unwrap_or([None; 4]);
+    Some((p, tag, first, hands))
+}
+
+/// PBN0612: the seats by which the play shows the Deal's hands rotated
+/// ([`bridge::rotation`]).
+pub fn deal_rotation(text: &str, g: &Game) -> Option<usize> {
+    let (p, _, first, hands) = play_input(g)?;
+    let t = tags(g);
+    let (items, _) = crate::model::typed::play_items(text, p);
+    let playing = t.declarer.and_then(DeclarerTag::playing_seat);
+    bridge::rotation(
+        &hands,
+        t.strain.and_then(Strain::suit),
+        playing,
+        first,
+        &items,
+    )
+}
+
+fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
+    let Some((p, tag, first, hands)) = play_input(g) else {
+        return;
+    };
     let (items, readings) = crate::model::typed::play_items(ctx.text, p);
     let ranges: Vec<Range<usize>> = p.entries.iter().map(|e| e.range.clone()).collect();
     reading_diagnostics(
@@ -363,6 +389,27 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     );
     let trump = t.strain.and_then(Strain::suit);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
+    // A Deal whose hands the play shows rotated is one mistake (PBN0612):
+    // the play is then read with the hands it fits.
+    let rotated = bridge::rotation(&hands, trump, playing, first, &items);
+    let hands = match rotated {
+        Some(k) => std::array::from_fn(|s| hands[(s + k) % 4]),
+        None => hands,
+    };
+    if let (Some(k), Some(deal)) = (rotated, tag_range(g, "Deal")) {
+        let seats = if k == 1 { "seat" } else { "seats" };
+        ctx.push(
+            out,
+            Diagnostic::new(
+                &c::ROTATED_DEAL,
+                deal,
+                format!(
+                    "the play fits this Deal only with its hands rotated by {k} {seats}: each player held the hand given to the player {k} {seats} clockwise from him (§3.4.11, §3.6)"
+                ),
+            )
+            .with_related(tag.range.clone(), "the play"),
+        );
+    }
     let analysis = analyze_play(&hands, trump, playing, first, &items);
     let at = |i: usize| {
         p.entries

@@ -19,6 +19,7 @@
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
 //! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
+//! | PBN0612           | the Deal's hands rotated so that the play fits them (unsafe: it changes who held what) |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
@@ -122,7 +123,7 @@ pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0201", FixKind::Unsafe),
     ("PBN0202", FixKind::Either),
     ("PBN0205", FixKind::Unsafe),
-    ("PBN0209", FixKind::Unsafe),
+    ("PBN0209", FixKind::Safe),
     ("PBN0211", FixKind::Safe),
     ("PBN0302", FixKind::Safe),
     ("PBN0303", FixKind::Unsafe),
@@ -137,6 +138,7 @@ pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0412", FixKind::Safe),
     ("PBN0511", FixKind::Unsafe),
     ("PBN0520", FixKind::Safe),
+    ("PBN0612", FixKind::Unsafe),
     ("PBN0620", FixKind::Safe),
     ("PBN0709", FixKind::Unsafe),
     ("PBN0901", FixKind::Unsafe),
@@ -186,6 +188,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0405" => one(deal_ten(text, g, &r)),
         "PBN0411" => one(empty_hand(text, g, &r)),
         "PBN0412" => one(deal_read_form(g, &r)),
+        "PBN0612" => one(rotate_deal(text, g, &r)),
         "PBN0709" => one(add_note(text, g, &r)),
         "PBN0511" => one(star_as_alert(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
@@ -210,13 +213,13 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0006"
             | "PBN0201"
             | "PBN0205"
-            | "PBN0209"
             | "PBN0303"
             | "PBN0406"
             | "PBN0407"
             | "PBN0408"
             | "PBN0709"
             | "PBN0511"
+            | "PBN0612"
             | "PBN0908"
             | "PBN0901"
             | "PBN0902"
@@ -1340,6 +1343,24 @@ fn deal_cards(g: &Game, r: &Range<usize>) -> Option<Fix> {
         (None, None) => return None,
     };
     set_value_fix(tag, &c.value, title, false)
+}
+
+/// PBN0612: each seat given the hand the Deal gives the seat the play
+/// shows it held, written in the Deal's own first seat.
+fn rotate_deal(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
+    let tag = tag_at_value(g, r).filter(|t| t.name == "Deal" && t.inherit == Inherit::None)?;
+    let k = super::bridge::deal_rotation(text, g)?;
+    let mut deal = values::parse_deal(&tag.value.as_ref()?.raw).value?;
+    let hands = deal.hands;
+    deal.hands = std::array::from_fn(|s| hands[(s + k) % 4]);
+    let new = deal.export_form(deal.first)?;
+    let seats = if k == 1 { "seat" } else { "seats" };
+    set_value_fix(
+        tag,
+        &new,
+        format!("Rotate the Deal's hands by {k} {seats}: \"{new}\""),
+        true,
+    )
 }
 
 fn deal_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {

@@ -190,7 +190,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let name = g.tags[s.tag].name.as_str();
-        if MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name) || name == "Note" {
+        if crate::spec::tags::takes_no_section_data(name) || name == "Note" {
             let r = s
                 .elements
                 .first()

@@ -86,6 +86,14 @@ pub const SUPPLEMENTAL: [&str; 43] = [
     "AnnotatorNA",
 ];
 
+/// A tag of chapters 3 and 4 that takes no section data (§5.1): text
+/// after it is free text that belongs in a comment (PBN0209). `Note`
+/// takes none either, but a line after a note is often the note's own
+/// continuation, which the checker leaves as written.
+pub fn takes_no_section_data(name: &str) -> bool {
+    MANDATORY.contains(&name) || SUPPLEMENTAL.contains(&name)
+}
+
 /// Application-specific tags of chapter 4.7 and table tags of chapter 5.
 pub const MISC_AND_TABLES: [&str; 10] = [
     "Application",

@@ -261,6 +261,43 @@ pub fn analyze_play(
     by_tag.analysis
 }
 
+/// The seats by which the Deal's hands appear rotated: the `k` (1 to 3)
+/// such that the play fits the hands when each seat holds the hand the
+/// Deal gives the seat `k` places clockwise from it, where as given at
+/// least two cards come from the wrong hand or revoke. Needs all four hands
+/// and two tricks or more of known cards; `None` otherwise or when no
+/// rotation, or more than one, fits.
+pub fn rotation(
+    hands: &[Option<Hand>; 4],
+    trump: Option<Suit>,
+    declarer: Option<Seat>,
+    first: Seat,
+    items: &[PlayItem],
+) -> Option<usize> {
+    if hands.iter().any(Option::is_none)
+        || items
+            .iter()
+            .filter(|i| matches!(i.token, PlayToken::Card(_)))
+            .count()
+            < 8
+    {
+        return None;
+    }
+    let misfits = |a: &PlayAnalysis| {
+        a.issues.found(crate::codes::bridge::CARD_NOT_IN_HAND.code)
+            + a.issues.found(crate::codes::bridge::UNMARKED_REVOKE.code)
+    };
+    if misfits(&analyze_play(hands, trump, declarer, first, items)) < 2 {
+        return None;
+    }
+    let mut fits = (1..4).filter(|&k| {
+        let rotated: [Option<Hand>; 4] = std::array::from_fn(|s| hands[(s + k) % 4]);
+        misfits(&analyze_play(&rotated, trump, declarer, first, items)) == 0
+    });
+    let k = fits.next()?;
+    fits.next().is_none().then_some(k)
+}
+
 struct Run {
     analysis: PlayAnalysis,
     ambiguous_opening_lead: bool,

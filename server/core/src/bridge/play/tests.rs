@@ -466,3 +466,29 @@ fn unknown_cards() {
     let a = run(SCHIPHOL, t, South, West, "SK - S4 S3 C5 C2 C7 CK *");
     assert_eq!(found(&a), vec![(6, c::CARD_NOT_IN_HAND.code)]);
 }
+
+/// A play that fits the §1.2 deal fits nothing else; the same play against
+/// the deal written one, two or three seats off is found rotated by that
+/// many seats, and a play of one trick is too short to tell.
+#[test]
+fn rotation_finds_the_seats_the_deal_is_off() {
+    let play = items(SCHIPHOL_PLAY);
+    let right = hands(SCHIPHOL);
+    let trump = Some(Suit::Hearts);
+    assert_eq!(rotation(&right, trump, Some(South), West, &play), None);
+    for k in 1..4 {
+        // The hand of seat s written at seat s + k.
+        let off: [Option<Hand>; 4] = std::array::from_fn(|s| right[(s + 4 - k) % 4]);
+        assert_eq!(
+            rotation(&off, trump, Some(South), West, &play),
+            Some(k),
+            "written {k} seats off"
+        );
+    }
+    let off: [Option<Hand>; 4] = std::array::from_fn(|s| right[(s + 3) % 4]);
+    let one_trick = items("SK H3 S4 S3 *");
+    assert_eq!(rotation(&off, trump, Some(South), West, &one_trick), None);
+    let mut unknown = off;
+    unknown[0] = None;
+    assert_eq!(rotation(&unknown, trump, Some(South), West, &play), None);
+}
