@@ -38,6 +38,9 @@ pub struct Backend {
     /// tests that drive the `LspService` directly.
     output: Option<Output>,
     publish: Arc<Publisher>,
+    /// The last `semanticTokens/full` answer of each document (for
+    /// `full/delta`).
+    tokens: Arc<requests::semantic_tokens::Results>,
 }
 
 /// Per document: when it last changed (for the debounce) and the JSON of
@@ -45,12 +48,27 @@ pub struct Backend {
 #[derive(Default)]
 struct Publisher {
     docs: std::sync::Mutex<std::collections::HashMap<Uri, PublishState>>,
+    /// The client pulls diagnostics (`textDocument/diagnostic`, LSP 3.17):
+    /// none are pushed.
+    pull: std::sync::atomic::AtomicBool,
+    /// The client accepts `workspace/diagnostic/refresh` (asked when the
+    /// double-dummy diagnostics join).
+    refresh: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
 struct PublishState {
     last_change: Option<std::time::Instant>,
     cache: super::notifications::diagnostics::JsonCache,
+    /// What the last publication without `cache` sent
+    /// ([`super::notifications::diagnostics::fingerprint_of`]).
+    last_sent: Option<u64>,
+}
+
+impl Publisher {
+    fn pulled(&self) -> bool {
+        self.pull.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 impl Backend {
@@ -66,6 +84,7 @@ impl Backend {
             state,
             output: None,
             publish: Arc::default(),
+            tokens: Arc::default(),
         }
     }
 
@@ -104,6 +123,18 @@ impl Backend {
                 (d.uri.clone(), d.version)
             };
             self.schedule_diagnostics(uri, version);
+        }
+        // A client that pulls asks again (the new settings may change them).
+        if self.publish.pulled()
+            && self
+                .publish
+                .refresh
+                .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let _ = client.workspace_diagnostic_refresh().await;
+            });
         }
     }
 
@@ -168,6 +199,27 @@ impl Backend {
             if snap.version != version {
                 return;
             }
+            if publish.pulled() {
+                // The client asks: check now, so that its pull answers at
+                // once; ask it to pull again once the double-dummy
+                // diagnostics join.
+                let joined = tokio::task::spawn_blocking(move || {
+                    snap.checked();
+                    snap.dd_diagnostics(false).is_none() && snap.dd_diagnostics(true).is_some()
+                })
+                .await;
+                if joined.unwrap_or(false)
+                    && publish.refresh.load(std::sync::atomic::Ordering::Relaxed)
+                {
+                    let client = client.clone();
+                    tokio::spawn(async move {
+                        let _ = client.workspace_diagnostic_refresh().await;
+                    });
+                }
+                prefetch_dd_later(state.clone(), client.clone(), uri.clone(), version);
+                fill_format_later(state, client, uri, version);
+                return;
+            }
             if let Some(output) = output {
                 let _ = tokio::task::spawn_blocking(move || {
                     // Checked outside the lock; serialised and sent under it,
@@ -182,10 +234,15 @@ impl Backend {
                             return; // a newer version, or closed
                         }
                         let entry = docs.entry(snap.uri.clone()).or_default();
-                        let _ = output.send(super::notifications::diagnostics::publish_frame(
-                            snap,
-                            &mut entry.cache,
-                        ));
+                        // Not again when they did not change.
+                        if let Some(frame) =
+                            super::notifications::diagnostics::publish_frame_if_changed(
+                                snap,
+                                &mut entry.cache,
+                            )
+                        {
+                            let _ = output.send(frame);
+                        }
                     };
                     // With `[check] dd`: the double-dummy diagnostics join
                     // at once when every deal is solved already, else in a
@@ -208,11 +265,20 @@ impl Backend {
             .await;
             let Ok((snap, diags)) = diags else { return };
             let current = |v: i32| state.snapshot(&uri).is_some_and(|c| c.version == v);
+            // Not again when they did not change.
+            let changed = |diags: &[Diagnostic]| {
+                let f = super::notifications::diagnostics::fingerprint_of(diags);
+                let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
+                let entry = docs.entry(uri.clone()).or_default();
+                entry.last_sent.replace(f) != Some(f)
+            };
             let v = snap.version;
             if current(v) {
-                client
-                    .publish_diagnostics(uri.clone(), diags, Some(v))
-                    .await;
+                if changed(&diags) {
+                    client
+                        .publish_diagnostics(uri.clone(), diags, Some(v))
+                        .await;
+                }
                 prefetch_dd_later(state.clone(), client.clone(), uri.clone(), v);
                 fill_format_later(state.clone(), client.clone(), uri.clone(), v);
             }
@@ -224,7 +290,7 @@ impl Backend {
                 })
                 .await;
                 if let Ok(Some(diags)) = diags {
-                    if current(v) {
+                    if current(v) && changed(&diags) {
                         client.publish_diagnostics(uri, diags, Some(v)).await;
                     }
                 }
@@ -379,6 +445,31 @@ impl LanguageServer for Backend {
                 s.apply_json(opts);
             }
         }
+        let text_document = params.capabilities.text_document.as_ref();
+        let pull = text_document.is_some_and(|t| t.diagnostic.is_some());
+        self.publish
+            .pull
+            .store(pull, std::sync::atomic::Ordering::Relaxed);
+        let refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.diagnostics.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false);
+        self.publish
+            .refresh
+            .store(refresh, std::sync::atomic::Ordering::Relaxed);
+        let mut capabilities = capabilities(encoding);
+        if pull {
+            capabilities.diagnostic_provider =
+                Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("pbn".into()),
+                    inter_file_dependencies: false,
+                    workspace_diagnostics: false,
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }));
+        }
         let dynamic_watch = params
             .capabilities
             .workspace
@@ -394,7 +485,7 @@ impl LanguageServer for Backend {
             watch_parent(pid);
         }
         Ok(InitializeResult {
-            capabilities: capabilities(encoding),
+            capabilities,
             server_info: Some(ServerInfo {
                 name: "pbn".into(),
                 version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -485,6 +576,7 @@ impl LanguageServer for Backend {
             .lock()
             .expect("documents lock")
             .remove(&uri);
+        self.tokens.forget(&uri);
         if let Some(d) = closed {
             // Its snapshots are stale: work on them stops, nothing of them
             // is published.
@@ -690,8 +782,23 @@ impl LanguageServer for Backend {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri.clone();
-        self.on_snapshot(&uri, move |s| requests::semantic_tokens::full(s, params))
-            .await
+        let results = self.tokens.clone();
+        self.on_snapshot(&uri, move |s| {
+            requests::semantic_tokens::full(s, &results, params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri.clone();
+        let results = self.tokens.clone();
+        self.on_snapshot(&uri, move |s| {
+            requests::semantic_tokens::full_delta(s, &results, params)
+        })
+        .await
     }
 
     async fn semantic_tokens_range(
@@ -701,6 +808,51 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri.clone();
         self.on_snapshot(&uri, move |s| requests::semantic_tokens::range(s, params))
             .await
+    }
+
+    /// `textDocument/diagnostic` (LSP 3.17): `unchanged` when the client's
+    /// previous result is still right, else the full report with its id.
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        use super::notifications::diagnostics;
+        let uri = params.text_document.uri.clone();
+        let previous = params.previous_result_id;
+        let publish = self.publish.clone();
+        let report = self
+            .on_snapshot(&uri, move |snap| {
+                // Checked outside the lock (the first check of a large
+                // document takes a while).
+                snap.checked();
+                let id = {
+                    let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
+                    let entry = docs.entry(snap.uri.clone()).or_default();
+                    diagnostics::result_id(snap, &mut entry.cache)
+                };
+                Some(if previous.as_deref() == Some(id.as_str()) {
+                    DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                        related_documents: None,
+                        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                            result_id: id,
+                        },
+                    })
+                } else {
+                    DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                        related_documents: None,
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: Some(id),
+                            items: diagnostics::to_lsp(snap),
+                        },
+                    })
+                })
+            })
+            .await?;
+        // A document that is not open has none.
+        let report = report.unwrap_or_else(|| {
+            DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport::default())
+        });
+        Ok(DocumentDiagnosticReportResult::Report(report))
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

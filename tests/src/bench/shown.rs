@@ -53,6 +53,19 @@ fn cell(n: &Counts) -> String {
     )
 }
 
+/// Diagnostics on open over every shared-corpus file: each listed (the
+/// readable forms as errors) and grouped, in total.
+pub fn corpus_totals() -> Result<(usize, usize), String> {
+    let dir = pbn_tests::corpus::corpus_dir().ok_or("no shared corpus")?;
+    let (mut before, mut after) = (0, 0);
+    for rel in pbn_tests::corpus::corpus_files(&dir) {
+        let bytes = std::fs::read(dir.join(&rel)).map_err(|e| e.to_string())?;
+        before += counts(&bytes, true).1.iter().sum::<usize>();
+        after += counts(&bytes, false).1.iter().sum::<usize>();
+    }
+    Ok((before, after))
+}
+
 pub fn run(args: &Args) -> Result<String, String> {
     let mut rows: Vec<(String, Vec<u8>)> = Vec::new();
     if let Some(dir) = pbn_tests::corpus::corpus_dir() {

@@ -22,6 +22,7 @@
 //! cargo run --release -p pbn-tests --bin pbn-bench -- dd --quick      # CI smoke run (no endplay)
 //! cargo run --release -p pbn-tests --bin pbn-bench -- hostile [--big]  # --big: 50 MB shapes, slow
 //! cargo run --release -p pbn-tests --bin pbn-bench -- shown --no-write   # diagnostics on open
+//! cargo run --release -p pbn-tests --bin pbn-bench -- lsp-quiet   # bytes per keystroke, screenful
 //! ```
 //!
 //! Larger subcommands live in `tests/src/bench/NAME.rs`.
@@ -72,6 +73,11 @@ const SUBCOMMANDS: &[(&str, &str, Subcommand)] = &[
         hostile::run,
     ),
     (
+        "lsp-quiet",
+        "what the language server sends when little changed; screenful tokens; code-action lists",
+        lsp_quiet::run,
+    ),
+    (
         "shown",
         "diagnostics shown on open, each listed and grouped (file-wide patterns)",
         shown::run,
@@ -93,6 +99,8 @@ mod fmt;
 mod hostile;
 #[path = "../bench/lsp.rs"]
 mod lsp;
+#[path = "../bench/lsp_quiet.rs"]
+mod lsp_quiet;
 #[path = "../bench/scaling.rs"]
 mod scaling;
 #[path = "../bench/shown.rs"]

@@ -1,6 +1,12 @@
 //! `textDocument/publishDiagnostics`: exactly what `pbn check` reports
 //! (same code path), with the code, related information and the
 //! `Unnecessary` tag for unused notes.
+//!
+//! Nothing is sent again for nothing: a document's diagnostics are
+//! published only when their JSON differs from the last publication
+//! ([`publish_frame_if_changed`]), and a pull (`textDocument/diagnostic`,
+//! LSP 3.17) answers `unchanged` when the client's `previousResultId` is
+//! the [`result_id`] of the current diagnostics (a hash of their JSON).
 
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
@@ -105,6 +111,8 @@ fn with_ranges(
 pub struct JsonCache {
     pieces: HashMap<(usize, u8), Template>,
     map: std::collections::HashMap<u64, Arc<str>>,
+    /// The [`Message::fingerprint`] of the last publication.
+    last: Option<u64>,
 }
 
 /// A lasting segment's JSON (its diagnostics joined by commas) as last
@@ -211,6 +219,44 @@ pub fn publish_json(snap: &Snapshot, cache: &mut JsonCache) -> String {
 /// into one buffer (the body of a large document is megabytes).
 pub fn publish_frame(snap: &Snapshot, cache: &mut JsonCache) -> crate::lsp::transport::Chunks {
     let message = Message::of(snap, cache);
+    cache.last = Some(message.fingerprint());
+    frame_of(message)
+}
+
+/// [`publish_frame`], or `None` when the diagnostics are those `cache`
+/// last published (whatever the version): the client has them already.
+pub fn publish_frame_if_changed(
+    snap: &Snapshot,
+    cache: &mut JsonCache,
+) -> Option<crate::lsp::transport::Chunks> {
+    let message = Message::of(snap, cache);
+    let fingerprint = message.fingerprint();
+    if cache.last == Some(fingerprint) {
+        return None;
+    }
+    cache.last = Some(fingerprint);
+    Some(frame_of(message))
+}
+
+/// The result id of the snapshot's diagnostics for a pull: the same for
+/// the same diagnostics (positions included), in any version.
+pub fn result_id(snap: &Snapshot, cache: &mut JsonCache) -> String {
+    format!("{:016x}", Message::of(snap, cache).fingerprint())
+}
+
+/// The hash of a list of diagnostics as [`to_lsp`] has them, for
+/// publications that do not go through [`JsonCache`].
+pub fn fingerprint_of(diags: &[Diagnostic]) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    h.write(
+        serde_json::to_string(diags)
+            .expect("diagnostics serialise")
+            .as_bytes(),
+    );
+    h.finish()
+}
+
+fn frame_of(message: Message) -> crate::lsp::transport::Chunks {
     let header = format!("Content-Length: {}\r\n\r\n{}", message.len(), message.head);
     let comma: Arc<[u8]> = Arc::from(&b","[..]);
     let mut out: crate::lsp::transport::Chunks = Vec::with_capacity(2 * message.parts.len() + 2);
@@ -234,6 +280,20 @@ struct Message {
 
 impl Message {
     const TAIL: &'static str = "]}}";
+
+    /// A hash of the diagnostics' JSON (the parts joined by commas; not the
+    /// head, which holds the version): equal for equal JSON however it is
+    /// cut into parts (SipHash's `write` is a byte stream).
+    fn fingerprint(&self) -> u64 {
+        let mut h = std::hash::DefaultHasher::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                h.write(b",");
+            }
+            h.write(p.as_bytes());
+        }
+        h.finish()
+    }
 
     /// The length in bytes.
     fn len(&self) -> usize {

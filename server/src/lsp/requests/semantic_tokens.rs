@@ -39,9 +39,14 @@
 //! it piece by piece on every core (and stops when a newer version
 //! arrives); the range request, which clients send for the visible part of
 //! a large document, parses only the pieces the range touches.
+//!
+//! `full` answers carry a result id; `full/delta` (LSP 3.16) answers the
+//! tokens that changed since the answer of that id ([`delta`]: one edit,
+//! from the first token that differs to the last), or all of them when the
+//! id is not the document's latest ([`Results`] keeps one per document).
 
 use crate::lsp::snapshot::Snapshot;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use tower_lsp_server::ls_types::*;
 use tree_sitter::{Query, QueryCursor, StreamingIterator};
 
@@ -77,7 +82,7 @@ pub fn register(caps: &mut ServerCapabilities) {
             work_done_progress_options: WorkDoneProgressOptions::default(),
             legend: legend(),
             range: Some(true),
-            full: Some(SemanticTokensFullOptions::Bool(true)),
+            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
         },
     ));
 }
@@ -307,11 +312,103 @@ fn tokens_in(snap: &Snapshot, range: Option<std::ops::Range<usize>>) -> Option<V
     done.then_some(data)
 }
 
-pub fn full(snap: &Snapshot, _params: SemanticTokensParams) -> Option<SemanticTokensResult> {
+/// An answer's result id and tokens.
+type Answer = (String, Arc<Vec<SemanticToken>>);
+
+/// The last full answer of each document, for the next delta request.
+#[derive(Default)]
+pub struct Results {
+    docs: std::sync::Mutex<std::collections::HashMap<Uri, Answer>>,
+    next: std::sync::atomic::AtomicU64,
+}
+
+impl Results {
+    /// Keeps `data` as the latest answer for `uri`; returns its result id.
+    fn keep(&self, uri: &Uri, data: Arc<Vec<SemanticToken>>) -> String {
+        let id = self
+            .next
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .to_string();
+        self.docs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri.clone(), (id.clone(), data));
+        id
+    }
+
+    /// The tokens of the answer `id` for `uri`, if it is the latest.
+    fn get(&self, uri: &Uri, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
+        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        docs.get(uri)
+            .filter(|(kept, _)| kept == id)
+            .map(|(_, d)| d.clone())
+    }
+
+    /// Forgets a closed document's tokens.
+    pub fn forget(&self, uri: &Uri) {
+        self.docs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(uri);
+    }
+}
+
+pub fn full(
+    snap: &Snapshot,
+    results: &Results,
+    _params: SemanticTokensParams,
+) -> Option<SemanticTokensResult> {
+    let data = Arc::new(tokens_in(snap, None)?);
+    let id = results.keep(&snap.uri, data.clone());
     Some(SemanticTokensResult::Tokens(SemanticTokens {
-        result_id: None,
-        data: tokens_in(snap, None)?,
+        result_id: Some(id),
+        data: Arc::unwrap_or_clone(data),
     }))
+}
+
+/// `full/delta`: the edits from the answer `previous_result_id` to the
+/// current tokens, or the whole tokens when that answer is not kept.
+pub fn full_delta(
+    snap: &Snapshot,
+    results: &Results,
+    params: SemanticTokensDeltaParams,
+) -> Option<SemanticTokensFullDeltaResult> {
+    let old = results.get(&snap.uri, &params.previous_result_id);
+    let data = Arc::new(tokens_in(snap, None)?);
+    let id = results.keep(&snap.uri, data.clone());
+    Some(match old {
+        Some(old) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+            result_id: Some(id),
+            edits: delta(&old, &data),
+        }),
+        None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+            result_id: Some(id),
+            data: Arc::unwrap_or_clone(data),
+        }),
+    })
+}
+
+/// The edit that turns `old` into `new`: the tokens between their common
+/// prefix and common suffix (none when they are equal). `start` and
+/// `deleteCount` count integers, five per token, as LSP has them.
+pub fn delta(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let deleted = old.len() - prefix - suffix;
+    let inserted = &new[prefix..new.len() - suffix];
+    if deleted == 0 && inserted.is_empty() {
+        return Vec::new();
+    }
+    vec![SemanticTokensEdit {
+        start: 5 * prefix as u32,
+        delete_count: 5 * deleted as u32,
+        data: Some(inserted.to_vec()),
+    }]
 }
 
 /// The tokens of the lines the range touches: a client asks for the
@@ -388,6 +485,7 @@ mod tests {
         let snap = snapshot(DOC, encoding);
         let Some(SemanticTokensResult::Tokens(t)) = full(
             &snap,
+            &Results::default(),
             SemanticTokensParams {
                 work_done_progress_params: Default::default(),
                 partial_result_params: Default::default(),
@@ -567,5 +665,30 @@ mod tests {
                 assert!(snap.forest.len() > 2, "several pieces");
             }
         }
+    }
+
+    /// The edit covers the tokens between the common prefix and suffix,
+    /// counted in integers; applied to the old data it gives the new.
+    #[test]
+    fn delta_is_the_changed_tokens_only() {
+        let t = |n: u32| SemanticToken {
+            delta_line: n,
+            delta_start: 0,
+            length: 1,
+            token_type: 0,
+            token_modifiers_bitset: 0,
+        };
+        let old = [t(0), t(1), t(2), t(3)];
+        assert!(delta(&old, &old).is_empty());
+        let new = [t(0), t(1), t(9), t(8), t(3)];
+        let edits = delta(&old, &new);
+        assert_eq!(edits.len(), 1);
+        assert_eq!((edits[0].start, edits[0].delete_count), (10, 5));
+        assert_eq!(edits[0].data.as_deref(), Some(&[t(9), t(8)][..]));
+        let removed = delta(&old, &[t(0), t(3)]);
+        assert_eq!((removed[0].start, removed[0].delete_count), (5, 10));
+        assert_eq!(removed[0].data.as_deref(), Some(&[][..]));
+        let appended = delta(&old[..2], &old);
+        assert_eq!((appended[0].start, appended[0].delete_count), (10, 0));
     }
 }
