@@ -17,6 +17,8 @@ pub struct LspClient {
     pub notifications: Vec<Value>,
     /// When each of `notifications` arrived (same order).
     arrivals: Vec<Instant>,
+    /// Requests from the server received so far (each answered with null).
+    pub server_requests: Vec<Value>,
     /// When the message last returned by [`LspClient::request`] or
     /// [`LspClient::wait_for`] arrived (for benchmarks).
     pub last_arrival: Option<Instant>,
@@ -81,6 +83,7 @@ impl LspClient {
             next_id: 1,
             notifications: Vec::new(),
             arrivals: Vec::new(),
+            server_requests: Vec::new(),
             last_arrival: None,
             timeout: TIMEOUT,
         }
@@ -133,6 +136,7 @@ impl LspClient {
             // A request from the server (e.g. workspace/configuration).
             let id = msg["id"].clone();
             self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+            self.server_requests.push(msg);
         } else {
             self.notifications.push(msg);
             self.arrivals.push(at);
@@ -159,6 +163,25 @@ impl LspClient {
                 }
                 Ok((msg, at)) => self.handle_other(msg, at),
                 Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for a notification"),
+                Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
+            }
+        }
+    }
+
+    /// Waits for a request from the server with `method` (answered with
+    /// null, like every other) and takes it out of `server_requests`.
+    pub fn wait_for_server_request(&mut self, method: &str) -> Value {
+        loop {
+            if let Some(i) = self
+                .server_requests
+                .iter()
+                .position(|m| m["method"] == method)
+            {
+                return self.server_requests.remove(i);
+            }
+            match self.messages.recv_timeout(self.timeout) {
+                Ok((msg, at)) => self.handle_other(msg, at),
+                Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for {method}"),
                 Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
             }
         }

@@ -327,3 +327,62 @@ fn an_edit_stops_the_background_work_of_the_old_version() {
     );
     c.shutdown();
 }
+
+/// An end position, spades trumps, North to lead: the ♠2 costs a trick.
+const PLAYED: &str = "[Deal \"N:2.A.. .KQ.. ..A2. 3...2\"]\n[Declarer \"W\"]\n[Contract \"S\"]\n[Play \"N\"]\nS2 HQ D2 S3\nHA HK DA C2\n";
+
+/// The labels of the `−N` hints of the whole of `uri`.
+fn cost_hints(c: &mut LspClient, uri: &str) -> Vec<String> {
+    let r = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}),
+    );
+    r["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h["label"].as_str())
+        .filter(|l| l.starts_with('−'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_client_is_asked_to_refresh_inlay_hints_once_the_play_is_solved() {
+    const REFRESH: &str = "workspace/inlayHint/refresh";
+    for support in [true, false] {
+        let mut c = LspClient::spawn();
+        c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null,
+                   "capabilities": {"workspace": {"inlayHint": {"refreshSupport": support}}}}),
+        );
+        c.notify("initialized", json!({}));
+        no_background(&mut c);
+        let uri = "file:///tmp/dd/refresh.pbn";
+        open(&mut c, uri, PLAYED);
+        let _ = c.diagnostics(uri, 1);
+        // The first request queues the play analysis and cannot have it.
+        assert_eq!(cost_hints(&mut c, uri), Vec::<String>::new());
+        if support {
+            c.wait_for_server_request(REFRESH);
+            assert_eq!(cost_hints(&mut c, uri), vec!["−1".to_owned()]);
+        } else {
+            let start = Instant::now();
+            while cost_hints(&mut c, uri).is_empty() {
+                assert!(start.elapsed() < Duration::from_secs(30), "never solved");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            // Time for a refresh sent after the analysis was stored.
+            std::thread::sleep(Duration::from_millis(300));
+            let _ = cost_hints(&mut c, uri);
+            assert!(
+                !c.server_requests.iter().any(|m| m["method"] == REFRESH),
+                "{:?}",
+                c.server_requests
+            );
+        }
+        c.shutdown();
+    }
+}

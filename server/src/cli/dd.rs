@@ -6,7 +6,9 @@ use super::write;
 use clap::Args;
 use pbn_core::dd::fill::{check_stated, fill_counted, Filled, GameReport};
 use pbn_core::dd::play::{annotate, Annotated, PlayEnd};
+use pbn_core::model::Document;
 use pbn_core::text::{decode, encode};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -115,23 +117,26 @@ fn report(name: &str, text: &str, g: &GameReport, check: bool, overwrite: bool) 
     }
 }
 
-pub fn run(args: DdArgs) -> ExitCode {
-    if args.leads {
-        return leads(&args.paths);
-    }
-    let inputs = match files::expand(&args.paths) {
-        Ok(v) => v,
-        Err(e) => {
-            errln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let progress = super::progress::Progress::start("solving double dummy");
-    let counts = progress.counts();
+/// One input of `pbn dd`, read and decoded.
+struct Loaded<'a> {
+    input: &'a Input,
+    bytes: Vec<u8>,
+    original: Option<write::Original>,
+    source: pbn_core::text::SourceText,
+}
+
+/// The loop of `pbn dd` over its inputs: each is read, decoded, parsed and
+/// lowered, and `solve` runs on its document under `catch_unwind` (a panic
+/// reports the file, leaves it unchanged and goes on with the next); `then`
+/// gets the input and what `solve` returned. Returns whether an input
+/// failed (`then` says so for its part).
+fn each_input<T>(
+    inputs: &[Input],
+    solve: impl Fn(&str, &str, &Document) -> T,
+    mut then: impl FnMut(&Loaded, T) -> bool,
+) -> bool {
     let mut failed = false;
-    let mut incomplete = 0;
-    let (mut changed, mut unchanged) = (0, 0);
-    for input in &inputs {
+    for input in inputs {
         let (bytes, original) = match write::read_input(input) {
             Ok(r) => r,
             Err(e) => {
@@ -140,37 +145,72 @@ pub fn run(args: DdArgs) -> ExitCode {
                 continue;
             }
         };
-        let name = input.display();
+        let name = input.display().to_string();
         let source = decode(&bytes);
-        let overwrite = args.overwrite && !args.check;
-        let result = std::panic::catch_unwind(|| {
-            let trees = pbn_core::syntax::parse_split(&source.text, usize::MAX);
-            let doc = pbn_core::model::lower(&trees, &source.text);
-            counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
-            if args.play {
-                let a = annotate(&doc, &source.text);
-                Filled {
-                    games: play_reports(&name, &source.text, &a, args.check),
-                    text: a.text,
-                }
-            } else if args.check {
-                let games = check_stated(&doc, &source.text, &counts.done);
-                Filled {
-                    text: String::new(),
-                    games,
-                }
-            } else {
-                fill_counted(&doc, &source.text, overwrite, &counts.done)
-            }
-        });
-        let filled = match result {
-            Ok(f) => f,
-            Err(_) => {
-                errln!("error: {name}: internal error while solving (file left unchanged; please report it)");
-                failed = true;
-                continue;
-            }
+        let text = source.text.as_str();
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let trees = pbn_core::syntax::parse_split(text, usize::MAX);
+            let doc = pbn_core::model::lower(&trees, text);
+            solve(&name, text, &doc)
+        }));
+        let Ok(solved) = result else {
+            errln!("error: {name}: internal error while solving (file left unchanged; please report it)");
+            failed = true;
+            continue;
         };
+        let loaded = Loaded {
+            input,
+            bytes,
+            original,
+            source,
+        };
+        failed |= then(&loaded, solved);
+    }
+    failed
+}
+
+pub fn run(args: DdArgs) -> ExitCode {
+    let inputs = match files::expand(&args.paths) {
+        Ok(v) => v,
+        Err(e) => {
+            errln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.leads {
+        return leads(&inputs);
+    }
+    let progress = super::progress::Progress::start("solving double dummy");
+    let counts = progress.counts();
+    let mut incomplete = 0;
+    let (mut changed, mut unchanged) = (0, 0);
+    let overwrite = args.overwrite && !args.check;
+    let solve = |name: &str, text: &str, doc: &Document| {
+        counts.total.fetch_add(doc.games.len(), Ordering::Relaxed);
+        if args.play {
+            let a = annotate(doc, text);
+            Filled {
+                games: play_reports(name, text, &a, args.check),
+                text: a.text,
+            }
+        } else if args.check {
+            let games = check_stated(doc, text, &counts.done);
+            Filled {
+                text: String::new(),
+                games,
+            }
+        } else {
+            fill_counted(doc, text, overwrite, &counts.done)
+        }
+    };
+    let failed = each_input(&inputs, solve, |loaded, filled: Filled| {
+        let Loaded {
+            input,
+            bytes,
+            original,
+            source,
+        } = loaded;
+        let name = input.display();
         for g in &filled.games {
             // Without --check, a game only completed is no news for --quiet.
             let news = args.check || !g.wrong.is_empty() || g.skipped.is_some();
@@ -182,30 +222,34 @@ pub fn run(args: DdArgs) -> ExitCode {
             }
         }
         if args.check {
-            continue;
+            return false;
         }
         let (out, lost) = encode(&filled.text, source.encoding);
         if write::unencodable(&name, lost, source.encoding) {
-            failed = true;
-            continue;
+            return true;
         }
         if matches!(input, Input::Stdin) || args.stdout {
             super::out::stdout(&out);
-            continue;
+            return false;
         }
-        if out == bytes {
+        if out == *bytes {
             unchanged += 1;
-            continue;
+            return false;
         }
-        let Some(original) = &original else { continue };
+        let Some(original) = original else {
+            return false;
+        };
         match write::replace(original, &out, args.force) {
-            Ok(()) => changed += 1,
+            Ok(()) => {
+                changed += 1;
+                false
+            }
             Err(e) => {
                 errln!("error: {name}: {}", write::message(&e));
-                failed = true;
+                true
             }
         }
-    }
+    });
     progress.finish();
     if args.check {
         if incomplete > 0 {
@@ -270,31 +314,12 @@ fn play_reports(name: &str, text: &str, a: &Annotated, check: bool) -> Vec<GameR
     out
 }
 
-/// `pbn dd --leads`: the opening leads of every game with a contract.
-fn leads(paths: &[PathBuf]) -> ExitCode {
+/// `pbn dd --leads`: the opening leads of every game with a contract, a
+/// line each (`Err`: the leads could not be solved).
+fn leads(inputs: &[Input]) -> ExitCode {
     use pbn_core::dd::leads::{opening_leads, setup_of};
-    let inputs = match files::expand(paths) {
-        Ok(v) => v,
-        Err(e) => {
-            errln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut failed = false;
-    for input in &inputs {
-        let (bytes, _) = match write::read_input(input) {
-            Ok(r) => r,
-            Err(e) => {
-                errln!("error: {}: {}", input.display(), write::message(&e));
-                failed = true;
-                continue;
-            }
-        };
-        let name = input.display();
-        let source = decode(&bytes);
-        let text = source.text.as_str();
-        let trees = pbn_core::syntax::parse_split(text, usize::MAX);
-        let doc = pbn_core::model::lower(&trees, text);
+    let solve = |name: &str, text: &str, doc: &Document| {
+        let mut lines = Vec::new();
         for g in &doc.games {
             let t = pbn_core::model::typed::typed(text, g);
             let Ok(setup) = setup_of(&t) else { continue };
@@ -305,15 +330,26 @@ fn leads(paths: &[PathBuf]) -> ExitCode {
                 .map(|b| format!(" (Board {b})"))
                 .unwrap_or_default();
             let at = format!("{name}:{l}:{c}: game {}{board}", g.index + 1);
-            match opening_leads(&setup) {
-                Ok(leads) => outln!("{at}: {}", pbn_core::render::leads_text(&leads)),
-                Err(e) => {
-                    errln!("{at}: leads not solved: {e}");
+            lines.push(match opening_leads(&setup) {
+                Ok(leads) => Ok(format!("{at}: {}", pbn_core::render::leads_text(&leads))),
+                Err(e) => Err(format!("{at}: leads not solved: {e}")),
+            });
+        }
+        lines
+    };
+    let failed = each_input(inputs, solve, |_, lines: Vec<Result<String, String>>| {
+        let mut failed = false;
+        for line in lines {
+            match line {
+                Ok(l) => outln!("{l}"),
+                Err(l) => {
+                    errln!("{l}");
                     failed = true;
                 }
             }
         }
-    }
+        failed
+    });
     if failed {
         ExitCode::from(2)
     } else {

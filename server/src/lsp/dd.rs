@@ -21,6 +21,11 @@
 //!   low-priority worker, one thread, so that a later hover answers at
 //!   once. A hover or a waiting caller never queues behind that work.
 //!
+//! - [`refresh_hints_when_played`] (a client with
+//!   `workspace.inlayHint.refreshSupport`): once the play analyses queued
+//!   are done, the server sends `workspace/inlayHint/refresh`, so that the
+//!   `−1` hints show without an edit.
+//!
 //! Each queued job carries the version of the document that asked for it:
 //! when an edit makes that version stale before the worker reaches the job,
 //! the job is dropped (a waiting caller gets `None`), so typing never queues
@@ -33,7 +38,11 @@ use pbn_core::dd::DdError;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// While play analyses remain queued, the longest wait between two calls of
+/// the hook of [`DdService::on_play_solved`].
+const PLAY_SOLVED_EVERY: Duration = Duration::from_secs(1);
 
 /// Results kept at most; the cache is emptied when it is full (a result
 /// costs well under a kilobyte, solving it again tens of milliseconds).
@@ -127,6 +136,8 @@ struct Inner {
     /// The position the background worker is solving.
     background_running: Option<Key>,
     background_worker: bool,
+    /// When the hook of [`DdService::on_play_solved`] was last called.
+    play_told: Option<Instant>,
 }
 
 impl Inner {
@@ -159,6 +170,8 @@ pub struct DdService {
     background_work: Condvar,
     /// Signalled when a job is done or dropped.
     done: Condvar,
+    /// Called when play analyses are done ([`DdService::on_play_solved`]).
+    play_solved: Mutex<Option<Arc<dyn Fn() + Send + Sync>>>,
 }
 
 /// The server's solver (one per process: results do not depend on the
@@ -208,6 +221,14 @@ impl DdService {
         }
         self.enqueue(&mut inner, &key, asked, true);
         Lookup::Solving
+    }
+
+    /// Calls `hook` (on the worker's thread) when a play analysis is done
+    /// and no other one that a current version asked for is queued, or a
+    /// second after it was last called while more remain; replaces the
+    /// hook set before.
+    pub fn on_play_solved(&self, hook: impl Fn() + Send + Sync + 'static) {
+        *self.play_solved.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(hook));
     }
 
     /// The cached result of `p`, without queueing it.
@@ -393,11 +414,57 @@ impl DdService {
             // bug of ours, and must not leave `running` set.
             let solved = std::panic::catch_unwind(|| position.solve(background))
                 .unwrap_or_else(|_| position.failed());
+            let played = matches!(position, Key::Play(_));
             let mut inner = self.lock();
             *inner.running_slot(background) = None;
             self.store(&mut inner, position, solved);
+            if played && self.tell_played(&mut inner) {
+                drop(inner);
+                let hook = self
+                    .play_solved
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                if let Some(hook) = hook {
+                    // A panic of the hook must not end the worker.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook()));
+                }
+            }
         }
     }
+
+    /// Whether a play analysis just done calls the hook of
+    /// [`DdService::on_play_solved`] (and notes it as called).
+    fn tell_played(&self, inner: &mut Inner) -> bool {
+        let more = inner
+            .queue
+            .iter()
+            .any(|j| matches!(j.position, Key::Play(_)) && j.asked.iter().any(|a| !a.is_stale()));
+        let due = !more
+            || inner
+                .play_told
+                .is_none_or(|t| t.elapsed() >= PLAY_SOLVED_EVERY);
+        if due {
+            inner.play_told = Some(Instant::now());
+        }
+        due
+    }
+}
+
+/// Asks the client to refresh its inlay hints (`workspace/inlayHint/refresh`)
+/// when play analyses are done ([`DdService::on_play_solved`]), so that the
+/// `−1` hints show without an edit. Only for a client that announced
+/// `workspace.inlayHint.refreshSupport`; called in `initialize`.
+pub fn refresh_hints_when_played(client: tower_lsp_server::Client) {
+    let runtime = tokio::runtime::Handle::current();
+    service().on_play_solved(move || {
+        let client = client.clone();
+        // After the runtime has shut down (the server exits), the task is
+        // dropped unrun.
+        runtime.spawn(async move {
+            let _ = client.inlay_hint_refresh().await;
+        });
+    });
 }
 
 /// Gives the calling thread the lowest CPU priority (Linux: threads have

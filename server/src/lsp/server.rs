@@ -480,6 +480,10 @@ impl LanguageServer for Backend {
         self.state
             .watch_config
             .store(dynamic_watch, std::sync::atomic::Ordering::Relaxed);
+        let workspace = params.capabilities.workspace.as_ref();
+        if workspace.and_then(|w| w.inlay_hint.as_ref()?.refresh_support) == Some(true) {
+            super::dd::refresh_hints_when_played(self.client.clone());
+        }
         #[allow(deprecated)]
         if let Some(pid) = params.process_id {
             watch_parent(pid);

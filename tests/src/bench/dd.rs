@@ -5,8 +5,11 @@
 //! thread (`SetMaxThreads(1)`). The one-thread rows run in a child process
 //! started with `RAYON_NUM_THREADS=1` (the solver pool's size), on the first
 //! `--sample` deals (default 300). Every solver's tables are compared deal
-//! by deal. `--quick` (the CI smoke run) solves 20 deals and never starts
-//! Python.
+//! by deal. With `PBN_BENCH_DD_BEFORE` naming the binary that
+//! `tests/bench/dd_before.sh` builds, the solver before pons-dds
+//! (dds-bridge, C++ DDS) runs on the same deals too, interleaved on every
+//! core and then on one thread. `--quick` (the CI smoke run) solves 20
+//! deals and never starts Python.
 
 use super::check::{endplay_setup, Endplay};
 use super::*;
@@ -109,6 +112,44 @@ pub fn one_thread_child(file: &std::ffi::OsStr) -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
+/// The environment variable naming the old solver's binary
+/// (`tests/bench/dd_before.rs`).
+pub const BEFORE: &str = "PBN_BENCH_DD_BEFORE";
+
+/// One timed run of the old solver (`dd_before FILE all|one`): wall and
+/// CPU seconds, and each deal's DoubleDummyTricks.
+fn before_once(
+    bin: &std::path::Path,
+    file: &std::path::Path,
+    one: bool,
+) -> Result<(f64, f64, Vec<String>), String> {
+    let out = Command::new(bin)
+        .arg(file)
+        .arg(if one { "one" } else { "all" })
+        .output()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed ({}): {}",
+            bin.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let tables = v["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| t.as_str().unwrap_or_default().to_string())
+        .collect();
+    Ok((
+        v["wall"].as_f64().unwrap_or(f64::NAN),
+        v["cpu"].as_f64().unwrap_or(f64::NAN),
+        tables,
+    ))
+}
+
 /// Runs [`one_thread_child`] on `file` in a new process of this binary.
 fn one_thread_rows(file: &std::path::Path) -> Result<Vec<(f64, f64, Vec<String>)>, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -172,7 +213,16 @@ pub fn random_deals(n: usize, seed: u64) -> Vec<String> {
         .collect()
 }
 
+/// The 1-, 5- and 15-minute load averages.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "?".into())
+}
+
 pub fn run(args: &Args) -> Result<String, String> {
+    let load_start = load();
     let n = if args.quick {
         20
     } else {
@@ -214,6 +264,11 @@ pub fn run(args: &Args) -> Result<String, String> {
     let mut theirs: Vec<(f64, f64)> = Vec::new();
     let mut their_tables: Vec<String> = Vec::new();
     let mut endplay_error = None;
+    let before = std::env::var_os(BEFORE)
+        .filter(|_| !args.quick)
+        .map(std::path::PathBuf::from);
+    let mut old: Vec<(f64, f64)> = Vec::new();
+    let mut old_tables: Vec<String> = Vec::new();
     for rep in 0..reps {
         for (i, (name, f)) in ALL_CORES.iter().enumerate() {
             eprintln!("  run {}: {name} on {n} deals", rep + 1);
@@ -231,12 +286,22 @@ pub fn run(args: &Args) -> Result<String, String> {
                 Err(e) => endplay_error = Some(e),
             }
         }
+        if let Some(bin) = &before {
+            eprintln!("  run {}: dds-bridge on {n} deals", rep + 1);
+            let (wall, cpu, t) = before_once(bin, &all_file, false)?;
+            old.push((wall, cpu));
+            old_tables = t;
+        }
     }
     eprintln!("  one thread: {m} deals");
     let one = one_thread_rows(&one_file);
     let their_one = match &python {
         Some(python) if endplay_error.is_none() => Some(endplay_once(python, &one_file, Some(1))),
         _ => None,
+    };
+    let old_one = match &before {
+        Some(bin) => Some(before_once(bin, &one_file, true)?),
+        None => None,
     };
     let _ = std::fs::remove_file(&all_file);
     let _ = std::fs::remove_file(&one_file);
@@ -249,15 +314,22 @@ pub fn run(args: &Args) -> Result<String, String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let mut s = String::new();
-    s += "## Double-dummy tables against endplay\n\n";
+    s += "## Double-dummy tables: pons-dds against dds-bridge and endplay\n\n";
     s += &format!("- Machine: {}\n", report::machine());
+    let before_env = if before.is_some() {
+        format!("{BEFORE}=$(tests/bench/dd_before.sh) ")
+    } else {
+        String::new()
+    };
+    s += &format!("- Command: `{before_env}{}`\n", report::command(&args.argv));
     s += &format!(
-        "- Date: {}; commit {}\n",
+        "- Date: {}; commit {}; load average (1, 5, 15 min) {load_start} at the start, {} at the end\n",
         report::utc_now(),
-        report::commit()
+        report::commit(),
+        load()
     );
     s += &format!(
-        "- Input: {n} random deals (`bench/dd.rs` `random_deals`, seed {}), all 20 results of each; on all {threads} cores: wall clock, median of {reps} run(s) interleaved with endplay's; on one thread: the first {m} deals, in a child process with `RAYON_NUM_THREADS=1` (endplay: DDS `SetMaxThreads(1)`). CPU: `getrusage`, every thread of the process. After an untimed warm-up each.\n\n",
+        "- Input: {n} random deals (`bench/dd.rs` `random_deals`, seed {}), all 20 results of each; on all {threads} cores: wall clock, median of {reps} run(s) interleaved with the others'; on one thread: the first {m} deals, in a child process with `RAYON_NUM_THREADS=1` (endplay: DDS `SetMaxThreads(1)`). CPU: every thread of the process. After an untimed warm-up each. `agree`: deals whose 20 results are those of the first row.\n\n",
         args.seed
     );
     s += "| solver | threads | deals | wall s | CPU s | CPU ms/deal | agree |\n|---|---|---:|---:|---:|---:|---:|\n";
@@ -283,6 +355,17 @@ pub fn run(args: &Args) -> Result<String, String> {
         _ => String::new(),
     };
     let endplay_name = format!("endplay {version} `calc_all_tables` (DDS 2.9)");
+    if !old.is_empty() {
+        let (wall, cpu) = med(&old);
+        s += &row(
+            "dds-bridge 0.21 `solve_tables` (C++ DDS, before pons-dds: f48a19f)",
+            &all,
+            n,
+            wall,
+            cpu,
+            agree(&old_tables),
+        );
+    }
     let (their_wall, _) = med(&theirs);
     if !theirs.is_empty() {
         let (wall, cpu) = med(&theirs);
@@ -292,27 +375,53 @@ pub fn run(args: &Args) -> Result<String, String> {
         s += &row(name, "1", m, *wall, *cpu, agree(t));
     }
     let mut their_one_cpu = None;
+    let mut their_one_error = None;
     match &their_one {
         Some(Ok((wall, cpu, t))) => {
             s += &row(&endplay_name, "1", m, *wall, *cpu, agree(t));
             their_one_cpu = Some(*cpu);
         }
-        Some(Err(e)) => s += &format!("\nendplay on one thread: failed ({e})\n"),
+        Some(Err(e)) => their_one_error = Some(e.clone()),
         None => {}
     }
-    s += "\n`agree`: deals whose 20 results are those of the first row.\n";
+    if let Some((wall, cpu, t)) = &old_one {
+        s += &row(
+            "dds-bridge 0.21 `solve_hands_one_thread` (C++ DDS, the calling thread)",
+            "1",
+            m,
+            *wall,
+            *cpu,
+            agree(t),
+        );
+    }
+    s += "\n";
+    if let Some(e) = their_one_error {
+        s += &format!("- endplay on one thread: failed ({e})\n");
+    }
     if args.quick {
-        s += "\nendplay: not run in a `--quick` smoke run.\n";
+        s += "- endplay: not run in a `--quick` smoke run.\n";
     } else if let Some(e) = endplay_error {
-        s += &format!("\nendplay: failed ({e})\n");
+        s += &format!("- endplay: failed ({e})\n");
     } else if let Some(Endplay::Unavailable(why)) = &endplay {
-        s += &format!("\nendplay: not measured ({why})\n");
+        s += &format!("- endplay: not measured ({why})\n");
     }
     if let (Some(their_cpu), Some((_, our_cpu, _))) = (their_one_cpu, one.first()) {
         let ratio = our_cpu / their_cpu;
         s += &format!(
-            "\nTarget: CPU per deal on one thread within 1.2× of endplay: **{}** ({ratio:.2}×).\n",
+            "- Target: CPU per deal on one thread within 1.2× of endplay: **{}** ({ratio:.2}×).\n",
             if ratio <= 1.2 { "met" } else { "missed" }
+        );
+    }
+    if let (Some((_, old_cpu, _)), Some((_, our_cpu, _))) = (&old_one, one.get(1)) {
+        s += &format!(
+            "- pons-dds against dds-bridge, CPU on one thread (`solve_hands_one_thread` both): {:.2}× (the issue's limit for the switch: 1.3×).\n",
+            our_cpu / old_cpu
+        );
+    }
+    if !old.is_empty() {
+        let paired = median(old.iter().zip(&times[0]).map(|(t, o)| t.0 / o.0).collect());
+        s += &format!(
+            "- pons-dds against dds-bridge, {n} deals on all cores: {paired:.2}× dds-bridge's speed (median of each pair's ratio).\n"
         );
     }
     if !theirs.is_empty() {
@@ -326,7 +435,7 @@ pub fn run(args: &Args) -> Result<String, String> {
                 .collect(),
         );
         s += &format!(
-            "Target: a batch of {n} deals on all cores at least as fast as endplay: **{}** ({:.2}× endplay's speed; {paired:.2}× the median of each pair's ratio).\n",
+            "- Target: a batch of {n} deals on all cores at least as fast as endplay: **{}** ({:.2}× endplay's speed; {paired:.2}× the median of each pair's ratio).\n",
             if paired >= 1.0 { "met" } else { "missed" },
             their_wall / our_wall
         );
@@ -336,7 +445,43 @@ pub fn run(args: &Args) -> Result<String, String> {
     s += &hover_rows(args, hovered, false, 200.0)?;
     s += &hover_rows(args, hovered, true, 50.0)?;
     s += &floor;
+    s += &play_rows(if args.quick { 2 } else { 20 }, args.seed);
     Ok(s)
+}
+
+/// The play analysis (`pbn_core::dd::play::analyse_play`: every card's
+/// tricks, and the better cards before each costly one) of the first
+/// `games` fully played games of `pbn_tests::gen`: CPU ms per game (every
+/// thread of the process) against the 1 s.
+fn play_rows(games: usize, seed: u64) -> String {
+    use pbn_tests::gen::{generate, GenOptions};
+    let text = generate(games * 2, seed, &GenOptions::endplay_compatible());
+    let trees = pbn_core::syntax::parse_split(&text, usize::MAX);
+    let doc = pbn_core::model::lower(&trees, &text);
+    let mut ms = Vec::new();
+    let mut costly = 0;
+    for g in &doc.games {
+        let t = pbn_core::model::typed::typed(&text, g);
+        let Ok(line) = pbn_core::dd::play::line_of(&text, g, &t) else {
+            continue;
+        };
+        if line.trace.cards.len() != 52 || ms.len() == games {
+            continue;
+        }
+        let c = cpu_seconds();
+        match pbn_core::dd::play::analyse_play(&line.trace) {
+            Ok(r) => costly += r.costly().count(),
+            Err(e) => return format!("- Play analysis: a game did not solve ({e}).\n"),
+        }
+        ms.push((cpu_seconds() - c) * 1000.0);
+    }
+    let max = ms.iter().cloned().fold(0.0, f64::max);
+    format!(
+        "- Play analysis of a fully played game (`analyse_play`, {} generated games, {costly} costly cards): {:.0} ms of CPU median, {max:.0} ms at most. Target < 1 s: **{}**.\n",
+        ms.len(),
+        median(ms.clone()),
+        if max < 1000.0 { "met" } else { "missed" }
+    )
 }
 
 /// One timed run of endplay's `calc_all_tables` on the deals of `file`
@@ -450,7 +595,7 @@ fn hover_rows(
     let table_max = max(&ms);
     let within = ms.iter().filter(|&&t| t <= target_ms).count();
     Ok(format!(
-        "\nHover (`pbn lsp`, {} deals hovered one after another, {}): the first answer (\"solving…\") in {:.1} ms median, {:.1} ms at most; the table {:.0} ms median, {:.0} ms at most after the first hover ({within} of {} within {target_ms:.0} ms). Target ≤ {target_ms:.0} ms: **{}**.\n",
+        "- Hover (`pbn lsp`, {} deals hovered one after another, {}): the first answer (\"solving…\") in {:.1} ms median, {:.1} ms at most; the table {:.0} ms median, {:.0} ms at most after the first hover ({within} of {} within {target_ms:.0} ms). Target ≤ {target_ms:.0} ms: **{}**.\n",
         deals.len(),
         if prefetched {
             "every deal solved in the background first"
@@ -476,14 +621,14 @@ fn hover_floor(deals: &[Deal]) -> String {
     for d in deals {
         let c = cpu_seconds();
         if solve_hands_one_thread(&d.hands, &d.spot_cards).is_err() {
-            return "\nSolver CPU per hovered deal: a deal did not solve.\n".into();
+            return "- Solver CPU per hovered deal: a deal did not solve.\n".into();
         }
         ms.push((cpu_seconds() - c) * 1000.0);
     }
     let max = ms.iter().cloned().fold(0.0, f64::max);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!(
-        "\nSolver CPU per hovered deal (its 20 results on one thread, `solve_hands_one_thread`): {:.0} ms median, {max:.0} ms at most; on {threads} cores the hardest cannot show sooner than {:.0} ms however its work is split.\n",
+        "- Solver CPU per hovered deal (its 20 results on one thread, `solve_hands_one_thread`): {:.0} ms median, {max:.0} ms at most; on {threads} cores the hardest cannot show sooner than {:.0} ms however its work is split.\n",
         median(ms.clone()),
         max / threads as f64,
     )

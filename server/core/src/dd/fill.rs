@@ -24,6 +24,27 @@ pub struct Edit {
     pub text: String,
 }
 
+/// `text` with `edits` applied, in the order of their ranges. The edits of
+/// different games never overlap; an edit that starts inside one applied
+/// before it is skipped, so that a bug cannot duplicate text.
+pub fn apply_edits<'a>(text: &str, edits: impl IntoIterator<Item = &'a Edit>) -> String {
+    let mut edits: Vec<&Edit> = edits.into_iter().collect();
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    let grown: usize = edits.iter().map(|e| e.text.len()).sum();
+    let mut out = String::with_capacity(text.len() + grown);
+    let mut at = 0;
+    for e in edits {
+        if e.range.start < at {
+            continue;
+        }
+        out.push_str(&text[at..e.range.start]);
+        out.push_str(&e.text);
+        at = e.range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 /// What [`game_edits`] found in one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameReport {
@@ -321,23 +342,8 @@ pub fn fill_counted(doc: &Document, text: &str, overwrite: bool, done: &AtomicUs
         done.fetch_add(1, Ordering::Relaxed);
         r
     });
-    let mut edits: Vec<&Edit> = reports.iter().flat_map(|r| &r.edits).collect();
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    let mut out = String::with_capacity(text.len() + edits.len() * 200);
-    let mut at = 0;
-    for e in edits {
-        // Edits of different games never overlap; a defensive skip keeps a
-        // bug from duplicating text.
-        if e.range.start < at {
-            continue;
-        }
-        out.push_str(&text[at..e.range.start]);
-        out.push_str(&e.text);
-        at = e.range.end;
-    }
-    out.push_str(&text[at..]);
     Filled {
-        text: out,
+        text: apply_edits(text, reports.iter().flat_map(|r| &r.edits)),
         games: reports
             .into_iter()
             .filter(|r| !r.is_complete() || r.skipped.is_some())

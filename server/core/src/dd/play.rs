@@ -603,19 +603,7 @@ pub fn annotate(doc: &crate::model::Document, src: &str) -> Annotated {
         .into_iter()
         .flatten()
         .collect();
-    let mut edits: Vec<&super::fill::Edit> = games.iter().flat_map(|g| &g.edits).collect();
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    let mut text = String::with_capacity(src.len() + edits.len() * 24);
-    let mut at = 0;
-    for e in edits {
-        if e.range.start < at {
-            continue;
-        }
-        text.push_str(&src[at..e.range.start]);
-        text.push_str(&e.text);
-        at = e.range.end;
-    }
-    text.push_str(&src[at..]);
+    let text = super::fill::apply_edits(src, games.iter().flat_map(|g| &g.edits));
     Annotated { text, games }
 }
 

@@ -7,7 +7,8 @@
 //! - `→ S` at the end of each complete trick line: who won the trick;
 //! - `−1` after each card that gave tricks away double dummy (from the
 //!   server's solver: queued behind the hovers' work, shown by the first
-//!   request after it is done);
+//!   request after it is done, which a client with refresh support is
+//!   asked to send);
 //! - `17 HCP` after each hand of the Deal value (§3.4.11).
 
 use super::hover::hcp;
