@@ -331,14 +331,14 @@ fn star_after_call(ctx: &GameCtx<'_>, a: &crate::model::Auction, out: &mut Vec<D
 
 /// What the play analysis of `g` reads: the Play tag, its seat and the
 /// Deal's hands.
-fn play_input<'g>(
-    g: &'g Game,
-) -> Option<(
+type PlayInput<'g> = (
     &'g crate::model::Play,
     &'g crate::model::Tag,
     Seat,
     [Option<bridge::Hand>; 4],
-)> {
+);
+
+fn play_input(g: &Game) -> Option<PlayInput<'_>> {
     let p = g.play.as_ref()?;
     let tag = g.tags.get(p.tag)?;
     let first = tag
