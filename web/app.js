@@ -375,6 +375,11 @@ function save(name, data, type) {
 const stem = () => doc.name.replace(/\.[^.]*$/, "");
 
 async function convertTo(to) {
+  if (to === "dump") {
+    const json = await core("dump", { text: text(), encoding: doc.encoding });
+    save(`${stem()}.json`, json, "application/json");
+    return { text: json, losses: [] };
+  }
   const r = await core("convert", { text: text(), to });
   const ext = { rbn: "rbn", lin: "lin", forum: "txt" }[to];
   save(`${stem()}.${ext}`, r.text, "text/plain;charset=utf-8");

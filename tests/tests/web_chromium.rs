@@ -142,6 +142,7 @@ fn web_page_in_headless_chromium() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let dist = dir.join("dist");
+    let started = std::time::Instant::now();
     let build = Command::new(repo().join("web/build.sh"))
         .arg(&dist)
         .env("WASM_BINDGEN", &bindgen)
@@ -154,6 +155,7 @@ fn web_page_in_headless_chromium() {
         String::from_utf8_lossy(&build.stderr)
     );
 
+    eprintln!("web: web/build.sh took {:.1} s", started.elapsed().as_secs_f64());
     let errors = corpus.join("pbnjveri/errors_10.pbn");
     let latin1 = corpus.join("zdenecek-pbn/bridgecomposer.pbn");
     let records = corpus.join("zdenecek-pbn/bigdeal.pbn");
@@ -176,6 +178,7 @@ fn web_page_in_headless_chromium() {
         .current_dir(repo().join("web/test"))
         .output()
         .expect("node");
+    eprintln!("web: page built and driven in {:.1} s", started.elapsed().as_secs_f64());
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     if run.status.code() == Some(77) {
@@ -234,6 +237,27 @@ fn web_page_in_headless_chromium() {
         .filter_map(|t| t.as_str().map(str::to_owned))
         .collect();
     assert_eq!(page_tables, cli_dd_tables(&records), "{r}");
+
+    // Download as: `pbn convert`'s output, and `pbn dump`'s.
+    let original = std::fs::read(&records).unwrap();
+    for to in ["rbn", "lin", "forum"] {
+        let (_, cli, err) = run_pbn_stdin_bytes(
+            &["convert", "-", "--from", "pbn", "--to", to, "--allow-loss"],
+            Some(&original),
+        );
+        assert!(saved(&format!("converted.{to}")) == cli, "{to} differs from pbn convert: {err}");
+    }
+    let (_, cli, _) = run_pbn_stdin_bytes(&["dump", "-"], Some(&original));
+    assert!(saved("converted.dump") == cli, "the dump differs from pbn dump");
+
+    // Pasted text is checked.
+    let pasted = out["pasted"].as_array().unwrap();
+    let text = b"[Event \"pasted\"]\n[Board \"x\"]\n";
+    let (_, cli, _) = run_pbn_stdin_bytes(&["check", "--output-format", "json", "-"], Some(text));
+    let cli: Value = serde_json::from_slice(&cli).unwrap();
+    let codes = |v: &[Value]| v.iter().map(|d| d["code"].clone()).collect::<Vec<_>>();
+    assert!(!pasted.is_empty());
+    assert_eq!(codes(pasted), codes(cli["files"][0]["diagnostics"].as_array().unwrap()));
 
     // The 10 MB file.
     let b = &out["big"];

@@ -155,6 +155,17 @@ try {
     await saveBytes(page, "formatted.pbn");
     await page.close();
   }
+  // Text pasted into the editor is checked.
+  {
+    const page = await newPage();
+    await page.click("#editor .cm-content");
+    await page.keyboard.insertText('[Event "pasted"]\n[Board "x"]\n');
+    await page.waitForFunction(
+      () => window.pbnPage.doc.checked === window.pbnPage.doc.version && window.pbnPage.doc.version > 0,
+      null, { timeout: 60000 });
+    out.pasted = await shownDiagnostics(page);
+    await page.close();
+  }
   // A Latin-1 file round-trips: open, then the bytes Download saves.
   {
     const page = await newPage();
@@ -178,6 +189,13 @@ try {
       dd: await page.evaluate(() => window.pbnPage.doc.dd.map((d) => d && d.tricks)),
       progress: await page.textContent("#dd-progress"),
     };
+    // Download as RBN, LIN, forum text and the dump.
+    await page.click("#tab-editor");
+    for (const to of ["rbn", "lin", "forum", "dump"]) {
+      await page.selectOption("#convert-to", to);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#convert")]);
+      await download.saveAs(path.join(spec.out, `converted.${to}`));
+    }
     await page.close();
   }
   // A big file: the page stays responsive (the longest main-thread task).
