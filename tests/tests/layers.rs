@@ -24,6 +24,7 @@ const CORE_LAYERS: &[&str] = &[
     "checker",
     "format",
     "render",
+    "hover",
     "convert",
     "config",
 ];

@@ -19,6 +19,8 @@
 //!   piece, for `pbn check` and the language server alike;
 //! - [`format`]: the export-format formatter;
 //! - [`render`]: hand records (terminal text, HTML, hover Markdown);
+//! - [`hover`]: the hover's Markdown at a byte offset (the language server
+//!   and the web page);
 //! - [`convert`]: PBN ↔ RBN and LIN, PBN → forum notation;
 //! - [`config`]: the `pbn.toml` options.
 
@@ -31,6 +33,7 @@ pub mod dd;
 pub mod diagnostic;
 pub mod format;
 pub mod hash;
+pub mod hover;
 pub mod model;
 pub mod par;
 pub mod render;

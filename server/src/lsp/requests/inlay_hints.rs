@@ -10,7 +10,6 @@
 //!   request after it is done);
 //! - `17 HCP` after each hand of the Deal value (§3.4.11).
 
-use super::hover::hcp;
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Seat, Suit};
@@ -18,6 +17,7 @@ use pbn_core::bridge::seat_name;
 use pbn_core::model::typed::typed;
 use pbn_core::model::values;
 use pbn_core::model::{CallToken, CardToken, Entry, Game, Inherit};
+use pbn_core::render::hcp;
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
 
