@@ -163,11 +163,14 @@ const hover = hoverTooltip(async (v, pos) => {
     here.push(deco.spec.diagnostic);
   });
   let info = null;
-  const line = v.state.doc.lineAt(pos);
-  try {
-    const col = pos - line.from;
-    info = await core("hover", { text: text(), line: line.number - 1, col });
-  } catch (e) { info = null; }
+  if (doc.checked === doc.version) {
+    const line = v.state.doc.lineAt(pos);
+    try {
+      info = await core("hover", { line: line.number - 1, col: pos - line.from });
+    } catch (e) {
+      info = null;
+    }
+  }
   if (!here.length && !info) return null;
   return {
     pos,
@@ -181,16 +184,57 @@ const hover = hoverTooltip(async (v, pos) => {
         p.textContent = `${d.severity}[${d.code}]: ${d.message}`;
         dom.appendChild(p);
       }
-      if (info && info.markdown) {
-        const p = document.createElement("div");
-        p.className = "core-hover";
-        p.textContent = info.markdown;
-        dom.appendChild(p);
-      }
+      if (info && info.markdown) dom.appendChild(markdown(info.markdown));
       return { dom };
     },
   };
 }, { hoverTime: 300 });
+
+// The hover's Markdown, simply: fenced blocks as <pre>, the rest as text
+// with `code` and **bold**.
+function markdown(md) {
+  const root = document.createElement("div");
+  root.className = "core-hover";
+  const parts = md.split(/^```[a-z]*\n?/m);
+  parts.forEach((part, i) => {
+    if (i % 2 === 1) {
+      const pre = document.createElement("pre");
+      pre.textContent = part.replace(/\n$/, "");
+      root.append(pre);
+      return;
+    }
+    for (const para of part.split(/\n{2,}/)) {
+      if (!para.trim()) continue;
+      const rows = para.trim().split("\n");
+      if (rows.every((r) => r.startsWith("|"))) {
+        const table = document.createElement("table");
+        for (const r of rows) {
+          const cells = r.slice(1, r.endsWith("|") ? -1 : undefined).split("|");
+          if (cells.every((c) => /^\s*:?-+:?\s*$/.test(c))) continue;
+          const tr = table.insertRow();
+          for (const c of cells) tr.insertCell().textContent = c.trim();
+        }
+        root.append(table);
+        continue;
+      }
+      const p = document.createElement("p");
+      for (const [j, bit] of para.split(/(`[^`]*`|\*\*[^*]+\*\*)/).entries()) {
+        if (j % 2 === 0) p.append(bit);
+        else if (bit.startsWith("`")) {
+          const c = document.createElement("code");
+          c.textContent = bit.slice(1, -1);
+          p.append(c);
+        } else {
+          const b = document.createElement("b");
+          b.textContent = bit.slice(2, -2);
+          p.append(b);
+        }
+      }
+      root.append(p);
+    }
+  });
+  return root;
+}
 
 // ---- the editor ----------------------------------------------------------
 

@@ -7,6 +7,7 @@ import init, * as pbn from "./pkg/pbn_wasm.js";
 const ready = init();
 let highlights = null;
 let checkedText = null;
+let hovers = null;
 let ddRun = 0;
 
 const ops = {
@@ -17,7 +18,8 @@ const ops = {
     const result = JSON.parse(pbn.check(text, encoding));
     result.checkMs = performance.now() - t0;
     if (highlights) highlights.free();
-    highlights = null;
+    if (hovers) hovers.free();
+    highlights = hovers = null;
     checkedText = text;
     return result;
   },
@@ -34,8 +36,11 @@ const ops = {
   records: ({ text, encoding, name }) => pbn.records_html(text, encoding, name),
   convert: ({ text, to }) => JSON.parse(pbn.convert(text, to)),
   explain: ({ code }) => JSON.parse(pbn.explain(code)),
-  hover: ({ text, line, col }) =>
-    typeof pbn.hover === "function" ? JSON.parse(pbn.hover(text, line, col)) : null,
+  // The language server's hover at a position of the text last checked.
+  hover: ({ line, col }) => {
+    if (!hovers && checkedText !== null) hovers = new pbn.Hover(checkedText);
+    return hovers ? JSON.parse(hovers.at(line, col)) : null;
+  },
   // Solves every game in turn, posting each result; a newer run (or
   // `ddStop`) ends an older one between two games.
   dd: async ({ text, encoding, name }) => {

@@ -9,6 +9,7 @@
 //!   each is drawn as a squiggle; a diagnostic's Fix button applies its fix;
 //! - Fix all equals `pbn check --fix` byte for byte, Format `pbn fmt`;
 //! - a Latin-1 file round-trips byte for byte (open, then Download's bytes);
+//! - hovering a Deal shows the core's hover (the language server's);
 //! - the hand-record view draws every board, and the double-dummy tables
 //!   solved in the page's worker equal `pbn dd --overwrite`'s;
 //! - a 10 MB file opens and checks with no main-thread task over
@@ -155,7 +156,10 @@ fn web_page_in_headless_chromium() {
         String::from_utf8_lossy(&build.stderr)
     );
 
-    eprintln!("web: web/build.sh took {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "web: web/build.sh took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     let errors = corpus.join("pbnjveri/errors_10.pbn");
     let latin1 = corpus.join("zdenecek-pbn/bridgecomposer.pbn");
     let records = corpus.join("zdenecek-pbn/bigdeal.pbn");
@@ -178,7 +182,10 @@ fn web_page_in_headless_chromium() {
         .current_dir(repo().join("web/test"))
         .output()
         .expect("node");
-    eprintln!("web: page built and driven in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "web: page built and driven in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     if run.status.code() == Some(77) {
@@ -238,6 +245,26 @@ fn web_page_in_headless_chromium() {
         .collect();
     assert_eq!(page_tables, cli_dd_tables(&records), "{r}");
 
+    // The hover on a Deal is the core's (the language server's) hover.
+    let h = &out["hover"];
+    let text = pbn_core::text::decode(&std::fs::read(&records).unwrap()).text;
+    let parsed = pbn_core::hover::Parsed::new(&text);
+    let offset = parsed.lines.offset(
+        &text,
+        pbn_core::text::LineCol {
+            line: h["line"].as_u64().unwrap() as u32,
+            col: h["col"].as_u64().unwrap() as u32,
+        },
+        pbn_core::text::PositionEncoding::Utf16,
+    );
+    let want = pbn_core::hover::hover(&parsed.input(&text, &pbn_core::hover::SolveNow), offset)
+        .expect("a hover on the Deal");
+    assert_eq!(h["markdown"].as_str(), Some(want.markdown.as_str()));
+    assert!(
+        !h["tooltip"].as_str().unwrap_or("").trim().is_empty(),
+        "{h}"
+    );
+
     // Download as: `pbn convert`'s output, and `pbn dump`'s.
     let original = std::fs::read(&records).unwrap();
     for to in ["rbn", "lin", "forum"] {
@@ -245,10 +272,16 @@ fn web_page_in_headless_chromium() {
             &["convert", "-", "--from", "pbn", "--to", to, "--allow-loss"],
             Some(&original),
         );
-        assert!(saved(&format!("converted.{to}")) == cli, "{to} differs from pbn convert: {err}");
+        assert!(
+            saved(&format!("converted.{to}")) == cli,
+            "{to} differs from pbn convert: {err}"
+        );
     }
     let (_, cli, _) = run_pbn_stdin_bytes(&["dump", "-"], Some(&original));
-    assert!(saved("converted.dump") == cli, "the dump differs from pbn dump");
+    assert!(
+        saved("converted.dump") == cli,
+        "the dump differs from pbn dump"
+    );
 
     // Pasted text is checked.
     let pasted = out["pasted"].as_array().unwrap();
@@ -257,7 +290,10 @@ fn web_page_in_headless_chromium() {
     let cli: Value = serde_json::from_slice(&cli).unwrap();
     let codes = |v: &[Value]| v.iter().map(|d| d["code"].clone()).collect::<Vec<_>>();
     assert!(!pasted.is_empty());
-    assert_eq!(codes(pasted), codes(cli["files"][0]["diagnostics"].as_array().unwrap()));
+    assert_eq!(
+        codes(pasted),
+        codes(cli["files"][0]["diagnostics"].as_array().unwrap())
+    );
 
     // The 10 MB file.
     let b = &out["big"];

@@ -180,6 +180,27 @@ try {
   {
     const page = await newPage();
     await open(page, spec.records);
+    // Hover on the first Deal's value: the core's hover, shown as a tooltip.
+    const at = await page.evaluate(() => {
+      const d = window.pbnPage.view.state.doc;
+      for (let n = 1; n <= d.lines; n++) {
+        if (d.line(n).text.startsWith("[Deal ")) return { line: n - 1, col: 8, pos: d.line(n).from + 8 };
+      }
+      return null;
+    });
+    const answer = await page.evaluate(({ line, col }) => window.pbnPage.core("hover", { line, col }), at);
+    const box = await page.evaluate((pos) => {
+      const c = window.pbnPage.view.coordsAtPos(pos);
+      return { x: (c.left + c.right) / 2 + 2, y: (c.top + c.bottom) / 2 };
+    }, at.pos);
+    await page.mouse.move(box.x, box.y);
+    await page.waitForSelector(".pbn-hover .core-hover", { timeout: 60000 });
+    out.hover = {
+      line: at.line, col: at.col,
+      markdown: answer && answer.markdown,
+      tooltip: await page.textContent(".pbn-hover .core-hover"),
+    };
+    await page.mouse.move(0, 0);
     await page.click("#tab-records");
     await page.waitForFunction(() => window.pbnPage.doc.ddDone, null, { timeout: 300000 });
     const frame = page.frameLocator("#records-frame");

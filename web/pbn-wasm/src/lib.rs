@@ -396,3 +396,50 @@ impl DdSession {
         })
     }
 }
+
+/// The language server's hover over a text parsed once (the page hovers
+/// the text it last checked): Markdown, solving double dummy on the spot
+/// (a Deal's table, par and leads; a card's play analysis).
+#[wasm_bindgen]
+pub struct Hover {
+    text: String,
+    parsed: pbn_core::hover::Parsed,
+}
+
+#[derive(Serialize)]
+struct HoverJson {
+    markdown: String,
+    from: Pos,
+    to: Pos,
+}
+
+#[wasm_bindgen]
+impl Hover {
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Hover {
+        Hover {
+            parsed: pbn_core::hover::Parsed::new(text),
+            text: text.to_owned(),
+        }
+    }
+
+    /// The hover at 0-based `line` and UTF-16 column `col` as JSON
+    /// `{markdown, from, to}`, or `null`.
+    pub fn at(&self, line: u32, col: u32) -> String {
+        let (text, lines) = (self.text.as_str(), &self.parsed.lines);
+        let offset = lines.offset(
+            text,
+            pbn_core::text::LineCol { line, col },
+            PositionEncoding::Utf16,
+        );
+        let input = self.parsed.input(text, &pbn_core::hover::SolveNow);
+        match pbn_core::hover::hover(&input, offset) {
+            Some(h) => json(&HoverJson {
+                markdown: h.markdown,
+                from: pos(lines, text, h.range.start),
+                to: pos(lines, text, h.range.end),
+            }),
+            None => "null".into(),
+        }
+    }
+}
