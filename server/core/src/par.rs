@@ -5,17 +5,18 @@
 //! and values are dropped where they are let go: an execution's coverage
 //! must depend on its input alone, and a background thread still freeing
 //! the previous input's trees while libFuzzer counts the next one's edges
-//! would make it depend on timing (ROBUSTNESS.md, "Stable coverage"). The results
-//! are the same either way: [`map`] keeps the order of its items.
+//! would make it depend on timing (ROBUSTNESS.md, "Stable coverage"). On wasm
+//! (`target_family = "wasm"`: no threads, spawning panics) likewise. The
+//! results are the same either way: [`map`] keeps the order of its items.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The number of worker threads to use (one in fuzz builds). Computed
+/// The number of worker threads to use (one in fuzz builds and on wasm). Computed
 /// once per process: `available_parallelism` reads the cgroup CPU files,
 /// which the language server must not do on every keystroke.
 pub fn threads() -> usize {
-    if cfg!(fuzzing) {
+    if cfg!(any(fuzzing, target_family = "wasm")) {
         return 1;
     }
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
@@ -67,9 +68,10 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 /// Drops `value` on a background thread. Freeing a large tree-sitter tree
 /// or model takes a tenth of the time it took to build; the CLI hands such
 /// values here so that the freeing overlaps with printing (and is simply cut
-/// short when the process exits). In fuzz builds the value is dropped here.
+/// short when the process exits). In fuzz builds and on wasm the value is
+/// dropped here.
 pub fn drop_later<T: Send + 'static>(value: T) {
-    if cfg!(fuzzing) {
+    if cfg!(any(fuzzing, target_family = "wasm")) {
         drop(value);
         return;
     }

@@ -3,8 +3,9 @@
 
 use super::files::Input;
 use super::render::{concise, render, Style};
-use pbn_core::diagnostic::{Diagnostic, Severity};
-use pbn_core::text::{LineIndex, PositionEncoding, SourceText};
+use pbn_core::checker::json::{diag_json, DiagJson};
+use pbn_core::diagnostic::Severity;
+use pbn_core::text::{LineIndex, SourceText};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 
@@ -200,38 +201,6 @@ struct FileJson<'a> {
 }
 
 #[derive(Serialize)]
-struct DiagJson<'a> {
-    category: &'static str,
-    code: &'static str,
-    column: u32,
-    end_column: u32,
-    end_line: u32,
-    /// The diagnostic's fix (`null`: none).
-    fix: Option<FixJson<'a>>,
-    game: Option<usize>,
-    line: u32,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    related: Vec<RelatedJson<'a>>,
-    severity: &'static str,
-}
-
-/// `{"applicability": "safe", "message": "Write `1NT`"}`: `safe` fixes
-/// are applied by `pbn check --fix`, `unsafe` ones with --unsafe-fixes.
-#[derive(Serialize)]
-struct FixJson<'a> {
-    applicability: &'static str,
-    message: &'a str,
-}
-
-#[derive(Serialize)]
-struct RelatedJson<'a> {
-    column: u32,
-    line: u32,
-    message: &'a str,
-}
-
-#[derive(Serialize)]
 struct FailedJson<'a> {
     error: &'a str,
     path: String,
@@ -252,49 +221,6 @@ struct ReportJson<'a> {
     failed: Vec<FailedJson<'a>>,
     files: Vec<FileJson<'a>>,
     summary: SummaryJson,
-}
-
-/// One diagnostic for `--format json`; `near` as in `render::render`.
-fn diag_json<'a>(
-    d: &'a Diagnostic,
-    source: &SourceText,
-    index: &LineIndex,
-    near: &mut super::render::Near,
-) -> DiagJson<'a> {
-    let [near_start, near_end, near_related] = near;
-    let chars = PositionEncoding::Chars;
-    let s = index.line_col_near(&source.text, d.range.start, chars, near_start);
-    let e = index.line_col_near(&source.text, d.range.end, chars, near_end);
-    DiagJson {
-        category: d.code.category.name(),
-        code: d.code.code,
-        column: s.col + 1,
-        end_column: e.col + 1,
-        end_line: e.line + 1,
-        fix: d.fix.as_deref().map(|f| FixJson {
-            applicability: match f.applicability {
-                pbn_core::diagnostic::Applicability::Safe => "safe",
-                pbn_core::diagnostic::Applicability::Unsafe => "unsafe",
-            },
-            message: &f.title,
-        }),
-        game: d.game.map(|g| g + 1),
-        line: s.line + 1,
-        message: &d.message,
-        related: d
-            .related
-            .iter()
-            .map(|r| {
-                let p = index.line_col_near(&source.text, r.range.start, chars, near_related);
-                RelatedJson {
-                    column: p.col + 1,
-                    line: p.line + 1,
-                    message: &r.message,
-                }
-            })
-            .collect(),
-        severity: d.severity.name(),
-    }
 }
 
 /// The JSON report of `pbn check` (and of what `pbn check --fix` leaves).
@@ -321,7 +247,7 @@ pub(super) fn print_json(
                     let mut near = Default::default();
                     res.diagnostics
                         .iter()
-                        .map(|d| diag_json(d, source, index, &mut near))
+                        .map(|d| diag_json(d, &source.text, index, &mut near))
                         .collect()
                 },
                 encoding: source.encoding.name(),

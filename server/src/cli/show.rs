@@ -1,9 +1,7 @@
 use super::files::{self, Input};
 use clap::Args;
-use pbn_core::checker::{check_text, CheckOptions};
-use pbn_core::diagnostic::{Applicability, Severity};
 use pbn_core::render::{self, text::Style, Record};
-use pbn_core::text::{decode, LineIndex, PositionEncoding};
+use pbn_core::text::decode;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,19 +38,6 @@ pub struct ShowArgs {
 /// when no game has the board asked for, 2 when the file cannot be read).
 pub type NoRecords = (String, u8);
 
-/// Whether a diagnostic changes what a hand record draws (cards, auction,
-/// result), so that the record lists it: an error that is neither about
-/// export layout or encoding nor a spelling read with certainty (a safe
-/// fix: `1N` is drawn as 1NT).
-fn changes_the_drawing(d: &pbn_core::diagnostic::Diagnostic) -> bool {
-    use pbn_core::codes::Category;
-    d.severity == Severity::Error
-        && !matches!(d.code.category, Category::Export | Category::Encoding)
-        && d.fix
-            .as_ref()
-            .is_none_or(|f| f.applicability != Applicability::Safe)
-}
-
 /// The records of the file at `path` (games with Board `board` only, when
 /// given), each with the errors that change what it draws as
 /// `file:line:column: error[CODE]: message`; with `dd`, what the solver
@@ -70,46 +55,9 @@ pub fn records(
     let name = input.display();
     let bytes = files::read(&input).map_err(|e| (format!("{name}: {e}"), 2))?;
     let source = decode(&bytes);
-    let text = source.text.as_str();
-    let tree = pbn_core::syntax::parse_pieces(text);
-    let doc = pbn_core::model::lower(&tree, text);
-    let mut records: Vec<Record> = doc
-        .games
-        .iter()
-        .map(|g| {
-            let mut r = render::record(text, g);
-            if dd && board.is_none_or(|b| r.board.as_deref() == Some(b.trim())) {
-                render::add_dd(&mut r, text, g);
-            }
-            r
-        })
-        .collect();
-    let checked = check_text(
-        &source,
-        &CheckOptions {
-            fixes: true,
-            ..CheckOptions::default()
-        },
-    );
-    let index = LineIndex::new(text);
-    for d in checked.diagnostics {
-        if !changes_the_drawing(&d) {
-            continue;
-        }
-        let at = d.range.start;
-        let k = doc.games.partition_point(|g| g.range.start <= at);
-        let Some(k) = k.checked_sub(1).filter(|&k| at <= doc.games[k].range.end) else {
-            continue;
-        };
-        let lc = index.line_col(text, at, PositionEncoding::Chars);
-        records[k].errors.push(format!(
-            "{name}:{}:{}: error[{}]: {}",
-            lc.line + 1,
-            lc.col + 1,
-            d.code.code,
-            d.message
-        ));
-    }
+    let mut records = render::records(&source, &name, |r| {
+        dd && board.is_none_or(|b| r.board.as_deref() == Some(b.trim()))
+    });
     if let Some(b) = board {
         records.retain(|r| r.board.as_deref() == Some(b.trim()));
         if records.is_empty() {

@@ -10,6 +10,7 @@ pub mod fix;
 mod game;
 pub mod group;
 mod inherit;
+pub mod json;
 mod layout;
 mod merge;
 mod piece;

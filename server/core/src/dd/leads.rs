@@ -45,8 +45,12 @@ pub fn opening_leads(setup: &Setup) -> Result<Leads, DdError> {
         board: setup.board()?,
         target: Target::Legal,
     };
-    let found = std::panic::catch_unwind(|| pons_dds::solve_board(&objective))
-        .map_err(|_| DdError::Solver("the solver failed on this deal".into()))?;
+    let found = std::panic::catch_unwind(|| {
+        super::engine::solve_boards(std::slice::from_ref(&objective))
+            .pop()
+            .unwrap_or_default()
+    })
+    .map_err(|_| DdError::Solver("the solver failed on this deal".into()))?;
     let mut scored = scored_cards(&found);
     scored.sort_by(|a, b| {
         b.1.cmp(&a.1)

@@ -131,6 +131,49 @@ thread_local! {
     static SOLVER: RefCell<Option<pons_dds::Solver>> = const { RefCell::new(None) };
 }
 
+/// The solver's batch entry points. Natively they run on `pons-dds`'s
+/// pool of threads; on wasm, which has no threads (the pool would panic),
+/// each runs on the calling thread's own solver, one task after another.
+pub(crate) mod engine {
+    use pons_dds::{FoundPlays, FullDeal, Objective, PlayAnalysis, PlayTrace, TrickCountTable};
+
+    #[cfg(target_family = "wasm")]
+    fn on_solver<R>(f: impl FnOnce(&mut pons_dds::Solver) -> R) -> R {
+        super::SOLVER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            f(slot.get_or_insert_with(|| pons_dds::Solver::new(contract_bridge::Strain::Notrump)))
+        })
+    }
+
+    pub fn solve_deal(deal: FullDeal) -> TrickCountTable {
+        #[cfg(target_family = "wasm")]
+        return on_solver(|s| pons_dds::solve_deal_on(s, deal));
+        #[cfg(not(target_family = "wasm"))]
+        pons_dds::solve_deal(deal)
+    }
+
+    pub fn solve_deals(deals: &[FullDeal]) -> Vec<TrickCountTable> {
+        #[cfg(target_family = "wasm")]
+        return deals.iter().map(|&d| solve_deal(d)).collect();
+        #[cfg(not(target_family = "wasm"))]
+        pons_dds::solve_deals(deals, pons_dds::NonEmptyStrainFlags::ALL)
+    }
+
+    pub fn solve_boards(objectives: &[Objective]) -> Vec<FoundPlays> {
+        #[cfg(target_family = "wasm")]
+        return on_solver(|s| objectives.iter().map(|o| s.solve_board(o)).collect());
+        #[cfg(not(target_family = "wasm"))]
+        pons_dds::solve_boards(objectives)
+    }
+
+    pub fn analyse_plays(traces: &[PlayTrace]) -> Vec<PlayAnalysis> {
+        #[cfg(target_family = "wasm")]
+        return on_solver(|s| traces.iter().map(|t| s.analyse_play(t)).collect());
+        #[cfg(not(target_family = "wasm"))]
+        pons_dds::analyse_plays(traces)
+    }
+}
+
 /// Runs `f`, turning a panic into [`DdError::Solver`].
 pub(crate) fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, DdError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
@@ -192,10 +235,10 @@ pub fn solve_hands(
 ) -> Result<DdTable, DdError> {
     let deal = solver_deal_of(hands, spot_cards)?;
     match FullDeal::try_from(deal) {
-        Ok(full) => guarded(|| DdTable::of(pons_dds::solve_deal(full))),
+        Ok(full) => guarded(|| DdTable::of(engine::solve_deal(full))),
         Err(_) => {
             let objectives = end_position_objectives(deal)?;
-            let found = guarded(|| pons_dds::solve_boards(&objectives))?;
+            let found = guarded(|| engine::solve_boards(&objectives))?;
             Ok(end_position_table(deal, &found))
         }
     }
@@ -282,8 +325,7 @@ pub fn solve_tables(deals: &[Deal]) -> Vec<Option<DdTable>> {
         }
     }
     let mut out = vec![None; deals.len()];
-    let Ok(tables) = guarded(|| pons_dds::solve_deals(&full, pons_dds::NonEmptyStrainFlags::ALL))
-    else {
+    let Ok(tables) = guarded(|| engine::solve_deals(&full)) else {
         return out;
     };
     for (i, t) in idx.into_iter().zip(tables) {

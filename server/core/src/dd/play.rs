@@ -377,7 +377,7 @@ fn solve_positions(boards: Vec<Board>) -> Result<Vec<Vec<(Card, u8)>>, DdError> 
             target: Target::Legal,
         })
         .collect();
-    let found = guarded(|| pons_dds::solve_boards(&objectives))?;
+    let found = guarded(|| super::engine::solve_boards(&objectives))?;
     Ok(found.iter().map(scored_cards).collect())
 }
 
@@ -403,7 +403,7 @@ pub fn analyse_play(trace: &PlayTrace) -> Result<PlayReport, DdError> {
         board,
         cards: trace.cards.iter().copied().collect(),
     };
-    let analysis = guarded(|| pons_dds::analyse_plays(std::slice::from_ref(&pons_trace)))?;
+    let analysis = guarded(|| super::engine::analyse_plays(std::slice::from_ref(&pons_trace)))?;
     let tricks: Vec<u8> = analysis
         .first()
         .map(|a| a.tricks.iter().map(|t| t.get()).collect())

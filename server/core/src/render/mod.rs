@@ -592,6 +592,75 @@ pub fn hand_views(deal: &values::Deal) -> [Option<HandView>; 4] {
     })
 }
 
+/// Whether a diagnostic changes what a hand record draws (cards, auction,
+/// result), so that the record lists it: an error that is neither about
+/// export layout or encoding nor a spelling read with certainty (a safe
+/// fix: `1N` is drawn as 1NT).
+pub fn changes_the_drawing(d: &crate::diagnostic::Diagnostic) -> bool {
+    use crate::codes::Category;
+    use crate::diagnostic::{Applicability, Severity};
+    d.severity == Severity::Error
+        && !matches!(d.code.category, Category::Export | Category::Encoding)
+        && d.fix
+            .as_ref()
+            .is_none_or(|f| f.applicability != Applicability::Safe)
+}
+
+/// The records of every game of `source` (`pbn show`, `pbn html`, the web
+/// page), each with the errors that change what it draws
+/// ([`changes_the_drawing`]) as `name:line:column: error[CODE]: message`;
+/// the records for which `dd` is true with what the solver adds
+/// ([`add_dd`]).
+pub fn records(
+    source: &crate::text::SourceText,
+    name: &str,
+    dd: impl Fn(&Record) -> bool,
+) -> Vec<Record> {
+    use crate::checker::{check_text, CheckOptions};
+    use crate::text::{LineIndex, PositionEncoding};
+    let text = source.text.as_str();
+    let tree = crate::syntax::parse_pieces(text);
+    let doc = crate::model::lower(&tree, text);
+    let mut records: Vec<Record> = doc
+        .games
+        .iter()
+        .map(|g| {
+            let mut r = record(text, g);
+            if dd(&r) {
+                add_dd(&mut r, text, g);
+            }
+            r
+        })
+        .collect();
+    let checked = check_text(
+        source,
+        &CheckOptions {
+            fixes: true,
+            ..CheckOptions::default()
+        },
+    );
+    let index = LineIndex::new(text);
+    for d in checked.diagnostics {
+        if !changes_the_drawing(&d) {
+            continue;
+        }
+        let at = d.range.start;
+        let k = doc.games.partition_point(|g| g.range.start <= at);
+        let Some(k) = k.checked_sub(1).filter(|&k| at <= doc.games[k].range.end) else {
+            continue;
+        };
+        let lc = index.line_col(text, at, PositionEncoding::Chars);
+        records[k].errors.push(format!(
+            "{name}:{}:{}: error[{}]: {}",
+            lc.line + 1,
+            lc.col + 1,
+            d.code.code,
+            d.message
+        ));
+    }
+    records
+}
+
 /// The hand record of `g` (`src` is the document text the game's ranges
 /// point into).
 pub fn record(src: &str, g: &Game) -> Record {

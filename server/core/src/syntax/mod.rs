@@ -7,6 +7,7 @@
 //! pair without value) into diagnostics.
 
 mod diagnostics;
+pub mod highlight;
 mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_in};

@@ -46,9 +46,10 @@
 //! id is not the document's latest ([`Results`] keeps one per document).
 
 use crate::lsp::snapshot::Snapshot;
-use std::sync::{Arc, OnceLock};
+use pbn_core::syntax::highlight;
+use std::sync::Arc;
 use tower_lsp_server::ls_types::*;
-use tree_sitter::{Query, QueryCursor, StreamingIterator};
+use tree_sitter::QueryCursor;
 
 /// The token types of the legend, in legend order.
 pub const TOKEN_TYPES: [SemanticTokenType; 10] = [
@@ -111,17 +112,6 @@ fn token_of(capture: &str) -> Option<(u32, u32)> {
     Some((index(&ty)?, mods))
 }
 
-fn query() -> &'static Query {
-    static QUERY: OnceLock<Query> = OnceLock::new();
-    QUERY.get_or_init(|| {
-        Query::new(
-            &pbn_core::syntax::language(),
-            tree_sitter_pbn::HIGHLIGHTS_QUERY,
-        )
-        .expect("tree-sitter-pbn's highlights query compiles")
-    })
-}
-
 /// One highlighted byte range (before splitting into lines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
@@ -157,12 +147,6 @@ fn for_each_span_batch(
     range: Option<std::ops::Range<usize>>,
     mut f: impl FnMut(Vec<Span>),
 ) -> bool {
-    let q = query();
-    let names = q.capture_names();
-    let section_token = pbn_core::syntax::language().id_for_node_kind("section_token", true);
-    let cards = pbn_core::syntax::language().id_for_node_kind("cards", true);
-    let calls = pbn_core::syntax::language().id_for_node_kind("calls", true);
-    let card_types = (token_of("constant"), token_of("punctuation.delimiter"));
     let text = snap.source.text.as_str();
     // Piece by piece on every core, each piece's trees dropped after it
     // (the server keeps no tree of the whole document).
@@ -184,73 +168,12 @@ fn for_each_span_batch(
                 snap.forest.piece_trees_uncached(p, text)
             };
             for tree in trees.iter() {
-                let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
-                while let Some(m) = matches.next() {
-                    for c in m.captures() {
-                        let Some((ty, mods)) = token_of(names[c.index as usize]) else {
-                            continue;
-                        };
-                        let r = c.node.byte_range();
-                        if r.start >= r.end || r.end > text.len() {
-                            continue;
-                        }
-                        if c.node.kind_id() == cards {
-                            for r in pbn_core::syntax::section_cells(text, r) {
-                                let t = match pbn_core::syntax::card_cell(&text[r.clone()]) {
-                                    pbn_core::syntax::CardCell::Card => card_types.0,
-                                    pbn_core::syntax::CardCell::Dash => card_types.1,
-                                    pbn_core::syntax::CardCell::Invalid => None,
-                                };
-                                if let Some(t) = t {
-                                    all.push(Span::new(r, m.pattern_index, t));
-                                }
-                            }
-                        } else if c.node.kind_id() == calls {
-                            // A run of call tokens (§3.5.1): each token as its
-                            // call kind, a token that is not a call not at all.
-                            for r in pbn_core::syntax::section_cells(text, r) {
-                                use pbn_core::syntax::CallCell as C;
-                                let t = match pbn_core::syntax::call_cell(&text[r.clone()]) {
-                                    C::Bid => token_of("number"),
-                                    C::Pass | C::AllPass => token_of("constant.builtin"),
-                                    C::Double | C::Redouble => token_of("operator"),
-                                    C::Dash => token_of("punctuation.delimiter"),
-                                    C::Invalid => None,
-                                };
-                                if let Some(t) = t {
-                                    all.push(Span::new(r, m.pattern_index, t));
-                                }
-                            }
-                        } else if c.node.kind_id() == section_token {
-                            // One node holds a run of section tokens (a table
-                            // row, §5): one semantic token per §3.2 token, not
-                            // over the spaces between them.
-                            for r in pbn_core::syntax::section_cells(text, r) {
-                                all.push(Span::new(r, m.pattern_index, (ty, mods)));
-                            }
-                        } else {
-                            all.push(Span::new(r, m.pattern_index, (ty, mods)));
-                        }
-                    }
-                }
+                highlight::captures(tree, text, &mut cursor, token_of, &mut all);
             }
-            // The last pattern wins on the same node; nested or overlapping
-            // captures (none in the current query) keep the earlier, outer one.
-            all.sort_by_key(|s| {
-                (
-                    s.start,
-                    std::cmp::Reverse(s.end),
-                    std::cmp::Reverse(s.pattern),
-                )
-            });
-            let mut out: Vec<Span> = Vec::with_capacity(all.len());
-            for s in all {
-                if out.last().is_some_and(|p| s.start < p.end) {
-                    continue;
-                }
-                out.push(s);
-            }
-            out
+            highlight::without_overlaps(all)
+                .into_iter()
+                .map(|h| Span::new(h.range, h.pattern, h.value))
+                .collect::<Vec<Span>>()
         });
         per_piece.into_iter().for_each(&mut f);
     }
@@ -526,7 +449,7 @@ mod tests {
             assert!((t.token_type as usize) < TOKEN_TYPES.len());
         }
         // Every capture name of the query has a decision.
-        for name in query().capture_names() {
+        for name in highlight::query().capture_names() {
             if *name != "error" {
                 assert!(token_of(name).is_some(), "unmapped capture {name}");
             }
