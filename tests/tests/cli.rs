@@ -572,7 +572,8 @@ const HELP_EXAMPLES: &[(&str, i32)] = &[
     ("pbn html played.pbn --dd -o analysed.html", 0),
     ("pbn convert game.pbn -o game.rbn", 0),
     ("pbn convert board.lin -o board.pbn", 0),
-    ("pbn convert game.pbn -o game.lin", 0),
+    // schiphol.pbn's unknown cards (`-`) have no LIN form: a loss, exit 1.
+    ("pbn convert game.pbn -o game.lin", 1),
     ("pbn convert game.pbn -o post.txt", 0),
     ("pbn convert game.pbn --to forum", 0),
     ("cat deals.rbn | pbn convert - --from rbn --to pbn -o -", 0),
@@ -683,7 +684,7 @@ fn every_help_example_exits_as_its_help_says() {
     for setup in [
         "pbn fmt games/ tournaments/ game.pbn",
         "pbn fmt --eol crlf --export-header --stdout game.pbn > out.pbn",
-        "pbn fmt --export-header --stdout game.pbn > export.pbn",
+        "pbn fmt --eol crlf --export-header --stdout game.pbn > export.pbn",
         "pbn dd --stdout game.pbn > analysed.pbn",
         "pbn convert game.pbn -o deals.rbn",
         "pbn convert --allow-loss game.pbn -o board.lin",
