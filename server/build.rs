@@ -10,7 +10,9 @@ use std::process::Command;
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git")
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // At run time: a build script compiled once may run for another
+        // checkout of the same sources (a shared target directory).
+        .current_dir(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| ".".into()))
         .output()
         .ok()?;
     if !out.status.success() {
