@@ -958,7 +958,10 @@ fn read_hands(
                 r.diag(
                     Severity::Error,
                     at..at + c.len_utf8(),
-                    format!("`{c}` is not a rank: expected A K Q J T 9 … 2 (RBN: H)"),
+                    format!(
+                        "`{}` is not a rank: expected A K Q J T 9 … 2 (RBN: H)",
+                        c.escape_debug()
+                    ),
                 );
                 continue;
             };
@@ -1536,7 +1539,8 @@ fn read_play(
                         Severity::Error,
                         f.start + roff..f.start + roff + rc.len_utf8(),
                         format!(
-                            "`{rc}` is not a rank: expected A K Q J T 9 … 2, `-` or `+` (RBN: P)"
+                            "`{}` is not a rank: expected A K Q J T 9 … 2, `-` or `+` (RBN: P)",
+                            rc.escape_debug()
                         ),
                     );
                 }
