@@ -137,17 +137,22 @@ fn before_once(
         ));
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    Ok(timed_row(&v))
+}
+
+/// A child's JSON line: `{"wall", "cpu", "tables"}` as (wall, cpu, tables).
+fn timed_row(v: &serde_json::Value) -> (f64, f64, Vec<String>) {
     let tables = v["tables"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|t| t.as_str().unwrap_or_default().to_string())
         .collect();
-    Ok((
+    (
         v["wall"].as_f64().unwrap_or(f64::NAN),
         v["cpu"].as_f64().unwrap_or(f64::NAN),
         tables,
-    ))
+    )
 }
 
 /// Runs [`one_thread_child`] on `file` in a new process of this binary.
@@ -169,17 +174,7 @@ fn one_thread_rows(file: &std::path::Path) -> Result<Vec<(f64, f64, Vec<String>)
         .lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
-            let tables = v["tables"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|t| t.as_str().unwrap_or_default().to_string())
-                .collect();
-            Ok((
-                v["wall"].as_f64().unwrap_or(f64::NAN),
-                v["cpu"].as_f64().unwrap_or(f64::NAN),
-                tables,
-            ))
+            Ok(timed_row(&v))
         })
         .collect()
 }

@@ -156,13 +156,7 @@ pub(super) fn score_hover(t: &TypedGame) -> Option<String> {
         ContractValue::Contract(c) => c,
     };
     let form = contract.export_form();
-    let declarer =
-        t.declarer
-            .and_then(|d| d.seat)
-            .or_else(|| match t.auction.as_ref()?.contract? {
-                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
-                bridge::FinalContract::PassedOut => None,
-            });
+    let declarer = t.declarer_seat();
     let Some(declarer) = declarer else {
         return Some(format!("**{form}**: declarer unknown, so no score"));
     };
@@ -248,13 +242,7 @@ pub(super) fn outcome(t: &TypedGame) -> Option<(contract_bridge::Contract, Seat,
     let ContractValue::Contract(c) = t.contract.as_ref()?.value else {
         return None;
     };
-    let declarer =
-        t.declarer
-            .and_then(|d| d.seat)
-            .or_else(|| match t.auction.as_ref()?.contract? {
-                bridge::FinalContract::Contract { declarer, .. } => Some(declarer),
-                bridge::FinalContract::PassedOut => None,
-            })?;
+    let declarer = t.declarer_seat()?;
     let tricks = t
         .result?
         .tricks?

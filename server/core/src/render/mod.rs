@@ -22,7 +22,7 @@ pub mod text;
 
 use crate::bridge::auction::AuctionToken;
 use crate::bridge::play::PlayToken;
-use crate::bridge::{self, seat_name, FinalContract, Seat, Strain, Suit};
+use crate::bridge::{self, seat_name, Seat, Strain, Suit};
 use crate::model::typed::{interpret_call, interpret_card, typed, TypedGame};
 use crate::model::values::{self, ContractValue};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game};
@@ -462,11 +462,7 @@ pub fn superscript(refs: &[u32]) -> String {
 
 fn contract_line(t: &TypedGame) -> Option<Pieces> {
     let c = t.contract.as_ref()?;
-    let auction_declarer = t.auction.as_ref().and_then(|a| match a.contract? {
-        FinalContract::Contract { declarer, .. } => Some(declarer),
-        FinalContract::PassedOut => None,
-    });
-    let declarer = t.declarer.and_then(|d| d.seat).or(auction_declarer);
+    let declarer = t.declarer_seat();
     let contract = match c.value {
         ContractValue::Pass => return Some(vec![text("Passed out")]),
         ContractValue::Empty => return None,

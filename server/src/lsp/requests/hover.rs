@@ -86,37 +86,8 @@ mod tests {
     use crate::lsp::requests::tests_common::snapshot as snap;
     use crate::lsp::snapshot::Snapshot;
 
-    const DOC: &str = r###"[Event "Club"]
-[Site "##Amsterdam"]
-[Board "1"]
-[Dealer "N"]
-[Vulnerable "None"]
-[Deal "N:AKQ2.K32.Q32.K32 JT98.AQJ.KJ4.J54 7654.T98.A98.AT9 3.7654.T765.Q876"]
-[Declarer "N"]
-[Contract "4S"]
-[Result "10"]
-[Foo "bar"]
-[Auction "N"]
-1S ! =1= 2H $2 2S 3H
-4S AP
-[Note "1:five+ spades"]
-[Play "E"]
-DK =2= DA D5 D2 $2
-S8 S4 S3 SA
-[Note "2:from KJ"]
-
-[Event "#"]
-[Site "Paris"]
-[Board "2"]
-[Dealer "E"]
-[Vulnerable "NS"]
-[Deal "N:AKQ2.K32.Q32.K32 - - 3.7654.T765.Q876"]
-[Declarer "S"]
-[Contract "1NTX"]
-[Result "NS 5"]
-[Auction "E"]
-{🂡 é} Pass 1NT ?! =3= $255 X AP
-"###;
+    /// The core's hover test document.
+    const DOC: &str = include_str!("../../../core/src/hover/test_doc.pbn");
 
     fn params(line: u32, character: u32) -> HoverParams {
         HoverParams {
