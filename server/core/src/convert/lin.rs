@@ -70,11 +70,7 @@ struct Pair<'a> {
 }
 
 fn diag(severity: Severity, range: Range<usize>, message: impl Into<String>) -> ReadDiagnostic {
-    ReadDiagnostic {
-        severity,
-        range,
-        message: message.into(),
-    }
+    ReadDiagnostic::new(severity, range, message)
 }
 
 /// Splits the input into pairs. Whitespace between pairs is ignored (BBO

@@ -73,6 +73,21 @@ pub struct ReadDiagnostic {
     pub message: String,
 }
 
+impl ReadDiagnostic {
+    /// A reader's diagnostic, its message as the checker's are shown
+    /// ([`crate::diagnostic::tidy`]: control characters made visible, long
+    /// quotes and messages shortened): the input is anything.
+    pub fn new(severity: Severity, range: Range<usize>, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let message = crate::diagnostic::tidy(&message).unwrap_or(message);
+        ReadDiagnostic {
+            severity,
+            range,
+            message,
+        }
+    }
+}
+
 /// Something of one game the target format cannot hold (reported on
 /// stderr per game by `pbn convert`).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -101,11 +101,8 @@ impl Reader<'_> {
     fn diag(&mut self, severity: Severity, range: Range<usize>, message: impl Into<String>) {
         let end = range.end.min(self.input.len());
         let start = range.start.min(end);
-        self.diagnostics.push(ReadDiagnostic {
-            severity,
-            range: start..end,
-            message: message.into(),
-        });
+        self.diagnostics
+            .push(ReadDiagnostic::new(severity, start..end, message));
     }
 }
 
@@ -958,10 +955,7 @@ fn read_hands(
                 r.diag(
                     Severity::Error,
                     at..at + c.len_utf8(),
-                    format!(
-                        "`{}` is not a rank: expected A K Q J T 9 … 2 (RBN: H)",
-                        c.escape_debug()
-                    ),
+                    format!("`{c}` is not a rank: expected A K Q J T 9 … 2 (RBN: H)"),
                 );
                 continue;
             };
@@ -1539,8 +1533,7 @@ fn read_play(
                         Severity::Error,
                         f.start + roff..f.start + roff + rc.len_utf8(),
                         format!(
-                            "`{}` is not a rank: expected A K Q J T 9 … 2, `-` or `+` (RBN: P)",
-                            rc.escape_debug()
+                            "`{rc}` is not a rank: expected A K Q J T 9 … 2, `-` or `+` (RBN: P)"
                         ),
                     );
                 }
