@@ -360,13 +360,9 @@ pub fn deal_rotation(text: &str, g: &Game) -> Option<usize> {
     let t = tags(g);
     let (items, _) = crate::model::typed::play_items(text, p);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
-    bridge::rotation(
-        &hands,
-        t.strain.and_then(Strain::suit),
-        playing,
-        first,
-        &items,
-    )
+    let trump = t.strain.and_then(Strain::suit);
+    let as_given = analyze_play(&hands, trump, playing, first, &items);
+    bridge::rotation(&as_given, &hands, trump, playing, first, &items).map(|(k, _)| k)
 }
 
 fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
@@ -389,28 +385,29 @@ fn play(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     );
     let trump = t.strain.and_then(Strain::suit);
     let playing = t.declarer.and_then(DeclarerTag::playing_seat);
+    let analysis = analyze_play(&hands, trump, playing, first, &items);
     // A Deal whose hands the play shows rotated is one mistake (PBN0612):
     // the play is then read with the hands it fits.
-    let rotated = bridge::rotation(&hands, trump, playing, first, &items);
-    let hands = match rotated {
-        Some(k) => std::array::from_fn(|s| hands[(s + k) % 4]),
-        None => hands,
+    let analysis = match bridge::rotation(&analysis, &hands, trump, playing, first, &items) {
+        None => analysis,
+        Some((k, rotated)) => {
+            if let Some(deal) = tag_range(g, "Deal") {
+                let seats = if k == 1 { "seat" } else { "seats" };
+                ctx.push(
+                    out,
+                    Diagnostic::new(
+                        &c::ROTATED_DEAL,
+                        deal,
+                        format!(
+                            "the play fits this Deal only with its hands rotated by {k} {seats}: each player held the hand given to the player {k} {seats} clockwise from him (§3.4.11, §3.6)"
+                        ),
+                    )
+                    .with_related(tag.range.clone(), "the play"),
+                );
+            }
+            rotated
+        }
     };
-    if let (Some(k), Some(deal)) = (rotated, tag_range(g, "Deal")) {
-        let seats = if k == 1 { "seat" } else { "seats" };
-        ctx.push(
-            out,
-            Diagnostic::new(
-                &c::ROTATED_DEAL,
-                deal,
-                format!(
-                    "the play fits this Deal only with its hands rotated by {k} {seats}: each player held the hand given to the player {k} {seats} clockwise from him (§3.4.11, §3.6)"
-                ),
-            )
-            .with_related(tag.range.clone(), "the play"),
-        );
-    }
-    let analysis = analyze_play(&hands, trump, playing, first, &items);
     let at = |i: usize| {
         p.entries
             .get(i)

@@ -263,18 +263,25 @@ pub fn analyze_play(
 
 /// The seats by which the Deal's hands appear rotated: the `k` (1 to 3)
 /// such that the play fits the hands when each seat holds the hand the
-/// Deal gives the seat `k` places clockwise from it, where as given at
-/// least two cards come from the wrong hand or revoke. Needs all four hands
-/// and two tricks or more of known cards; `None` otherwise or when no
-/// rotation, or more than one, fits.
+/// Deal gives the seat `k` places clockwise from it, where as given
+/// (`as_given`, the play's analysis with `hands`) at least two cards come
+/// from the wrong hand or revoke; with the play's analysis under those
+/// hands. Needs all four hands and two tricks or more of known cards;
+/// `None` otherwise or when no rotation, or more than one, fits.
 pub fn rotation(
+    as_given: &PlayAnalysis,
     hands: &[Option<Hand>; 4],
     trump: Option<Suit>,
     declarer: Option<Seat>,
     first: Seat,
     items: &[PlayItem],
-) -> Option<usize> {
-    if hands.iter().any(Option::is_none)
+) -> Option<(usize, PlayAnalysis)> {
+    let misfits = |a: &PlayAnalysis| {
+        a.issues.found(crate::codes::bridge::CARD_NOT_IN_HAND.code)
+            + a.issues.found(crate::codes::bridge::UNMARKED_REVOKE.code)
+    };
+    if misfits(as_given) < 2
+        || hands.iter().any(Option::is_none)
         || items
             .iter()
             .filter(|i| matches!(i.token, PlayToken::Card(_)))
@@ -283,19 +290,13 @@ pub fn rotation(
     {
         return None;
     }
-    let misfits = |a: &PlayAnalysis| {
-        a.issues.found(crate::codes::bridge::CARD_NOT_IN_HAND.code)
-            + a.issues.found(crate::codes::bridge::UNMARKED_REVOKE.code)
-    };
-    if misfits(&analyze_play(hands, trump, declarer, first, items)) < 2 {
-        return None;
-    }
-    let mut fits = (1..4).filter(|&k| {
+    let mut fits = (1..4).filter_map(|k| {
         let rotated: [Option<Hand>; 4] = std::array::from_fn(|s| hands[(s + k) % 4]);
-        misfits(&analyze_play(&rotated, trump, declarer, first, items)) == 0
+        let a = analyze_play(&rotated, trump, declarer, first, items);
+        (misfits(&a) == 0).then_some((k, a))
     });
-    let k = fits.next()?;
-    fits.next().is_none().then_some(k)
+    let found = fits.next()?;
+    fits.next().is_none().then_some(found)
 }
 
 struct Run {

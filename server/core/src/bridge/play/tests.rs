@@ -472,6 +472,10 @@ fn unknown_cards() {
 /// many seats, and a play of one trick is too short to tell.
 #[test]
 fn rotation_finds_the_seats_the_deal_is_off() {
+    let rotation = |hands: &[Option<Hand>; 4], trump, declarer, first, items: &[PlayItem]| {
+        let as_given = analyze_play(hands, trump, declarer, first, items);
+        super::rotation(&as_given, hands, trump, declarer, first, items).map(|(k, _)| k)
+    };
     let play = items(SCHIPHOL_PLAY);
     let right = hands(SCHIPHOL);
     let trump = Some(Suit::Hearts);
