@@ -373,7 +373,7 @@ impl Serialize for NotesDump<'_> {
             let Some(v) = &self.game.tags[i].value else {
                 continue;
             };
-            match values::parse_note(&v.raw).value {
+            match self.game.note(i) {
                 Some(n) => {
                     m.entry(n.index.to_string()).or_insert(Some(n.text));
                 }
@@ -497,11 +497,14 @@ fn with_hands_not_given(raw: &str, deal: &values::Deal) -> String {
 /// The game's tags by name, the first occurrence of each (§3.4).
 fn tags_of<'a>(game: &'a Game, text: &str) -> BTreeMap<&'a str, TagDump<'a>> {
     let mut tags = BTreeMap::new();
+    // Names already met: a first `?` or a first value that says nothing
+    // more still makes a repeated tag's later value the ignored one.
+    let mut seen = std::collections::BTreeSet::new();
     for tag in &game.tags {
         if matches!(
             tag.role,
             TagRole::AuctionNote | TagRole::PlayNote | TagRole::Auction | TagRole::Play
-        ) || tags.contains_key(tag.name.as_str())
+        ) || !seen.insert(tag.name.as_str())
         {
             continue;
         }
