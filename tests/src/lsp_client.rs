@@ -17,7 +17,8 @@ pub struct LspClient {
     pub notifications: Vec<Value>,
     /// When each of `notifications` arrived (same order).
     arrivals: Vec<Instant>,
-    /// Requests from the server received so far (each answered with null).
+    /// Requests from the server received so far (each answered with null,
+    /// `workspace/applyEdit` with `applied: true`).
     pub server_requests: Vec<Value>,
     /// When the message last returned by [`LspClient::request`] or
     /// [`LspClient::wait_for`] arrived (for benchmarks).
@@ -113,7 +114,7 @@ impl LspClient {
     }
 
     /// Sends a request and waits for its response (other messages are kept
-    /// in `notifications`; server requests are answered with null).
+    /// in `notifications`; server requests are answered as `handle_other` says).
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
@@ -135,7 +136,11 @@ impl LspClient {
         if msg.get("method").is_some() && msg.get("id").is_some() {
             // A request from the server (e.g. workspace/configuration).
             let id = msg["id"].clone();
-            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+            let result = match msg["method"].as_str() {
+                Some("workspace/applyEdit") => json!({"applied": true}),
+                _ => Value::Null,
+            };
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
             self.server_requests.push(msg);
         } else {
             self.notifications.push(msg);
@@ -168,8 +173,8 @@ impl LspClient {
         }
     }
 
-    /// Waits for a request from the server with `method` (answered with
-    /// null, like every other) and takes it out of `server_requests`.
+    /// Waits for a request from the server with `method` (answered like
+    /// every other) and takes it out of `server_requests`.
     pub fn wait_for_server_request(&mut self, method: &str) -> Value {
         loop {
             if let Some(i) = self

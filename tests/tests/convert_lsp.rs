@@ -23,7 +23,7 @@ fn open() -> LspClient {
     let init = c.initialize(&["utf-16"]);
     assert_eq!(
         init["result"]["capabilities"]["executeCommandProvider"]["commands"],
-        json!(["pbn.convertGame"]),
+        json!(["pbn.applyAction", "pbn.convertGame"]),
         "{init}"
     );
     c.notify(

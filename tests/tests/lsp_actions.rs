@@ -121,20 +121,67 @@ fn one_fix_all_leaves_what_check_fix_leaves_on_every_corpus_file() {
 fn a_listing_on_10000_games_is_small_and_computes_no_edit() {
     // Every game with a safe fix (`P` for `Pass`), so that fix-all is offered.
     let text = pbn_tests::gen::generate(10_000, 7, &Default::default()).replace(" Pass", " P");
-    let snap = snapshot(&text, true);
-    snap.checked();
-    snap.check();
-    let start = std::time::Instant::now();
-    let actions = request(&snap, None);
-    let took = start.elapsed();
-    let bytes = serde_json::to_vec(&actions).unwrap().len();
-    eprintln!(
-        "code-action list on {} bytes: {} actions, {bytes} bytes, {took:?}",
-        text.len(),
-        actions.len()
+    // With `codeAction/resolve` the action carries `data`; without, the
+    // command that computes and applies its edit when picked.
+    for (resolve_edits, carries) in [(true, "data"), (false, "command")] {
+        let snap = snapshot(&text, resolve_edits);
+        snap.checked();
+        snap.check();
+        let start = std::time::Instant::now();
+        let actions = request(&snap, None);
+        let took = start.elapsed();
+        let bytes = serde_json::to_vec(&actions).unwrap().len();
+        eprintln!(
+            "code-action list on {} bytes (resolve: {resolve_edits}): {} actions, {bytes} bytes, {took:?}",
+            text.len(),
+            actions.len()
+        );
+        assert!(bytes < 50_000, "{bytes} bytes");
+        assert!(
+            actions.iter().all(|a| a
+                .get("edit")
+                .is_none_or(|e| { serde_json::to_vec(e).unwrap().len() < 10_000 })),
+            "a whole-file edit in the listing"
+        );
+        assert!(actions.iter().any(|a| a["kind"] == "source.fixAll.pbn"
+            && a.get("edit").is_none()
+            && a.get(carries).is_some()));
+    }
+}
+
+/// Over stdio, for a client without `codeAction/resolve`: picking fix-all
+/// runs its command, and the server sends the edit as `workspace/applyEdit`.
+#[test]
+fn a_command_applies_the_fix_all_edit() {
+    let uri = "file:///fix.pbn";
+    let text = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Board \"1\"]\n";
+    let mut c = pbn_tests::lsp_client::LspClient::spawn();
+    c.initialize(&["utf-16"]);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "pbn", "version": 1, "text": text}}),
     );
-    assert!(bytes < 50_000, "{bytes} bytes");
-    assert!(actions
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    let actions = r["result"].as_array().cloned().unwrap_or_default();
+    let fix_all = actions
         .iter()
-        .any(|a| a["kind"] == "source.fixAll.pbn" && a.get("edit").is_none()));
+        .find(|a| a["kind"] == "source.fixAll.pbn")
+        .unwrap_or_else(|| panic!("no fix-all in {r}"));
+    assert!(fix_all.get("edit").is_none(), "{fix_all}");
+    let command = &fix_all["command"];
+    assert_eq!(command["command"], "pbn.applyAction", "{fix_all}");
+    let done = c.request(
+        "workspace/executeCommand",
+        json!({"command": command["command"], "arguments": command["arguments"]}),
+    );
+    assert_eq!(done["result"], json!({"applied": true}), "{done}");
+    let apply = c.wait_for_server_request("workspace/applyEdit");
+    let edits = &apply["params"]["edit"]["changes"][uri];
+    assert!(edits.to_string().contains("2024.07.12"), "{apply}");
+    c.shutdown();
 }

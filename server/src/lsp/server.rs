@@ -748,6 +748,26 @@ impl LanguageServer for Backend {
             message: message.into(),
             data: None,
         };
+        if params.command == requests::code_action::APPLY_COMMAND {
+            let Some(uri) = requests::code_action::command_uri(&params) else {
+                return Err(invalid(format!(
+                    "{} takes one object {{uri, version, action, game}}",
+                    params.command
+                )));
+            };
+            let edit = match self
+                .on_snapshot(&uri, move |s| {
+                    Some(requests::code_action::apply_command(s, &params))
+                })
+                .await?
+            {
+                Some(Ok(edit)) => edit,
+                Some(Err(e)) => return Err(invalid(e)),
+                None => return Err(invalid(format!("{} is not open", uri.as_str()))),
+            };
+            let applied = self.client.apply_edit(edit).await?;
+            return Ok(Some(serde_json::json!({ "applied": applied.applied })));
+        }
         let args = requests::convert_game::parse(&params).map_err(invalid)?;
         let uri = args.uri.clone();
         match self

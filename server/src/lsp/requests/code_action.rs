@@ -11,10 +11,14 @@
 //! - `source.fixAll.pbn`: every safe fix of the file, to the fixed point,
 //!   in one action (what `pbn check --fix` applies), for the editors'
 //!   fix-on-save.
-//! - For a client that resolves edits (`codeAction/resolve`), fix-all,
-//!   the file conversion and "Add double-dummy analysis" are listed
-//!   without their edits and computed when picked: a listing never solves
-//!   a deal nor builds a whole-file edit.
+//! - Fix-all, the file conversion and "Add double-dummy analysis" are
+//!   listed without their edits and computed when picked: a listing never
+//!   solves a deal nor builds a whole-file edit. A client that resolves
+//!   edits (`codeAction/resolve`) gets them on resolve; any other client
+//!   gets a command, [`APPLY_COMMAND`], whose `workspace/executeCommand`
+//!   computes the edit and sends it as `workspace/applyEdit`. A request
+//!   that names the kind in `only` (a save hook's `source.fixAll`) gets
+//!   the edit itself from a client without resolve.
 //! - A rewrite that fills Declarer/Contract/Result from the auction and
 //!   play, and "Add double-dummy analysis" (the game's double-dummy tags
 //!   from the solver, as `pbn dd --overwrite`).
@@ -60,6 +64,10 @@ pub fn register(caps: &mut ServerCapabilities) {
         work_done_progress_options: WorkDoneProgressOptions::default(),
         resolve_provider: Some(true),
     }));
+    caps.execute_command_provider
+        .get_or_insert_with(ExecuteCommandOptions::default)
+        .commands
+        .push(APPLY_COMMAND.into());
 }
 
 /// The title of the action that formats one game (a layout quick fix and
@@ -119,8 +127,19 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
         .game_at(range.start)
         .or_else(|| snap.games_overlapping(range.clone()).next());
     let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
-    // The client resolves edits later: the costly ones are left out.
-    let lazy = snap.settings.resolve_edits;
+    // The costly edits are computed when the action is picked, unless a
+    // client that cannot resolve asks for that kind by name.
+    let named = |kind: &CodeActionKind| {
+        only.is_some_and(|list| {
+            list.iter().any(|o| {
+                let (k, o) = (kind.as_str(), o.as_str());
+                // `source.fixAll` names fix-all; `source` alone asks for a menu.
+                o.contains('.')
+                    && (k == o || (k.starts_with(o) && k.as_bytes().get(o.len()) == Some(&b'.')))
+            })
+        })
+    };
+    let lazy = |kind: &CodeActionKind| snap.settings.resolve_edits || !named(kind);
     if wants(&CodeActionKind::REFACTOR_REWRITE) {
         if let Some(fix) = game.and_then(|g| fixes::fill_from_auction(&snap.source.text, g)) {
             let fix = Fix::from(fix);
@@ -130,16 +149,16 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
             let kind = CodeActionKind::REFACTOR_REWRITE;
             match dd_missing(g) {
                 // Solved when picked: listing never waits for the solver.
-                true if lazy => out.extend(pending(snap, DD_TITLE, kind, Lazy::AddDd(g.index))),
+                true => out.extend(pending(snap, DD_TITLE, kind, Lazy::AddDd(g.index))),
                 // A correction only once the deal is solved already.
-                _ => out.extend(
-                    add_dd(snap, g, !automatic && !lazy).map(|fix| action(snap, fix, kind, None)),
-                ),
+                false => {
+                    out.extend(add_dd(snap, g, false).map(|fix| action(snap, fix, kind, None)))
+                }
             }
         }
     }
     if !(automatic && only.is_none()) && wants(&FIX_ALL) {
-        if lazy {
+        if lazy(&FIX_ALL) {
             let fixable = snap.check().diagnostics.iter().any(|d| {
                 d.fix.as_deref().is_some_and(|f| {
                     f.applies(false) && (!f.edits.is_empty() || f.encoding.is_some())
@@ -164,7 +183,7 @@ pub fn code_action(snap: &Snapshot, params: CodeActionParams) -> Option<CodeActi
             }
         }
         if wants(&CONVERT_TO_EXPORT) {
-            if lazy {
+            if lazy(&CONVERT_TO_EXPORT) {
                 out.extend(pending(
                     snap,
                     CONVERT_FILE_TITLE,
@@ -233,8 +252,13 @@ enum Lazy {
     AddDd(usize),
 }
 
+/// The command of an action listed without its edit, for a client that
+/// does not resolve edits: one argument, the action's `data`.
+pub const APPLY_COMMAND: &str = "pbn.applyAction";
+
 /// An action without its edit: its `data` says what to compute on
-/// resolve, for which document and version.
+/// resolve, for which document and version; for a client that does not
+/// resolve, the same object is the argument of [`APPLY_COMMAND`].
 fn pending(
     snap: &Snapshot,
     title: &str,
@@ -246,15 +270,28 @@ fn pending(
         Lazy::ConvertFile => ("convertFile", None),
         Lazy::AddDd(g) => ("addDd", Some(g)),
     };
+    let data = serde_json::json!({
+        "uri": snap.uri.as_str(),
+        "version": snap.version,
+        "action": name,
+        "game": game,
+    });
+    let (data, command) = match snap.settings.resolve_edits {
+        true => (Some(data), None),
+        false => (
+            None,
+            Some(Command {
+                title: title.to_owned(),
+                command: APPLY_COMMAND.into(),
+                arguments: Some(vec![data]),
+            }),
+        ),
+    };
     Some(CodeActionOrCommand::CodeAction(CodeAction {
         title: title.to_owned(),
         kind: Some(kind),
-        data: Some(serde_json::json!({
-            "uri": snap.uri.as_str(),
-            "version": snap.version,
-            "action": name,
-            "game": game,
-        })),
+        data,
+        command,
         ..Default::default()
     }))
 }
@@ -271,6 +308,39 @@ pub fn resolve(snap: &Snapshot, mut action: CodeAction) -> Result<CodeAction, St
     let Some(data) = action.data.as_ref() else {
         return Ok(action);
     };
+    if let Some(edit) = deferred_edit(snap, data)? {
+        action.edit = Some(edit);
+    }
+    Ok(action)
+}
+
+/// The document [`APPLY_COMMAND`]'s argument is for.
+pub fn command_uri(params: &ExecuteCommandParams) -> Option<Uri> {
+    let [data] = params.arguments.as_slice() else {
+        return None;
+    };
+    data.get("uri")?.as_str()?.parse().ok()
+}
+
+/// [`APPLY_COMMAND`]: the edit to send as `workspace/applyEdit`.
+pub fn apply_command(
+    snap: &Snapshot,
+    params: &ExecuteCommandParams,
+) -> Result<WorkspaceEdit, String> {
+    let usage = || format!("{APPLY_COMMAND} takes one object {{uri, version, action, game}}");
+    let [data] = params.arguments.as_slice() else {
+        return Err(usage());
+    };
+    deferred_edit(snap, data)?.ok_or_else(usage)
+}
+
+/// The edit of a deferred action (its `data`): an error when the document
+/// changed since it was listed (the client lists again); `None` for data
+/// that names no action.
+fn deferred_edit(
+    snap: &Snapshot,
+    data: &serde_json::Value,
+) -> Result<Option<WorkspaceEdit>, String> {
     if data.get("version").and_then(|v| v.as_i64()) != Some(i64::from(snap.version)) {
         return Err("the document changed since the action was listed".into());
     }
@@ -282,13 +352,12 @@ pub fn resolve(snap: &Snapshot, mut action: CodeAction) -> Result<CodeAction, St
         (Some("fixAll"), _) => fix_all(snap),
         (Some("convertFile"), _) => convert_file(snap),
         (Some("addDd"), Some(i)) => snap.game(i).and_then(|g| add_dd(snap, g, true)),
-        _ => return Ok(action),
+        _ => return Ok(None),
     };
-    action.edit = Some(workspace_edit(
+    Ok(Some(workspace_edit(
         snap,
         fix.map(|f| f.edits).unwrap_or_default(),
-    ));
-    Ok(action)
+    )))
 }
 
 /// "Add double-dummy analysis": the game's DoubleDummyTricks, OptimumScore,
@@ -571,9 +640,26 @@ mod tests {
             .collect()
     }
 
-    /// The text after applying the action's edits (which must not overlap).
+    /// The text after applying the action's edits (which must not overlap),
+    /// those of its [`APPLY_COMMAND`] for an action listed without them.
     fn apply(snap: &Snapshot, action: &CodeAction) -> String {
-        let edits = &action.edit.as_ref().unwrap().changes.as_ref().unwrap()[&snap.uri];
+        let computed;
+        let edit = match (&action.edit, &action.command) {
+            (Some(edit), _) => edit,
+            (None, Some(c)) => {
+                assert_eq!(c.command, APPLY_COMMAND);
+                let params = ExecuteCommandParams {
+                    command: c.command.clone(),
+                    arguments: c.arguments.clone().unwrap_or_default(),
+                    work_done_progress_params: Default::default(),
+                };
+                assert_eq!(command_uri(&params).as_ref(), Some(&snap.uri));
+                computed = apply_command(snap, &params).unwrap();
+                &computed
+            }
+            (None, None) => panic!("no edit and no command: {action:?}"),
+        };
+        let edits = &edit.changes.as_ref().unwrap()[&snap.uri];
         let conv = snap.converter();
         let mut edits: Vec<(Range<usize>, &str)> = edits
             .iter()
@@ -1119,6 +1205,42 @@ mod tests {
         // Another version: the client must list again.
         let newer = Snapshot::new("file:///t.pbn".parse::<Uri>().unwrap(), 4, text, settings);
         assert!(resolve(&newer, lazy[1].clone()).is_err());
+    }
+
+    /// For a client that does not resolve edits, the same actions carry a
+    /// command that computes the edit when picked; a request naming the
+    /// kind (a save hook) gets the edit itself.
+    #[test]
+    fn costly_actions_carry_a_command_without_resolve() {
+        let text = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[Deal \"N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7\"]\n";
+        let snap = snapshot(text, false);
+        let actions = request(&snap, 0..0, None);
+        let deferred: Vec<_> = actions.iter().filter(|a| a.command.is_some()).collect();
+        let titles: Vec<_> = deferred.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [DD_TITLE, FIX_ALL_TITLE, CONVERT_FILE_TITLE],
+            "{}",
+            listing(&actions)
+        );
+        assert!(deferred
+            .iter()
+            .all(|a| a.edit.is_none() && a.data.is_none()));
+        assert!(apply(&snap, deferred[1]).contains("2024.07.12"));
+        for kind in [FIX_ALL, CodeActionKind::new("source.fixAll")] {
+            let named = request(&snap, 0..0, Some(vec![kind]));
+            assert_eq!(named.len(), 1, "{}", listing(&named));
+            assert!(named[0].edit.is_some() && named[0].command.is_none());
+        }
+        // Another version: the client must list again.
+        let newer = Snapshot::new(snap.uri.clone(), 2, text.into(), Settings::default());
+        let c = deferred[1].command.clone().unwrap();
+        let params = ExecuteCommandParams {
+            command: c.command,
+            arguments: c.arguments.unwrap(),
+            work_done_progress_params: Default::default(),
+        };
+        assert!(apply_command(&newer, &params).is_err());
     }
 
     #[test]

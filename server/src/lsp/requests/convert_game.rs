@@ -34,10 +34,10 @@ pub const KIND: CodeActionKind = CodeActionKind::new("source.convertGame");
 const TARGETS: [Format; 3] = [Format::Forum, Format::Rbn, Format::Lin];
 
 pub fn register(caps: &mut ServerCapabilities) {
-    caps.execute_command_provider = Some(ExecuteCommandOptions {
-        commands: vec![COMMAND.into()],
-        work_done_progress_options: WorkDoneProgressOptions::default(),
-    });
+    caps.execute_command_provider
+        .get_or_insert_with(ExecuteCommandOptions::default)
+        .commands
+        .push(COMMAND.into());
 }
 
 /// The kind of the action converting to `f`.
