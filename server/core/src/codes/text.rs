@@ -23,14 +23,18 @@ codes! {
         "line longer than 255 characters",
         "The length of a PBN text line is at most 255 characters including the \
          end-of-line indicator (§2.3), so at most 254 visible characters. Long comments \
-         can be broken over several lines; a long Note can be split into two notes or \
-         moved into a comment.",
+         can be broken over several lines; a long Note goes on in a comment (PBN0104).",
         bad: "{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx }\n",
         good: "{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx }\n";
     TOKEN_TOO_LONG = "PBN0104", "token-too-long", Error, Encoding, "§3.2",
         "token longer than 255 characters",
         "A token's length is limited to a maximum of 255 characters (§3.2). This applies \
-         to tag names, strings (quotes included), calls, cards and section tokens.",
+         to tag names, strings (quotes included), calls, cards and section tokens. A Note \
+         too long for one line (a bidding program explaining every alternative) is cut at \
+         a space and goes on in a comment right after the tag, `{Note 1 continued: …}`: \
+         §3.5.5 allows one Note tag per index, and every PBN reader keeps a comment. \
+         `pbn dump`, `show`, `html`, `convert` and the hover read the note whole again; \
+         that repair is the safe fix of a long Note.",
         bad: "[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n",
         good: "[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n";
     NON_ASCII_SYMBOL = "PBN0105", "non-ascii-outside-strings", Error, Encoding, "§2.2",

@@ -307,15 +307,8 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 notes(pbn, g, &p.notes, &mut out);
             }
         }
-        for c in &g.comments {
-            let raw = &pbn[c.range.clone()];
-            let body = match c.kind {
-                CommentKind::Brace => raw.trim_start_matches('{').trim_end_matches('}'),
-                CommentKind::UnterminatedBrace => raw.trim_start_matches('{'),
-                CommentKind::Line => raw.trim_start_matches(';'),
-                CommentKind::Escape => continue,
-            };
-            let body = body.trim();
+        for c in g.commentary().filter(|c| c.kind != CommentKind::Escape) {
+            let body = c.body(pbn).trim();
             if !body.is_empty() {
                 out.push_str(body);
                 out.push('\n');
@@ -334,7 +327,7 @@ fn notes(pbn: &str, g: &crate::model::Game, idx: &[usize], out: &mut String) {
     let _ = pbn;
     for &i in idx {
         if let Some(v) = g.tags.get(i).and_then(|t| t.value.as_ref()) {
-            match values::parse_note(&v.raw).value {
+            match g.note(i) {
                 Some(n) => out.push_str(&format!("Note {}: {}\n", n.index, suits_text(&n.text))),
                 None => out.push_str(&format!("Note: {}\n", v.text)),
             }

@@ -1337,14 +1337,10 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
         }
         for c in g
-            .comments
-            .iter()
+            .commentary()
             .filter(|c| c.kind != model::CommentKind::Escape)
         {
-            let text = pbn[c.range.clone()]
-                .trim_start_matches(['{', ';', '%'])
-                .trim_end_matches('}')
-                .trim();
+            let text = c.body(pbn).trim();
             if !text.is_empty() {
                 line.push_str(&format!("nt|{}|", lin_text(text)));
             }
@@ -1425,8 +1421,7 @@ fn lead_with_a_board_start(line: &str, header: Range<usize>, seen: Seen) -> Stri
 /// The texts of a section's notes, by index.
 fn note_texts(g: &model::Game, idx: &[usize]) -> Vec<(u32, String)> {
     idx.iter()
-        .filter_map(|&i| g.tags[i].value.as_ref())
-        .filter_map(|v| values::parse_note(&v.raw).value)
+        .filter_map(|&i| g.note(i))
         .map(|n| (u32::from(n.index), n.text))
         .collect()
 }

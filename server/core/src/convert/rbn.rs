@@ -34,8 +34,7 @@ use crate::model::values::deal::{rank_char, rank_of_char};
 use crate::model::values::seat::seat_letter;
 use crate::model::values::{self, ContractValue};
 use crate::model::{
-    typed, AnnotationKind, CallToken, CardToken, Comment, CommentKind, Entry, Game, Inherit,
-    TagRole,
+    typed, AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game, Inherit, TagRole,
 };
 use std::ops::Range;
 
@@ -2482,7 +2481,7 @@ impl GameWriter<'_> {
             let Some(v) = self.game.tags.get(i).and_then(|t| t.value.as_ref()) else {
                 continue;
             };
-            match values::parse_note(&v.raw).value {
+            match self.game.note(i) {
                 Some(n) if (1..=9).contains(&n.index) && !n.text.contains('\n') => {
                     out.push(format!("{} {}", n.index, n.text))
                 }
@@ -2733,16 +2732,13 @@ impl GameWriter<'_> {
     fn paragraphs(&mut self) -> (Vec<String>, Vec<String>) {
         let deal_at = self.game.tag("Deal").map_or(usize::MAX, |t| t.range.start);
         let (mut before, mut after) = (Vec::new(), Vec::new());
-        let comments: &[Comment] = &self.game.comments;
-        for c in comments {
+        let game = self.game;
+        for c in game.commentary() {
             let raw = &self.text[c.range.clone()];
             let body = match c.kind {
-                CommentKind::Brace => raw
-                    .strip_prefix('{')
-                    .and_then(|s| s.strip_suffix('}'))
-                    .unwrap_or(raw),
-                CommentKind::UnterminatedBrace => raw.strip_prefix('{').unwrap_or(raw),
-                CommentKind::Line => raw.strip_prefix(';').unwrap_or(raw),
+                CommentKind::Brace | CommentKind::UnterminatedBrace | CommentKind::Line => {
+                    c.body(self.text)
+                }
                 // `% PBN 2.1`, `% EXPORT` (§2.4) and `% RBN 2.2` say
                 // which format a file is in: the RBN file has its own.
                 CommentKind::Escape

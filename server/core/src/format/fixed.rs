@@ -54,13 +54,30 @@ pub(super) fn fix_piece(
         // The safe fixes of syntax errors (a stray line of text kept as a
         // comment, an unquoted value with spaces quoted): the game is
         // then formatted, not kept as written.
-        if games.iter().any(|g| g.syntax_error && !g.is_part()) {
+        let broken = games.iter().any(|g| g.syntax_error && !g.is_part());
+        // And a Note too long for one line, cut and continued in a comment.
+        let long = crate::rules::text::has_long_line(piece);
+        if broken || long {
             let trees = crate::syntax::parse_split(piece, usize::MAX);
-            diags.extend(
-                crate::syntax::syntax_diagnostics(&trees, piece)
-                    .into_iter()
-                    .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false))),
-            );
+            if broken {
+                diags.extend(
+                    crate::syntax::syntax_diagnostics(&trees, piece)
+                        .into_iter()
+                        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false))),
+                );
+            }
+            if long {
+                let in_part = |at: usize| {
+                    games
+                        .iter()
+                        .any(|g| g.is_part() && g.range.contains(&(at + base)))
+                };
+                diags.extend(
+                    crate::rules::text::long_note_fixes(piece, &trees)
+                        .into_iter()
+                        .filter(|d| !in_part(d.range.start)),
+                );
+            }
         }
         let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
             break;

@@ -89,13 +89,10 @@ pub(super) fn find_note(
     game: &Game,
     n: u32,
 ) -> Option<(values::note::Note, usize)> {
-    notes
-        .iter()
-        .filter_map(|&i| game.tags.get(i))
-        .find_map(|t| {
-            let note = values::parse_note(&t.value.as_ref()?.raw).value?;
-            (note.index as u32 == n).then_some((note, t.range.start))
-        })
+    notes.iter().find_map(|&i| {
+        let note = game.note(i)?;
+        (note.index as u32 == n).then_some((note, game.tags[i].range.start))
+    })
 }
 
 /// The text of each note a call refers to with `=n=` (§3.5.4-5).
@@ -118,7 +115,8 @@ const MAX_NOTE_REFERRERS: usize = 12;
 /// The value of a `[Note "n:…"]` of the auction or play section: the note
 /// and the calls or cards that refer to it with `=n=` (§3.5.4-5, §3.6.4-5).
 pub(super) fn note_tag_hover(h: &HoverInput<'_>, game: &Game, tag: &Tag) -> Option<String> {
-    let note = values::parse_note(&tag.value.as_ref()?.raw).value?;
+    let i = game.tags.iter().position(|t| std::ptr::eq(t, tag))?;
+    let note = game.note(i)?;
     let n = note.index as u32;
     let text = h.text;
     let refers = |post: &[crate::model::Annotation]| {

@@ -378,7 +378,45 @@ pub fn lower_game_with(
     game.tags = exact(&mut scratch.tags);
     scratch.comments = std::mem::take(&mut game.comments);
     game.comments = exact(&mut scratch.comments);
+    game.notes_continued = notes_continued(&game, text);
     game
+}
+
+/// The Note tags of `g` followed, after white space only, by a `{…}`
+/// comment continuing them ([`values::note::continuation`]).
+fn notes_continued(g: &Game, text: &str) -> Vec<NoteContinued> {
+    if g.comments.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, t) in g.tags.iter().enumerate() {
+        if t.name != "Note" {
+            continue;
+        }
+        let k = g.comments.partition_point(|c| c.range.start < t.range.end);
+        let Some(c) = g.comments.get(k).filter(|c| c.kind == CommentKind::Brace) else {
+            continue;
+        };
+        let between = &text[t.range.end..c.range.start];
+        if !between.bytes().all(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        let Some(note) = t
+            .value
+            .as_ref()
+            .and_then(|v| values::parse_note(&v.raw).value)
+        else {
+            continue;
+        };
+        if let Some(rest) = values::note::continuation(c.body(text), note.index) {
+            out.push(NoteContinued {
+                tag: i,
+                comment: k,
+                text: rest,
+            });
+        }
+    }
+    out
 }
 
 impl<'a, 't> Lowerer<'a, 't> {

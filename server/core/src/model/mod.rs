@@ -59,6 +59,21 @@ pub struct Game {
     /// Values this game receives from `##` tags of earlier games without
     /// having the tag itself (§4.8).
     pub inherited: Vec<Inherited>,
+    /// Note tags whose text goes on in a `{Note n continued: …}` comment
+    /// right after the tag ([`values::note::continuation`]). Read through
+    /// [`Game::note`] and [`Game::commentary`].
+    pub notes_continued: Vec<NoteContinued>,
+}
+
+/// A Note tag continued in the comment after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoteContinued {
+    /// The Note tag (an index into [`Game::tags`]).
+    pub tag: usize,
+    /// The comment (an index into [`Game::comments`]).
+    pub comment: usize,
+    /// The text the comment adds to the note's.
+    pub text: String,
 }
 
 /// Where a tag pair sits.
@@ -163,6 +178,22 @@ pub struct Inherited {
 pub struct Comment {
     pub kind: CommentKind,
     pub range: Range<usize>,
+}
+
+impl Comment {
+    /// The comment's text without its delimiters: `{`/`}`, `;` or `%`.
+    pub fn body<'t>(&self, text: &'t str) -> &'t str {
+        let raw = &text[self.range.clone()];
+        match self.kind {
+            CommentKind::Brace => raw
+                .strip_prefix('{')
+                .and_then(|s| s.strip_suffix('}'))
+                .unwrap_or(raw),
+            CommentKind::UnterminatedBrace => raw.strip_prefix('{').unwrap_or(raw),
+            CommentKind::Line => raw.strip_prefix(';').unwrap_or(raw),
+            CommentKind::Escape => raw.strip_prefix('%').unwrap_or(raw),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -370,6 +401,32 @@ pub struct Element {
 }
 
 impl Game {
+    /// Tag `tag` read as a Note (`n:text`, §3.5.5, §3.6.5), its text with
+    /// the continuation comment a note too long for one line has
+    /// ([`Game::notes_continued`]). `None` when it is not one.
+    pub fn note(&self, tag: usize) -> Option<values::Note> {
+        let mut note = values::parse_note(&self.tags.get(tag)?.value.as_ref()?.raw).value?;
+        if let Some(c) = self.notes_continued.iter().find(|c| c.tag == tag) {
+            note.text.push(' ');
+            note.text.push_str(&c.text);
+        }
+        Some(note)
+    }
+
+    /// The game's comments and escape lines in document order but for
+    /// those that continue a Note ([`Game::note`] reads them): what the
+    /// renderers and converters show as commentary.
+    pub fn commentary(&self) -> impl Iterator<Item = &Comment> {
+        let mut skip = self.notes_continued.iter().map(|c| c.comment).peekable();
+        self.comments.iter().enumerate().filter_map(move |(i, c)| {
+            while skip.next_if(|&k| k < i).is_some() {}
+            match skip.next_if_eq(&i) {
+                Some(_) => None,
+                None => Some(c),
+            }
+        })
+    }
+
     /// The game is a part of a game longer than
     /// [`crate::syntax::GAME_WINDOW`]: it is checked as a game, but no fix
     /// is offered for it (it is not the game the fix would be made for).

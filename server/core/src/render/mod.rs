@@ -262,8 +262,7 @@ fn contract_pieces(c: Contract) -> Pieces {
 /// The notes of a section: `[Note "n:text"]` tags (§3.5.5, §3.6.5).
 fn notes(g: &Game, tags: &[usize]) -> Vec<(u32, String)> {
     tags.iter()
-        .filter_map(|&i| g.tags.get(i))
-        .filter_map(|t| values::parse_note(&t.value.as_ref()?.raw).value)
+        .filter_map(|&i| g.note(i))
         .map(|n| (n.index as u32, n.text))
         .collect()
 }
@@ -667,16 +666,10 @@ pub fn record(src: &str, g: &Game) -> Record {
         .filter(|d| d.is_end_position)
         .and_then(|d| d.card_counts.iter().copied().max());
     let commentary = g
-        .comments
-        .iter()
+        .commentary()
+        .filter(|c| c.kind != CommentKind::Escape)
         .filter_map(|c| {
-            let s = src.get(c.range.clone())?;
-            let inner = match c.kind {
-                CommentKind::Brace => s.strip_prefix('{')?.strip_suffix('}')?,
-                CommentKind::UnterminatedBrace => s.strip_prefix('{')?,
-                CommentKind::Line => s.strip_prefix(';')?,
-                CommentKind::Escape => return None,
-            };
+            let inner = c.body(src);
             // Leading blank lines and trailing space go; the indentation of
             // the first line stays (commentary often holds a diagram).
             let inner = inner.trim_end();

@@ -18,6 +18,7 @@
 //! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
 //! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
 //! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
+//! | PBN0104           | a Note too long for one line cut at a space, the rest in a `{Note n continued: …}` comment after the tag (made with the token rule; the note reads the same, [`crate::model::Game::note`]) |
 //! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
 //! | PBN0612           | the Deal's hands rotated so that the play fits them (unsafe: it changes who held what) |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
@@ -114,10 +115,12 @@ pub enum FixKind {
 
 /// The codes whose diagnostics carry a fix, with its kind: those of
 /// [`fixes_for`] and those fixed where the rule is (PBN0006 in the syntax
-/// diagnostics, PBN0211, PBN1016, the encoding of PBN0107 and PBN0111). A test
+/// diagnostics, PBN0104 of a long Note, PBN0211, PBN1016, the encoding of
+/// PBN0107 and PBN0111). A test
 /// holds every fix of every code's example to this table.
 pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0006", FixKind::Either),
+    ("PBN0104", FixKind::Safe),
     ("PBN0107", FixKind::Safe),
     ("PBN0111", FixKind::Safe),
     ("PBN0201", FixKind::Unsafe),
@@ -237,7 +240,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
 // Text helpers.
 
 /// The line ending to use in inserted lines: the document's first.
-fn eol(text: &str) -> &'static str {
+pub(crate) fn eol(text: &str) -> &'static str {
     match text.find(['\n', '\r']) {
         Some(i) if text[i..].starts_with("\r\n") => "\r\n",
         Some(i) if text.as_bytes()[i] == b'\r' => "\r",

@@ -583,7 +583,10 @@ fn leaf(text: &str, node: Node<'_>, out: &mut Vec<Diagnostic>) {
                     "tab character inside a string; tabs may not appear inside string data (§2.3)",
                 ));
             }
-            token_length(text, r, out);
+            token_length(text, r.clone(), out);
+            if kind == "string" {
+                long_note(text, node, r, out);
+            }
         }
         // One node holds a run of section tokens (a table row, §5), of call
         // tokens (§3.5.1) or of card tokens (§3.6.1): the rules apply to
@@ -616,6 +619,69 @@ fn non_ascii(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
             format!("non-ASCII character `{ch}` outside strings and comments; it may only appear in string data and commentary (§2.2)"),
         ));
     }
+}
+
+/// The PBN0104 diagnostics of `text` (parsed as `trees`) that carry a fix
+/// (a Note too long for one line, [`long_note`]): what the formatter's fix
+/// rounds apply besides the games' rules. Empty at once when no line is
+/// long.
+pub fn long_note_fixes<T: Trees + ?Sized>(text: &str, trees: &T) -> Vec<Diagnostic> {
+    if !has_long_line(text) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for node in crate::syntax::top_nodes(trees) {
+        tokens(text, node, &mut out);
+    }
+    out.retain(|d| d.code.code == c::TOKEN_TOO_LONG.code && d.fix.is_some());
+    out
+}
+
+/// Whether a line of `text` may be longer than §2.3 allows (bytes, which
+/// are at least its characters).
+pub fn has_long_line(text: &str) -> bool {
+    text.split(['\n', '\r']).any(|l| l.len() > 254)
+}
+
+/// The fix of PBN0104 on the value of a Note tag (`out`'s last
+/// diagnostic when it is that one): the note cut at a space, the rest in a
+/// comment after the tag that [`crate::model::Game::note`] reads back
+/// ([`crate::model::values::note::split_long`]).
+fn long_note(text: &str, node: Node<'_>, r: Range<usize>, out: &mut [Diagnostic]) {
+    let Some(d) = out
+        .last_mut()
+        .filter(|d| d.code.code == c::TOKEN_TOO_LONG.code && d.range == r)
+    else {
+        return;
+    };
+    let Some(tag) = node.parent().filter(|p| p.kind() == "tag_pair") else {
+        return;
+    };
+    let named_note = tag
+        .child_by_field_name("name")
+        .is_some_and(|n| &text[n.byte_range()] == "Note");
+    let raw = &text[r.start + 1..r.end - 1];
+    let eol = crate::rules::fixes::eol(text);
+    let (Some((cut, comment)), true) =
+        (crate::model::values::note::split_long(raw, eol), named_note)
+    else {
+        return;
+    };
+    let end = tag.end_byte();
+    d.fix = Some(std::sync::Arc::new(crate::diagnostic::Fix::new(
+        "Continue the note in a comment after the tag (§2.3)",
+        vec![
+            crate::diagnostic::Edit {
+                range: r.start + 1 + cut..r.end - 1,
+                new_text: String::new(),
+            },
+            crate::diagnostic::Edit {
+                range: end..end,
+                new_text: format!("{eol}{comment}"),
+            },
+        ],
+        crate::diagnostic::Applicability::Safe,
+    )));
 }
 
 /// §3.2: a token is at most 255 characters long.
