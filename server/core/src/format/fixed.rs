@@ -56,7 +56,7 @@ pub(super) fn fix_piece(
         // then formatted, not kept as written.
         let broken = games.iter().any(|g| g.syntax_error && !g.is_part());
         // And a Note too long for one line, cut and continued in a comment.
-        let long = crate::rules::text::has_long_line(piece);
+        let long = crate::rules::text::may_hold_long_note(piece);
         if broken || long {
             let trees = crate::syntax::parse_split(piece, usize::MAX);
             if broken {

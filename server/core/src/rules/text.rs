@@ -626,7 +626,7 @@ fn non_ascii(text: &str, r: Range<usize>, out: &mut Vec<Diagnostic>) {
 /// rounds apply besides the games' rules. Empty at once when no line is
 /// long.
 pub fn long_note_fixes<T: Trees + ?Sized>(text: &str, trees: &T) -> Vec<Diagnostic> {
-    if !has_long_line(text) {
+    if !may_hold_long_note(text) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -637,10 +637,24 @@ pub fn long_note_fixes<T: Trees + ?Sized>(text: &str, trees: &T) -> Vec<Diagnost
     out
 }
 
-/// Whether a line of `text` may be longer than §2.3 allows (bytes, which
-/// are at least its characters).
-pub fn has_long_line(text: &str) -> bool {
-    text.split(['\n', '\r']).any(|l| l.len() > 254)
+/// Whether a line of `text` may hold a Note value longer than a token
+/// can be (§3.2): a string of more than 255 bytes after `Note`, read
+/// without a parse, so that the formatter parses a piece again only then.
+pub fn may_hold_long_note(text: &str) -> bool {
+    text.split(['\n', '\r']).any(|l| {
+        l.len() > 255
+            && l.match_indices("Note").any(|(i, _)| {
+                let Some(q) = l[i..].find('"') else {
+                    return false;
+                };
+                let b = &l.as_bytes()[i + q + 1..];
+                let mut k = 0;
+                while k < b.len() && b[k] != b'"' {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+                k > 253
+            })
+    })
 }
 
 /// The fix of PBN0104 on the value of a Note tag (`out`'s last
