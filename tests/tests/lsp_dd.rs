@@ -139,6 +139,27 @@ fn apply(text: &str, edits: &[Value]) -> String {
     out
 }
 
+/// The edits of action `a` for `uri`: its own, or (for this client, which
+/// does not resolve edits) those its command makes the server send as
+/// `workspace/applyEdit`.
+fn edits_of(c: &mut LspClient, uri: &str, a: &Value) -> Vec<Value> {
+    if let Some(edits) = a["edit"]["changes"][uri].as_array() {
+        return edits.clone();
+    }
+    let command = &a["command"];
+    assert_eq!(command["command"], "pbn.applyAction", "{a}");
+    let r = c.request(
+        "workspace/executeCommand",
+        json!({"command": command["command"], "arguments": command["arguments"]}),
+    );
+    assert!(r.get("error").is_none(), "{r}");
+    let apply = c.wait_for_server_request("workspace/applyEdit");
+    apply["params"]["edit"]["changes"][uri]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
 fn dd_action(actions: &[Value]) -> Option<&Value> {
     actions
         .iter()
@@ -157,9 +178,9 @@ fn code_action_adds_the_analysis_and_the_result_checks_clean() {
     );
     open(&mut c, uri, &before);
     let actions = code_actions(&mut c, uri, false);
-    let a = dd_action(&actions).expect("the action");
+    let a = dd_action(&actions).expect("the action").clone();
     assert_eq!(a["title"], "Add double-dummy analysis", "{a}");
-    let edits = a["edit"]["changes"][uri].as_array().unwrap().clone();
+    let edits = edits_of(&mut c, uri, &a);
     let after = apply(&before, &edits);
     insta::assert_snapshot!("lsp_dd_code_action", after);
     // The filled game: no PBN11xx diagnostic, and no action left to offer.
@@ -236,17 +257,15 @@ fn an_automatic_request_does_not_wait_for_the_solver() {
     no_background(&mut c);
     open(&mut c, uri, t);
     let _ = c.diagnostics(uri, 1);
-    // The lightbulb's request: offered only once solved (it queues it).
-    assert!(dd_action(&code_actions(&mut c, uri, true)).is_none());
-    let start = Instant::now();
-    let found = loop {
-        if let Some(a) = dd_action(&code_actions(&mut c, uri, true)) {
-            break a.clone();
-        }
-        assert!(start.elapsed() < Duration::from_secs(30));
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    // The lightbulb's request lists the action without its edit (nothing
+    // solved yet); picking it solves the deal and sends the tags.
+    let found = dd_action(&code_actions(&mut c, uri, true))
+        .cloned()
+        .expect("the action");
     assert_eq!(found["title"], "Add double-dummy analysis");
+    assert!(found.get("edit").is_none(), "{found}");
+    let after = apply(t, &edits_of(&mut c, uri, &found));
+    assert!(after.contains("[DoubleDummyTricks \""), "{after}");
     c.shutdown();
 }
 

@@ -178,13 +178,16 @@ fn check(src: &str) -> Vec<&'static str> {
 fn examples_of_every_bridge_code() {
     let mut failures = Vec::new();
     // Token-level codes (PBN0520/0521, PBN0620/0621, PBN0511's `*` glued to
-    // a call) are the model's, a rotated Deal (PBN0612) the rules', and
+    // a call) are the model's, a rotated Deal (PBN0612) and an auction
+    // written from the opening bid (PBN0512, which the play confirms) the
+    // rules', and
     // this oracle does not score rubbers (PBN0910); their examples run end
     // to end in `server/core/tests/code_examples.rs`.
     for c in codes::LIST.iter().filter(|c| {
         !matches!(
             c.code,
             "PBN0511"
+                | "PBN0512"
                 | "PBN0612"
                 | "PBN0520"
                 | "PBN0521"

@@ -66,7 +66,8 @@ pub use contract_bridge::auction::Call;
 pub use contract_bridge::{Bid, Card, Contract, Hand, Level, Penalty, Rank, Seat, Strain, Suit};
 pub use play::{analyze_play, rotation, PlayAnalysis, PlayItem, PlayToken, Trick};
 pub use tags::{
-    compare_contract, compare_result, ContractTag, DeclarerTag, ResultForm, ResultTag, TagMismatch,
+    compare_contract, compare_result, left_out_passes, ContractTag, DeclarerTag, ResultForm,
+    ResultTag, TagMismatch,
 };
 
 use crate::codes::CodeInfo;

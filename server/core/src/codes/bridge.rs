@@ -97,6 +97,21 @@ codes! {
          then, since either reading changes what the auction says.",
         bad: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass 2C* Pass\nPass Pass\n",
         good: "[Dealer \"N\"]\n[Auction \"N\"]\n1C Pass 2C =1= Pass\nPass Pass\n[Note \"1:Alert\"]\n";
+    LEFT_OUT_PASSES = "PBN0512", "left-out-passes", Error, Auction, "§3.5",
+        "the auction fits the Declarer tag only with passes before its first bid",
+        "The auction lists every call from the dealer's (§3.5): the Auction tag names the \
+         dealer and its first call is his. Some programs start the list at the opening \
+         bid, leaving out the passes before it; every call is then read as another \
+         player's, and the declarer of the auction is not the Declarer tag's (PBN0901) \
+         game after game. When one, two or three passes before the first bid, and no \
+         other number, make the declarer and the contract the tags', and the play \
+         confirms the Declarer tag (declarer's left-hand opponent holds the opening \
+         lead), this is reported once instead; its fix writes those passes, which \
+         changes who made every call, so it is unsafe.",
+        bad: "[Dealer \"N\"]\n[Deal \"N:2.5432.5432.5432 AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876\"]\n\
+              [Declarer \"E\"]\n[Contract \"1NT\"]\n[Auction \"N\"]\n1NT AP\n[Play \"S\"]\nST S3 S2 SA\n*\n",
+        good: "[Dealer \"N\"]\n[Deal \"N:2.5432.5432.5432 AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876\"]\n\
+               [Declarer \"E\"]\n[Contract \"1NT\"]\n[Auction \"N\"]\nPass 1NT AP\n[Play \"S\"]\nST S3 S2 SA\n*\n";
 
     // ----- PBN06xx: the play ----------------------------------------------
     WRONG_OPENING_LEADER = "PBN0601", "wrong-opening-leader", Error, Play, "§3.6",

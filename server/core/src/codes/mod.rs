@@ -45,7 +45,8 @@ A file-wide pattern is shown once: the same code and message form (numbers
 aside) in at least 5 games, or in at least 3 that are more than half of the
 file's, for a readable form above, an unknown tag, a tag name's case, a
 value's padding, an unlisted value, a layout fault of export format
-(PBN10xx), a dealer or vulnerability off the usual rotation. It sits on the
+(PBN10xx), a dealer or vulnerability off the usual rotation, an auction
+written from the opening bid (PBN0512). It sits on the
 first, says in how many games, lists the places as related information and
 carries one fix for all. `pbn check --no-group` or `[check] group = false`
 lists each.
@@ -114,7 +115,7 @@ pub fn pattern(code: &CodeInfo) -> Option<Pattern> {
         return Some(Pattern::Numbers);
     }
     match code.code {
-        "PBN0905" | "PBN0906" => Some(Pattern::Code),
+        "PBN0905" | "PBN0906" | "PBN0512" => Some(Pattern::Code),
         "PBN0201" | "PBN0208" | "PBN0314" | "PBN0328" | "PBN0331" => Some(Pattern::Numbers),
         c if c.starts_with("PBN10") => Some(Pattern::Quotes),
         _ => None,

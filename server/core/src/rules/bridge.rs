@@ -284,6 +284,22 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         diags.push(d);
     }
     push_capped(ctx, out, diags, &analysis.issues);
+    // An auction written from the opening bid is one mistake (PBN0512),
+    // not a wrong Declarer (and Contract) tag.
+    if let Some(k) = left_out(ctx.text, g, t, first, &items) {
+        ctx.push(
+            out,
+            Diagnostic::new(
+                &c::LEFT_OUT_PASSES,
+                tag.range.clone(),
+                format!(
+                    "the Declarer and Contract tags fit this auction only with the passes before its first bid written (here {k}): it starts at the opening bid, and PBN lists every call from the dealer's (§3.5)"
+                ),
+            )
+            .with_related(at(0), "the first call"),
+        );
+        return;
+    }
     for m in compare_contract(&analysis, t.declarer, t.contract) {
         let r = tag_range(g, m.tag).unwrap_or(tag.range.clone());
         ctx.push(
@@ -351,6 +367,47 @@ fn play_input(g: &Game) -> Option<PlayInput<'_>> {
         .map(|d| d.hands)
         .unwrap_or([None; 4]);
     Some((p, tag, first, hands))
+}
+
+/// PBN0512: the passes left out before the first call of the auction
+/// ([`left_out`]).
+pub fn left_out_passes(text: &str, g: &Game) -> Option<usize> {
+    let a = g.auction.as_ref()?;
+    let first = g
+        .tags
+        .get(a.tag)?
+        .effective()
+        .and_then(|v| values::parse_auction_seat(v).value)?
+        .seat;
+    let (items, _) = crate::model::typed::auction_items(text, a);
+    left_out(text, g, &tags(g), first, &items)
+}
+
+/// [`bridge::left_out_passes`], where the play says the Declarer tag is
+/// right: the Play tag names declarer's left-hand opponent and the Deal,
+/// when it gives his hand, gives him the opening lead. Without that, an
+/// auction whose declarer is not the tag's may as well have a wrong tag
+/// (PBN0901).
+fn left_out(
+    text: &str,
+    g: &Game,
+    t: &Tags,
+    first: Seat,
+    items: &[bridge::AuctionItem],
+) -> Option<usize> {
+    let declarer = t.declarer?.playing_seat()?;
+    let (p, _, leader, hands) = play_input(g)?;
+    let (cards, _) = crate::model::typed::play_items(text, p);
+    let bridge::PlayToken::Card(lead) = cards.first()?.token else {
+        return None;
+    };
+    // A hand not given (a second table's game without its Deal) cannot
+    // say otherwise.
+    let held = hands[leader as usize].is_none_or(|h| h.contains(lead));
+    if leader != bridge::rotate(declarer, 1) || !held {
+        return None;
+    }
+    bridge::left_out_passes(t.dealer, first, items, t.declarer, t.contract)
 }
 
 /// PBN0612: the seats by which the play shows the Deal's hands rotated

@@ -21,6 +21,7 @@
 //! | PBN0104           | a Note too long for one line cut at a space, the rest in a `{Note n continued: …}` comment after the tag (made with the token rule; the note reads the same, [`crate::model::Game::note`]) |
 //! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
 //! | PBN0612           | the Deal's hands rotated so that the play fits them (unsafe: it changes who held what) |
+//! | PBN0512           | the passes left out before the auction's first bid written (unsafe: it changes who made every call) |
 //! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
 //! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
 //! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
@@ -140,6 +141,7 @@ pub const FIXABLE: &[(&str, FixKind)] = &[
     ("PBN0411", FixKind::Safe),
     ("PBN0412", FixKind::Safe),
     ("PBN0511", FixKind::Unsafe),
+    ("PBN0512", FixKind::Unsafe),
     ("PBN0520", FixKind::Safe),
     ("PBN0612", FixKind::Unsafe),
     ("PBN0620", FixKind::Safe),
@@ -192,6 +194,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
         "PBN0411" => one(empty_hand(text, g, &r)),
         "PBN0412" => one(deal_read_form(g, &r)),
         "PBN0612" => one(rotate_deal(text, g, &r)),
+        "PBN0512" => one(write_left_out_passes(text, g)),
         "PBN0709" => one(add_note(text, g, &r)),
         "PBN0511" => one(star_as_alert(text, g, &r)),
         "PBN0901" => one(fix_declarer(text, g)),
@@ -223,6 +226,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
             | "PBN0709"
             | "PBN0511"
             | "PBN0612"
+            | "PBN0512"
             | "PBN0908"
             | "PBN0901"
             | "PBN0902"
@@ -1364,6 +1368,18 @@ fn rotate_deal(text: &str, g: &Game, r: &Range<usize>) -> Option<Fix> {
         format!("Rotate the Deal's hands by {k} {seats}: \"{new}\""),
         true,
     )
+}
+
+/// PBN0512: the passes before the first call.
+fn write_left_out_passes(text: &str, g: &Game) -> Option<Fix> {
+    let k = super::bridge::left_out_passes(text, g)?;
+    let at = g.auction.as_ref()?.entries.first()?.range.start;
+    let passes = if k == 1 { "pass" } else { "passes" };
+    Some(mk(
+        format!("Write the {k} {passes} before the first bid"),
+        vec![edit(at..at, "Pass ".repeat(k))],
+        false,
+    ))
 }
 
 fn deal_export_form(g: &Game, r: &Range<usize>) -> Option<Fix> {
