@@ -46,7 +46,9 @@ aside) in at least 5 games, or in at least 3 that are more than half of the
 file's, for a readable form above, an unknown tag, a tag name's case, a
 value's padding, an unlisted value, a layout fault of export format
 (PBN10xx), a dealer or vulnerability off the usual rotation, an auction
-written from the opening bid (PBN0512). It sits on the
+written from the opening bid (PBN0512), sections without the tags they
+need before them (PBN0204, PBN0205: a board's second table written
+without its Deal). It sits on the
 first, says in how many games, lists the places as related information and
 carries one fix for all. `pbn check --no-group` or `[check] group = false`
 lists each.
@@ -116,7 +118,9 @@ pub fn pattern(code: &CodeInfo) -> Option<Pattern> {
     }
     match code.code {
         "PBN0905" | "PBN0906" | "PBN0512" => Some(Pattern::Code),
-        "PBN0201" | "PBN0208" | "PBN0314" | "PBN0328" | "PBN0331" => Some(Pattern::Numbers),
+        "PBN0201" | "PBN0204" | "PBN0205" | "PBN0208" | "PBN0314" | "PBN0328" | "PBN0331" => {
+            Some(Pattern::Numbers)
+        }
         c if c.starts_with("PBN10") => Some(Pattern::Quotes),
         _ => None,
     }
