@@ -95,7 +95,16 @@ pub fn run(args: &Args) -> Result<String, String> {
     let board = mid + text[mid..].find("[Board \"").ok_or("no Board tag")? + 8;
     let keys = if args.quick { 4 } else { 20 };
     let wait = Duration::from_millis(600);
-    let mut out = String::new();
+    let mut out =
+        String::from("### Nothing re-sent for nothing; a screenful; a code-action list\n\n");
+    out += &format!(
+        "- Machine: {}; {}, commit {}\n",
+        super::report::machine(),
+        super::report::utc_now(),
+        super::report::commit()
+    );
+    out += "- Bytes: each message's JSON body as read by the client; times: wall clock to \
+            the answer, medians\n\n";
 
     // Push (a client without pull diagnostics).
     let mut c = start(args, json!({}), &text, true)?;
