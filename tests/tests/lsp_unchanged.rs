@@ -139,3 +139,45 @@ fn pull_answers_unchanged_then_the_new_report() {
     assert_eq!(publications(&c), Vec::<i64>::new(), "nothing pushed");
     c.shutdown();
 }
+
+/// Neovim 0.11 pulls without `previousResultId`: it holds the last full
+/// report the server answered, so a pull after an edit that changed
+/// nothing is `unchanged` too, one after a real change full, and a
+/// document opened again starts from a full report.
+#[test]
+fn pull_without_previous_id_is_unchanged_when_nothing_changed() {
+    let mut c = LspClient::spawn();
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {
+            "textDocument": {"diagnostic": {"dynamicRegistration": false}}
+        }}),
+    );
+    c.notify("initialized", json!({}));
+    open(&mut c);
+    let pull = |c: &mut LspClient| {
+        let r = c.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": URI}}),
+        );
+        assert!(r.get("error").is_none(), "{r}");
+        r["result"].clone()
+    };
+    let full = pull(&mut c);
+    assert_eq!(full["kind"], "full", "{full}");
+    let id = full["resultId"].clone();
+    let mut text = TEXT.to_owned();
+    change(&mut c, &mut text, 2, "a comment", "A COMMENT");
+    assert_eq!(pull(&mut c), json!({"kind": "unchanged", "resultId": id}));
+    change(&mut c, &mut text, 3, "[Dealer \"Q\"]", "[Dealer \"E\"]");
+    let new = pull(&mut c);
+    assert_eq!(new["kind"], "full", "{new}");
+    assert_eq!(pull(&mut c)["kind"], "unchanged");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    open(&mut c);
+    assert_eq!(pull(&mut c)["kind"], "full");
+    c.shutdown();
+}

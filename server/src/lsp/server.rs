@@ -63,6 +63,9 @@ struct PublishState {
     /// What the last publication without `cache` sent
     /// ([`super::notifications::diagnostics::fingerprint_of`]).
     last_sent: Option<u64>,
+    /// The result id of the last full report a pull answered: what a
+    /// client that pulls without `previousResultId` (Neovim 0.11) holds.
+    pulled: Option<String>,
 }
 
 impl Publisher {
@@ -849,12 +852,23 @@ impl LanguageServer for Backend {
                 // Checked outside the lock (the first check of a large
                 // document takes a while).
                 snap.checked();
-                let id = {
+                let (id, unchanged) = {
                     let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
                     let entry = docs.entry(snap.uri.clone()).or_default();
-                    diagnostics::result_id(snap, &mut entry.cache)
+                    let id = diagnostics::result_id(snap, &mut entry.cache);
+                    // Without `previousResultId` the client holds the last
+                    // full report this document's pulls answered (until it
+                    // closes the document): nothing is sent again for it.
+                    let unchanged = match previous.as_deref() {
+                        Some(p) => p == id,
+                        None => entry.pulled.as_deref() == Some(id.as_str()),
+                    };
+                    if !unchanged {
+                        entry.pulled = Some(id.clone());
+                    }
+                    (id, unchanged)
                 };
-                Some(if previous.as_deref() == Some(id.as_str()) {
+                Some(if unchanged {
                     DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
                         related_documents: None,
                         unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
