@@ -12,17 +12,22 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The number of worker threads to use (one in fuzz builds and on wasm). Computed
-/// once per process: `available_parallelism` reads the cgroup CPU files,
-/// which the language server must not do on every keystroke.
+/// The number of worker threads to use: `RAYON_NUM_THREADS` when set to a
+/// positive number (the solver's own pool reads it too), else one per
+/// core; one in fuzz builds and on wasm. Computed once per process:
+/// `available_parallelism` reads the cgroup CPU files, which the language
+/// server must not do on every keystroke.
 pub fn threads() -> usize {
     if cfg!(any(fuzzing, target_family = "wasm")) {
         return 1;
     }
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *THREADS.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
+        std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .or_else(|| std::thread::available_parallelism().map(|n| n.get()).ok())
             .unwrap_or(1)
     })
 }
@@ -32,23 +37,42 @@ pub fn threads() -> usize {
 /// in cost). The result keeps the order of `items`. A panic in `f` is
 /// propagated to the caller.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_on_stacks(items, None, f)
+}
+
+/// [`map`] whose workers have stacks of `stack` bytes when given (the
+/// double-dummy solver needs more than a thread's default): then even one
+/// worker is a thread of its own, never the caller's. Not on wasm, which
+/// has no threads.
+pub fn map_on_stacks<T: Sync, R: Send>(
+    items: &[T],
+    stack: Option<usize>,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let workers = threads().min(items.len());
-    if workers < 2 {
+    if items.is_empty() || (workers < 2 && stack.is_none()) {
         return items.iter().map(f).collect();
     }
+    let workers = workers.max(1);
     let next = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= items.len() {
-                        break;
-                    }
-                    let r = f(&items[i]);
-                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                })
+                let builder = match stack {
+                    Some(bytes) => std::thread::Builder::new().stack_size(bytes),
+                    None => std::thread::Builder::new(),
+                };
+                builder
+                    .spawn_scoped(s, || loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= items.len() {
+                            break;
+                        }
+                        let r = f(&items[i]);
+                        slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                    })
+                    .expect("spawn a worker thread")
             })
             .collect();
         for h in handles {

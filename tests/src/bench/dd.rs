@@ -43,7 +43,7 @@ fn each_one_thread(deals: &[Deal]) -> Vec<String> {
 /// The rows timed on every core, interleaved with endplay's.
 const ALL_CORES: &[(&str, SolveFn)] = &[
     (
-        "`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)",
+        "`pbn_core::dd::solve_tables` (a deal per worker, pons-dds `Solver`)",
         batch,
     ),
     (
@@ -55,7 +55,7 @@ const ALL_CORES: &[(&str, SolveFn)] = &[
 /// The rows timed on one thread (a child process, `RAYON_NUM_THREADS=1`).
 const ONE_THREAD: &[(&str, SolveFn)] = &[
     (
-        "`pbn_core::dd::solve_tables` (pons-dds `solve_deals`)",
+        "`pbn_core::dd::solve_tables` (a deal per worker, pons-dds `Solver`)",
         batch,
     ),
     (

@@ -16,7 +16,8 @@
 //!   threads, one per core or `RAYON_NUM_THREADS`); an end position
 //!   (§3.10, four hands of the same size below 13) through 20 single-board
 //!   solves with declarer's left-hand opponent on lead. [`solve_tables`]:
-//!   many full deals (`solve_deals`, a deal and strain per task).
+//!   many full deals, each whole on one worker with that worker's solver
+//!   (`crate::par::threads` workers, taking the next deal when done).
 //!   [`solve_hands_one_thread`]: the same on the calling thread only.
 //! - [`par`]: DDS's `DealerPar` (par contracts and score following the
 //!   vulnerability and the dealer, sacrifices included).
@@ -137,7 +138,8 @@ thread_local! {
 pub(crate) mod engine {
     use pons_dds::{FoundPlays, FullDeal, Objective, PlayAnalysis, PlayTrace, TrickCountTable};
 
-    #[cfg(target_family = "wasm")]
+    /// `f` with this thread's solver (made on first use, kept with its
+    /// transposition table for the thread's next deals).
     fn on_solver<R>(f: impl FnOnce(&mut pons_dds::Solver) -> R) -> R {
         super::SOLVER.with(|cell| {
             let mut slot = cell.borrow_mut();
@@ -152,11 +154,18 @@ pub(crate) mod engine {
         pons_dds::solve_deal(deal)
     }
 
+    /// A batch: each deal whole on one worker, with that worker's solver,
+    /// every core taking the next deal when done (`par::map`). Cheaper in
+    /// CPU than pons-dds's `solve_deals`, which splits each deal's strains
+    /// over threads (BENCHMARKS.md, double-dummy tables), and never idle
+    /// at a batch's end but for the last deal.
     pub fn solve_deals(deals: &[FullDeal]) -> Vec<TrickCountTable> {
         #[cfg(target_family = "wasm")]
         return deals.iter().map(|&d| solve_deal(d)).collect();
         #[cfg(not(target_family = "wasm"))]
-        pons_dds::solve_deals(deals, pons_dds::NonEmptyStrainFlags::ALL)
+        crate::par::map_on_stacks(deals, Some(super::SOLVER_STACK_SIZE), |&d| {
+            on_solver(|s| pons_dds::solve_deal_on(s, d))
+        })
     }
 
     pub fn solve_boards(objectives: &[Objective]) -> Vec<FoundPlays> {
