@@ -48,7 +48,8 @@ value's padding, an unlisted value, a layout fault of export format
 (PBN10xx), a dealer or vulnerability off the usual rotation, an auction
 written from the opening bid (PBN0512), sections without the tags they
 need before them (PBN0204, PBN0205: a board's second table written
-without its Deal). It sits on the
+without its Deal), characters outside ISO 8859-1 (PBN0106), board
+numbers of another form (PBN0307, `7-3`). It sits on the
 first, says in how many games, lists the places as related information and
 carries one fix for all. `pbn check --no-group` or `[check] group = false`
 lists each.
@@ -117,7 +118,8 @@ pub fn pattern(code: &CodeInfo) -> Option<Pattern> {
         return Some(Pattern::Numbers);
     }
     match code.code {
-        "PBN0905" | "PBN0906" | "PBN0512" => Some(Pattern::Code),
+        "PBN0905" | "PBN0906" | "PBN0512" | "PBN0106" => Some(Pattern::Code),
+        "PBN0307" => Some(Pattern::Quotes),
         "PBN0201" | "PBN0204" | "PBN0205" | "PBN0208" | "PBN0314" | "PBN0328" | "PBN0331" => {
             Some(Pattern::Numbers)
         }
