@@ -1215,7 +1215,14 @@ mod tests {
         let text = "[Event \"x\"]\n[Date \"2024-07-12\"]\n[Dealer \"N\"]\n[Deal \"N:Q.AKJT9873..QJT4 AJ98543.4.AK85.8 K76..643.AK96532 T2.Q652.QJT972.7\"]\n";
         let snap = snapshot(text, false);
         let actions = request(&snap, 0..0, None);
-        let deferred: Vec<_> = actions.iter().filter(|a| a.command.is_some()).collect();
+        let deferred: Vec<_> = actions
+            .iter()
+            .filter(|a| {
+                a.command
+                    .as_ref()
+                    .is_some_and(|c| c.command == APPLY_COMMAND)
+            })
+            .collect();
         let titles: Vec<_> = deferred.iter().map(|a| a.title.as_str()).collect();
         assert_eq!(
             titles,
