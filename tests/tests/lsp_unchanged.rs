@@ -143,13 +143,20 @@ fn pull_answers_unchanged_then_the_new_report() {
 /// Neovim 0.11 pulls without `previousResultId`: it holds the last full
 /// report the server answered, so a pull after an edit that changed
 /// nothing is `unchanged` too, one after a real change full, and a
-/// document opened again starts from a full report.
+/// document opened again starts from a full report. Any other client that
+/// sends no id gets the full report every time.
 #[test]
 fn pull_without_previous_id_is_unchanged_when_nothing_changed() {
+    for (client, keeps) in [("Neovim", true), ("Visual Studio Code", false)] {
+        pull_without_previous_id(client, keeps);
+    }
+}
+
+fn pull_without_previous_id(client: &str, keeps: bool) {
     let mut c = LspClient::spawn();
     c.request(
         "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {
+        json!({"processId": null, "rootUri": null, "clientInfo": {"name": client}, "capabilities": {
             "textDocument": {"diagnostic": {"dynamicRegistration": false}}
         }}),
     );
@@ -168,7 +175,14 @@ fn pull_without_previous_id_is_unchanged_when_nothing_changed() {
     let id = full["resultId"].clone();
     let mut text = TEXT.to_owned();
     change(&mut c, &mut text, 2, "a comment", "A COMMENT");
-    assert_eq!(pull(&mut c), json!({"kind": "unchanged", "resultId": id}));
+    let again = pull(&mut c);
+    if keeps {
+        assert_eq!(again, json!({"kind": "unchanged", "resultId": id}));
+    } else {
+        assert_eq!(again["kind"], "full", "{client}: {again}");
+        c.shutdown();
+        return;
+    }
     change(&mut c, &mut text, 3, "[Dealer \"Q\"]", "[Dealer \"E\"]");
     let new = pull(&mut c);
     assert_eq!(new["kind"], "full", "{new}");

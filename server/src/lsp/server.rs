@@ -437,6 +437,10 @@ impl LanguageServer for Backend {
         {
             let mut s = self.state.settings.write().expect("settings lock");
             s.encoding = encoding;
+            s.pull_keeps_last = params
+                .client_info
+                .as_ref()
+                .is_some_and(|c| c.name == "Neovim");
             s.resolve_edits = params
                 .capabilities
                 .text_document
@@ -856,12 +860,15 @@ impl LanguageServer for Backend {
                     let mut docs = publish.docs.lock().unwrap_or_else(|e| e.into_inner());
                     let entry = docs.entry(snap.uri.clone()).or_default();
                     let id = diagnostics::result_id(snap, &mut entry.cache);
-                    // Without `previousResultId` the client holds the last
-                    // full report this document's pulls answered (until it
-                    // closes the document): nothing is sent again for it.
+                    // A client that never sends `previousResultId` holds the
+                    // last full report this document's pulls answered (until
+                    // it closes the document): nothing is sent again for it.
                     let unchanged = match previous.as_deref() {
                         Some(p) => p == id,
-                        None => entry.pulled.as_deref() == Some(id.as_str()),
+                        None => {
+                            snap.settings.pull_keeps_last
+                                && entry.pulled.as_deref() == Some(id.as_str())
+                        }
                     };
                     if !unchanged {
                         entry.pulled = Some(id.clone());

@@ -32,6 +32,12 @@ pub struct Settings {
     /// (`codeAction/resolve`): the costly actions (fix all, convert the
     /// file, double-dummy analysis) are listed without their edits.
     pub resolve_edits: bool,
+    /// The client pulls diagnostics without ever sending the
+    /// `previousResultId` it holds (Neovim 0.11): it holds the last full
+    /// report answered for the document, so a pull without one can be
+    /// answered `unchanged`. Another client sends no id when it holds
+    /// nothing (VS Code after a tab is closed), and gets a full report.
+    pub pull_keeps_last: bool,
 }
 
 impl Default for Settings {
@@ -45,6 +51,7 @@ impl Default for Settings {
             group: true,
             policy: intern(pbn_core::config::Policy::default()),
             resolve_edits: false,
+            pull_keeps_last: false,
         }
     }
 }
