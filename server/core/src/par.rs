@@ -53,7 +53,6 @@ pub fn map_on_stacks<T: Sync, R: Send>(
     if items.is_empty() || (workers < 2 && stack.is_none()) {
         return items.iter().map(f).collect();
     }
-    let workers = workers.max(1);
     let next = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|s| {

@@ -116,15 +116,14 @@ fn risk_text(p: Penalty) -> &'static str {
     }
 }
 
-/// Compares the Declarer and Contract tags (`None` = tag absent or unknown
-/// `"?"`) with a complete auction. Returns nothing when the auction is not
-/// complete (ended by `*`, to be continued, or broken off).
 /// The passes a program left out before the auction's first call (it
 /// starts the auction at the opening bid): `k`, 1 to 3, when the auction
 /// as written names another declarer than the Declarer tag, its first call
 /// is a bid by the dealer's seat, and with `k` passes before that bid, for
-/// one `k` only, declarer and contract are the tags'.
+/// one `k` only, declarer and contract are the tags'. `as_given`: the
+/// auction's analysis as written.
 pub fn left_out_passes(
+    as_given: &AuctionAnalysis,
     dealer: Option<Seat>,
     first: Seat,
     items: &[super::auction::AuctionItem],
@@ -132,14 +131,14 @@ pub fn left_out_passes(
     contract: Option<ContractTag>,
 ) -> Option<usize> {
     use super::auction::{analyze_auction, AuctionItem, AuctionToken};
+    let as_given_issues = as_given.issues.total();
     if dealer.is_some_and(|d| d != first)
         || !matches!(items.first()?.token, AuctionToken::Bid(_))
         || declarer?.auction_declarer().is_none()
     {
         return None;
     }
-    let as_given = analyze_auction(dealer, first, items);
-    if !compare_contract(&as_given, declarer, contract)
+    if !compare_contract(as_given, declarer, contract)
         .iter()
         .any(|m| std::ptr::eq(m.code, &codes::DECLARER_MISMATCH))
     {
@@ -149,13 +148,15 @@ pub fn left_out_passes(
         let mut with = vec![AuctionItem::new(AuctionToken::Pass); k];
         with.extend_from_slice(items);
         let a = analyze_auction(dealer, first, &with);
-        a.issues.total() <= as_given.issues.total()
-            && compare_contract(&a, declarer, contract).is_empty()
+        a.issues.total() <= as_given_issues && compare_contract(&a, declarer, contract).is_empty()
     });
     let k = fits.next()?;
     fits.next().is_none().then_some(k)
 }
 
+/// Compares the Declarer and Contract tags (`None` = tag absent or unknown
+/// `"?"`) with a complete auction. Returns nothing when the auction is not
+/// complete (ended by `*`, to be continued, or broken off).
 pub fn compare_contract(
     auction: &AuctionAnalysis,
     declarer: Option<DeclarerTag>,

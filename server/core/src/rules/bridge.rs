@@ -286,7 +286,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
     push_capped(ctx, out, diags, &analysis.issues);
     // An auction written from the opening bid is one mistake (PBN0512),
     // not a wrong Declarer (and Contract) tag.
-    if let Some(k) = left_out(ctx.text, g, t, first, &items) {
+    if let Some(k) = left_out(ctx.text, g, t, &analysis, first, &items) {
         ctx.push(
             out,
             Diagnostic::new(
@@ -380,21 +380,25 @@ pub fn left_out_passes(text: &str, g: &Game) -> Option<usize> {
         .and_then(|v| values::parse_auction_seat(v).value)?
         .seat;
     let (items, _) = crate::model::typed::auction_items(text, a);
-    left_out(text, g, &tags(g), first, &items)
+    let t = tags(g);
+    let as_given = analyze_auction(t.dealer, first, &items);
+    left_out(text, g, &t, &as_given, first, &items)
 }
 
 /// [`bridge::left_out_passes`], where the play says the Declarer tag is
 /// right: the Play tag names declarer's left-hand opponent and the Deal,
 /// when it gives his hand, gives him the opening lead. Without that, an
 /// auction whose declarer is not the tag's may as well have a wrong tag
-/// (PBN0901).
+/// (PBN0901). The play is read only for an auction that fits.
 fn left_out(
     text: &str,
     g: &Game,
     t: &Tags,
+    as_given: &bridge::AuctionAnalysis,
     first: Seat,
     items: &[bridge::AuctionItem],
 ) -> Option<usize> {
+    let k = bridge::left_out_passes(as_given, t.dealer, first, items, t.declarer, t.contract)?;
     let declarer = t.declarer?.playing_seat()?;
     let (p, _, leader, hands) = play_input(g)?;
     let (cards, _) = crate::model::typed::play_items(text, p);
@@ -404,10 +408,7 @@ fn left_out(
     // A hand not given (a second table's game without its Deal) cannot
     // say otherwise.
     let held = hands[leader as usize].is_none_or(|h| h.contains(lead));
-    if leader != bridge::rotate(declarer, 1) || !held {
-        return None;
-    }
-    bridge::left_out_passes(t.dealer, first, items, t.declarer, t.contract)
+    (leader == bridge::rotate(declarer, 1) && held).then_some(k)
 }
 
 /// PBN0612: the seats by which the play shows the Deal's hands rotated

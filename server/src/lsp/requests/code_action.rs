@@ -642,17 +642,22 @@ mod tests {
 
     /// The text after applying the action's edits (which must not overlap),
     /// those of its [`APPLY_COMMAND`] for an action listed without them.
+    /// What a client sends to run `c`.
+    fn execute_params(c: &Command) -> ExecuteCommandParams {
+        ExecuteCommandParams {
+            command: c.command.clone(),
+            arguments: c.arguments.clone().unwrap_or_default(),
+            work_done_progress_params: Default::default(),
+        }
+    }
+
     fn apply(snap: &Snapshot, action: &CodeAction) -> String {
         let computed;
         let edit = match (&action.edit, &action.command) {
             (Some(edit), _) => edit,
             (None, Some(c)) => {
                 assert_eq!(c.command, APPLY_COMMAND);
-                let params = ExecuteCommandParams {
-                    command: c.command.clone(),
-                    arguments: c.arguments.clone().unwrap_or_default(),
-                    work_done_progress_params: Default::default(),
-                };
+                let params = execute_params(c);
                 assert_eq!(command_uri(&params).as_ref(), Some(&snap.uri));
                 computed = apply_command(snap, &params).unwrap();
                 &computed
@@ -1241,12 +1246,7 @@ mod tests {
         }
         // Another version: the client must list again.
         let newer = Snapshot::new(snap.uri.clone(), 2, text.into(), Settings::default());
-        let c = deferred[1].command.clone().unwrap();
-        let params = ExecuteCommandParams {
-            command: c.command,
-            arguments: c.arguments.unwrap(),
-            work_done_progress_params: Default::default(),
-        };
+        let params = execute_params(deferred[1].command.as_ref().unwrap());
         assert!(apply_command(&newer, &params).is_err());
     }
 
