@@ -31,7 +31,8 @@ codes! {
         "brace comment without its closing `}`",
         "A brace comment continues to the next right brace (§3.8). This one has no \
          closing `}` before the next semi-empty line; by the letter of the spec it would \
-         swallow the rest of the file. It is read up to the semi-empty line.",
+         swallow the rest of the file. It is read up to the semi-empty line, and the \
+         fix closes it there.",
         bad: "{ a comment\n\n[Event \"x\"]\n",
         good: "{ a comment }\n\n[Event \"x\"]\n";
     MISSING_TAG_VALUE = "PBN0005", "missing-tag-value", Error, Syntax, "§3.3",

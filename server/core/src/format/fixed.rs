@@ -38,7 +38,8 @@ pub(super) fn fix_piece(
     resolve: &dyn Fn(&mut [Game]),
 ) -> Option<FixedPiece> {
     let opts = fix_options();
-    let first = p.games.first()?.index;
+    // A piece without games may hold a `{` comment left open (PBN0004).
+    let first = p.games.first().map_or(0, |g| g.index);
     let mut current: Option<FixedPiece> = None;
     for _ in 0..MAX_PASSES {
         let (whole, base, piece, games) = match &current {
@@ -55,11 +56,17 @@ pub(super) fn fix_piece(
         // comment, an unquoted value with spaces quoted): the game is
         // then formatted, not kept as written.
         let broken = games.iter().any(|g| g.syntax_error && !g.is_part());
+        // And a `{` comment between games left open (PBN0004), closed where
+        // it is read to end, as the whole text's fixes close it.
+        let trees_now = current.as_ref().map_or(p.trees, |c| c.trees.as_slice());
+        let open = crate::syntax::top_nodes(trees_now)
+            .iter()
+            .any(|n| n.kind() == "unterminated_comment");
         // And a Note too long for one line, cut and continued in a comment.
         let long = crate::rules::text::may_hold_long_note(piece);
-        if broken || long {
+        if broken || open || long {
             let trees = crate::syntax::parse_split(piece, usize::MAX);
-            if broken {
+            if broken || open {
                 diags.extend(
                     crate::syntax::syntax_diagnostics(&trees, piece)
                         .into_iter()

@@ -71,12 +71,24 @@ fn visit(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
             ));
         }
         "unterminated_comment" => {
-            let start = node.start_byte();
-            out.push(Diagnostic::new(
-                &codes::syntax::UNTERMINATED_COMMENT,
-                start..start + 1,
-                "`{` comment has no closing `}` before the next semi-empty line (§3.8)",
-            ));
+            // Closed where it is read to end: the file then says what it is
+            // read as, and a `}` a later fix writes (`{o}`) cannot close this
+            // comment instead, making the games between part of it.
+            let (start, end) = (node.start_byte(), node.end_byte());
+            let fix = crate::diagnostic::Fix::replace(
+                "Close the comment at the end of its last line",
+                end..end,
+                "}".to_owned(),
+                crate::diagnostic::Applicability::Safe,
+            );
+            out.push(
+                Diagnostic::new(
+                    &codes::syntax::UNTERMINATED_COMMENT,
+                    start..start + 1,
+                    "`{` comment has no closing `}` before the next semi-empty line (§3.8)",
+                )
+                .with_fix(Some(fix)),
+            );
         }
         "unquoted_value" => {
             let raw = &text[node.byte_range()];
