@@ -582,11 +582,11 @@ mod apply_tests {
     /// the line goes too, so no game break appears and the game stays one.
     #[test]
     fn side_by_side_deletions_leave_no_game_break() {
-        let text = "[Event \"a\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n";
+        let text = "[Event \"a\"]\n[Vul \"x\"][Time \"one\"]\n[Site \"b\"]\n[Vul \"x\"][Time \"one\"]\n[Site \"b\"]\n";
         let fixed = fix_source(&decode(text.as_bytes()), &CheckOptions::default(), false);
         assert_eq!(
             fixed.source.text,
-            "[Event \"a\"]\n[Vulner[Time \"one\"]\n[Site \"b\"]\n"
+            "[Event \"a\"]\n[Vul \"x\"][Time \"one\"]\n[Site \"b\"]\n"
         );
         assert_eq!(fixed.remaining.games, 1);
     }

@@ -12,6 +12,7 @@
 //! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
 //! | PBN0209           | the text after an identification tag as a `{…}` comment      |
 //! | PBN0001           | a line of free text where a tag should be as a `{…}` comment (made with the syntax diagnostic) |
+//! | PBN0004           | a `{` comment without its `}` closed where it is read to end (made with the syntax diagnostic) |
 //! | PBN0302           | the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal) |
 //! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
 //! | PBN0310           | an empty `[Play ""]` without cards removed (a board not played) |
@@ -115,11 +116,12 @@ pub enum FixKind {
 }
 
 /// The codes whose diagnostics carry a fix, with its kind: those of
-/// [`fixes_for`] and those fixed where the rule is (PBN0006 in the syntax
+/// [`fixes_for`] and those fixed where the rule is (PBN0004, PBN0006 in the syntax
 /// diagnostics, PBN0104 of a long Note, PBN0211, PBN1016, the encoding of
 /// PBN0107 and PBN0111). A test
 /// holds every fix of every code's example to this table.
 pub const FIXABLE: &[(&str, FixKind)] = &[
+    ("PBN0004", FixKind::Safe),
     ("PBN0006", FixKind::Either),
     ("PBN0104", FixKind::Safe),
     ("PBN0107", FixKind::Safe),
@@ -448,7 +450,15 @@ fn remove_duplicate(text: &str, g: &Game, r: &Range<usize>) -> Vec<Fix> {
         return Vec::new();
     };
     let value = |t: &Tag| t.value.as_ref().map(|v| v.text.clone()).unwrap_or_default();
-    if value(first) == value(tag) {
+    // Safe only between whole tag pairs: one without its value, closing
+    // quote or `]` may end elsewhere than it seems, and its removal could
+    // join what follows to the line before (fuzz fixture
+    // `fmt/repeated-tag-without-value-or-bracket`).
+    let whole = |t: &Tag| {
+        t.value.as_ref().is_some_and(|v| v.quoted && v.terminated)
+            && text[t.range.clone()].ends_with(']')
+    };
+    if value(first) == value(tag) && whole(first) && whole(tag) {
         return vec![mk(
             format!("Remove the repeated `{}` tag", tag.name),
             vec![delete_tag(text, g, tag)],
