@@ -98,8 +98,17 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn diag(&mut self, severity: Severity, range: Range<usize>, message: impl Into<String>) {
-        let end = range.end.min(self.input.len());
-        let start = range.start.min(end);
+        // On whole characters: a range of one byte at a multi-byte
+        // character (fuzz fixture `convert/rbn-error-at-a-multi-byte-character`)
+        // takes the character.
+        let mut end = range.end.min(self.input.len());
+        while !self.input.is_char_boundary(end) {
+            end += 1;
+        }
+        let mut start = range.start.min(end);
+        while !self.input.is_char_boundary(start) {
+            start -= 1;
+        }
         self.diagnostics
             .push(ReadDiagnostic::new(severity, start..end, message));
     }
