@@ -87,6 +87,11 @@ fn a_pattern_file_shows_a_tenth_of_its_diagnostics() {
         );
         assert_eq!(date.related.len(), pbn_core::checker::group::RELATED);
         assert!(date.related[0].message.starts_with("game 2"));
+        let last = &date.related[pbn_core::checker::group::RELATED - 1].message;
+        assert!(
+            last.contains("; 189 more not listed here (`pbn check --no-group`"),
+            "{last}"
+        );
     }
 }
 

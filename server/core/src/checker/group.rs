@@ -176,15 +176,21 @@ fn one_for(diags: &[Diagnostic], list: &[usize]) -> Diagnostic {
         games.len(),
         named.join(", ")
     ));
-    for &i in list.iter().skip(1).take(RELATED) {
+    let unlisted = (list.len() - 1).saturating_sub(RELATED);
+    for (k, &i) in list.iter().skip(1).take(RELATED).enumerate() {
         let m = &diags[i];
         let game = m.game.map_or(0, |g| g + 1);
-        // The game alone when the message is the first's.
-        let message = if m.message == first.message {
-            format!("game {game}")
-        } else {
-            format!("game {game}: {}", m.message)
+        // The game alone when the message is the first's, else what differs.
+        let mut message = match differing(&first.message, &m.message) {
+            None => format!("game {game}"),
+            Some(part) => format!("game {game}: {part}"),
         };
+        if k + 1 == RELATED && unlisted > 0 {
+            message.push_str(&format!(
+                "; {unlisted} more not listed here (`pbn check --no-group` or \
+                 `group = false` lists each)"
+            ));
+        }
         d.related.push(Related {
             range: m.range.clone(),
             message: message.into(),
@@ -192,6 +198,46 @@ fn one_for(diags: &[Diagnostic], list: &[usize]) -> Diagnostic {
     }
     d.fix = fix_of_all(diags, list).map(Arc::new);
     d
+}
+
+/// What `other` says that `first` does not: `None` when the two are
+/// equal; the words that differ between their common start and end, with
+/// `…` for the rest, when that is short (`… (here 2): …`); else `other`.
+fn differing(first: &str, other: &str) -> Option<String> {
+    if first == other {
+        return None;
+    }
+    let (a, b) = (first.as_bytes(), other.as_bytes());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let max_end = a.len().min(b.len()) - start;
+    let mut end = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(max_end)
+        .take_while(|(x, y)| x == y)
+        .count();
+    // Whole words, and the word before for context (`(here 2)`): back to
+    // the space before that, on to the space after.
+    while start > 0 && b[start - 1] != b' ' {
+        start -= 1;
+    }
+    if start > 0 {
+        start -= 1;
+        while start > 0 && b[start - 1] != b' ' {
+            start -= 1;
+        }
+    }
+    while end > 0 && b[b.len() - end] != b' ' {
+        end -= 1;
+    }
+    let part = other.get(start..other.len() - end)?.trim();
+    if part.is_empty() || part.len() > 60 || part.len() * 2 > other.len() {
+        return Some(other.to_owned());
+    }
+    let before = if start > 0 { "… " } else { "" };
+    let after = if end > 0 { " …" } else { "" };
+    Some(format!("{before}{part}{after}"))
 }
 
 /// One fix with the edits of every member's fix (each distinct edit once;
@@ -251,7 +297,7 @@ pub(super) fn group_checked(mut c: Checked) -> Checked {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_pattern, key};
+    use super::{differing, is_pattern, key};
     use crate::codes::{bridge, tables};
     use crate::diagnostic::Diagnostic;
 
@@ -280,5 +326,24 @@ mod tests {
         assert!(is_pattern(3, 4));
         assert!(!is_pattern(2, 3));
         assert!(!is_pattern(3, 6));
+    }
+
+    #[test]
+    fn a_related_place_says_only_what_differs() {
+        let first = "the tags fit only with the passes written (here 1): it starts at the bid";
+        let other = "the tags fit only with the passes written (here 2): it starts at the bid";
+        assert_eq!(differing(first, first), None);
+        assert_eq!(differing(first, other).as_deref(), Some("… (here 2): …"));
+        // At the start or the end: no `…` there.
+        assert_eq!(
+            differing("`1N` is read", "`3N` is read").as_deref(),
+            Some("`3N` …")
+        );
+        assert_eq!(
+            differing("it is read as 1NT", "it is read as 3NT").as_deref(),
+            Some("… as 3NT")
+        );
+        // Too much differs: the whole message.
+        assert_eq!(differing("a b", "c d").as_deref(), Some("c d"));
     }
 }
