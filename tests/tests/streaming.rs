@@ -6,10 +6,12 @@
 //! with the cases that cross pieces (`#`/`##` values, §4.8; games kept as
 //! written; a byte order mark; CR and CRLF line ends; the export header).
 //! With the safe fixes applied first (`format::format_streamed`, what
-//! `pbn fmt` writes), the output is `format::format_fixed`'s.
+//! `pbn fmt` writes), the output is that of the safe fixes applied to the
+//! whole text, then formatted (`whole_fixed`).
 
 use pbn_core::format::{
-    format, format_fixed, format_streamed, format_streamed_as_written, EolOption, FormatOptions,
+    format, format_streamed, format_streamed_as_written, safe_fixed, EolOption, FormatOptions,
+    Formatted,
 };
 use pbn_core::text::{decode, SourceText};
 use pbn_tests::gen::{generate, GenOptions};
@@ -69,6 +71,18 @@ fn first_difference(a: &str, b: &str) -> String {
     format!("first difference at line {:?}", line.map(|l| l + 1))
 }
 
+/// The reference for `pbn fmt`'s text: every safe fix applied to the
+/// whole text at once, then [`format`], the file's own line end kept.
+fn whole_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let (mut fixed, fixes) = safe_fixed(source);
+    if let Some(f) = &mut fixed {
+        f.dominant_line_ending = source.dominant_line_ending;
+    }
+    let mut out = format(fixed.as_ref().unwrap_or(source), opts);
+    out.fixes = fixes;
+    out
+}
+
 fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
     for opts in options() {
         let whole = format(source, &opts).text;
@@ -83,7 +97,7 @@ fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
     let opts = FormatOptions::default();
     let mut fixed_text = String::new();
     let fixed = format_streamed(source, &opts, |s| fixed_text.push_str(s));
-    let whole = format_fixed(source, &opts);
+    let whole = whole_fixed(source, &opts);
     if fixed_text != whole.text || fixed.fixes != whole.fixes {
         failures.push(format!(
             "{name}: fmt with fixes {} ({} and {} fixes)",

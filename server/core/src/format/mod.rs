@@ -84,29 +84,26 @@ pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     out
 }
 
-/// [`format`] after applying every safe fix of the document's diagnostics,
-/// export rules on ([`safe_fixed`]): what the checker reads as something
-/// else is written as what it was read as, each value in its export form
-/// (measured by `tests/tests/fmt_export_corpus.rs`).
-/// What `pbn fmt` writes ([`format_streamed`] gives the same text).
+/// What `pbn fmt` writes: [`format`] after every safe fix of the
+/// document's diagnostics (export rules on), what the checker reads as
+/// something else written as what it was read as, each value in its
+/// export form (measured by `tests/tests/fmt_export_corpus.rs`).
+/// [`format_streamed`]'s text, collected: the one pipeline that `pbn fmt`,
+/// the language server (piece by piece, [`format_piece_fixed`]) and the
+/// web page share.
 pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let (mut fixed, fixes) = safe_fixed(source);
-    // The line end kept is the file's own: a fix that breaks a line (PBN1016)
-    // must not make another the most frequent (`pbn fmt` and the language
-    // server take it from the text as written; fuzz fixture
-    // `fmt/nul-section-moved-after-a-comment`).
-    if let Some(f) = &mut fixed {
-        f.dominant_line_ending = source.dominant_line_ending;
-    }
-    let mut out = format(fixed.as_ref().unwrap_or(source), opts);
-    out.fixes = fixes;
-    crate::par::drop_later(fixed);
+    let n = source.text.len();
+    let mut text = String::with_capacity(n + n / 8);
+    let mut out = format_streamed(source, opts, |part| text.push_str(part));
+    out.text = text;
     out
 }
 
 /// The text with every safe fix of its diagnostics, export rules on,
-/// applied ([`crate::checker::fix::fix_source`], round after round), and how many
-/// were applied; `None` when there was none. A safe fix never changes what
+/// applied to the whole text at once ([`crate::checker::fix::fix_source`],
+/// round after round), and how many were applied; `None` when there was
+/// none. [`format`] of it is the tests' reference for [`format_fixed`]
+/// (`tests/tests/streaming.rs`). A safe fix never changes what
 /// a game means (`pbn dump`: `tests/tests/fix_meaning.rs`), so a game whose
 /// syntax error a safe fix removes is formatted like any other.
 pub fn safe_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
