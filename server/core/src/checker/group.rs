@@ -207,16 +207,8 @@ fn differing(first: &str, other: &str) -> Option<String> {
     if first == other {
         return None;
     }
-    let (a, b) = (first.as_bytes(), other.as_bytes());
-    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let max_end = a.len().min(b.len()) - start;
-    let mut end = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(max_end)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (mut start, mut end) = crate::text::common_ends(first, other);
+    let b = other.as_bytes();
     // Whole words, and the word before for context (`(here 2)`): back to
     // the space before that, on to the space after.
     while start > 0 && b[start - 1] != b' ' {

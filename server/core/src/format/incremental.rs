@@ -92,7 +92,7 @@ pub fn edits<'p>(
             return;
         }
         // Only what differs: the common start and end stay.
-        let (pre, suf) = common_ends(old, &new);
+        let (pre, suf) = crate::text::common_ends(old, &new);
         let r = r.start + pre..r.end - suf;
         let new = &new[pre..new.len() - suf];
         match out.last_mut() {
@@ -137,26 +137,4 @@ pub fn edits<'p>(
         Some((_, true)) => {}
     }
     out
-}
-
-/// The lengths of the longest common start and end of `a` and `b` that do
-/// not overlap, at char boundaries of both.
-pub fn common_ends(a: &str, b: &str) -> (usize, usize) {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
-    while !(a.is_char_boundary(pre) && b.is_char_boundary(pre)) {
-        pre -= 1;
-    }
-    let max = a.len().min(b.len()) - pre;
-    let mut suf = x
-        .iter()
-        .rev()
-        .zip(y.iter().rev())
-        .take(max)
-        .take_while(|(p, q)| p == q)
-        .count();
-    while !(a.is_char_boundary(a.len() - suf) && b.is_char_boundary(b.len() - suf)) {
-        suf -= 1;
-    }
-    (pre, suf)
 }

@@ -30,7 +30,7 @@ mod game;
 mod incremental;
 mod options;
 
-pub use incremental::{common_ends, edits, PieceOut};
+pub use incremental::{edits, PieceOut};
 
 pub use options::{EolOption, FormatOptions};
 

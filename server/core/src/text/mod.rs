@@ -17,3 +17,25 @@ pub use decode::{
     Encoding, LineEnding, SourceText,
 };
 pub use line_index::{LineCol, LineIndex, Near, PositionEncoding};
+
+/// The lengths of the longest common start and end of `a` and `b` that do
+/// not overlap, at char boundaries of both.
+pub fn common_ends(a: &str, b: &str) -> (usize, usize) {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    while !(a.is_char_boundary(pre) && b.is_char_boundary(pre)) {
+        pre -= 1;
+    }
+    let max = a.len().min(b.len()) - pre;
+    let mut suf = x
+        .iter()
+        .rev()
+        .zip(y.iter().rev())
+        .take(max)
+        .take_while(|(p, q)| p == q)
+        .count();
+    while !(a.is_char_boundary(a.len() - suf) && b.is_char_boundary(b.len() - suf)) {
+        suf -= 1;
+    }
+    (pre, suf)
+}
