@@ -216,8 +216,20 @@ pub fn format_piece_fixed<'a>(
     opts: &FormatOptions,
     resolve: &dyn Fn(&mut [model::Game]),
 ) -> (Part<'a>, usize) {
-    fixed::fix_piece(text, p, resolve)
-        .and_then(|f| fixed_part(text, p, &f, keep, opts).map(|part| (part, f.fixes)))
+    let fixed = |skip_broken: bool| {
+        fixed::fix_piece(text, p, resolve, skip_broken)
+            .and_then(|f| fixed_part(text, p, &f, keep, opts).map(|part| (part, f.fixes)))
+    };
+    // When the fixes of a game with syntax errors (still kept as written)
+    // change the piece's games or the text between them, the piece's other
+    // games are still fixed: a piece of one game or of many, wherever the
+    // pieces are cut, gets the same fixes (fuzz fixture
+    // `fmt/fixes-beside-a-broken-game-in-one-piece`).
+    fixed(false)
+        .or_else(|| {
+            let broken = p.games.iter().any(|g| g.syntax_error && !g.is_part());
+            broken.then(|| fixed(true)).flatten()
+        })
         .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
 }
 
