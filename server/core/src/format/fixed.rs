@@ -31,14 +31,13 @@ pub(super) struct FixedPiece {
 /// rules' fixes apply to every game ([`fix_options`]), wherever the
 /// document's `% EXPORT` line is.
 /// `resolve` gives the games of a fixed piece, lowered again, their
-/// `#`/`##` values. Only the fixes in the games whose index (in the
-/// document) `chosen` takes are applied, and those outside every game
-/// (see [`super::format_piece_fixed`]).
+/// `#`/`##` values. With `skip_broken`, the games with syntax errors get
+/// no fix (see [`super::format_piece_fixed`]).
 pub(super) fn fix_piece(
     text: &str,
     p: &PieceAt<'_>,
     resolve: &dyn Fn(&mut [Game]),
-    chosen: &dyn Fn(usize) -> bool,
+    skip_broken: bool,
 ) -> Option<FixedPiece> {
     let opts = fix_options();
     // A piece without games may hold a `{` comment left open (PBN0004).
@@ -58,9 +57,7 @@ pub(super) fn fix_piece(
         // The safe fixes of syntax errors (a stray line of text kept as a
         // comment, an unquoted value with spaces quoted): the game is
         // then formatted, not kept as written.
-        let broken = games
-            .iter()
-            .any(|g| g.syntax_error && !g.is_part() && chosen(g.index));
+        let broken = !skip_broken && games.iter().any(|g| g.syntax_error && !g.is_part());
         // And a `{` comment between games left open (PBN0004), closed where
         // it is read to end, as the whole text's fixes close it.
         let trees_now = current.as_ref().map_or(p.trees, |c| c.trees.as_slice());
@@ -91,13 +88,14 @@ pub(super) fn fix_piece(
                 );
             }
         }
-        // Of the games not chosen, no fix.
-        let refused = |at: usize| {
-            games
-                .iter()
-                .any(|g| !chosen(g.index) && g.range.contains(&(at + base)))
-        };
-        diags.retain(|d| !refused(d.range.start));
+        if skip_broken {
+            let in_broken = |at: usize| {
+                games
+                    .iter()
+                    .any(|g| g.syntax_error && g.range.contains(&(at + base)))
+            };
+            diags.retain(|d| !in_broken(d.range.start));
+        }
         let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
             break;
         };

@@ -216,41 +216,19 @@ pub fn format_piece_fixed<'a>(
     opts: &FormatOptions,
     resolve: &dyn Fn(&mut [model::Game]),
 ) -> (Part<'a>, usize) {
-    let fixed = |chosen: &dyn Fn(usize) -> bool| {
-        fixed::fix_piece(text, p, resolve, chosen)
+    let fixed = |skip_broken: bool| {
+        fixed::fix_piece(text, p, resolve, skip_broken)
             .and_then(|f| fixed_part(text, p, &f, keep, opts).map(|part| (part, f.fixes)))
     };
     // When the fixes of a game with syntax errors (still kept as written)
-    // change the piece's games or the text between them, each such game's
-    // fixes are tried alone and kept only if the piece takes them: whether
-    // a game is fixed then depends on that game, not on which games share
-    // its piece, wherever the pieces are cut (fuzz fixtures
-    // `fmt/fixes-beside-a-broken-game-in-one-piece`,
-    // `fmt/unterminated-comment-beside-refused-fixes`). Past
-    // `TRIED_ALONE` such games, none of them is fixed.
-    const TRIED_ALONE: usize = 16;
-    fixed(&|_| true)
+    // change the piece's games or the text between them, the piece's other
+    // games are still fixed: a piece of one game or of many, wherever the
+    // pieces are cut, gets the same fixes (fuzz fixture
+    // `fmt/fixes-beside-a-broken-game-in-one-piece`).
+    fixed(false)
         .or_else(|| {
-            let broken: Vec<usize> = p
-                .games
-                .iter()
-                .filter(|g| g.syntax_error && !g.is_part())
-                .map(|g| g.index)
-                .collect();
-            if broken.is_empty() {
-                return None;
-            }
-            let taken: Vec<usize> = if broken.len() <= TRIED_ALONE {
-                broken
-                    .iter()
-                    .copied()
-                    .filter(|&b| fixed(&|i| i == b).is_some())
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let clean = |i: usize| !broken.contains(&i);
-            fixed(&|i| clean(i) || taken.contains(&i)).or_else(|| fixed(&clean))
+            let broken = p.games.iter().any(|g| g.syntax_error && !g.is_part());
+            broken.then(|| fixed(true)).flatten()
         })
         .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
 }
