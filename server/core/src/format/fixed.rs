@@ -1,22 +1,27 @@
-//! `pbn fmt`'s safe fixes, piece by piece: the games of one piece of the
-//! document are checked, the safe fixes of their diagnostics applied
-//! (round after round, as [`crate::checker::fix::fix_source`] does on the
-//! whole text), and the fixed text of the piece parsed and lowered again
-//! for the formatter. Every fix is made from one game and edits only that
-//! game (`crate::rules::fixes`), so a piece can be fixed on its own; its
-//! `#`/`##` values are resolved from the state before the piece (§4.8),
-//! as the checker resolves them.
+//! `pbn fmt`'s safe fixes, one stretch of the document at a time: the
+//! games of a stretch between two cut points (a game and the text after
+//! it up to the next game break, [`crate::syntax::cut_points`]) are
+//! checked, the safe fixes of their diagnostics applied (round after round,
+//! as [`crate::checker::fix::fix_source`] does on the whole text), and the
+//! fixed text of the stretch parsed and lowered again for the formatter.
+//! Every fix is made from one game and edits only that game
+//! (`crate::rules::fixes`), so a stretch can be fixed on its own; its
+//! `#`/`##` values are resolved from the state before it (§4.8), as the
+//! checker resolves them. Whether a stretch's fixes are taken depends on
+//! that stretch alone, never on which pieces the document was cut into
+//! (`super::format_piece_fixed`).
 
 use crate::checker::fix::MAX_PASSES;
 use crate::checker::CheckOptions;
 use crate::diagnostic::{apply_fixes, Diagnostic, Fix};
-use crate::model::lower::{lower_piece, PieceAt};
+use crate::model::lower::lower_piece;
 use crate::model::Game;
+use std::ops::Range;
 use std::sync::Arc;
 
-/// A piece with its safe fixes applied.
+/// A stretch with its safe fixes applied.
 pub(super) struct FixedPiece {
-    /// The piece's text, fixed (offsets below are into it).
+    /// The stretch's text, fixed (offsets below are into it).
     pub(super) text: String,
     pub(super) trees: Vec<tree_sitter::Tree>,
     /// Its games, numbered as in the document, `#`/`##` values resolved.
@@ -25,45 +30,78 @@ pub(super) struct FixedPiece {
     pub(super) fixes: usize,
 }
 
-/// Piece `p` of `text` with the safe fixes of its games' diagnostics
+/// One stretch of the document between two cut points, to be fixed.
+pub(super) struct Unit<'u> {
+    /// Where it is in the document.
+    pub(super) range: Range<usize>,
+    /// Its games (none is a part of a game longer than a window).
+    pub(super) games: &'u [Game],
+    /// The safe fixes of its games' diagnostics (document offsets).
+    pub(super) fixes: Vec<Diagnostic>,
+    /// It holds a `{` comment left open (PBN0004).
+    pub(super) open: bool,
+}
+
+impl Unit<'_> {
+    /// Whether a safe fix may apply: a diagnostic's, a syntax error's, the
+    /// open comment's or a long Note's.
+    pub(super) fn has_fixes(&self, text: &str) -> bool {
+        !self.fixes.is_empty()
+            || self.open
+            || self.games.iter().any(|g| g.syntax_error)
+            || crate::rules::text::may_hold_long_note(&text[self.range.clone()])
+    }
+}
+
+/// The safe fixes of game `g`'s diagnostics (export rules on: see
+/// [`fix_options`]), offsets into `text`.
+pub(super) fn game_fixes(text: &str, g: &Game) -> Vec<Diagnostic> {
+    crate::rules::check_game(text, &fix_options(), true, g)
+        .into_iter()
+        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
+        .collect()
+}
+
+/// Stretch `u` of `text` with the safe fixes of its games' diagnostics
 /// applied until none is left (at most [`MAX_PASSES`] rounds); `None` when
-/// no safe fix applies. `pbn fmt` writes export format, so the export
-/// rules' fixes apply to every game ([`fix_options`]), wherever the
-/// document's `% EXPORT` line is.
-/// `resolve` gives the games of a fixed piece, lowered again, their
-/// `#`/`##` values. With `skip_broken`, the games with syntax errors get
-/// no fix (see [`super::format_piece_fixed`]).
-pub(super) fn fix_piece(
+/// no safe fix applies, or a fix makes a game longer than a window. `pbn
+/// fmt` writes export format, so the export rules' fixes apply to every
+/// game ([`fix_options`]), wherever the document's `% EXPORT` line is.
+/// `resolve` gives the games of a fixed stretch, lowered again, their
+/// `#`/`##` values.
+pub(super) fn fix_unit(
     text: &str,
-    p: &PieceAt<'_>,
+    u: Unit<'_>,
     resolve: &dyn Fn(&mut [Game]),
-    skip_broken: bool,
 ) -> Option<FixedPiece> {
     let opts = fix_options();
-    // A piece without games may hold a `{` comment left open (PBN0004).
-    let first = p.games.first().map_or(0, |g| g.index);
+    let first = u.games.first().map_or(0, |g| g.index);
     let mut current: Option<FixedPiece> = None;
+    let mut given = Some(u.fixes);
     for _ in 0..MAX_PASSES {
-        let (whole, base, piece, games) = match &current {
-            Some(c) => (c.text.as_str(), 0, c.text.as_str(), c.games.as_slice()),
-            None => (text, p.range.start, &text[p.range.clone()], p.games),
+        let (piece, games) = match &current {
+            Some(c) => (c.text.as_str(), c.games.as_slice()),
+            None => (&text[u.range.clone()], u.games),
         };
-        let mut diags: Vec<Diagnostic> = games
-            .iter()
-            .flat_map(|g| crate::rules::check_game(whole, &opts, true, g))
-            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
-            .map(|d| shifted(d, base))
-            .collect();
+        let mut diags: Vec<Diagnostic> = match given.take() {
+            Some(d) => d.into_iter().map(|d| shifted(d, u.range.start)).collect(),
+            None => games
+                .iter()
+                .flat_map(|g| crate::rules::check_game(piece, &opts, true, g))
+                .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
+                .collect(),
+        };
         // The safe fixes of syntax errors (a stray line of text kept as a
         // comment, an unquoted value with spaces quoted): the game is
         // then formatted, not kept as written.
-        let broken = !skip_broken && games.iter().any(|g| g.syntax_error && !g.is_part());
+        let broken = games.iter().any(|g| g.syntax_error);
         // And a `{` comment between games left open (PBN0004), closed where
         // it is read to end, as the whole text's fixes close it.
-        let trees_now = current.as_ref().map_or(p.trees, |c| c.trees.as_slice());
-        let open = crate::syntax::top_nodes(trees_now)
-            .iter()
-            .any(|n| n.kind() == "unterminated_comment");
+        let open = current.as_ref().map_or(u.open, |c| {
+            crate::syntax::top_nodes(&c.trees)
+                .iter()
+                .any(|n| n.kind() == "unterminated_comment")
+        });
         // And a Note too long for one line, cut and continued in a comment.
         let long = crate::rules::text::may_hold_long_note(piece);
         if broken || open || long {
@@ -76,39 +114,23 @@ pub(super) fn fix_piece(
                 );
             }
             if long {
-                let in_part = |at: usize| {
-                    games
-                        .iter()
-                        .any(|g| g.is_part() && g.range.contains(&(at + base)))
-                };
-                diags.extend(
-                    crate::rules::text::long_note_fixes(piece, &trees)
-                        .into_iter()
-                        .filter(|d| !in_part(d.range.start)),
-                );
+                diags.extend(crate::rules::text::long_note_fixes(piece, &trees));
             }
-        }
-        if skip_broken {
-            let in_broken = |at: usize| {
-                games
-                    .iter()
-                    .any(|g| g.syntax_error && g.range.contains(&(at + base)))
-            };
-            diags.retain(|d| !in_broken(d.range.start));
         }
         let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
             break;
         };
         let applied = applied.len();
-        // The diagnostics and the last round's piece are done with: freed
+        // The diagnostics and the last round's stretch are done with: freed
         // before the fixed text is parsed and lowered, so that at most two
-        // trees and models of the piece exist at once (the document's and
-        // this round's), not three.
+        // trees and models of it exist at once, not three.
         drop(diags);
         let fixes = current.take().map_or(0, |c| c.fixes) + applied;
         let trees = crate::syntax::parse_split(&fixed, usize::MAX);
         let (mut games, _) = lower_piece(&trees, &fixed, first);
-        keep_parts(p.games, &mut games);
+        if games.iter().any(Game::is_part) {
+            return None;
+        }
         resolve(&mut games);
         current = Some(FixedPiece {
             text: fixed,
@@ -118,25 +140,6 @@ pub(super) fn fix_piece(
         });
     }
     current
-}
-
-/// The fixed text of a piece is parsed alone, so its ends are not where a
-/// game longer than [`crate::syntax::GAME_WINDOW`] was cut: its first and
-/// last games are marked as the piece's were (parts get no fixes, so they
-/// are those games, unchanged), and stay parts, kept as written.
-fn keep_parts(before: &[Game], after: &mut [Game]) {
-    if let (Some(a), Some(b)) = (before.first(), after.first_mut()) {
-        if a.cut_before.is_some() {
-            b.cut_before = Some(b.range.start);
-            b.syntax_error = true;
-        }
-    }
-    if let (Some(a), Some(b)) = (before.last(), after.last_mut()) {
-        if a.cut_after {
-            b.cut_after = true;
-            b.syntax_error = true;
-        }
-    }
 }
 
 /// The options `pbn fmt` fixes with: export rules on (the formatter writes

@@ -181,10 +181,25 @@ fn streamed(
                 _ => vec![0; p.games.len()],
             };
             if fix {
+                // Fixed games, lowered again, are resolved from the state
+                // before them in the document as written, as the language
+                // server resolves them (`checker::inherit`'s `env_before`):
+                // the state before the piece walked over its games.
+                let walked = std::cell::RefCell::new((0, p.env.cloned()));
                 let resolve = |games: &mut [model::Game]| {
-                    if let Some(env) = p.env {
-                        env.clone().apply_all(games);
+                    let mut walked = walked.borrow_mut();
+                    let (next, env) = &mut *walked;
+                    let (Some(env), Some(first)) = (env, games.first()) else {
+                        return;
+                    };
+                    for g in p.games[*next..]
+                        .iter()
+                        .take_while(|g| g.index < first.index)
+                    {
+                        env.step(g.index, &model::inherit::TagSummary::of(g));
+                        *next += 1;
                     }
+                    env.clone().apply_all(games);
                 };
                 return format_piece_fixed(text, p, &keep, opts, &resolve);
             }
@@ -207,8 +222,18 @@ fn streamed(
 
 /// [`format_part`] of piece `p` after the safe fixes of its games (export
 /// rules on), and how many were applied: what `pbn fmt` writes for the
-/// piece. `resolve` gives the fixed games, lowered again, their `#`/`##`
-/// values. The piece as written when no fix applies.
+/// piece. `resolve` gives fixed games, lowered again, their `#`/`##` values
+/// (from the state before the first of them).
+///
+/// The piece is fixed a stretch at a time: each game with the text after
+/// it up to the next game break ([`crate::syntax::cut_points`], the finest
+/// cut of the canonical parse, so every piece is made of whole stretches).
+/// A stretch's fixes are taken when its fixed text has the stretch's games
+/// and blocks and the text between them; otherwise it is formatted as
+/// written. So whether a game is fixed depends on that game alone, wherever
+/// the document is cut into pieces (the language server's pieces,
+/// `pbn fmt`'s; fuzz fixtures `fmt/fixes-beside-a-broken-game-in-one-piece`,
+/// `fmt/unterminated-comment-beside-refused-fixes`).
 pub fn format_piece_fixed<'a>(
     text: &'a str,
     p: &model::lower::PieceAt<'_>,
@@ -216,21 +241,126 @@ pub fn format_piece_fixed<'a>(
     opts: &FormatOptions,
     resolve: &dyn Fn(&mut [model::Game]),
 ) -> (Part<'a>, usize) {
-    let fixed = |skip_broken: bool| {
-        fixed::fix_piece(text, p, resolve, skip_broken)
-            .and_then(|f| fixed_part(text, p, &f, keep, opts).map(|part| (part, f.fixes)))
-    };
-    // When the fixes of a game with syntax errors (still kept as written)
-    // change the piece's games or the text between them, the piece's other
-    // games are still fixed: a piece of one game or of many, wherever the
-    // pieces are cut, gets the same fixes (fuzz fixture
-    // `fmt/fixes-beside-a-broken-game-in-one-piece`).
-    fixed(false)
-        .or_else(|| {
-            let broken = p.games.iter().any(|g| g.syntax_error && !g.is_part());
-            broken.then(|| fixed(true)).flatten()
+    let fixes: Vec<Vec<crate::diagnostic::Diagnostic>> = p
+        .games
+        .iter()
+        .map(|g| {
+            if g.is_part() {
+                Vec::new()
+            } else {
+                fixed::game_fixes(text, g)
+            }
         })
-        .unwrap_or_else(|| (format_part(text, p.trees, p.games, keep, opts), 0))
+        .collect();
+    let piece = &text[p.range.clone()];
+    let any = fixes.iter().any(|f| !f.is_empty())
+        || p.games.iter().any(|g| g.syntax_error && !g.is_part())
+        || crate::rules::text::may_hold_long_note(piece)
+        || crate::syntax::top_nodes(p.trees)
+            .iter()
+            .any(|n| n.kind() == "unterminated_comment");
+    if !any {
+        return (format_part(text, p.trees, p.games, keep, opts), 0);
+    }
+    let groups = node_groups(p.trees);
+    let ranges: Vec<std::ops::Range<usize>> = groups.iter().map(|n| group_range(n)).collect();
+    let mut fixes = fixes.into_iter();
+    let mut parts: Vec<Part<'a>> = Vec::new();
+    let mut applied = 0;
+    // The blocks and games not yet in `out`, formatted as written.
+    let (mut block, mut game) = (0, 0);
+    let mut written = (0, 0);
+    for unit in units(text, p, &ranges) {
+        let blocks = block..block + ranges[block..].partition_point(|r| r.start < unit.end);
+        let games = game..game + p.games[game..].partition_point(|g| g.range.start < unit.end);
+        (block, game) = (blocks.end, games.end);
+        let unit_fixes: Vec<_> = fixes.by_ref().take(games.len()).flatten().collect();
+        let u = fixed::Unit {
+            range: unit.clone(),
+            games: &p.games[games.clone()],
+            open: groups[blocks.clone()]
+                .iter()
+                .flatten()
+                .any(|n| n.kind() == "unterminated_comment"),
+            fixes: unit_fixes,
+        };
+        if u.games.iter().any(model::Game::is_part) || !u.has_fixes(text) {
+            continue;
+        }
+        let Some((part, n)) = fixed::fix_unit(text, u, resolve).and_then(|f| {
+            fixed_part(
+                text,
+                unit,
+                &ranges[blocks.clone()],
+                &f,
+                &keep[games.clone()],
+                opts,
+            )
+            .map(|part| (part, f.fixes))
+        }) else {
+            continue;
+        };
+        if written.0 < blocks.start {
+            parts.push(format_groups(
+                text,
+                &groups[written.0..blocks.start],
+                &p.games[written.1..games.start],
+                &keep[written.1..games.start],
+                opts,
+            ));
+        }
+        parts.push(part);
+        applied += n;
+        written = (blocks.end, games.end);
+    }
+    if written.0 < groups.len() || parts.is_empty() {
+        parts.push(format_groups(
+            text,
+            &groups[written.0..],
+            &p.games[written.1..],
+            &keep[written.1..],
+            opts,
+        ));
+    }
+    let mut parts = parts.into_iter();
+    let mut out = parts.next().expect("at least one part");
+    for part in parts {
+        out.append(part);
+    }
+    (out, applied)
+}
+
+/// The stretches of piece `p` that are fixed one at a time: between the
+/// cut points in it, joined where a block (at `ranges`) spans a cut point.
+fn units(
+    text: &str,
+    p: &model::lower::PieceAt<'_>,
+    ranges: &[std::ops::Range<usize>],
+) -> Vec<std::ops::Range<usize>> {
+    let start = p.range.start;
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut from = start;
+    let mut blocks = ranges.iter().peekable();
+    for c in crate::syntax::cut_points(&text[p.range.clone()], 1)
+        .into_iter()
+        .map(|c| c + start)
+        .chain(std::iter::once(p.range.end))
+    {
+        let mut spans = false;
+        while let Some(r) = blocks.peek() {
+            if r.end <= c {
+                blocks.next();
+            } else {
+                spans = r.start < c;
+                break;
+            }
+        }
+        if !spans {
+            out.push(from..c);
+            from = c;
+        }
+    }
+    out
 }
 
 /// `source` with the fixes of its file-level diagnostics applied
@@ -252,36 +382,34 @@ fn file_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
     (current, fixes)
 }
 
-/// The part of piece `p` of `text` printed from its fixed text `f`, its
-/// blocks placed where the piece's blocks are in the document (a fix edits
-/// inside a game, so the text between blocks, which the assembler takes
-/// from the document, is as written); `None` when the fixed piece does not
-/// have the piece's games and blocks, or the text between them differs
-/// (then the piece is formatted as written).
+/// The part of stretch `unit` of `text`, whose blocks are at `ranges`,
+/// printed from its fixed text `f`, its blocks placed where the stretch's
+/// blocks are in the document (a fix edits inside a game, so the text
+/// between blocks, which the assembler takes from the document, is as
+/// written); `None` when the fixed stretch does not have the stretch's
+/// games and blocks, or the text between them differs (then the stretch is
+/// formatted as written).
 fn fixed_part(
     text: &str,
-    p: &model::lower::PieceAt<'_>,
+    unit: std::ops::Range<usize>,
+    ranges: &[std::ops::Range<usize>],
     f: &fixed::FixedPiece,
     keep: &[u16],
     opts: &FormatOptions,
 ) -> Option<Part<'static>> {
-    if f.games.len() != p.games.len() {
+    if f.games.len() != keep.len() {
         return None;
     }
-    let ranges: Vec<std::ops::Range<usize>> = node_groups(p.trees)
-        .iter()
-        .map(|n| group_range(n))
-        .collect();
     let part = format_part(&f.text, &f.trees, &f.games, keep, opts);
     if part.ranges.len() != ranges.len() {
         return None;
     }
     // The text between blocks is the document's: where it is written out
-    // (beside a block kept as written, and at the piece's ends, whose
-    // neighbours are in other pieces) the fixed text must have it too. A fix
-    // that moved a game's end would otherwise move text out of (or into) a
-    // game kept as written.
-    let piece = &text[p.range.clone()];
+    // (beside a block kept as written, and at the stretch's ends, whose
+    // neighbours are in other stretches) the fixed text must have it too. A
+    // fix that moved a game's end would otherwise move text out of (or into)
+    // a game kept as written.
+    let piece = &text[unit.clone()];
     let n = ranges.len();
     fn gap<'t>(
         t: &'t str,
@@ -301,7 +429,7 @@ fn fixed_part(
     };
     if (0..=n)
         .filter(|&i| shown(i))
-        .any(|i| gap(&f.text, &part.ranges, 0, i) != gap(piece, &ranges, p.range.start, i))
+        .any(|i| gap(&f.text, &part.ranges, 0, i) != gap(piece, ranges, unit.start, i))
     {
         return None;
     }
@@ -311,7 +439,7 @@ fn fixed_part(
             .into_iter()
             .map(|b| std::borrow::Cow::Owned(b.into_owned()))
             .collect(),
-        ranges,
+        ranges: ranges.to_vec(),
         kept: part.kept,
         dropped: part.dropped,
         commented: part.commented,
@@ -386,6 +514,17 @@ pub struct Part<'a> {
     commented: Vec<usize>,
 }
 
+impl<'a> Part<'a> {
+    /// `next`'s blocks after these.
+    fn append(&mut self, next: Part<'a>) {
+        self.blocks.extend(next.blocks);
+        self.ranges.extend(next.ranges);
+        self.kept.extend(next.kept);
+        self.dropped += next.dropped;
+        self.commented.extend(next.commented);
+    }
+}
+
 /// How a block of a [`Part`] is written.
 #[derive(Clone, Copy)]
 enum Kept {
@@ -411,6 +550,18 @@ pub fn format_part<'a>(
     keep_absent: &[u16],
     opts: &FormatOptions,
 ) -> Part<'a> {
+    format_groups(text, &node_groups(trees), games, keep_absent, opts)
+}
+
+/// [`format_part`] of the blocks `groups` ([`node_groups`]), whose games
+/// are `games`.
+fn format_groups<'a>(
+    text: &'a str,
+    groups: &[Vec<tree_sitter::Node<'_>>],
+    games: &[model::Game],
+    keep_absent: &[u16],
+    opts: &FormatOptions,
+) -> Part<'a> {
     // Blocks between game breaks: a game, or comments only.
     enum Block {
         Game(usize),
@@ -424,8 +575,8 @@ pub fn format_part<'a>(
     let mut blocks: Vec<Block> = Vec::new();
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
     let mut next_game = 0;
-    for nodes in node_groups(trees) {
-        ranges.push(group_range(&nodes));
+    for nodes in groups {
+        ranges.push(group_range(nodes));
         let is_game = nodes
             .iter()
             .any(|n| n.kind() == "game" || n.is_error() || n.is_missing());
