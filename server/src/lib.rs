@@ -4,4 +4,5 @@
 //! ARCHITECTURE.md at the repository root for the map.
 
 pub mod alloc;
+pub mod config_file;
 pub mod lsp;

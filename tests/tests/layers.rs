@@ -149,6 +149,46 @@ fn core_modules_import_only_lower_layers() {
     assert!(wrong.is_empty(), "layer violations:\n{}", wrong.join("\n"));
 }
 
+/// `pbn-core` does no IO (it builds for wasm32 and runs in the web page):
+/// no file system, process, network, standard streams or environment
+/// outside its tests. The binary reads files and `pbn.toml`
+/// (`server/src/config_file.rs`); the one environment variable the core
+/// reads is rayon's thread count (`par.rs`).
+#[test]
+fn core_does_no_io() {
+    let src = root().join("server/core/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let io = [
+        "std::fs",
+        "std::net",
+        "std::process",
+        "std::io::stdin",
+        "std::io::stdout",
+        "std::io::stderr",
+        "println!",
+        "eprintln!",
+        "std::env::var",
+    ];
+    let mut wrong = Vec::new();
+    for f in &files {
+        let m = module_of(&src, f);
+        for (i, line) in code_lines(f).iter().enumerate() {
+            for w in io {
+                let allowed = m == "par" && line.contains("std::env::var(\"RAYON_NUM_THREADS\")");
+                if line.contains(w) && !allowed {
+                    wrong.push(format!(
+                        "{}:{}: {w}",
+                        f.strip_prefix(root()).unwrap_or(f).display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "IO in pbn-core:\n{}", wrong.join("\n"));
+}
+
 /// Sibling files of one directory that import each other through
 /// `super::sibling` (or `crate::path::sibling`) must not form a loop.
 fn sibling_loops(dir: &Path, crate_path: &str) -> Vec<String> {

@@ -271,7 +271,7 @@ fn options_for(args: &CheckArgs, inputs: &[Input]) -> Result<Vec<FileOptions>, S
                     match by_dir.get(&dir) {
                         Some(c) => c.clone(),
                         None => {
-                            let c = config::load_for(&dir)?.0;
+                            let c = pbn::config_file::load_for(&dir)?.0;
                             by_dir.insert(dir, c.clone());
                             c
                         }

@@ -54,14 +54,14 @@ pub fn run(args: ConfigArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        ConfigCommand::Show { path } => match pbn_core::config::load_for(&path) {
+        ConfigCommand::Show { path } => match pbn::config_file::load_for(&path) {
             Ok((c, file)) => {
                 match file {
                     Some(f) => outln!("# in effect: {}", f.display()),
                     None => outln!(
                         "# in effect: none (no pbn.toml or .pbn.toml from {} up to {}); defaults",
                         path.display(),
-                        pbn_core::config::search(&path).stopped_at.display()
+                        pbn::config_file::search(&path).stopped_at.display()
                     ),
                 }
                 out!("{}", toml::to_string(&c).expect("config serializes"));

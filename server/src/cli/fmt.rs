@@ -93,7 +93,7 @@ fn options_for(args: &FmtArgs, start: &Path) -> Result<FormatOptions, String> {
             let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
             config::parse(&text, p)?.format
         }
-        None => config::load_for(start)?.0.format,
+        None => pbn::config_file::load_for(start)?.0.format,
     };
     if let Some(e) = args.eol {
         opts.eol = match e {

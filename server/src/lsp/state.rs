@@ -37,7 +37,7 @@ impl State {
         if let Some(c) = configs.get(dir) {
             return c.clone();
         }
-        let c = match pbn_core::config::load_for(dir) {
+        let c = match crate::config_file::load_for(dir) {
             Ok((c, Some(_))) => Some(c),
             _ => None,
         };
