@@ -77,16 +77,24 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Whether the code's diagnostics carry a fix, and what applies it.
+/// Whether the code's diagnostics carry a fix, what it does and what
+/// applies it.
 fn fix_text(c: &pbn_core::codes::CodeInfo) -> String {
-    match fix_kind(c.code) {
-        Some(FixKind::Safe) => "Fix: safe, where the repair is certain; applied by `pbn check --fix` and `pbn fmt`.".into(),
-        Some(FixKind::Unsafe) => "Fix: unsafe (it involves a guess); applied by `pbn check --fix --unsafe-fixes`.".into(),
-        Some(FixKind::Either) => "Fix: safe or unsafe by case; `pbn check --fix` applies the safe ones, `--unsafe-fixes` the others.".into(),
-        None if pbn_core::rules::fixes::cleared_by_fmt(c) => "Fix: none; `pbn fmt` writes the file in export format.".into(),
-        None if c.code == "PBN1004" => "Fix: none; `pbn fmt --eol crlf` writes CRLF line ends.".into(),
-        None => "Fix: none.".into(),
-    }
+    let Some(f) = pbn_core::rules::fixes::fixer_of(c.code) else {
+        return if pbn_core::rules::fixes::cleared_by_fmt(c) {
+            "Fix: none; `pbn fmt` writes the file in export format.".into()
+        } else if c.code == "PBN1004" {
+            "Fix: none; `pbn fmt --eol crlf` writes CRLF line ends.".into()
+        } else {
+            "Fix: none.".into()
+        };
+    };
+    let how = match f.kind {
+        FixKind::Safe => "safe, where the repair is certain; applied by `pbn check --fix` and `pbn fmt`",
+        FixKind::Unsafe => "unsafe (it involves a guess); applied by `pbn check --fix --unsafe-fixes`",
+        FixKind::Either => "safe or unsafe by case; `pbn check --fix` applies the safe ones, `--unsafe-fixes` the others",
+    };
+    format!("Fix: {}.\nIts kind: {how}.", f.does)
 }
 
 fn indent(s: &str) -> String {

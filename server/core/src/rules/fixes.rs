@@ -5,37 +5,11 @@
 //! and nothing else. Every fix edits the smallest piece of text it can (a
 //! token, a tag value, one tag line) and leaves valid PBN:
 //!
-//! | code              | fix                                                            |
-//! |-------------------|----------------------------------------------------------------|
-//! | PBN0201           | the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive) |
-//! | PBN0202, PBN1015  | remove the repeated tag pair (unsafe when its value differs: or keep its value) |
-//! | PBN0205           | add Deal/Declarer/Contract before the play (from the auction, else `?`; unsafe) |
-//! | PBN0209           | the text after an identification tag as a `{…}` comment      |
-//! | PBN0001           | a line of free text where a tag should be as a `{…}` comment (made with the syntax diagnostic) |
-//! | PBN0004           | a `{` comment without its `}` closed where it is read to end (made with the syntax diagnostic) |
-//! | PBN0302           | the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal) |
-//! | PBN0303           | a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; unsafe: a guess at the writer's order) |
-//! | PBN0310           | an empty `[Play ""]` without cards removed (a board not played) |
-//! | PBN0311, PBN0313, PBN0316 | the value as the spec writes it (`North` → `N`, `N-S` → `NS`, `3N` → `3NT`) |
-//! | PBN0406, PBN0407, PBN0408 | the one card out and/or in that makes every hand of the Deal 13 different cards, when that correction is the only one (unsafe: the card may be wrong elsewhere) |
-//! | PBN0405           | a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read) |
-//! | PBN0104           | a Note too long for one line cut at a space, the rest in a `{Note n continued: …}` comment after the tag (made with the token rule; the note reads the same, [`crate::model::Game::note`]) |
-//! | PBN0412           | a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it |
-//! | PBN0612           | the Deal's hands rotated so that the play fits them (unsafe: it changes who held what) |
-//! | PBN0512           | the passes left out before the auction's first bid written (unsafe: it changes who made every call) |
-//! | PBN0411           | a hand written `...` as `-` (both are read as a hand not given, also beside `x` spot cards) |
-//! | PBN0520, PBN0620  | the call or card as read (`1N` → `1NT`, `P` → `Pass`, `--` → `-`) |
-//! | PBN0709           | add `[Note "n:"]` at the end of the section (unsafe)           |
-//! | PBN0511           | a `*` right after a call as an alert: `=n=` and `[Note "n:Alert"]` at the end of the auction (unsafe: it may end the auction) |
-//! | PBN0901, PBN0902  | Declarer / Contract from the auction (unsafe: the tag may be right) |
-//! | PBN0903           | Result = declarer's tricks in the play; or mark it `^` (unsafe) |
-//! | PBN0904           | remove the `^` of the Result                                   |
-//! | PBN0908           | empty Result when all passed (unsafe: the Result may be right) |
-//! | PBN1001           | add the missing mandatory tags in export order, `?` unless the auction/play give the value |
-//! | PBN1006           | upper case (`Pass`, `X`, `XX`, `AP` for calls); a tag value only when it reads as one (not `$contract`) |
-//! | PBN1007, PBN1008  | the annotations of the call/card in export order: note reference, then NAGs ascending, suffixes as NAGs |
-//! | PBN1012           | the Deal from the dealer, ranks descending                     |
-//! | PBN1013           | Vulnerable `None`/`NS`/`EW`/`All`; Result as declarer's tricks |
+//! [`FIXERS`] is the one list of the fixable codes: for each, the kind of
+//! its fixes (safe, unsafe, or either by case), what the fix does (`pbn
+//! explain` prints it) and the function that makes it from the game, or
+//! none where the fix is made with the diagnostic (the syntax, token and
+//! file rules).
 //!
 //! PBN0410 (`x` spot cards in a Deal) has no fix: an `x` does not say
 //! which small card it is, and two hands with `x` in one suit can hold
@@ -54,6 +28,10 @@
 //! syntax error as written).
 
 use crate::bridge::{self, FinalContract, Seat, Strain};
+use crate::codes::{
+    bridge as cb, export as ce, notes as cn, syntax as cs, tags as ct, text as cx, values as cv,
+    CodeInfo,
+};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::model::values::{self, ContractValue};
 use crate::model::{
@@ -115,57 +93,99 @@ pub enum FixKind {
     Either,
 }
 
-/// The codes whose diagnostics carry a fix, with its kind: those of
-/// [`fixes_for`] and those fixed where the rule is (PBN0004, PBN0006 in the syntax
-/// diagnostics, PBN0104 of a long Note, PBN0211, PBN1016, the encoding of
-/// PBN0107 and PBN0111). A test
-/// holds every fix of every code's example to this table.
-pub const FIXABLE: &[(&str, FixKind)] = &[
-    ("PBN0004", FixKind::Safe),
-    ("PBN0006", FixKind::Either),
-    ("PBN0104", FixKind::Safe),
-    ("PBN0107", FixKind::Safe),
-    ("PBN0111", FixKind::Safe),
-    ("PBN0201", FixKind::Unsafe),
-    ("PBN0202", FixKind::Either),
-    ("PBN0205", FixKind::Unsafe),
-    ("PBN0209", FixKind::Safe),
-    ("PBN0211", FixKind::Safe),
-    ("PBN0302", FixKind::Safe),
-    ("PBN0303", FixKind::Unsafe),
-    ("PBN0311", FixKind::Safe),
-    ("PBN0313", FixKind::Safe),
-    ("PBN0316", FixKind::Safe),
-    ("PBN0405", FixKind::Either),
-    ("PBN0406", FixKind::Unsafe),
-    ("PBN0407", FixKind::Unsafe),
-    ("PBN0408", FixKind::Unsafe),
-    ("PBN0411", FixKind::Safe),
-    ("PBN0412", FixKind::Safe),
-    ("PBN0511", FixKind::Unsafe),
-    ("PBN0512", FixKind::Unsafe),
-    ("PBN0520", FixKind::Safe),
-    ("PBN0612", FixKind::Unsafe),
-    ("PBN0620", FixKind::Safe),
-    ("PBN0709", FixKind::Unsafe),
-    ("PBN0901", FixKind::Unsafe),
-    ("PBN0902", FixKind::Unsafe),
-    ("PBN0903", FixKind::Unsafe),
-    ("PBN0904", FixKind::Safe),
-    ("PBN0908", FixKind::Unsafe),
-    ("PBN1001", FixKind::Unsafe),
-    ("PBN1006", FixKind::Safe),
-    ("PBN1007", FixKind::Safe),
-    ("PBN1008", FixKind::Safe),
-    ("PBN1012", FixKind::Safe),
-    ("PBN1013", FixKind::Safe),
-    ("PBN1015", FixKind::Either),
-    ("PBN1016", FixKind::Safe),
+/// Makes the fixes of one diagnostic (at the range) of a game, in the
+/// game's text.
+type FixFn = fn(&str, &Game, &Range<usize>) -> Vec<Fix>;
+
+/// A fixable code.
+pub struct Fixer {
+    pub code: &'static CodeInfo,
+    /// The kind of its fixes. An `Unsafe` code's fixes are never applied
+    /// without asking: a guess about which of two statements is wrong, a
+    /// value made up, or another tag (§3.3: `event` is not `Event`).
+    pub kind: FixKind,
+    /// What the fix does.
+    pub does: &'static str,
+    /// Makes the fixes from the game; `None` where the fix is made with the
+    /// diagnostic (the syntax diagnostics, the token and file rules).
+    fix: Option<FixFn>,
+}
+
+const fn fixer(
+    code: &'static CodeInfo,
+    kind: FixKind,
+    does: &'static str,
+    fix: Option<FixFn>,
+) -> Fixer {
+    Fixer {
+        code,
+        kind,
+        does,
+        fix,
+    }
+}
+
+fn one(f: Option<Fix>) -> Vec<Fix> {
+    f.into_iter().collect()
+}
+
+use FixKind::{Either, Safe, Unsafe};
+
+/// Every fixable code, by code. A test holds every fix of every code's
+/// example to its kind.
+pub static FIXERS: &[Fixer] = &[
+    fixer(&cs::SYNTAX_ERROR, Safe, "a line of free text where a tag should be, as a `{…}` comment", None),
+    fixer(&cs::UNTERMINATED_COMMENT, Safe, "a `{` comment without its `}` closed where it is read to end", None),
+    fixer(&cs::UNQUOTED_TAG_VALUE, Either, "the value quoted: safe when the text up to the tag's `]` is the value, else unsafe (where the value ends is a guess)", Some(|_, g, r| one(quote_value(g, r)))),
+    fixer(&cx::TOKEN_TOO_LONG, Safe, "a Note too long for one line cut at a space, the rest in a `{Note n continued: …}` comment after the tag (the note reads the same)", None),
+    fixer(&cx::CHARSET_MISMATCH, Safe, "the `charset=` declaration names the file's encoding", None),
+    fixer(&cx::UTF8_FILE, Safe, "the file written in ISO 8859-1, when every character has a byte there", None),
+    fixer(&ct::TAG_NAME_CASE, Unsafe, "the known tag name in its case (`event` → `Event`; unsafe: §3.3 names are case sensitive)", Some(|_, g, r| one(tag_name_case(g, r)))),
+    fixer(&ct::DUPLICATE_TAG, Either, "the repeated tag pair removed (unsafe when its value differs, or the tag is not whole: or keep its value)", Some(remove_duplicate)),
+    fixer(&ct::PLAY_NEEDS_TAGS, Unsafe, "Deal, Declarer and Contract added before the play (from the auction, else `?`)", Some(|t, g, _| one(add_play_tags(t, g)))),
+    fixer(&ct::UNEXPECTED_SECTION_DATA, Safe, "the text after an identification tag as a `{…}` comment", Some(|t, g, r| one(data_as_comment(t, g, r)))),
+    fixer(&ct::COMMENT_IN_TAG, Safe, "the comment moved after the tag pair", None),
+    fixer(&cv::NONSTANDARD_DATE, Safe, "the date as `YYYY.MM.DD` (`2-Aug-2023`, `24.08.2013`; a time after it moves to Time when that is absent or equal)", Some(|t, g, r| one(standard_date(t, g, r)))),
+    fixer(&cv::IMPOSSIBLE_DATE, Unsafe, "a date whose month is 13 or more with month and day swapped, when that date exists (`2024.13.05` → `2024.05.13`; a guess at the writer's order)", Some(|_, g, r| one(swapped_date(g, r)))),
+    fixer(&cv::SEAT_FORMAT, Safe, "an empty `[Play \"\"]` without cards removed (a board not played)", Some(|t, g, r| one(empty_play(t, g, r)))),
+    fixer(&cv::NONSTANDARD_SEAT, Safe, "the seat as the spec writes it (`North` → `N`)", Some(|_, g, r| one(standard_value(g, r)))),
+    fixer(&cv::NONSTANDARD_VULNERABLE, Safe, "the vulnerability as the spec writes it (`N-S` → `NS`)", Some(|_, g, r| one(standard_value(g, r)))),
+    fixer(&cv::NONSTANDARD_CONTRACT, Safe, "the contract as the spec writes it (`3N` → `3NT`)", Some(|_, g, r| one(standard_value(g, r)))),
+    fixer(&cv::DEAL_RANK, Either, "a ten written `10` in the Deal as `T`, every one at once (unsafe when the Deal still cannot be read)", Some(|t, g, r| one(deal_ten(t, g, r)))),
+    fixer(&cv::DEAL_DUPLICATE_CARD, Unsafe, "the one card out and/or in that makes every hand 13 different cards, when that correction is the only one (the card may be wrong elsewhere)", Some(|_, g, r| one(deal_cards(g, r)))),
+    fixer(&cv::DEAL_TOO_MANY_CARDS, Unsafe, "the one card out and/or in that makes every hand 13 different cards, when that correction is the only one (the card may be wrong elsewhere)", Some(|_, g, r| one(deal_cards(g, r)))),
+    fixer(&cv::DEAL_UNEQUAL_HANDS, Unsafe, "the one card out and/or in that makes every hand 13 different cards, when that correction is the only one (the card may be wrong elsewhere)", Some(|_, g, r| one(deal_cards(g, r)))),
+    fixer(&cv::DEAL_EMPTY_HAND, Safe, "a hand written `...` as `-` (both are read as a hand not given)", Some(|t, g, r| one(empty_hand(t, g, r)))),
+    fixer(&cv::DEAL_OTHER_FORM, Safe, "a Deal in another program's form (no `<first>:`, a seat before every hand, `-` for a void suit) as PBN writes it", Some(|_, g, r| one(deal_read_form(g, r)))),
+    fixer(&cb::STAR_AFTER_CALL, Unsafe, "a `*` right after a call as an alert: `=n=` and `[Note \"n:Alert\"]` at the end of the auction (it may end the auction)", Some(|t, g, r| one(star_as_alert(t, g, r)))),
+    fixer(&cb::LEFT_OUT_PASSES, Unsafe, "the passes left out before the auction's first bid written (it changes who made every call)", Some(|t, g, _| one(write_left_out_passes(t, g)))),
+    fixer(&cb::NONSTANDARD_CALL, Safe, "the call as read (`1N` → `1NT`, `P` → `Pass`)", Some(|t, g, r| one(nonstandard_call(t, g, r)))),
+    fixer(&cb::ROTATED_DEAL, Unsafe, "the Deal's hands rotated so that the play fits them (it changes who held what)", Some(|t, g, r| one(rotate_deal(t, g, r)))),
+    fixer(&cb::NONSTANDARD_CARD, Safe, "the card as read (`--` → `-`)", Some(|t, g, r| one(nonstandard_card(t, g, r)))),
+    fixer(&cn::MISSING_NOTE, Unsafe, "`[Note \"n:\"]` added at the end of the section", Some(|t, g, r| one(add_note(t, g, r)))),
+    fixer(&cb::DECLARER_MISMATCH, Unsafe, "the Declarer from the auction (the tag may be right)", Some(|t, g, _| one(fix_declarer(t, g)))),
+    fixer(&cb::CONTRACT_MISMATCH, Unsafe, "the Contract from the auction (the tag may be right)", Some(|t, g, _| one(fix_contract(t, g)))),
+    fixer(&cb::RESULT_MISMATCH, Unsafe, "the Result as declarer's tricks in the play; or the Result marked `^`", Some(|t, g, _| fix_result(t, g))),
+    fixer(&cb::RESULT_CARET_BUT_EQUAL, Safe, "the `^` of the Result removed", Some(|_, g, _| one(remove_result_caret(g)))),
+    fixer(&cb::RESULT_WITHOUT_CONTRACT, Unsafe, "the Result emptied when all passed (the Result may be right)", Some(|_, g, _| one(empty_result(g)))),
+    fixer(&ce::EXPORT_MISSING_TAG, Unsafe, "the missing mandatory tags added in export order, `?` unless the auction or play give the value", Some(|t, g, _| one(add_mandatory(t, g)))),
+    fixer(&ce::EXPORT_LOWERCASE, Safe, "upper case (`Pass`, `X`, `XX`, `AP` for calls); a tag value only when it reads as one (not `$contract`)", Some(|t, g, r| one(upper_case(t, g, r)))),
+    fixer(&ce::EXPORT_SUFFIX, Safe, "the annotations of the call or card in export order: note reference, then NAGs ascending, suffixes as NAGs", Some(|t, g, r| one(annotation_order(t, g, r, true)))),
+    fixer(&ce::EXPORT_ANNOTATION_ORDER, Safe, "the annotations of the call or card in export order: note reference, then NAGs ascending", Some(|t, g, r| one(annotation_order(t, g, r, false)))),
+    fixer(&ce::EXPORT_DEAL_FORM, Safe, "the Deal from the dealer, ranks descending", Some(|_, g, r| one(deal_export_form(g, r)))),
+    fixer(&ce::EXPORT_VALUE_FORM, Safe, "Vulnerable as `None`/`NS`/`EW`/`All`; Result as declarer's tricks", Some(|_, g, r| one(value_export_form(g, r)))),
+    fixer(&ce::EXPORT_DUPLICATE_TAG, Either, "the repeated tag pair removed (unsafe when its value differs, or the tag is not whole: or keep its value)", Some(remove_duplicate)),
+    fixer(&ce::EXPORT_SPACING, Safe, "the tokens of the line one space apart", None),
 ];
+
+/// The fixable code `code`, if it is one.
+pub fn fixer_of(code: &str) -> Option<&'static Fixer> {
+    FIXERS.iter().find(|f| f.code.code == code)
+}
 
 /// The kind of fix a code's diagnostics carry; `None` when they have none.
 pub fn fix_kind(code: &str) -> Option<FixKind> {
-    FIXABLE.iter().find(|(c, _)| *c == code).map(|(_, k)| *k)
+    fixer_of(code).map(|f| f.kind)
 }
 
 /// Whether `pbn fmt` clears a code's diagnostics that carry no safe fix:
@@ -177,64 +197,11 @@ pub fn cleared_by_fmt(code: &crate::codes::CodeInfo) -> bool {
 
 /// The fixes of one diagnostic of game `g`, the preferred one first.
 pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
-    let r = d.range.clone();
-    let one = |f: Option<Fix>| f.into_iter().collect::<Vec<_>>();
-    let mut fixes = match d.code.code {
-        "PBN0006" => one(quote_value(g, &r)),
-        "PBN0201" => one(tag_name_case(g, &r)),
-        "PBN0202" | "PBN1015" => remove_duplicate(text, g, &r),
-        "PBN0205" => one(add_play_tags(text, g)),
-        "PBN0209" => one(data_as_comment(text, g, &r)),
-        "PBN0302" => one(standard_date(text, g, &r)),
-        "PBN0303" => one(swapped_date(g, &r)),
-        "PBN0310" => one(empty_play(text, g, &r)),
-        "PBN0311" | "PBN0313" | "PBN0316" => one(standard_value(g, &r)),
-        "PBN0520" => one(nonstandard_call(text, g, &r)),
-        "PBN0620" => one(nonstandard_card(text, g, &r)),
-        "PBN0406" | "PBN0407" | "PBN0408" => one(deal_cards(g, &r)),
-        "PBN0405" => one(deal_ten(text, g, &r)),
-        "PBN0411" => one(empty_hand(text, g, &r)),
-        "PBN0412" => one(deal_read_form(g, &r)),
-        "PBN0612" => one(rotate_deal(text, g, &r)),
-        "PBN0512" => one(write_left_out_passes(text, g)),
-        "PBN0709" => one(add_note(text, g, &r)),
-        "PBN0511" => one(star_as_alert(text, g, &r)),
-        "PBN0901" => one(fix_declarer(text, g)),
-        "PBN0902" => one(fix_contract(text, g)),
-        "PBN0903" => fix_result(text, g),
-        "PBN0904" => one(remove_result_caret(g)),
-        "PBN0908" => one(tag_of(g, "Result")
-            .and_then(|t| set_value(t, ""))
-            .map(|e| mk("Empty the Result: all players passed", vec![e], true))),
-        "PBN1001" => one(add_mandatory(text, g)),
-        "PBN1006" => one(upper_case(text, g, &r)),
-        "PBN1007" | "PBN1008" => one(annotation_order(text, g, &r, d.code.code == "PBN1007")),
-        "PBN1012" => one(deal_export_form(g, &r)),
-        "PBN1013" => one(value_export_form(g, &r)),
-        _ => Vec::new(),
+    let Some(f) = fixer_of(d.code.code) else {
+        return Vec::new();
     };
-    // A guess about which of two statements is wrong, or a value made up,
-    // or another tag (§3.3: tag names are case sensitive, `event` is not
-    // `Event`): never applied without asking.
-    if matches!(
-        d.code.code,
-        "PBN0006"
-            | "PBN0201"
-            | "PBN0205"
-            | "PBN0303"
-            | "PBN0406"
-            | "PBN0407"
-            | "PBN0408"
-            | "PBN0709"
-            | "PBN0511"
-            | "PBN0612"
-            | "PBN0512"
-            | "PBN0908"
-            | "PBN0901"
-            | "PBN0902"
-            | "PBN0903"
-            | "PBN1001"
-    ) {
+    let mut fixes = f.fix.map_or_else(Vec::new, |fix| fix(text, g, &d.range));
+    if f.kind == FixKind::Unsafe {
         for f in &mut fixes {
             f.applicability = Applicability::Unsafe;
         }
@@ -350,14 +317,18 @@ fn set_value_fix(tag: &Tag, new: &str, title: String, preferred: bool) -> Option
     Some(mk(title, vec![set_value(tag, new)?], preferred))
 }
 
+/// PBN0006 of the model: unsafe (where the value ends is a guess; the
+/// syntax diagnostic's fix is safe when the text up to the `]` is the value).
 fn quote_value(g: &Game, r: &Range<usize>) -> Option<Fix> {
     let tag = tag_at_value(g, r)?;
     let v = tag.value.as_ref().filter(|v| !v.quoted)?;
-    Some(mk(
+    let mut f = mk(
         format!("Quote the value: \"{}\"", v.raw),
         vec![set_value(tag, &v.raw)?],
         true,
-    ))
+    );
+    f.applicability = Applicability::Unsafe;
+    Some(f)
 }
 
 fn tag_name_case(g: &Game, r: &Range<usize>) -> Option<Fix> {
@@ -997,6 +968,13 @@ fn declarer_value(outcome: FinalContract, g: &Game) -> String {
 
 /// The play section was led by the left-hand opponent of the Declarer tag's
 /// seat but not of `new` (a seat that plays the hand): the Declarer tag
+/// PBN0908: the Result emptied (all players passed).
+fn empty_result(g: &Game) -> Option<Fix> {
+    tag_of(g, "Result")
+        .and_then(|t| set_value(t, ""))
+        .map(|e| mk("Empty the Result: all players passed", vec![e], true))
+}
+
 /// agrees with the play, and the auction may be what is wrong.
 fn play_supports_tag(g: &Game, new: Option<Seat>) -> bool {
     let Some(p) = &g.play else { return false };
@@ -1444,6 +1422,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fixers_are_sorted_by_code_once_each() {
+        let codes: Vec<&str> = FIXERS.iter().map(|f| f.code.code).collect();
+        let mut sorted = codes.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(codes, sorted);
+    }
+
+    #[test]
     fn every_fix_of_every_example_is_in_the_fixable_table() {
         let mut missing = Vec::new();
         for c in crate::codes::all() {
@@ -1470,7 +1457,7 @@ mod tests {
         }
         missing.sort();
         missing.dedup();
-        assert!(missing.is_empty(), "not in FIXABLE as found: {missing:?}");
+        assert!(missing.is_empty(), "not in FIXERS as found: {missing:?}");
     }
 
     /// An auction of `n` calls, each with a note reference, lowered.
