@@ -73,9 +73,7 @@ pub use tags::{
 use crate::codes::CodeInfo;
 use crate::spec;
 
-/// Vulnerability of the two sides (North-South, East-West), from
-/// `contract-bridge`: `Vulnerability::NONE`, `NS`, `EW`, `ALL`.
-pub type Vulnerability = contract_bridge::AbsoluteVulnerability;
+pub use crate::spec::seats::{vulnerability_name, Vulnerability};
 
 /// At most this many issues of one code are kept by an analysis; the rest
 /// are only counted ([`Issues::more`]). The rules show 3 per section and
@@ -304,37 +302,6 @@ pub fn call_word(call: Call) -> &'static str {
     }
 }
 
-/// The plain form of a vulnerability, for [`spec::seats`].
-pub fn vulnerability_word(v: Vulnerability) -> spec::seats::Vulnerability {
-    use spec::seats::Vulnerability as W;
-    if v == Vulnerability::NS {
-        W::NorthSouth
-    } else if v == Vulnerability::EW {
-        W::EastWest
-    } else if v == Vulnerability::ALL {
-        W::All
-    } else {
-        W::None
-    }
-}
-
-/// The vulnerability of its plain form.
-pub fn vulnerability_of(w: spec::seats::Vulnerability) -> Vulnerability {
-    use spec::seats::Vulnerability as W;
-    match w {
-        W::None => Vulnerability::NONE,
-        W::NorthSouth => Vulnerability::NS,
-        W::EastWest => Vulnerability::EW,
-        W::All => Vulnerability::ALL,
-    }
-}
-
-/// The export form of a Vulnerable value (§3.4.10): `None`, `NS`, `EW`,
-/// `All`.
-pub fn vulnerability_name(v: Vulnerability) -> &'static str {
-    vulnerability_word(v).export_form()
-}
-
 /// A contract as PBN writes it ("4SX").
 pub fn contract_text(contract: Contract) -> String {
     let risk = match contract.penalty {
@@ -483,14 +450,6 @@ mod tests {
         for (i, s) in Seat::ALL.into_iter().enumerate() {
             assert_eq!(seat_of(i), Some(s));
             assert_eq!(seat_letter(s), s.letter().to_string());
-        }
-        for v in [
-            Vulnerability::NONE,
-            Vulnerability::NS,
-            Vulnerability::EW,
-            Vulnerability::ALL,
-        ] {
-            assert_eq!(vulnerability_of(vulnerability_word(v)), v);
         }
         assert_eq!(vulnerability_name(Vulnerability::ALL), "All");
     }

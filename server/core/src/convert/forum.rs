@@ -18,7 +18,7 @@
 //! written as plain text with suit symbols; what forum notation cannot show
 //! is reported as a [`Loss`].
 
-use super::{read_calls, read_cards, read_pbn, short_bid, vulnerability, Converted, Loss, Part};
+use super::{read_calls, read_cards, read_pbn, short_bid, Converted, Loss, Part};
 use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, rotate, Seat, Suit};
 use crate::model::values::deal::rank_char;
@@ -94,16 +94,10 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             head.push(format!("Dealer {}", bridge::seat_name(d)));
         }
         if let Some(v) = ty.vulnerable {
-            use crate::spec::seats::Vulnerability as V;
-            head.push(
-                match vulnerability(&v) {
-                    V::None => "None vulnerable",
-                    V::NorthSouth => "NS vulnerable",
-                    V::EastWest => "EW vulnerable",
-                    V::All => "All vulnerable",
-                }
-                .to_string(),
-            );
+            head.push(format!(
+                "{} vulnerable",
+                crate::spec::seats::vulnerability_name(v.vulnerability)
+            ));
         }
         if !head.is_empty() {
             out.push_str(&head.join(", "));

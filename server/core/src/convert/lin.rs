@@ -1013,13 +1013,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             }
         }
         if let Some(v) = typed.vulnerable.as_ref() {
-            use crate::spec::seats::Vulnerability as V;
-            let s = match super::vulnerability(v) {
-                V::NorthSouth => "n",
-                V::EastWest => "e",
-                V::All => "b",
-                V::None => "o",
-            };
+            let s = crate::spec::seats::by_vulnerability(v.vulnerability, ["o", "n", "e", "b"]);
             line.push_str(&format!("sv|{s}|"));
         }
         if let Some(b) = val("Board") {

@@ -338,14 +338,6 @@ pub(crate) fn short_bid(b: crate::bridge::Bid) -> String {
     format!("{}{}", b.level.get(), strain_letter(b.strain))
 }
 
-/// A vulnerability as RBN, LIN and forum notation tell it apart (each
-/// writes its own letter or word for it).
-pub(crate) fn vulnerability(
-    v: &crate::model::values::Vulnerable,
-) -> crate::spec::seats::Vulnerability {
-    crate::bridge::vulnerability_word(v.vulnerability)
-}
-
 /// The calls of an auction section as the PBN reader understands them: a
 /// token in another spelling [`crate::spec::calls`] reads (`P`, `1N`,
 /// `Dbl`, `Rdbl`, `ap`) becomes the call it spells, so that every writer

@@ -2314,15 +2314,9 @@ impl GameWriter<'_> {
     fn write_auction(&mut self, ty: &typed::TypedGame) {
         let g = self.game;
         let dealer = ty.dealer;
-        let vul = ty.vulnerable.map(|v| {
-            use crate::spec::seats::Vulnerability as V;
-            match super::vulnerability(&v) {
-                V::NorthSouth => 'N',
-                V::EastWest => 'E',
-                V::All => 'B',
-                V::None => 'Z',
-            }
-        });
+        let vul = ty
+            .vulnerable
+            .map(|v| crate::spec::seats::by_vulnerability(v.vulnerability, ['Z', 'N', 'E', 'B']));
         let Some(dealer) = dealer else {
             if vul.is_some() {
                 self.lose(

@@ -29,37 +29,40 @@ pub fn side_name(seat: usize) -> &'static str {
     }
 }
 
-/// A Vulnerable value as plain data (§3.4.10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Vulnerability {
-    None,
-    NorthSouth,
-    EastWest,
-    All,
-}
+/// A Vulnerable value (§3.4.10): which sides are vulnerable. The one type
+/// of the code base, `contract-bridge`'s (`NONE`, `NS`, `EW`, `ALL`), so
+/// that scores are computed from the value as read.
+pub type Vulnerability = contract_bridge::AbsoluteVulnerability;
 
 /// Every spelling §3.4.10 lists, with its meaning; each may also be written
 /// in lower case (§3.11).
 pub const VULNERABLE_SPELLINGS: [(&str, Vulnerability); 7] = [
-    ("None", Vulnerability::None),
-    ("Love", Vulnerability::None),
-    ("-", Vulnerability::None),
-    ("NS", Vulnerability::NorthSouth),
-    ("EW", Vulnerability::EastWest),
-    ("All", Vulnerability::All),
-    ("Both", Vulnerability::All),
+    ("None", Vulnerability::NONE),
+    ("Love", Vulnerability::NONE),
+    ("-", Vulnerability::NONE),
+    ("NS", Vulnerability::NS),
+    ("EW", Vulnerability::EW),
+    ("All", Vulnerability::ALL),
+    ("Both", Vulnerability::ALL),
 ];
 
-impl Vulnerability {
-    /// The export form (§3.4.10): `None`, `NS`, `EW`, `All`.
-    pub fn export_form(self) -> &'static str {
-        match self {
-            Vulnerability::None => "None",
-            Vulnerability::NorthSouth => "NS",
-            Vulnerability::EastWest => "EW",
-            Vulnerability::All => "All",
-        }
+/// One of four things by vulnerability: `[none, ns, ew, all]` (how each
+/// notation writes it).
+pub fn by_vulnerability<T>(v: Vulnerability, [none, ns, ew, all]: [T; 4]) -> T {
+    if v == Vulnerability::ALL {
+        all
+    } else if v == Vulnerability::NS {
+        ns
+    } else if v == Vulnerability::EW {
+        ew
+    } else {
+        none
     }
+}
+
+/// The export form (§3.4.10): `None`, `NS`, `EW`, `All`.
+pub fn vulnerability_name(v: Vulnerability) -> &'static str {
+    by_vulnerability(v, ["None", "NS", "EW", "All"])
 }
 
 /// Reads a Vulnerable value written as the standard lists it, in any case.
@@ -73,9 +76,9 @@ pub fn read_vulnerable(s: &str) -> Option<Vulnerability> {
 /// Reads a Vulnerable value other programs write (`N-S`, `E/W`, `Nobody`).
 pub fn read_vulnerable_variant(s: &str) -> Option<Vulnerability> {
     match s.to_ascii_uppercase().as_str() {
-        "N-S" | "N/S" | "N+S" => Some(Vulnerability::NorthSouth),
-        "E-W" | "E/W" | "E+W" => Some(Vulnerability::EastWest),
-        "NONE-VUL" | "NOBODY" | "NEITHER" => Some(Vulnerability::None),
+        "N-S" | "N/S" | "N+S" => Some(Vulnerability::NS),
+        "E-W" | "E/W" | "E+W" => Some(Vulnerability::EW),
+        "NONE-VUL" | "NOBODY" | "NEITHER" => Some(Vulnerability::NONE),
         _ => None,
     }
 }
@@ -110,15 +113,15 @@ mod tests {
             ("ALL", "All"),
             ("Both", "All"),
         ] {
-            assert_eq!(read_vulnerable(text).map(|v| v.export_form()), Some(want));
+            assert_eq!(read_vulnerable(text).map(vulnerability_name), Some(want));
         }
         for (text, want) in [("N-S", "NS"), ("e/w", "EW"), ("Nobody", "None")] {
             assert_eq!(read_vulnerable(text), None);
             let v = read_vulnerable_variant(text).unwrap();
-            assert_eq!(v.export_form(), want);
+            assert_eq!(vulnerability_name(v), want);
         }
         for (_, v) in VULNERABLE_SPELLINGS {
-            assert_eq!(read_vulnerable(v.export_form()), Some(v));
+            assert_eq!(read_vulnerable(vulnerability_name(v)), Some(v));
         }
         assert_eq!(read_vulnerable("Al"), None);
         assert_eq!(read_vulnerable_variant("NS?"), None);

@@ -213,7 +213,6 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
     }
     let range = off..off + s.len();
     for (name, v) in spec::seats::VULNERABLE_SPELLINGS {
-        let v = crate::bridge::vulnerability_of(v);
         let lower = name.to_ascii_lowercase();
         if s == name || s == lower {
             let was_lowercase = s == lower && s != name;
@@ -243,7 +242,7 @@ pub fn parse_vulnerable(raw: &str) -> Parsed<Vulnerable> {
             );
         }
     }
-    let variant = spec::seats::read_vulnerable_variant(s).map(crate::bridge::vulnerability_of);
+    let variant = spec::seats::read_vulnerable_variant(s);
     if let Some(v) = variant {
         issues.push(issue(
             &codes::NONSTANDARD_VULNERABLE,
