@@ -302,6 +302,35 @@ pub fn call_word(call: Call) -> &'static str {
     }
 }
 
+/// The English name of a suit (`spades`; the text alternative of its
+/// symbol).
+pub fn suit_name(s: Suit) -> &'static str {
+    match s {
+        Suit::Spades => "spades",
+        Suit::Hearts => "hearts",
+        Suit::Diamonds => "diamonds",
+        Suit::Clubs => "clubs",
+    }
+}
+
+/// The symbol of a suit.
+pub fn suit_symbol(s: Suit) -> char {
+    match s {
+        Suit::Spades => '♠',
+        Suit::Hearts => '♥',
+        Suit::Diamonds => '♦',
+        Suit::Clubs => '♣',
+    }
+}
+
+/// High card points (4-3-2-1) of the known cards.
+pub fn hcp(hand: Hand) -> u32 {
+    Suit::ASC
+        .into_iter()
+        .map(|s| contract_bridge::eval::hcp::<u32>(hand[s]))
+        .sum()
+}
+
 /// A contract as PBN writes it ("4SX").
 pub fn contract_text(contract: Contract) -> String {
     let risk = match contract.penalty {

@@ -114,13 +114,7 @@ fn tricks(n: u8) -> String {
 }
 
 fn strain_name(s: Strain) -> &'static str {
-    match s {
-        Strain::Clubs => "clubs",
-        Strain::Diamonds => "diamonds",
-        Strain::Hearts => "hearts",
-        Strain::Spades => "spades",
-        Strain::Notrump => "NT",
-    }
+    s.suit().map_or("NT", crate::bridge::suit_name)
 }
 
 /// The range of a tag's value (or of the whole tag when inherited).

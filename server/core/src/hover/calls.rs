@@ -5,11 +5,11 @@ use super::annotations::call_notes;
 use super::dd::card_dd;
 use super::words::strain_word;
 use super::HoverInput;
+use crate::bridge::suit_symbol;
 use crate::bridge::{self, seat_name, Seat, Strain};
 use crate::model::typed::{typed, TokenReading};
 use crate::model::values;
 use crate::model::{CallToken, CardToken, Game};
-use crate::render::suit_symbol;
 use contract_bridge::Rank;
 
 fn level_word(l: u8) -> &'static str {

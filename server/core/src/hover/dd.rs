@@ -7,6 +7,7 @@
 
 use super::words::side_score;
 use super::HoverInput;
+use crate::bridge::suit_symbol;
 use crate::bridge::{self, Strain};
 use crate::dd::leads::Leads;
 use crate::dd::play::{PlayReport, PlayTrace, Setup};
@@ -15,7 +16,6 @@ use crate::dd::DdError;
 use crate::model::typed::{typed, TypedGame};
 use crate::model::values;
 use crate::model::{Game, Tag};
-use crate::render::suit_symbol;
 use std::sync::Arc;
 
 /// A game's play analysis card by card.

@@ -1,11 +1,11 @@
 //! Words the hovers share: strain names, scores by side (suit symbols are
-//! the hand records', [`crate::render::suit_symbol`]).
+//! the hand records', [`crate::bridge::suit_symbol`]).
 
 use crate::bridge::Strain;
 
 /// "spades", …, "notrump".
 pub(super) fn strain_word(s: Strain) -> &'static str {
-    s.suit().map_or("notrump", crate::render::suit_name)
+    s.suit().map_or("notrump", crate::bridge::suit_name)
 }
 
 /// "NS +420" / "EW +200" (the side that scores).

@@ -3,8 +3,9 @@
 //! its name as visually hidden text for screen readers; a single column on
 //! a phone; `@media print` on A4 with at most two boards per page.
 
-use super::{suit_name, suit_symbol, Piece, Record, DD_SEATS, DD_STRAINS, GRID_SEATS, SUITS};
+use super::{Piece, Record, DD_SEATS, DD_STRAINS, GRID_SEATS, SUITS};
 use crate::bridge::{seat_name, Seat};
+use crate::bridge::{suit_name, suit_symbol};
 use std::fmt::Write;
 
 /// Escapes text for HTML content and attribute values.

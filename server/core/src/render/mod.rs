@@ -22,7 +22,7 @@ pub mod text;
 
 use crate::bridge::auction::AuctionToken;
 use crate::bridge::play::PlayToken;
-use crate::bridge::{self, seat_name, Seat, Strain, Suit};
+use crate::bridge::{self, hcp, seat_name, suit_symbol, Seat, Strain, Suit};
 use crate::model::typed::{interpret_call, interpret_card, typed, TypedGame};
 use crate::model::values::{self, ContractValue};
 use crate::model::{AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game};
@@ -192,37 +192,9 @@ pub fn rank_text(r: Rank) -> &'static str {
     R.get(r.get() as usize).copied().unwrap_or("?")
 }
 
-/// The English name of a suit (text alternative of its symbol).
-pub fn suit_name(s: Suit) -> &'static str {
-    match s {
-        Suit::Spades => "spades",
-        Suit::Hearts => "hearts",
-        Suit::Diamonds => "diamonds",
-        Suit::Clubs => "clubs",
-    }
-}
-
-/// The symbol of a suit.
-pub fn suit_symbol(s: Suit) -> char {
-    match s {
-        Suit::Spades => '♠',
-        Suit::Hearts => '♥',
-        Suit::Diamonds => '♦',
-        Suit::Clubs => '♣',
-    }
-}
-
 /// Hearts and diamonds are drawn red.
 pub fn is_red(s: Suit) -> bool {
     matches!(s, Suit::Hearts | Suit::Diamonds)
-}
-
-/// High card points (4-3-2-1) of the known cards.
-pub fn hcp(hand: Hand) -> u32 {
-    Suit::ASC
-        .into_iter()
-        .map(|s| contract_bridge::eval::hcp::<u32>(hand[s]))
-        .sum()
 }
 
 /// The pieces as plain text (suit symbols kept).

@@ -1,7 +1,8 @@
 //! A hand record as terminal text: `pbn show`. Red hearts and diamonds and
 //! bold headings with colour (ANSI escapes), the same layout without.
 
-use super::{suit_symbol, superscript, Piece, Record, DD_SEATS, DD_STRAINS, GRID_SEATS, SUITS};
+use super::{superscript, Piece, Record, DD_SEATS, DD_STRAINS, GRID_SEATS, SUITS};
+use crate::bridge::suit_symbol;
 use crate::bridge::{seat_name, Seat};
 
 /// A painted string and its width in terminal columns (escapes excluded).

@@ -14,11 +14,11 @@
 use crate::lsp::convert::Converter;
 use crate::lsp::snapshot::Snapshot;
 use contract_bridge::{Seat, Suit};
+use pbn_core::bridge::hcp;
 use pbn_core::bridge::seat_name;
 use pbn_core::model::typed::typed;
 use pbn_core::model::values;
 use pbn_core::model::{CallToken, CardToken, Entry, Game, Inherit};
-use pbn_core::render::hcp;
 use std::ops::Range as ByteRange;
 use tower_lsp_server::ls_types::*;
 

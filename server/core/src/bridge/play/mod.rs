@@ -206,15 +206,6 @@ fn token_text(token: PlayToken) -> String {
     }
 }
 
-fn suit_name(suit: Suit) -> &'static str {
-    match suit {
-        Suit::Clubs => "clubs",
-        Suit::Diamonds => "diamonds",
-        Suit::Hearts => "hearts",
-        Suit::Spades => "spades",
-    }
-}
-
 /// The winner of four known cards led by `leader`.
 fn trick_winner(cards: [Card; 4], leader: Seat, trump: Option<Suit>) -> Seat {
     let led = cards[leader as usize].suit;

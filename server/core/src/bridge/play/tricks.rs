@@ -3,7 +3,8 @@
 //! cards in playing order (in hand, played once, following suit: PBN0602
 //! to PBN0605, and cards after the `+`, PBN0609) and its winner.
 
-use super::{side, suit_name, trick_winner, Input, PlayItem, PlayToken as T, Trick};
+use super::{side, trick_winner, Input, PlayItem, PlayToken as T, Trick};
+use crate::bridge::suit_name;
 use crate::bridge::{card_text, rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Card, Hand, Seat};
