@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::syntax::{self, GameChunk, Trees};
-use contract_bridge::{Bid, Card, Level, Rank, Strain, Suit};
+use contract_bridge::{Bid, Card, Rank};
 use std::ops::Range;
 use tree_sitter::{Node, TreeCursor};
 
@@ -876,37 +876,16 @@ fn digits(s: &str) -> Option<u32> {
 
 /// Parses a bid token (`1C` … `7NT`, any case).
 pub fn parse_bid(t: &str) -> Option<Bid> {
-    let b = t.as_bytes();
-    let level = b.first().filter(|c| (b'1'..=b'7').contains(c))? - b'0';
-    let strain = match t[1..].to_ascii_uppercase().as_str() {
-        "C" => Strain::Clubs,
-        "D" => Strain::Diamonds,
-        "H" => Strain::Hearts,
-        "S" => Strain::Spades,
-        "NT" => Strain::Notrump,
-        _ => return None,
-    };
-    Some(Bid {
-        level: Level::new(level),
-        strain,
-    })
+    match crate::spec::calls::read_standard(t)? {
+        crate::spec::calls::Call::Bid { level, strain } => crate::bridge::bid_of(level, strain),
+        _ => None,
+    }
 }
 
 /// Parses a card token (`SA`, `hT`, …).
 pub fn parse_card(t: &str) -> Option<Card> {
-    let mut ch = t.chars();
-    let suit = match ch.next()?.to_ascii_uppercase() {
-        'S' => Suit::Spades,
-        'H' => Suit::Hearts,
-        'D' => Suit::Diamonds,
-        'C' => Suit::Clubs,
-        _ => return None,
-    };
-    let rank = rank_of(ch.next()?)?;
-    if ch.next().is_some() {
-        return None;
-    }
-    Some(Card { suit, rank })
+    let (suit, rank) = crate::spec::cards::read_standard(t)?;
+    crate::bridge::card_of(suit, rank)
 }
 
 /// A rank character (`A K Q J T 9 … 2`, any case).

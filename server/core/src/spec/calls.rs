@@ -57,31 +57,56 @@ pub fn bid(level: u8, strain: u8) -> Option<&'static str> {
 /// The strain number of a strain text, any case: `C` `D` `H` `S` `NT`, and
 /// `N` for notrump.
 pub fn strain(text: &str) -> Option<u8> {
-    let u = text.to_ascii_uppercase();
-    if u == "N" {
+    if text.eq_ignore_ascii_case("N") {
         return Some(4);
     }
-    STRAINS.iter().position(|s| *s == u).map(|i| i as u8)
+    STRAINS
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(text))
+        .map(|i| i as u8)
 }
+
+/// The words of the calls other than bids, in every spelling [`read`]
+/// takes (any case).
+const WORDS: [(&str, Call); 14] = [
+    ("Pass", Call::Pass),
+    ("P", Call::Pass),
+    ("PA", Call::Pass),
+    ("PS", Call::Pass),
+    ("X", Call::Double),
+    ("D", Call::Double),
+    ("DBL", Call::Double),
+    ("DB", Call::Double),
+    ("XX", Call::Redouble),
+    ("R", Call::Redouble),
+    ("RDBL", Call::Redouble),
+    ("RD", Call::Redouble),
+    ("REDBL", Call::Redouble),
+    ("AP", Call::AllPass),
+];
 
 /// Reads a call in any spelling: the standard ones in any case (`pass`,
 /// `x`, `1nt`) and the ones other programs write (`P`, `Dbl`, `D`, `R`,
 /// `Rdbl`, `1N`).
 pub fn read(text: &str) -> Option<Call> {
-    let u = text.to_ascii_uppercase();
-    Some(match u.as_str() {
-        "PASS" | "P" | "PA" | "PS" => Call::Pass,
-        "X" | "D" | "DBL" | "DB" => Call::Double,
-        "XX" | "R" | "RDBL" | "RD" | "REDBL" => Call::Redouble,
-        "AP" => Call::AllPass,
-        _ => {
-            let level = u.as_bytes().first().filter(|c| (b'1'..=b'7').contains(c))? - b'0';
-            Call::Bid {
-                level,
-                strain: strain(&u[1..])?,
-            }
-        }
+    if let Some((_, c)) = WORDS.iter().find(|(w, _)| w.eq_ignore_ascii_case(text)) {
+        return Some(*c);
+    }
+    let level = text
+        .as_bytes()
+        .first()
+        .filter(|c| (b'1'..=b'7').contains(c))?
+        - b'0';
+    Some(Call::Bid {
+        level,
+        strain: strain(&text[1..])?,
     })
+}
+
+/// A call as the standard spells it, in any letter case (§3.5.1, §3.11):
+/// `Pass`, `X`, `XX`, `AP` or a bid with `NT`; `None` for any other text.
+pub fn read_standard(text: &str) -> Option<Call> {
+    read(text).filter(|c| c.canonical().eq_ignore_ascii_case(text))
 }
 
 /// The canonical form of a call written in any spelling (`p` → `Pass`,
@@ -93,7 +118,7 @@ pub fn canonical(text: &str) -> Option<&'static str> {
 /// Whether `text` is a call as the standard spells it, in any letter case
 /// (§3.5.1, §3.11): `Pass`, `X`, `XX`, `AP` or a bid with `NT`.
 pub fn is_standard(text: &str) -> bool {
-    canonical(text).is_some_and(|c| c.eq_ignore_ascii_case(text))
+    read_standard(text).is_some()
 }
 
 #[cfg(test)]

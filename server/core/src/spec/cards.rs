@@ -53,6 +53,12 @@ pub fn read(text: &str) -> Option<(usize, usize)> {
     Some((s, r))
 }
 
+/// A card as the standard spells it (§3.6.1), in either case (§3.11): a
+/// suit letter and a rank letter (not `S10`). Returns (suit, rank) numbers.
+pub fn read_standard(text: &str) -> Option<(usize, usize)> {
+    read(text).filter(|_| text.len() == 2)
+}
+
 /// Whether `text` is a run of two or more dashes (`--`): read as `-`, a
 /// card not known or not played (§3.6.1).
 pub fn is_dash_run(text: &str) -> bool {

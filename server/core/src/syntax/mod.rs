@@ -96,10 +96,12 @@ pub enum CardCell {
 
 /// The kind of one §3.2 token of a `cards` node (see [`CardCell`]).
 pub fn card_cell(token: &str) -> CardCell {
-    match token.as_bytes() {
-        [b'-'] => CardCell::Dash,
-        [s, r] if b"SHDCshdc".contains(s) && b"AKQJTakqjt23456789".contains(r) => CardCell::Card,
-        _ => CardCell::Invalid,
+    if token == "-" {
+        CardCell::Dash
+    } else if crate::spec::cards::read_standard(token).is_some() {
+        CardCell::Card
+    } else {
+        CardCell::Invalid
     }
 }
 
@@ -122,19 +124,17 @@ pub enum CallCell {
 
 /// The kind of one §3.2 token of a `calls` node (see [`CallCell`]).
 pub fn call_cell(token: &str) -> CallCell {
-    let b = token.as_bytes();
-    let is = |s: &str| token.eq_ignore_ascii_case(s);
-    match b {
-        [b'-'] => CallCell::Dash,
-        [b'1'..=b'7', s] if b"CDHScdhs".contains(s) => CallCell::Bid,
-        [b'1'..=b'7', n, t] if n.eq_ignore_ascii_case(&b'N') && t.eq_ignore_ascii_case(&b'T') => {
-            CallCell::Bid
-        }
-        _ if is("X") => CallCell::Double,
-        _ if is("XX") => CallCell::Redouble,
-        _ if is("AP") => CallCell::AllPass,
-        _ if is("Pass") => CallCell::Pass,
-        _ => CallCell::Invalid,
+    use crate::spec::calls::Call;
+    if token == "-" {
+        return CallCell::Dash;
+    }
+    match crate::spec::calls::read_standard(token) {
+        Some(Call::Bid { .. }) => CallCell::Bid,
+        Some(Call::Pass) => CallCell::Pass,
+        Some(Call::Double) => CallCell::Double,
+        Some(Call::Redouble) => CallCell::Redouble,
+        Some(Call::AllPass) => CallCell::AllPass,
+        None => CallCell::Invalid,
     }
 }
 

@@ -82,28 +82,12 @@ impl Deal {
 
 /// The PBN character of a rank (A K Q J T 9 … 2).
 pub fn rank_char(rank: Rank) -> char {
-    match rank.get() {
-        14 => 'A',
-        13 => 'K',
-        12 => 'Q',
-        11 => 'J',
-        10 => 'T',
-        n => (b'0' + n) as char,
-    }
+    crate::spec::cards::RANKS[14usize.saturating_sub(rank.get() as usize).min(12)]
 }
 
 /// A rank character in either case (§3.11).
 pub fn rank_of_char(c: char) -> Option<Rank> {
-    let n = match c.to_ascii_uppercase() {
-        'A' => 14,
-        'K' => 13,
-        'Q' => 12,
-        'J' => 11,
-        'T' => 10,
-        d @ '2'..='9' => d as u8 - b'0',
-        _ => return None,
-    };
-    Some(Rank::new(n))
+    crate::spec::cards::rank(c).map(|i| Rank::new(14 - i as u8))
 }
 
 fn card_index(card: Card) -> usize {
