@@ -70,37 +70,25 @@ pub fn check_whole(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     check_parsed(source, &trees, opts)
 }
 
-/// Checks a document whose tree is already parsed (the language server
-/// keeps it incrementally).
+/// Checks a parsed document: lowered whole, every rule run on the whole
+/// model ([`check_whole`]'s second half; the tests' reference for parses
+/// cut in pieces).
 pub fn check_parsed<T: Trees + ?Sized>(
     source: &SourceText,
     trees: &T,
     opts: &CheckOptions,
 ) -> CheckResult {
     let doc = crate::model::lower(trees, &source.text);
-    let result = check_model(source, trees, &doc, opts);
-    crate::par::drop_later(doc);
-    result
-}
-
-/// Checks a parsed and lowered document.
-pub fn check_model<T: Trees + ?Sized>(
-    source: &SourceText,
-    trees: &T,
-    doc: &crate::model::Document,
-    opts: &CheckOptions,
-) -> CheckResult {
-    let mut diagnostics = syntax_diagnostics_for(trees, &source.text, doc);
-    diagnostics.extend(crate::rules::check_document(source, trees, doc, opts));
+    let mut diagnostics = syntax_diagnostics_for(trees, &source.text, &doc);
+    diagnostics.extend(crate::rules::check_document(source, trees, &doc, opts));
     crate::rules::text::cap(&mut diagnostics, &Default::default());
     sort(&mut diagnostics);
     if !opts.ungrouped {
         group::group(&mut diagnostics, doc.games.len());
     }
-    CheckResult {
-        games: doc.games.len(),
-        diagnostics,
-    }
+    let games = doc.games.len();
+    crate::par::drop_later(doc);
+    CheckResult { games, diagnostics }
 }
 
 /// [`syntax::syntax_diagnostics`] for a document whose model is already lowered:
