@@ -23,7 +23,9 @@ use crate::bridge::strain_text as strain_name;
 use crate::bridge::{self, rotate, Seat, Suit};
 use crate::model::values::deal::rank_char;
 use crate::model::values::{self, ContractValue};
-use crate::model::{all_pass_count, typed, AnnotationKind, CallToken, CardToken, CommentKind};
+use crate::model::{
+    all_pass_count, typed, AnnotationKind, Auction, CallToken, CardToken, CommentKind, Game,
+};
 
 /// Tags whose content the forum text shows.
 const SHOWN: &[&str] = &[
@@ -59,28 +61,77 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
     let mut out = String::new();
     let mut losses = Vec::new();
     for g in doc.games.iter().filter(|g| games.contains(&g.index)) {
-        let mut lose = |part: Part, what: String| {
-            losses.push(Loss {
-                game: g.index,
-                parts: vec![part],
-                what,
-            })
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let mut w = GameWriter {
+            pbn,
+            g,
+            out: &mut out,
+            losses: &mut losses,
         };
+        w.write();
+    }
+    Converted {
+        text: out,
+        diagnostics: Vec::new(),
+        losses,
+    }
+}
+
+/// One game written in forum notation, and what it loses.
+struct GameWriter<'a> {
+    pbn: &'a str,
+    g: &'a Game,
+    out: &'a mut String,
+    losses: &'a mut Vec<Loss>,
+}
+
+impl GameWriter<'_> {
+    fn lose(&mut self, part: Part, what: String) {
+        self.losses.push(Loss {
+            game: self.g.index,
+            parts: vec![part],
+            what,
+        });
+    }
+
+    /// The game: heading, players, hands, bidding, contract, play and
+    /// commentary.
+    fn write(&mut self) {
+        let (pbn, g) = (self.pbn, self.g);
         for t in &g.tags {
             if !SHOWN.contains(&t.name.as_str())
                 && t.effective().is_some_and(|v| !v.is_empty() && v != "?")
             {
-                lose(
+                self.lose(
                     Part::tag(&t.name),
                     format!("tag {} (forum notation has no place for it)", t.name),
                 );
             }
         }
         let ty = typed::typed(pbn, g);
-        if !out.is_empty() {
-            out.push('\n');
+        self.heading(&ty);
+        if let Some(deal) = &ty.deal {
+            self.hands(deal);
         }
-        // Heading: event, board, dealer, vulnerability.
+        if let Some(a) = &g.auction {
+            self.bidding(a);
+        }
+        self.contract(&ty);
+        self.play(&ty);
+        for c in g.commentary().filter(|c| c.kind != CommentKind::Escape) {
+            let body = c.body(pbn).trim();
+            if !body.is_empty() {
+                self.out.push_str(body);
+                self.out.push('\n');
+            }
+        }
+    }
+
+    /// Heading (event, board, dealer, vulnerability) and players.
+    fn heading(&mut self, ty: &typed::TypedGame) {
+        let g = self.g;
         let mut head: Vec<String> = Vec::new();
         for name in ["Event", "Site", "Date"] {
             if let Some(v) = g.value(name).filter(|v| !v.is_empty() && *v != "?") {
@@ -100,8 +151,8 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             ));
         }
         if !head.is_empty() {
-            out.push_str(&head.join(", "));
-            out.push('\n');
+            self.out.push_str(&head.join(", "));
+            self.out.push('\n');
         }
         let names: Vec<String> = Seat::ALL
             .iter()
@@ -112,123 +163,130 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
             })
             .collect();
         if !names.is_empty() {
-            out.push_str(&names.join(", "));
-            out.push('\n');
+            self.out.push_str(&names.join(", "));
+            self.out.push('\n');
         }
-        // Hands.
-        if let Some(deal) = &ty.deal {
-            let hand = |s: Seat| -> Option<String> {
-                let h = deal.hands[s as usize]?;
-                let suits: Vec<String> = Suit::DESC
-                    .iter()
-                    // `x` spot cards have no suit in PBN's model (they
-                    // are not part of `hands`): reported below.
-                    .map(|&x| h[x].iter().map(rank_char).collect::<String>())
-                    .collect();
-                Some(suits.join("."))
-            };
-            if deal.spot_cards.iter().any(|&n| n > 0) {
-                lose(Part::tag("Deal"), "`x` spot cards of the Deal".into());
-            }
-            // "[Deal]": South, West, North, East.
-            let order = [Seat::South, Seat::West, Seat::North, Seat::East];
-            let given: Vec<Seat> = order
-                .into_iter()
-                .filter(|s| deal.hands[*s as usize].is_some())
+    }
+
+    /// The hands: `[Deal …]`, `[2HandDeal …]` or a `[Hand …]` each.
+    fn hands(&mut self, deal: &values::Deal) {
+        let hand = |s: Seat| -> Option<String> {
+            let h = deal.hands[s as usize]?;
+            let suits: Vec<String> = Suit::DESC
+                .iter()
+                // `x` spot cards have no suit in PBN's model (they
+                // are not part of `hands`): reported below.
+                .map(|&x| h[x].iter().map(rank_char).collect::<String>())
                 .collect();
-            match given.len() {
-                4 => {
-                    let hs: Vec<String> = order.iter().filter_map(|s| hand(*s)).collect();
-                    out.push_str(&format!("[Deal {}]\n", hs.join(" ")));
-                }
-                2 => {
-                    let hs: Vec<String> = given.iter().filter_map(|s| hand(*s)).collect();
-                    out.push_str(&format!(
-                        "{} and {}:\n[2HandDeal {}]\n",
-                        bridge::seat_name(given[0]),
-                        bridge::seat_name(given[1]),
-                        hs.join(" ")
-                    ));
-                }
-                _ => {
-                    for s in given {
-                        if let Some(h) = hand(s) {
-                            out.push_str(&format!("{}: [Hand {h}]\n", bridge::seat_name(s)));
-                        }
+            Some(suits.join("."))
+        };
+        if deal.spot_cards.iter().any(|&n| n > 0) {
+            self.lose(Part::tag("Deal"), "`x` spot cards of the Deal".into());
+        }
+        // "[Deal]": South, West, North, East.
+        let order = [Seat::South, Seat::West, Seat::North, Seat::East];
+        let given: Vec<Seat> = order
+            .into_iter()
+            .filter(|s| deal.hands[*s as usize].is_some())
+            .collect();
+        match given.len() {
+            4 => {
+                let hs: Vec<String> = order.iter().filter_map(|s| hand(*s)).collect();
+                self.out.push_str(&format!("[Deal {}]\n", hs.join(" ")));
+            }
+            2 => {
+                let hs: Vec<String> = given.iter().filter_map(|s| hand(*s)).collect();
+                self.out.push_str(&format!(
+                    "{} and {}:\n[2HandDeal {}]\n",
+                    bridge::seat_name(given[0]),
+                    bridge::seat_name(given[1]),
+                    hs.join(" ")
+                ));
+            }
+            _ => {
+                for s in given {
+                    if let Some(h) = hand(s) {
+                        self.out
+                            .push_str(&format!("{}: [Hand {h}]\n", bridge::seat_name(s)));
                     }
                 }
             }
         }
-        // Bidding.
-        if let Some(a) = &g.auction {
-            let first = g
-                .tags
-                .get(a.tag)
-                .and_then(|t| t.effective())
-                .and_then(|v| values::parse_auction_seat(v).value)
-                .map(|s| s.seat);
-            match first {
-                Some(first) => {
-                    let mut calls: Vec<String> =
-                        vec!["-".to_string(); bridge::distance(Seat::South, first)];
-                    let mut marks_lost = false;
-                    let entries = read_calls(pbn, &a.entries);
-                    for (k, e) in entries.iter().enumerate() {
-                        let call = match e.token {
-                            CallToken::Bid(b) => short_bid(b),
-                            CallToken::Pass => "P".into(),
-                            CallToken::Double => "X".into(),
-                            CallToken::Redouble => "XX".into(),
-                            CallToken::AllPass => {
-                                let n = all_pass_count(&entries[..k]);
-                                calls.extend(std::iter::repeat_n("P".to_string(), n));
-                                continue;
-                            }
-                            CallToken::Dash => "-".into(),
-                            CallToken::Skip => {
-                                lose(
-                                    Part::Auction,
-                                    "`^S` (a skipped player) in the auction".into(),
-                                );
-                                continue;
-                            }
-                            CallToken::Invalid => {
-                                lose(
-                                    Part::Auction,
-                                    format!("the unreadable call \"{}\"", &pbn[e.range.clone()]),
-                                );
-                                continue;
-                            }
-                            CallToken::Continuation | CallToken::Terminator => continue,
-                        };
-                        let mut call = call;
-                        for an in e.post() {
-                            match an.kind {
-                                AnnotationKind::NoteRef(Some(n)) => {
-                                    call.push_str(&format!("={n}="))
-                                }
-                                _ => marks_lost = true,
-                            }
+    }
+
+    /// `[Bidding …]` and the auction's notes.
+    fn bidding(&mut self, a: &Auction) {
+        let (pbn, g) = (self.pbn, self.g);
+        let first = g
+            .tags
+            .get(a.tag)
+            .and_then(|t| t.effective())
+            .and_then(|v| values::parse_auction_seat(v).value)
+            .map(|s| s.seat);
+        match first {
+            Some(first) => {
+                let mut calls: Vec<String> =
+                    vec!["-".to_string(); bridge::distance(Seat::South, first)];
+                let mut marks_lost = false;
+                let entries = read_calls(pbn, &a.entries);
+                for (k, e) in entries.iter().enumerate() {
+                    let call = match e.token {
+                        CallToken::Bid(b) => short_bid(b),
+                        CallToken::Pass => "P".into(),
+                        CallToken::Double => "X".into(),
+                        CallToken::Redouble => "XX".into(),
+                        CallToken::AllPass => {
+                            let n = all_pass_count(&entries[..k]);
+                            calls.extend(std::iter::repeat_n("P".to_string(), n));
+                            continue;
                         }
-                        marks_lost |= !e.pre().is_empty();
-                        calls.push(call);
+                        CallToken::Dash => "-".into(),
+                        CallToken::Skip => {
+                            self.lose(
+                                Part::Auction,
+                                "`^S` (a skipped player) in the auction".into(),
+                            );
+                            continue;
+                        }
+                        CallToken::Invalid => {
+                            self.lose(
+                                Part::Auction,
+                                format!("the unreadable call \"{}\"", &pbn[e.range.clone()]),
+                            );
+                            continue;
+                        }
+                        CallToken::Continuation | CallToken::Terminator => continue,
+                    };
+                    let mut call = call;
+                    for an in e.post() {
+                        match an.kind {
+                            AnnotationKind::NoteRef(Some(n)) => call.push_str(&format!("={n}=")),
+                            _ => marks_lost = true,
+                        }
                     }
-                    if marks_lost {
-                        lose(
-                            Part::AuctionAnnotations,
-                            "suffixes, NAGs or irregularity marks in the auction".into(),
-                        );
-                    }
-                    out.push_str(&format!("[Bidding {}]\n", calls.join(" ")));
-                    notes(pbn, g, &a.notes, &mut out);
+                    marks_lost |= !e.pre().is_empty();
+                    calls.push(call);
                 }
-                None => lose(
-                    Part::Auction,
-                    "the auction (no readable Auction seat)".into(),
-                ),
+                if marks_lost {
+                    self.lose(
+                        Part::AuctionAnnotations,
+                        "suffixes, NAGs or irregularity marks in the auction".into(),
+                    );
+                }
+                self.out
+                    .push_str(&format!("[Bidding {}]\n", calls.join(" ")));
+                notes(pbn, g, &a.notes, self.out);
             }
+            None => self.lose(
+                Part::Auction,
+                "the auction (no readable Auction seat)".into(),
+            ),
         }
-        // Contract and result as text.
+    }
+
+    /// The contract and result as text.
+    fn contract(&mut self, ty: &typed::TypedGame) {
+        let g = self.g;
         if let Some(c) = &ty.contract {
             let text = match c.value {
                 ContractValue::Pass => Some("Passed out".to_string()),
@@ -254,13 +312,17 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 if let Some(s) = g.value("Score").filter(|v| !v.is_empty() && *v != "?") {
                     text.push_str(&format!(", score {s}"));
                 }
-                out.push_str(&format!("Contract: {text}\n"));
+                self.out.push_str(&format!("Contract: {text}\n"));
             }
         }
-        // Play as text, a trick per group.
+    }
+
+    /// The play as text, a trick per group, and its notes.
+    fn play(&mut self, ty: &typed::TypedGame) {
+        let (pbn, g) = (self.pbn, self.g);
         let leader = ty.play.as_ref().and_then(|a| a.opening_leader);
         if g.play.as_ref().is_some_and(|p| !p.entries.is_empty()) && leader.is_none() {
-            lose(Part::Play, "the play (no readable Play seat)".into());
+            self.lose(Part::Play, "the play (no readable Play seat)".into());
         }
         if let (Some(p), Some(first)) = (&g.play, leader) {
             let mut tricks: Vec<String> = Vec::new();
@@ -278,7 +340,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                         CardToken::Dash => "-".into(),
                         CardToken::Continuation => "+".into(),
                         CardToken::Terminator | CardToken::Invalid => {
-                            lose(
+                            self.lose(
                                 Part::Play,
                                 format!("the unreadable card \"{}\"", &pbn[e.range.clone()]),
                             );
@@ -289,7 +351,7 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                 tricks.push(cards.join(" "));
             }
             if !tricks.is_empty() {
-                out.push_str(&format!(
+                self.out.push_str(&format!(
                     "Play (columns from {}, {}): {}\n",
                     bridge::seat_name(first),
                     (0..4)
@@ -298,21 +360,9 @@ pub fn from_pbn_games(pbn: &str, games: std::ops::Range<usize>) -> Converted {
                         .join(" "),
                     tricks.join(" | ")
                 ));
-                notes(pbn, g, &p.notes, &mut out);
+                notes(pbn, g, &p.notes, self.out);
             }
         }
-        for c in g.commentary().filter(|c| c.kind != CommentKind::Escape) {
-            let body = c.body(pbn).trim();
-            if !body.is_empty() {
-                out.push_str(body);
-                out.push('\n');
-            }
-        }
-    }
-    Converted {
-        text: out,
-        diagnostics: Vec::new(),
-        losses,
     }
 }
 
