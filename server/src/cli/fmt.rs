@@ -111,6 +111,18 @@ fn options_for(args: &FmtArgs, start: &Path) -> Result<FormatOptions, String> {
     Ok(opts)
 }
 
+/// What `pbn fmt` did to its inputs, for its summary and exit code.
+#[derive(Default)]
+struct Tally {
+    failed: bool,
+    would_change: Vec<String>,
+    refused: usize,
+    wide: usize,
+    not_written: usize,
+    changed: usize,
+    unchanged: usize,
+}
+
 pub fn run(args: FmtArgs) -> ExitCode {
     let inputs = match files::expand(&args.paths) {
         Ok(v) => v,
@@ -119,195 +131,219 @@ pub fn run(args: FmtArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut failed = false;
-    let mut would_change = Vec::new();
-    let mut refused = 0;
-    let mut wide = 0;
-    let mut not_written = 0;
-    let (mut changed, mut unchanged) = (0, 0);
+    let mut t = Tally::default();
     for input in &inputs {
-        let start = match input {
-            Input::Stdin => std::env::current_dir().unwrap_or_default(),
-            Input::File(p) => p.clone(),
-        };
-        let opts = match options_for(&args, &start) {
-            Ok(o) => o,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let (bytes, original) = match write::read_input(input) {
-            Ok(r) => r,
-            Err(e) => {
-                errln!("error: {}: {}", input.display(), write::message(&e));
-                failed = true;
-                continue;
-            }
-        };
-        let source = decode(&bytes);
-        // A UTF-8 file's text is its bytes: one copy of them is enough.
-        let bytes =
-            (source.encoding != Encoding::Utf8 || source.text.as_bytes() != bytes).then_some(bytes);
-        let bytes: &[u8] = bytes.as_deref().unwrap_or(source.text.as_bytes());
-        // Formatted and encoded piece by piece (`format_streamed`): the tree
-        // and model of the whole file never exist at once.
-        let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
-        let mut text = String::new();
-        let mut lost = 0;
-        // ISO 8859-1 for a UTF-8 file whose characters all fit (§2.2; the
-        // formatter's fixes rewrite a `charset=` declaration to match).
-        let write_as = pbn_core::rules::write_encoding(&source);
-        let streamed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pbn_core::format::format_streamed(&source, &opts, |part| {
-                // A byte order mark only in front of the first part.
-                let enc = match write_as {
-                    Encoding::Utf8Bom if !out.is_empty() => Encoding::Utf8,
-                    e => e,
-                };
-                let (b, l) = encode(part, enc);
-                out.extend_from_slice(&b);
-                lost += l;
-                if args.diff {
-                    text.push_str(part);
-                }
-            })
-        }));
-        let result = match streamed {
-            Ok(r) => r,
-            Err(_) => {
-                errln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
-                failed = true;
-                continue;
-            }
-        };
-        let name = input.display();
-        if write::unencodable(&name, lost, write_as) {
-            failed = true;
-            continue;
-        }
-        let differs = out != bytes;
-        let writing = !(matches!(input, Input::Stdin) || args.stdout || args.diff || args.check);
-        if source.encoding.is_wide() && writing && !args.force {
-            errln!(
-                "error: {name}: the file is {}, which PBN does not allow (§2.2); not written: use --force to write it as UTF-8",
-                source.encoding.name().to_uppercase()
-            );
-            wide += 1;
-            continue;
-        }
-        let syntax_errors = result.syntax_error_games();
-        if !syntax_errors.is_empty() && writing && !args.force {
-            // One line per file, whatever the number of games.
-            errln!(
-                "error: {name}: skipped: {} (run `pbn check {name}`); use --force to format the other games and keep these as written",
-                games_phrase(&syntax_errors, "with syntax errors")
-            );
-            refused += 1;
-            continue;
-        }
-        if !syntax_errors.is_empty() {
-            errln!(
-                "warning: {name}: {} kept as written (run `pbn check {name}`)",
-                games_phrase(&syntax_errors, "with syntax errors")
-            );
-        }
-        if !result.unprintable_games.is_empty() {
-            errln!(
-                "warning: {name}: {} kept as written (run `pbn check {name}`)",
-                games_phrase(
-                    &result.unprintable_games,
-                    "that export format cannot hold without a change of meaning"
-                )
-            );
-        }
-        if write_as != source.encoding && !args.check && !args.quiet {
-            errln!(
-                "note: {name}: {} in {}, not {} (PBN data is ISO 8859-1, §2.2)",
-                if args.diff {
-                    "would be written"
-                } else {
-                    "written"
-                },
-                write_as.name(),
-                source.encoding.name()
-            );
-        }
-        let outside = source.non_latin1_chars();
-        if outside > 0 && matches!(write_as, Encoding::Utf8 | Encoding::Utf8Bom) && !args.check {
-            errln!(
-                "warning: {name}: kept in UTF-8: {outside} character(s) have no ISO 8859-1 code (PBN0106, §2.2; `pbn check {name}` shows them)"
-            );
-        }
-        if result.fixes > 0 && !args.quiet {
-            errln!(
-                "note: {name}: {} safe fix{} {} (`pbn check --diff {name}` lists them)",
-                result.fixes,
-                if result.fixes == 1 { "" } else { "es" },
-                if args.check || args.diff {
-                    "would be applied"
-                } else {
-                    "applied"
-                }
-            );
-        }
-        if !result.commented_games.is_empty() && !args.quiet {
-            errln!(
-                "note: {name}: {}: kept as `;` comments",
-                games_phrase(
-                    &result.commented_games,
-                    "with data export format cannot hold (a repeated tag, a second `*`)"
-                )
-            );
-        }
-        if matches!(input, Input::Stdin) || args.stdout {
-            super::out::stdout(&out);
-            continue;
-        }
-        if args.diff {
-            if differs {
-                out!(
-                    "{}",
-                    write::unified_diff(
-                        &name,
-                        "formatted",
-                        (&source.text, source.encoding),
-                        (&text, write_as)
-                    )
-                );
-            }
-            if differs {
-                would_change.push(name);
-            }
-            continue;
-        }
-        if args.check {
-            if differs {
-                outln!("{name}");
-                would_change.push(name);
-            }
-            continue;
-        }
-        if !differs {
-            unchanged += 1;
-            continue;
-        }
-        let Some(original) = &original else { continue };
-        match write::replace(original, &out, args.force) {
-            Ok(()) => changed += 1,
-            Err(e) => {
-                errln!("error: {name}: {}", write::message(&e));
-                not_written += 1;
-                failed = true;
-            }
+        if let Err(code) = format_input(&args, input, &mut t) {
+            return code;
         }
     }
+    finish(&args, &inputs, t)
+}
+
+/// Formats one input: written in place, or checked, diffed or printed as
+/// asked. `Err` stops `pbn fmt` (a `pbn.toml` it cannot read).
+fn format_input(args: &FmtArgs, input: &Input, t: &mut Tally) -> Result<(), ExitCode> {
+    let start = match input {
+        Input::Stdin => std::env::current_dir().unwrap_or_default(),
+        Input::File(p) => p.clone(),
+    };
+    let opts = match options_for(args, &start) {
+        Ok(o) => o,
+        Err(e) => {
+            errln!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let (bytes, original) = match write::read_input(input) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("error: {}: {}", input.display(), write::message(&e));
+            t.failed = true;
+            return Ok(());
+        }
+    };
+    let source = decode(&bytes);
+    // A UTF-8 file's text is its bytes: one copy of them is enough.
+    let bytes =
+        (source.encoding != Encoding::Utf8 || source.text.as_bytes() != bytes).then_some(bytes);
+    let bytes: &[u8] = bytes.as_deref().unwrap_or(source.text.as_bytes());
+    // Formatted and encoded piece by piece (`format_streamed`): the tree
+    // and model of the whole file never exist at once.
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
+    let mut text = String::new();
+    let mut lost = 0;
+    // ISO 8859-1 for a UTF-8 file whose characters all fit (§2.2; the
+    // formatter's fixes rewrite a `charset=` declaration to match).
+    let write_as = pbn_core::rules::write_encoding(&source);
+    let streamed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pbn_core::format::format_streamed(&source, &opts, |part| {
+            // A byte order mark only in front of the first part.
+            let enc = match write_as {
+                Encoding::Utf8Bom if !out.is_empty() => Encoding::Utf8,
+                e => e,
+            };
+            let (b, l) = encode(part, enc);
+            out.extend_from_slice(&b);
+            lost += l;
+            if args.diff {
+                text.push_str(part);
+            }
+        })
+    }));
+    let result = match streamed {
+        Ok(r) => r,
+        Err(_) => {
+            errln!("error: {}: internal error while formatting (file left unchanged; please report it)", input.display());
+            t.failed = true;
+            return Ok(());
+        }
+    };
+    let name = input.display();
+    if write::unencodable(&name, lost, write_as) {
+        t.failed = true;
+        return Ok(());
+    }
+    let differs = out != bytes;
+    let writing = !(matches!(input, Input::Stdin) || args.stdout || args.diff || args.check);
+    if source.encoding.is_wide() && writing && !args.force {
+        errln!(
+            "error: {name}: the file is {}, which PBN does not allow (§2.2); not written: use --force to write it as UTF-8",
+            source.encoding.name().to_uppercase()
+        );
+        t.wide += 1;
+        return Ok(());
+    }
+    let syntax_errors = result.syntax_error_games();
+    if !syntax_errors.is_empty() && writing && !args.force {
+        // One line per file, whatever the number of games.
+        errln!(
+            "error: {name}: skipped: {} (run `pbn check {name}`); use --force to format the other games and keep these as written",
+            games_phrase(&syntax_errors, "with syntax errors")
+        );
+        t.refused += 1;
+        return Ok(());
+    }
+    notes(args, &name, &source, &result, write_as);
+    if matches!(input, Input::Stdin) || args.stdout {
+        super::out::stdout(&out);
+        return Ok(());
+    }
+    if args.diff {
+        if differs {
+            out!(
+                "{}",
+                write::unified_diff(
+                    &name,
+                    "formatted",
+                    (&source.text, source.encoding),
+                    (&text, write_as)
+                )
+            );
+        }
+        if differs {
+            t.would_change.push(name);
+        }
+        return Ok(());
+    }
+    if args.check {
+        if differs {
+            outln!("{name}");
+            t.would_change.push(name);
+        }
+        return Ok(());
+    }
+    if !differs {
+        t.unchanged += 1;
+        return Ok(());
+    }
+    let Some(original) = &original else {
+        return Ok(());
+    };
+    match write::replace(original, &out, args.force) {
+        Ok(()) => t.changed += 1,
+        Err(e) => {
+            errln!("error: {name}: {}", write::message(&e));
+            t.not_written += 1;
+            t.failed = true;
+        }
+    }
+    Ok(())
+}
+
+/// The warnings and notes about one formatted file, on stderr: games kept
+/// as written, the encoding written, fixes applied, data kept as comments.
+fn notes(
+    args: &FmtArgs,
+    name: &str,
+    source: &pbn_core::text::SourceText,
+    result: &pbn_core::format::Formatted,
+    write_as: Encoding,
+) {
+    let syntax_errors = result.syntax_error_games();
+    if !syntax_errors.is_empty() {
+        errln!(
+            "warning: {name}: {} kept as written (run `pbn check {name}`)",
+            games_phrase(&syntax_errors, "with syntax errors")
+        );
+    }
+    if !result.unprintable_games.is_empty() {
+        errln!(
+            "warning: {name}: {} kept as written (run `pbn check {name}`)",
+            games_phrase(
+                &result.unprintable_games,
+                "that export format cannot hold without a change of meaning"
+            )
+        );
+    }
+    if write_as != source.encoding && !args.check && !args.quiet {
+        errln!(
+            "note: {name}: {} in {}, not {} (PBN data is ISO 8859-1, §2.2)",
+            if args.diff {
+                "would be written"
+            } else {
+                "written"
+            },
+            write_as.name(),
+            source.encoding.name()
+        );
+    }
+    let outside = source.non_latin1_chars();
+    if outside > 0 && matches!(write_as, Encoding::Utf8 | Encoding::Utf8Bom) && !args.check {
+        errln!(
+            "warning: {name}: kept in UTF-8: {outside} character(s) have no ISO 8859-1 code (PBN0106, §2.2; `pbn check {name}` shows them)"
+        );
+    }
+    if result.fixes > 0 && !args.quiet {
+        errln!(
+            "note: {name}: {} safe fix{} {} (`pbn check --diff {name}` lists them)",
+            result.fixes,
+            if result.fixes == 1 { "" } else { "es" },
+            if args.check || args.diff {
+                "would be applied"
+            } else {
+                "applied"
+            }
+        );
+    }
+    if !result.commented_games.is_empty() && !args.quiet {
+        errln!(
+            "note: {name}: {}: kept as `;` comments",
+            games_phrase(
+                &result.commented_games,
+                "with data export format cannot hold (a repeated tag, a second `*`)"
+            )
+        );
+    }
+}
+
+/// The summary line and the exit code.
+fn finish(args: &FmtArgs, inputs: &[Input], t: Tally) -> ExitCode {
     if args.check || args.diff {
-        if !would_change.is_empty() {
-            errln!("{} file(s) would be reformatted", would_change.len());
+        if !t.would_change.is_empty() {
+            errln!("{} file(s) would be reformatted", t.would_change.len());
             return ExitCode::from(1);
         }
-        return if failed {
+        return if t.failed {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
@@ -315,27 +351,29 @@ pub fn run(args: FmtArgs) -> ExitCode {
     }
     if inputs.iter().any(|i| matches!(i, Input::File(_))) && !args.stdout && !args.quiet {
         errln!(
-            "formatted {changed} file(s), {unchanged} unchanged{}{}{}",
-            if refused > 0 {
-                format!(", {refused} skipped (syntax errors)")
+            "formatted {} file(s), {} unchanged{}{}{}",
+            t.changed,
+            t.unchanged,
+            if t.refused > 0 {
+                format!(", {} skipped (syntax errors)", t.refused)
             } else {
                 String::new()
             },
-            if wide > 0 {
-                format!(", {wide} skipped (UTF-16 or UTF-32)")
+            if t.wide > 0 {
+                format!(", {} skipped (UTF-16 or UTF-32)", t.wide)
             } else {
                 String::new()
             },
-            if not_written > 0 {
-                format!(", {not_written} not written (errors above)")
+            if t.not_written > 0 {
+                format!(", {} not written (errors above)", t.not_written)
             } else {
                 String::new()
             }
         );
     }
-    if failed {
+    if t.failed {
         ExitCode::from(2)
-    } else if refused + wide > 0 {
+    } else if t.refused + t.wide > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
