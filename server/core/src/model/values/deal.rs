@@ -1,6 +1,6 @@
 //! The Deal tag (§3.4.11), end positions (§3.10), lowercase (§3.11).
 
-use super::{is_unknown, issue, Parsed};
+use super::{is_unknown, issue, Parsed, ValueIssue};
 use crate::bridge::seat_name;
 use crate::codes::values as codes;
 use crate::diagnostic::Related;
@@ -134,86 +134,11 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
     let mut issues = Vec::new();
     let mut structure_ok = true;
 
-    // <first>:
-    let (first, body_start) = match raw.find(':') {
-        Some(colon) => {
-            let lead = &raw[..colon];
-            let t = lead.trim_matches(super::is_ws);
-            let mut chars = t.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) if super::seat::seat_letter(c).is_some() => {
-                    if t.len() != lead.len() {
-                        issues.push(issue(
-                            &codes::DEAL_SPACING,
-                            0..colon,
-                            format!(
-                                "no white space is allowed around <first> in \"<first>:<hands>\" ({SECTION})"
-                            ),
-                        ));
-                    }
-                    (super::seat::seat_letter(c), colon + 1)
-                }
-                _ => {
-                    issues.push(issue(
-                        &codes::DEAL_FIRST_SEAT,
-                        0..colon.max(1).min(raw.len()),
-                        format!("the Deal starts with the direction of the first hand, W, N, E or S, and a colon, e.g. \"N:\" ({SECTION})"),
-                    ));
-                    structure_ok = false;
-                    (None, colon + 1)
-                }
-            }
-        }
-        None => {
-            let end = raw.find(super::is_ws).unwrap_or(raw.len());
-            issues.push(issue(
-                &codes::DEAL_FIRST_SEAT,
-                0..end.max(1).min(raw.len()),
-                format!("the Deal starts with <first>: the direction of the first hand and a colon, e.g. \"N:\" ({SECTION})"),
-            ));
-            structure_ok = false;
-            (None, 0)
-        }
-    };
+    let (first, body_start) = read_first(raw, &mut issues, &mut structure_ok);
     let lowercase_first = first.is_some_and(|(_, lower)| lower);
     let first = first.map(|(s, _)| s);
 
-    // Hands, separated by exactly one space.
-    let body = &raw[body_start..];
-    let mut hands: Vec<Range<usize>> = Vec::new();
-    let mut i = 0;
-    let bytes = body.as_bytes();
-    while i < bytes.len() {
-        if super::is_ws(bytes[i] as char) {
-            let start = i;
-            while i < bytes.len() && super::is_ws(bytes[i] as char) {
-                i += 1;
-            }
-            let ws = &body[start..i];
-            let what = if start == 0 {
-                Some("no white space is allowed before the first hand")
-            } else if i == bytes.len() {
-                Some("no white space is allowed after the last hand")
-            } else if ws != " " {
-                Some("exactly one space separates two hands")
-            } else {
-                None
-            };
-            if let Some(what) = what {
-                issues.push(issue(
-                    &codes::DEAL_SPACING,
-                    body_start + start..body_start + i,
-                    format!("{what} ({SECTION})"),
-                ));
-            }
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && !super::is_ws(bytes[i] as char) {
-            i += 1;
-        }
-        hands.push(body_start + start..body_start + i);
-    }
+    let hands = split_hands(raw, body_start, &mut issues);
     if hands.len() != 4 {
         let range = if hands.len() > 4 {
             hands[4].start..hands.last().unwrap().end
@@ -248,126 +173,7 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
             scans.push(None);
             continue;
         }
-        let suits: Vec<(usize, &str)> = {
-            let mut v = Vec::new();
-            let mut s = 0;
-            for (j, c) in text.char_indices() {
-                if c == '.' {
-                    v.push((s, &text[s..j]));
-                    s = j + 1;
-                }
-            }
-            v.push((s, &text[s..]));
-            v
-        };
-        if suits.len() != 4 {
-            issues.push(issue(
-                &codes::DEAL_SUIT_COUNT,
-                range.clone(),
-                format!(
-                    "{who} has {} suits; a hand gives spades, hearts, diamonds and clubs separated by 3 dots ({SECTION})",
-                    suits.len()
-                ),
-            ));
-            structure_ok = false;
-        }
-        let mut scan = HandScan {
-            hand: Hand::EMPTY,
-            count: 0,
-            spots: 0,
-            sorted: true,
-            lowercase: false,
-        };
-        for (si, &(soff, stext)) in suits.iter().enumerate() {
-            let suit = Suit::DESC.get(si).copied();
-            let mut prev: Option<Rank> = None;
-            let mut chars = stext.char_indices().peekable();
-            while let Some((j, c)) = chars.next() {
-                let at = range.start + soff + j;
-                let crange = at..at + c.len_utf8();
-                if c == 'x' || c == 'X' {
-                    scan.spots += 1;
-                    scan.count += 1;
-                    continue;
-                }
-                let (rank, crange) = match rank_of_char(c) {
-                    Some(rank) => (rank, crange),
-                    // A ten written `10` is read as the ten, as `S10` in
-                    // the play is (PBN0620); its fix writes `T`.
-                    None if c == '1' && chars.peek().is_some_and(|&(_, n)| n == '0') => {
-                        chars.next();
-                        let r = at..at + 2;
-                        issues.push(issue(
-                            &codes::DEAL_RANK,
-                            r.clone(),
-                            format!(
-                                "`10` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2; read as `T`, the ten ({SECTION})"
-                            ),
-                        ));
-                        (Rank::new(10), r)
-                    }
-                    None => {
-                        issues.push(issue(
-                            &codes::DEAL_RANK,
-                            crange,
-                            format!(
-                                "`{c}` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 ({SECTION})"
-                            ),
-                        ));
-                        continue;
-                    }
-                };
-                scan.count += 1;
-                scan.lowercase |= c.is_ascii_lowercase();
-                if prev.is_some_and(|p| p <= rank) {
-                    scan.sorted = false;
-                }
-                prev = Some(rank);
-                let Some(suit) = suit else { continue };
-                let card = Card { suit, rank };
-                let idx = card_index(card);
-                if let Some(first_at) = &seen[idx] {
-                    let mut i = issue(
-                        &codes::DEAL_DUPLICATE_CARD,
-                        crange.clone(),
-                        format!(
-                            "{}{} appears twice; every card is in one hand only ({SECTION})",
-                            suit.letter(),
-                            rank_char(rank)
-                        ),
-                    );
-                    i.related = Some(Related {
-                        range: first_at.clone(),
-                        message: "first occurrence".into(),
-                    });
-                    issues.push(i);
-                } else {
-                    seen[idx] = Some(crange);
-                    scan.hand.insert(card);
-                }
-            }
-        }
-        if scan.spots > 0 {
-            issues.push(issue(
-                &codes::DEAL_SPOT_CARDS,
-                range.clone(),
-                format!(
-                    "{who} has {} `x` spot card{}; `x` is not a PBN rank and does not say which small card is meant, so the hand cannot be played out and no fix is offered; write the ranks ({SECTION})",
-                    scan.spots,
-                    if scan.spots == 1 { "" } else { "s" }
-                ),
-            ));
-        }
-        if scan.count > 13 {
-            issues.push(issue(
-                &codes::DEAL_TOO_MANY_CARDS,
-                range.clone(),
-                format!(
-                    "{who} has {} cards; a hand has at most 13 ({SECTION})",
-                    scan.count
-                ),
-            ));
-        }
+        let scan = scan_hand(raw, range, &who, &mut seen, &mut issues, &mut structure_ok);
         ranks_sorted &= scan.sorted;
         lowercase_used |= scan.lowercase;
         scans.push(Some(scan));
@@ -399,6 +205,49 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
     }
 
     // Equal hand sizes (§3.10).
+    let (reference, equal) = hand_sizes(first, &hands, &scans, &mut issues);
+
+    let (Some(first), true) = (first, structure_ok) else {
+        return Parsed::new(None, issues);
+    };
+    let mut out_hands = [None; 4];
+    let mut hand_ranges: [Range<usize>; 4] = std::array::from_fn(|_| 0..0);
+    let mut card_counts = [0; 4];
+    let mut spot_cards = [0; 4];
+    for k in 0..4 {
+        let seat = Seat::ALL[(first as usize + k) % 4] as usize;
+        hand_ranges[seat] = hands[k].clone();
+        if let Some(scan) = &scans[k] {
+            out_hands[seat] = Some(scan.hand);
+            card_counts[seat] = scan.count;
+            spot_cards[seat] = scan.spots;
+        }
+    }
+    let is_end_position = equal && any_cards && reference < 13;
+    Parsed::new(
+        Some(Deal {
+            first,
+            hands: out_hands,
+            hand_ranges,
+            card_counts,
+            spot_cards,
+            is_end_position,
+            ranks_sorted,
+            lowercase_used,
+        }),
+        issues,
+    )
+}
+
+/// The hands' common size (the most frequent; ties to the larger) and
+/// whether every hand has it ([`codes::DEAL_UNEQUAL_HANDS`] for each that
+/// has not, §3.10).
+fn hand_sizes(
+    first: Option<Seat>,
+    hands: &[Range<usize>],
+    scans: &[Option<HandScan>],
+    issues: &mut Vec<ValueIssue>,
+) -> (usize, bool) {
     let counts: Vec<(usize, usize)> = scans
         .iter()
         .enumerate()
@@ -435,37 +284,231 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
     if counts.iter().any(|&(_, c)| c > 13) {
         equal = false;
     }
+    (reference, equal)
+}
 
-    let (Some(first), true) = (first, structure_ok) else {
-        return Parsed::new(None, issues);
-    };
-    let mut out_hands = [None; 4];
-    let mut hand_ranges: [Range<usize>; 4] = std::array::from_fn(|_| 0..0);
-    let mut card_counts = [0; 4];
-    let mut spot_cards = [0; 4];
-    for k in 0..4 {
-        let seat = Seat::ALL[(first as usize + k) % 4] as usize;
-        hand_ranges[seat] = hands[k].clone();
-        if let Some(scan) = &scans[k] {
-            out_hands[seat] = Some(scan.hand);
-            card_counts[seat] = scan.count;
-            spot_cards[seat] = scan.spots;
+/// `<first>:` (§3.4.11): the first hand's seat (and whether its letter is
+/// lower case) and where the hands start.
+fn read_first(
+    raw: &str,
+    issues: &mut Vec<ValueIssue>,
+    structure_ok: &mut bool,
+) -> (Option<(Seat, bool)>, usize) {
+    match raw.find(':') {
+        Some(colon) => {
+            let lead = &raw[..colon];
+            let t = lead.trim_matches(super::is_ws);
+            let mut chars = t.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if super::seat::seat_letter(c).is_some() => {
+                    if t.len() != lead.len() {
+                        issues.push(issue(
+                            &codes::DEAL_SPACING,
+                            0..colon,
+                            format!(
+                                "no white space is allowed around <first> in \"<first>:<hands>\" ({SECTION})"
+                            ),
+                        ));
+                    }
+                    (super::seat::seat_letter(c), colon + 1)
+                }
+                _ => {
+                    issues.push(issue(
+                        &codes::DEAL_FIRST_SEAT,
+                        0..colon.max(1).min(raw.len()),
+                        format!("the Deal starts with the direction of the first hand, W, N, E or S, and a colon, e.g. \"N:\" ({SECTION})"),
+                    ));
+                    *structure_ok = false;
+                    (None, colon + 1)
+                }
+            }
+        }
+        None => {
+            let end = raw.find(super::is_ws).unwrap_or(raw.len());
+            issues.push(issue(
+                &codes::DEAL_FIRST_SEAT,
+                0..end.max(1).min(raw.len()),
+                format!("the Deal starts with <first>: the direction of the first hand and a colon, e.g. \"N:\" ({SECTION})"),
+            ));
+            *structure_ok = false;
+            (None, 0)
         }
     }
-    let is_end_position = equal && any_cards && reference < 13;
-    Parsed::new(
-        Some(Deal {
-            first,
-            hands: out_hands,
-            hand_ranges,
-            card_counts,
-            spot_cards,
-            is_end_position,
-            ranks_sorted,
-            lowercase_used,
-        }),
-        issues,
-    )
+}
+
+/// The hands' ranges in `raw`, from `body_start`: separated by exactly one
+/// space ([`codes::DEAL_SPACING`] otherwise).
+fn split_hands(raw: &str, body_start: usize, issues: &mut Vec<ValueIssue>) -> Vec<Range<usize>> {
+    let body = &raw[body_start..];
+    let mut hands: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    let bytes = body.as_bytes();
+    while i < bytes.len() {
+        if super::is_ws(bytes[i] as char) {
+            let start = i;
+            while i < bytes.len() && super::is_ws(bytes[i] as char) {
+                i += 1;
+            }
+            let ws = &body[start..i];
+            let what = if start == 0 {
+                Some("no white space is allowed before the first hand")
+            } else if i == bytes.len() {
+                Some("no white space is allowed after the last hand")
+            } else if ws != " " {
+                Some("exactly one space separates two hands")
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                issues.push(issue(
+                    &codes::DEAL_SPACING,
+                    body_start + start..body_start + i,
+                    format!("{what} ({SECTION})"),
+                ));
+            }
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && !super::is_ws(bytes[i] as char) {
+            i += 1;
+        }
+        hands.push(body_start + start..body_start + i);
+    }
+    hands
+}
+
+/// One hand's cards (not `-`): its suits, ranks, spot cards and count;
+/// a card already in `seen` is a duplicate ([`codes::DEAL_DUPLICATE_CARD`]).
+fn scan_hand(
+    raw: &str,
+    range: &Range<usize>,
+    who: &str,
+    seen: &mut [Option<Range<usize>>; 52],
+    issues: &mut Vec<ValueIssue>,
+    structure_ok: &mut bool,
+) -> HandScan {
+    let text = &raw[range.clone()];
+    let suits: Vec<(usize, &str)> = {
+        let mut v = Vec::new();
+        let mut s = 0;
+        for (j, c) in text.char_indices() {
+            if c == '.' {
+                v.push((s, &text[s..j]));
+                s = j + 1;
+            }
+        }
+        v.push((s, &text[s..]));
+        v
+    };
+    if suits.len() != 4 {
+        issues.push(issue(
+            &codes::DEAL_SUIT_COUNT,
+            range.clone(),
+            format!(
+                "{who} has {} suits; a hand gives spades, hearts, diamonds and clubs separated by 3 dots ({SECTION})",
+                suits.len()
+            ),
+        ));
+        *structure_ok = false;
+    }
+    let mut scan = HandScan {
+        hand: Hand::EMPTY,
+        count: 0,
+        spots: 0,
+        sorted: true,
+        lowercase: false,
+    };
+    for (si, &(soff, stext)) in suits.iter().enumerate() {
+        let suit = Suit::DESC.get(si).copied();
+        let mut prev: Option<Rank> = None;
+        let mut chars = stext.char_indices().peekable();
+        while let Some((j, c)) = chars.next() {
+            let at = range.start + soff + j;
+            let crange = at..at + c.len_utf8();
+            if c == 'x' || c == 'X' {
+                scan.spots += 1;
+                scan.count += 1;
+                continue;
+            }
+            let (rank, crange) = match rank_of_char(c) {
+                Some(rank) => (rank, crange),
+                // A ten written `10` is read as the ten, as `S10` in
+                // the play is (PBN0620); its fix writes `T`.
+                None if c == '1' && chars.peek().is_some_and(|&(_, n)| n == '0') => {
+                    chars.next();
+                    let r = at..at + 2;
+                    issues.push(issue(
+                        &codes::DEAL_RANK,
+                        r.clone(),
+                        format!(
+                            "`10` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2; read as `T`, the ten ({SECTION})"
+                        ),
+                    ));
+                    (Rank::new(10), r)
+                }
+                None => {
+                    issues.push(issue(
+                        &codes::DEAL_RANK,
+                        crange,
+                        format!(
+                            "`{c}` is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 ({SECTION})"
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            scan.count += 1;
+            scan.lowercase |= c.is_ascii_lowercase();
+            if prev.is_some_and(|p| p <= rank) {
+                scan.sorted = false;
+            }
+            prev = Some(rank);
+            let Some(suit) = suit else { continue };
+            let card = Card { suit, rank };
+            let idx = card_index(card);
+            if let Some(first_at) = &seen[idx] {
+                let mut i = issue(
+                    &codes::DEAL_DUPLICATE_CARD,
+                    crange.clone(),
+                    format!(
+                        "{}{} appears twice; every card is in one hand only ({SECTION})",
+                        suit.letter(),
+                        rank_char(rank)
+                    ),
+                );
+                i.related = Some(Related {
+                    range: first_at.clone(),
+                    message: "first occurrence".into(),
+                });
+                issues.push(i);
+            } else {
+                seen[idx] = Some(crange);
+                scan.hand.insert(card);
+            }
+        }
+    }
+    if scan.spots > 0 {
+        issues.push(issue(
+            &codes::DEAL_SPOT_CARDS,
+            range.clone(),
+            format!(
+                "{who} has {} `x` spot card{}; `x` is not a PBN rank and does not say which small card is meant, so the hand cannot be played out and no fix is offered; write the ranks ({SECTION})",
+                scan.spots,
+                if scan.spots == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    if scan.count > 13 {
+        issues.push(issue(
+            &codes::DEAL_TOO_MANY_CARDS,
+            range.clone(),
+            format!(
+                "{who} has {} cards; a hand has at most 13 ({SECTION})",
+                scan.count
+            ),
+        ));
+    }
+    scan
 }
 
 /// A Deal in another program's form, as PBN writes it: `<first>:` missing
