@@ -13,6 +13,15 @@ pub use crate::spec::tags::{
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     comments_in_tags(ctx, out);
+    names_and_repeats(ctx, out);
+    section_dependencies(ctx, out);
+    section_data(ctx, out);
+    note_indices(ctx, out);
+}
+
+/// Each tag's name (§3.3, §4.9), inheritance (§4.8), repetition (§3.4)
+/// and a Note outside its section.
+fn names_and_repeats(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
     let mut first: super::FastMap<&str, usize> =
         super::FastMap::with_capacity_and_hasher(g.tags.len(), Default::default());
@@ -100,8 +109,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
 
-    // §3.1 dependencies of the auction and play sections.
+/// §3.1: the tags the auction and play sections need before them.
+fn section_dependencies(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     let filled = |name: &str, before: usize| -> Result<(), bool> {
         // Ok: present before; Err(true): present after; Err(false): absent/empty.
         let has_value = |v: Option<&str>| v.is_some_and(|v| !v.trim().is_empty());
@@ -183,8 +195,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
 
-    // §5.1: section data after an identification tag is free text.
+/// §5.1: section data after an identification tag is free text.
+fn section_data(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     for s in &g.sections {
         if s.tag == usize::MAX {
             continue;
@@ -207,8 +222,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
 
-    // §3.5.5 / §3.6.5 duplicate note indices within a section.
+/// §3.5.5 / §3.6.5: note indices differ within a section.
+fn note_indices(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     for notes in [
         g.auction.as_ref().map(|a| &a.notes),
         g.play.as_ref().map(|p| &p.notes),
