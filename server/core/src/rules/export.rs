@@ -139,14 +139,25 @@ fn rest_of_line_empty(text: &str, offset: usize) -> bool {
 
 pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let g = ctx.game;
-    let text = ctx.text;
+    missing_tags(ctx, out);
+    tag_order(ctx, out);
+    tag_layout(ctx, out);
+    let dealer = g.value("Dealer").and_then(seat_letter);
+    value_forms(ctx, dealer, out);
+    auction(ctx, g, dealer, out);
+    play(ctx, g, out);
+    spacing(ctx, g, out);
+    table_rows(ctx, g, out);
+}
+
+/// PBN1001: the mandatory tags (§3.4).
+fn missing_tags(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     let first_range = g
         .tags
         .first()
         .map(|t| t.range.clone())
         .unwrap_or(g.range.clone());
-
-    // PBN1001 mandatory tags.
     let missing: Vec<&str> = MANDATORY
         .iter()
         .copied()
@@ -159,8 +170,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             format!("export format requires the mandatory tag(s) {} (§3.4; write \"?\" for an unknown value)", missing.join(", ")),
         ));
     }
+}
 
-    // PBN1002 order, PBN1003 layout, PBN1015 duplicates.
+/// PBN1002 the tags' order, PBN1015 a tag repeated (§3.1, §3.4).
+fn tag_order(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     let mut seen: super::FastSet<&str> =
         super::FastSet::with_capacity_and_hasher(g.tags.len(), Default::default());
     let mut prev_key: Option<(u8, usize, &str, &str)> = None;
@@ -201,6 +215,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
         }
         prev_key = Some((key.0, key.1, key.2, name));
     }
+}
+
+/// PBN1003: each tag `[Name "value"]` on a line by itself (§3.3).
+fn tag_layout(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let (g, text) = (ctx.game, ctx.text);
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         // `[Name "value"]`, or `[Name"value"]` when that line would have
@@ -230,9 +249,11 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
 
-    // PBN1006 lower case; PBN1013 value forms; PBN1012 deal form.
-    let dealer = g.value("Dealer").and_then(seat_letter);
+/// PBN1006 lower case, PBN1013 value forms, PBN1012 the Deal's form.
+fn value_forms(ctx: &GameCtx<'_>, dealer: Option<char>, out: &mut Vec<Diagnostic>) {
+    let g = ctx.game;
     for tag in &g.tags {
         let Some(v) = &tag.value else { continue };
         let raw = v.raw.as_str();
@@ -293,12 +314,9 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                             ctx.push(out, Diagnostic::new(&c::EXPORT_DEAL_FORM, v.range.start..v.range.start + first.len(), format!("the Deal must start with the dealer `{d}` in export format (§3.4.11)")));
                         }
                     }
-                    const ORDER: &str = "AKQJT98765432";
                     let unsorted = hands.split(' ').flat_map(|h| h.split('.')).any(|suit| {
-                        let pos: Vec<Option<usize>> = suit
-                            .chars()
-                            .map(|c| ORDER.find(c.to_ascii_uppercase()))
-                            .collect();
+                        let pos: Vec<Option<usize>> =
+                            suit.chars().map(crate::spec::cards::rank).collect();
                         pos.windows(2)
                             .any(|w| matches!((w[0], w[1]), (Some(a), Some(b)) if a > b))
                     });
@@ -310,11 +328,6 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
-
-    auction(ctx, g, dealer, out);
-    play(ctx, g, out);
-    spacing(ctx, g, out);
-    table_rows(ctx, g, out);
 }
 
 /// What a token in [`spacing`] is.
