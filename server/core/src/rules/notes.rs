@@ -30,6 +30,7 @@ fn is_bid(e: &Entry<crate::model::CallToken>) -> bool {
     )
 }
 
+/// The annotations and notes of one section.
 fn section<'a>(
     ctx: &GameCtx<'_>,
     out: &mut Vec<Diagnostic>,
@@ -54,6 +55,38 @@ fn section<'a>(
     }
     let mut used: HashSet<u32> = HashSet::default();
 
+    stray_annotations(ctx, out, sec, stray);
+
+    for (pre, post, is_bid) in entries {
+        irregularity_marks(ctx, out, sec, pre, is_bid);
+        annotations_after(ctx, out, sec, post, &defined, &mut used);
+    }
+
+    // Unused notes (§3.5.5).
+    for (&n, &i) in &defined {
+        if !used.contains(&n) {
+            let mut d = Diagnostic::new(
+                &c::UNUSED_NOTE,
+                g.tags[i].range.clone(),
+                format!(
+                    "note {n} is not referred to by any {} of the {} section (§3.5.5)",
+                    sec.thing(),
+                    sec.name()
+                ),
+            );
+            d.unnecessary = true;
+            ctx.push(out, d);
+        }
+    }
+}
+
+/// Annotations with no call or card to belong to (§3.5.2, §3.9).
+fn stray_annotations(
+    ctx: &GameCtx<'_>,
+    out: &mut Vec<Diagnostic>,
+    sec: Section,
+    stray: &[Annotation],
+) {
     for a in stray {
         let what = match a.kind {
             AnnotationKind::Irregularity(_) => format!(
@@ -72,155 +105,162 @@ fn section<'a>(
             Diagnostic::new(&c::STRAY_ANNOTATION, a.range.clone(), what),
         );
     }
+}
 
-    for (pre, post, is_bid) in entries {
-        // Irregularity marks before the call/card (§3.9).
-        for (k, a) in pre.iter().enumerate() {
-            let AnnotationKind::Irregularity(ch) = a.kind else {
-                continue;
-            };
-            let ok_here = match sec {
-                Section::Auction => ch == 'I' && is_bid,
-                Section::Play => ch == 'R' || ch == 'L',
-            };
-            let msg = if k > 0 {
-                Some(format!(
-                    "a second irregularity mark `^{ch}`; a {} carries at most one (§3.9)",
-                    sec.thing()
-                ))
-            } else if !"ISRL".contains(ch) {
-                Some(format!(
-                    "`^{ch}` is not an irregularity; PBN defines ^I, ^S, ^R and ^L (§3.9)"
-                ))
-            } else if ch == 'I' && sec == Section::Auction && !ok_here {
-                Some("`^I` marks an insufficient bid and must precede a bid (§3.9)".to_owned())
-            } else if !ok_here {
-                Some(format!(
-                    "`^{ch}` belongs in the {} section (§3.9: ^I and ^S in the auction, ^R and ^L in the play)",
-                    if sec == Section::Auction { "play" } else { "auction" }
-                ))
-            } else {
-                None
-            };
-            if let Some(m) = msg {
-                ctx.push(
-                    out,
-                    Diagnostic::new(&c::MISPLACED_IRREGULARITY, a.range.clone(), m),
-                );
-            }
+/// Irregularity marks before a call or card (§3.9).
+fn irregularity_marks(
+    ctx: &GameCtx<'_>,
+    out: &mut Vec<Diagnostic>,
+    sec: Section,
+    pre: &[Annotation],
+    is_bid: bool,
+) {
+    for (k, a) in pre.iter().enumerate() {
+        let AnnotationKind::Irregularity(ch) = a.kind else {
+            continue;
+        };
+        let ok_here = match sec {
+            Section::Auction => ch == 'I' && is_bid,
+            Section::Play => ch == 'R' || ch == 'L',
+        };
+        let msg = if k > 0 {
+            Some(format!(
+                "a second irregularity mark `^{ch}`; a {} carries at most one (§3.9)",
+                sec.thing()
+            ))
+        } else if !"ISRL".contains(ch) {
+            Some(format!(
+                "`^{ch}` is not an irregularity; PBN defines ^I, ^S, ^R and ^L (§3.9)"
+            ))
+        } else if ch == 'I' && sec == Section::Auction && !ok_here {
+            Some("`^I` marks an insufficient bid and must precede a bid (§3.9)".to_owned())
+        } else if !ok_here {
+            Some(format!(
+                "`^{ch}` belongs in the {} section (§3.9: ^I and ^S in the auction, ^R and ^L in the play)",
+                if sec == Section::Auction { "play" } else { "auction" }
+            ))
+        } else {
+            None
+        };
+        if let Some(m) = msg {
+            ctx.push(
+                out,
+                Diagnostic::new(&c::MISPLACED_IRREGULARITY, a.range.clone(), m),
+            );
         }
-        // Annotations after it (§3.5.2).
-        let mut suffixes = 0;
-        let mut refs = 0;
-        let mut evaluation: Option<(u32, &Annotation)> = None;
-        for a in post {
-            match a.kind {
-                AnnotationKind::Suffix(s) => {
-                    suffixes += 1;
-                    if suffixes > 1 {
-                        ctx.push(out, Diagnostic::new(
+    }
+}
+
+/// The suffixes, note references and NAGs after a call or card (§3.5.2,
+/// §3.5.4, §3.7); the note numbers referred to go to `used`.
+fn annotations_after(
+    ctx: &GameCtx<'_>,
+    out: &mut Vec<Diagnostic>,
+    sec: Section,
+    post: &[Annotation],
+    defined: &BTreeMap<u32, usize>,
+    used: &mut HashSet<u32>,
+) {
+    let mut suffixes = 0;
+    let mut refs = 0;
+    let mut evaluation: Option<(u32, &Annotation)> = None;
+    for a in post {
+        match a.kind {
+            AnnotationKind::Suffix(s) => {
+                suffixes += 1;
+                if suffixes > 1 {
+                    ctx.push(
+                        out,
+                        Diagnostic::new(
                             &c::MULTIPLE_SUFFIXES,
                             a.range.clone(),
-                            format!("a second suffix `{}`; at most one suffix may follow a {} (§3.5.2)", SUFFIXES[s as usize - 1], sec.thing()),
-                        ));
-                        continue;
-                    }
-                    evaluate(ctx, out, sec, &mut evaluation, sec.suffix_nag(s), a);
+                            format!(
+                                "a second suffix `{}`; at most one suffix may follow a {} (§3.5.2)",
+                                SUFFIXES[s as usize - 1],
+                                sec.thing()
+                            ),
+                        ),
+                    );
+                    continue;
                 }
-                AnnotationKind::NoteRef(n) => {
-                    refs += 1;
-                    if refs > 1 {
-                        ctx.push(out, Diagnostic::new(
-                            &c::MULTIPLE_NOTE_REFS,
+                evaluate(ctx, out, sec, &mut evaluation, sec.suffix_nag(s), a);
+            }
+            AnnotationKind::NoteRef(n) => {
+                refs += 1;
+                if refs > 1 {
+                    ctx.push(out, Diagnostic::new(
+                        &c::MULTIPLE_NOTE_REFS,
+                        a.range.clone(),
+                        format!("a second note reference; a {} can be followed by at most one (§3.5.4)", sec.thing()),
+                    ));
+                }
+                match n {
+                    None => ctx.push(
+                        out,
+                        Diagnostic::new(
+                            &c::NOTE_REF_INVALID,
                             a.range.clone(),
-                            format!("a second note reference; a {} can be followed by at most one (§3.5.4)", sec.thing()),
-                        ));
-                    }
-                    match n {
-                        None => ctx.push(
-                            out,
-                            Diagnostic::new(
-                                &c::NOTE_REF_INVALID,
-                                a.range.clone(),
-                                "a note reference is `=` digits `=`, e.g. `=1=` (§3.2)",
+                            "a note reference is `=` digits `=`, e.g. `=1=` (§3.2)",
+                        ),
+                    ),
+                    Some(n) if !(1..=32).contains(&n) => ctx.push(
+                        out,
+                        Diagnostic::new(
+                            &c::NOTE_INDEX_RANGE,
+                            a.range.clone(),
+                            format!(
+                                "note index {} is outside 1..32 (§3.5.4)",
+                                if n == u32::MAX {
+                                    "too large".to_owned()
+                                } else {
+                                    n.to_string()
+                                }
                             ),
                         ),
-                        Some(n) if !(1..=32).contains(&n) => ctx.push(
-                            out,
-                            Diagnostic::new(
-                                &c::NOTE_INDEX_RANGE,
+                    ),
+                    Some(n) => {
+                        used.insert(n);
+                        if !defined.contains_key(&n) {
+                            ctx.push(out, Diagnostic::new(
+                                &c::MISSING_NOTE,
                                 a.range.clone(),
-                                format!(
-                                    "note index {} is outside 1..32 (§3.5.4)",
-                                    if n == u32::MAX {
-                                        "too large".to_owned()
-                                    } else {
-                                        n.to_string()
-                                    }
-                                ),
-                            ),
-                        ),
-                        Some(n) => {
-                            used.insert(n);
-                            if !defined.contains_key(&n) {
-                                ctx.push(out, Diagnostic::new(
-                                    &c::MISSING_NOTE,
-                                    a.range.clone(),
-                                    format!("no `[Note \"{n}:…\"]` in the {} section explains `={n}=` (§3.5.5)", sec.name()),
-                                ));
-                            }
+                                format!("no `[Note \"{n}:…\"]` in the {} section explains `={n}=` (§3.5.5)", sec.name()),
+                            ));
                         }
                     }
                 }
-                AnnotationKind::Nag(None) => ctx.push(
-                    out,
-                    Diagnostic::new(
-                        &c::NAG_NOT_A_NUMBER,
-                        a.range.clone(),
-                        "a NAG is `$` followed by digits, e.g. `$1` (§3.2, §3.7)",
-                    ),
-                ),
-                AnnotationKind::Nag(Some(n)) if n > 255 => ctx.push(
-                    out,
-                    Diagnostic::new(
-                        &c::NAG_OUT_OF_RANGE,
-                        a.range.clone(),
-                        "NAG value above 255; NAGs are $0..$255 (§3.7)",
-                    ),
-                ),
-                AnnotationKind::Nag(Some(n)) => {
-                    if !sec.nag_allowed(n) {
-                        ctx.push(out, Diagnostic::new(
-                            &c::NAG_WRONG_SECTION,
-                            a.range.clone(),
-                            format!(
-                                "${n} may only be used for {} (§3.7: $1..$6 and $13 for calls, $7..$12 and $14 for cards)",
-                                if sec == Section::Auction { "played cards" } else { "calls" }
-                            ),
-                        ));
-                    } else if sec.is_evaluation(n) {
-                        evaluate(ctx, out, sec, &mut evaluation, n, a);
-                    }
-                }
-                AnnotationKind::Irregularity(_) => {}
             }
-        }
-    }
-
-    // Unused notes (§3.5.5).
-    for (&n, &i) in &defined {
-        if !used.contains(&n) {
-            let mut d = Diagnostic::new(
-                &c::UNUSED_NOTE,
-                g.tags[i].range.clone(),
-                format!(
-                    "note {n} is not referred to by any {} of the {} section (§3.5.5)",
-                    sec.thing(),
-                    sec.name()
+            AnnotationKind::Nag(None) => ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::NAG_NOT_A_NUMBER,
+                    a.range.clone(),
+                    "a NAG is `$` followed by digits, e.g. `$1` (§3.2, §3.7)",
                 ),
-            );
-            d.unnecessary = true;
-            ctx.push(out, d);
+            ),
+            AnnotationKind::Nag(Some(n)) if n > 255 => ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::NAG_OUT_OF_RANGE,
+                    a.range.clone(),
+                    "NAG value above 255; NAGs are $0..$255 (§3.7)",
+                ),
+            ),
+            AnnotationKind::Nag(Some(n)) => {
+                if !sec.nag_allowed(n) {
+                    ctx.push(out, Diagnostic::new(
+                        &c::NAG_WRONG_SECTION,
+                        a.range.clone(),
+                        format!(
+                            "${n} may only be used for {} (§3.7: $1..$6 and $13 for calls, $7..$12 and $14 for cards)",
+                            if sec == Section::Auction { "played cards" } else { "calls" }
+                        ),
+                    ));
+                } else if sec.is_evaluation(n) {
+                    evaluate(ctx, out, sec, &mut evaluation, n, a);
+                }
+            }
+            AnnotationKind::Irregularity(_) => {}
         }
     }
 }
