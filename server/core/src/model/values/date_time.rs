@@ -1,7 +1,7 @@
 //! Date, EventDate, UTCDate (§3.4.3, §4.4.1, §4.5.2); Time, UTCTime
 //! (§4.5.1, §4.5.3); TimeControl (§4.6.1); TimeCall, TimeCard (§4.6.2-3).
 
-use super::{is_unknown, is_ws, issue, parse_uint, trim_padded, Parsed};
+use super::{is_unknown, is_ws, issue, parse_uint, trim_padded, Parsed, ValueIssue};
 use crate::codes::values as codes;
 
 /// A date of the Date/EventDate/UTCDate tags (§3.4.3). Each field is `None`
@@ -49,28 +49,7 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         issues.extend(other.issues);
         return Parsed::new(other.value, issues);
     }
-    let is_date_char = |c: char| c.is_ascii_digit() || c == '?';
-
-    // The parts (offset in `s`, text) and whether the form is non-standard.
-    let mut nonstandard = Vec::new();
-    let parts: Vec<(usize, &str)> = if s.len() == 8 && s.chars().all(is_date_char) {
-        nonstandard.push("has no separators");
-        vec![(0, &s[0..4]), (4, &s[4..6]), (6, &s[6..8])]
-    } else {
-        let mut parts = Vec::new();
-        let mut start = 0;
-        for (i, c) in s.char_indices() {
-            if matches!(c, '.' | '-' | '/') {
-                parts.push((start, &s[start..i]));
-                start = i + 1;
-                if c != '.' && !nonstandard.contains(&"uses `-` or `/` as separator") {
-                    nonstandard.push("uses `-` or `/` as separator");
-                }
-            }
-        }
-        parts.push((start, &s[start..]));
-        parts
-    };
+    let (parts, mut nonstandard) = date_parts(s);
     if parts.len() != 3 {
         issues.push(issue(
             &codes::DATE_FORMAT,
@@ -79,39 +58,8 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
         ));
         return Parsed::new(None, issues);
     }
-    // One diagnostic for the value, however many characters are wrong
-    // (`2-Aug-2023`, `2013-08-24 18:36`), naming each wrong one once.
-    // The range runs from the first wrong character to the last.
-    let mut wrong: Vec<char> = Vec::new();
-    let mut span: Option<std::ops::Range<usize>> = None;
-    for &(p, text) in &parts {
-        for (i, c) in text.char_indices().filter(|&(_, c)| !is_date_char(c)) {
-            let at = off + p + i;
-            let end = at + c.len_utf8();
-            span = Some(span.map_or(at..end, |r| r.start..end));
-            if !wrong.contains(&c) {
-                wrong.push(c);
-            }
-        }
-    }
-    if !wrong.is_empty() {
-        let list: Vec<String> = wrong
-            .iter()
-            .map(|&c| match c {
-                ' ' => "a space".to_string(),
-                c => format!("`{c}`"),
-            })
-            .collect();
-        let verb = if wrong.len() == 1 {
-            "is not a digit"
-        } else {
-            "are not digits"
-        };
-        issues.push(issue(
-            &codes::DATE_FORMAT,
-            span.unwrap_or(whole),
-            format!("{DATE_RULE}; in `{s}`, {} {verb}", list.join(", ")),
-        ));
+    if let Some(i) = wrong_characters(off, s, &parts) {
+        issues.push(i);
         return Parsed::new(None, issues);
     }
     let (yp, year) = parts[0];
@@ -170,6 +118,98 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
     let y = known(year);
     let m = known(&fields[0]).map(|v| v as u8);
     let d = known(&fields[1]).map(|v| v as u8);
+    let value_ok = month_and_day_exist(off, &parts, y, m, d, &mut issues);
+    let value = value_ok.then_some(Date {
+        year: y,
+        month: m,
+        day: d,
+        canonical,
+        time: None,
+    });
+    Parsed::new(value, issues)
+}
+
+fn is_date_char(c: char) -> bool {
+    c.is_ascii_digit() || c == '?'
+}
+
+/// A date's three fields or more (offset in `s`, text), and how its form
+/// is not the standard's.
+fn date_parts(s: &str) -> (Vec<(usize, &str)>, Vec<&'static str>) {
+    let mut nonstandard = Vec::new();
+    let parts: Vec<(usize, &str)> = if s.len() == 8 && s.chars().all(is_date_char) {
+        nonstandard.push("has no separators");
+        vec![(0, &s[0..4]), (4, &s[4..6]), (6, &s[6..8])]
+    } else {
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for (i, c) in s.char_indices() {
+            if matches!(c, '.' | '-' | '/') {
+                parts.push((start, &s[start..i]));
+                start = i + 1;
+                if c != '.' && !nonstandard.contains(&"uses `-` or `/` as separator") {
+                    nonstandard.push("uses `-` or `/` as separator");
+                }
+            }
+        }
+        parts.push((start, &s[start..]));
+        parts
+    };
+    (parts, nonstandard)
+}
+
+/// [`codes::DATE_FORMAT`] for the characters of the fields that are not
+/// digits or `?`, if any: one diagnostic for the value, however many
+/// characters are wrong (`2-Aug-2023`, `2013-08-24 18:36`), naming each
+/// wrong one once.
+fn wrong_characters(off: usize, s: &str, parts: &[(usize, &str)]) -> Option<ValueIssue> {
+    // The range runs from the first wrong character to the last.
+    let mut wrong: Vec<char> = Vec::new();
+    let mut span: Option<std::ops::Range<usize>> = None;
+    for &(p, text) in parts {
+        for (i, c) in text.char_indices().filter(|&(_, c)| !is_date_char(c)) {
+            let at = off + p + i;
+            let end = at + c.len_utf8();
+            span = Some(span.map_or(at..end, |r| r.start..end));
+            if !wrong.contains(&c) {
+                wrong.push(c);
+            }
+        }
+    }
+    if wrong.is_empty() {
+        return None;
+    }
+    {
+        let list: Vec<String> = wrong
+            .iter()
+            .map(|&c| match c {
+                ' ' => "a space".to_string(),
+                c => format!("`{c}`"),
+            })
+            .collect();
+        let verb = if wrong.len() == 1 {
+            "is not a digit"
+        } else {
+            "are not digits"
+        };
+        Some(issue(
+            &codes::DATE_FORMAT,
+            span.unwrap_or(off..off + s.len()),
+            format!("{DATE_RULE}; in `{s}`, {} {verb}", list.join(", ")),
+        ))
+    }
+}
+
+/// Whether the month (01 to 12) and the day (in that month) exist;
+/// [`codes::IMPOSSIBLE_DATE`] for each that does not.
+fn month_and_day_exist(
+    off: usize,
+    parts: &[(usize, &str)],
+    y: Option<u16>,
+    m: Option<u8>,
+    d: Option<u8>,
+    issues: &mut Vec<ValueIssue>,
+) -> bool {
     let (mp, mtext) = parts[1];
     let (dp, dtext) = parts[2];
     let mut value_ok = true;
@@ -205,14 +245,7 @@ pub fn parse_date(raw: &str) -> Parsed<Date> {
             ));
         }
     }
-    let value = value_ok.then_some(Date {
-        year: y,
-        month: m,
-        day: d,
-        canonical,
-        time: None,
-    });
-    Parsed::new(value, issues)
+    value_ok
 }
 
 const MONTHS: [&str; 12] = [
