@@ -161,6 +161,9 @@ fn check_with(
     (checked, state, stats)
 }
 
+/// Per piece built again: its games' checks, as they are found.
+type Found = Vec<Mutex<Vec<Option<Arc<GameCheck>>>>>;
+
 /// A piece whose diagnostics are built again: its index, its games' keys,
 /// its context, its key and the export rule on its last break.
 type Build = (usize, Vec<u64>, u64, u64, Option<Diagnostic>);
@@ -218,163 +221,16 @@ fn check_pieces(
     }
     let n = slots.last().map_or(0, |s| s.games.end);
     next.count = n;
-    let moved = |s: &Slot, r: &Range<usize>| {
-        let by = s.start as isize - s.info.start as isize;
-        (r.start as isize + by) as usize..(r.end as isize + by) as usize
-    };
 
     // Inheritance, piece by piece from the first changed one.
     let inherit = r
         .inherits
         .then(|| resolve_pieces(r.forest, text, &slots, &olds, prev));
-    let resolution_hash = |p: usize, k: usize| {
-        inherit
-            .as_ref()
-            .and_then(|x| x.pieces[p].resolutions.get(k))
-            .map_or(0, |x| x.value_hash())
-    };
 
-    // Which pieces' diagnostics can be taken whole.
     let separators = export_from == Some(0);
-    let mut examined = 0;
-    let mut entries: Vec<Option<Arc<Entry>>> = Vec::with_capacity(slots.len());
-    let mut build: Vec<Build> = Vec::new();
-    for (p, s) in slots.iter().enumerate() {
-        let next_id = slots.get(p + 1).map(|n| n.id);
-        let old = olds[p];
-        // The text from the piece's last node to the next one's first is
-        // the same while both pieces are.
-        let kept = old.filter(|e| {
-            e.next_id.is_some() && e.next_id == next_id && slots[p + 1].info.first_node.is_some()
-        });
-        let tail = match kept {
-            _ if !separators => None,
-            Some(e) => e.tail.clone(),
-            None => tail_separator(text, s, &slots[p + 1..]),
-        };
-        let context = piece_context(s, r, separators, tail.is_some());
-        let old = old.filter(|e| e.tail == tail);
-        let inherit_kept = inherit.as_ref().is_none_or(|x| x.kept[p]);
-        if let Some(e) = old.filter(|e| inherit_kept && e.context == context) {
-            let inherit = inherit.as_ref().map(|x| x.pieces[p].clone());
-            let same_inherit = match (&inherit, &e.inherit) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                (a, b) => a.is_none() && b.is_none(),
-            };
-            entries.push(Some(if e.next_id == next_id && same_inherit {
-                (*e).clone()
-            } else {
-                Arc::new(Entry {
-                    next_id,
-                    inherit,
-                    ..Entry::clone(e)
-                })
-            }));
-            continue;
-        }
-        examined += s.info.games.len();
-        let keys: Vec<u64> = s
-            .info
-            .games
-            .iter()
-            .enumerate()
-            .map(|(k, (span, _, h))| {
-                game_key(*h, resolution_hash(p, k), export_from, &moved(s, span))
-            })
-            .collect();
-        let key = piece_key(s.id, separators, tail.is_some(), &keys);
-        match old.filter(|e| e.key == key) {
-            Some(e) => entries.push(Some(Arc::new(Entry {
-                context,
-                next_id,
-                inherit: inherit.as_ref().map(|x| x.pieces[p].clone()),
-                ..Entry::clone(e)
-            }))),
-            None => {
-                entries.push(None);
-                build.push((p, keys, context, key, tail));
-            }
-        }
-    }
-
-    // The games of those pieces that no check has seen. Unless the state
-    // is kept, a piece's check is built as soon as its games are, so that
-    // the games of every piece are never held at once (`check_once`).
-    let mut found: Vec<Mutex<Vec<Option<Arc<GameCheck>>>>> = Vec::with_capacity(build.len());
-    let mut todo: Vec<(usize, usize, Vec<usize>)> = Vec::new();
-    let mut checked = 0;
-    for (b, (p, keys, ..)) in build.iter().enumerate() {
-        let mut got: Vec<Option<Arc<GameCheck>>> = vec![None; keys.len()];
-        let done = std::mem::take(&mut dones[*p]);
-        let checked_now = done.len();
-        checked += checked_now;
-        for (k, d) in done {
-            got[k] = Some(d);
-        }
-        let mut missing = Vec::with_capacity(keys.len().saturating_sub(checked_now));
-        for (k, key) in keys.iter().enumerate() {
-            if got[k].is_none() {
-                got[k] = replaced.get(key).or_else(|| prev.games.get(key)).cloned();
-                if got[k].is_none() {
-                    missing.push(k);
-                }
-            }
-        }
-        if !missing.is_empty() {
-            todo.push((b, *p, missing));
-        }
-        found.push(Mutex::new(got));
-    }
-    let fresh = crate::par::map(&todo, |(b, p, list)| {
-        let s = &slots[*p];
-        let trees = r.forest.piece_trees(*p, text);
-        let (chunks, _) = syntax::games(&trees[..], text);
-        let mut seen = rules::text::CapCounts::default();
-        let diags = list.iter().map(|&k| {
-            let i = s.games.start + k;
-            let span = moved(s, &s.info.games[k].0);
-            let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
-            let mut d = check_one(
-                source,
-                &chunks[k],
-                span,
-                i,
-                resolution.as_ref(),
-                r.opts,
-                export_from,
-            );
-            if !r.kept {
-                d.thin(&mut seen);
-            }
-            (k, Arc::new(d))
-        });
-        if r.kept {
-            return (diags.collect(), None);
-        }
-        let mut got = std::mem::take(&mut *lock(&found[*b]));
-        for (k, d) in diags {
-            got[k] = Some(d);
-        }
-        let check = piece_check(
-            s,
-            &build[*b].1,
-            every_game(got),
-            separators,
-            build[*b].4.clone(),
-            false,
-        );
-        (Vec::new(), Some(check))
-    });
-    let mut built: Vec<Option<PieceCheck>> = (0..build.len()).map(|_| None).collect();
-    for ((b, _, list), (diags, check)) in todo.iter().zip(fresh) {
-        checked += list.len();
-        let mut got = lock(&found[*b]);
-        for (k, d) in diags {
-            got[k] = Some(d);
-        }
-        built[*b] = check;
-    }
-
+    let (mut entries, build, examined) = reuse_pieces(r, &slots, &olds, inherit.as_ref());
+    let (found, built, checked) =
+        check_unseen(r, &slots, &build, &mut dones, replaced, inherit.as_ref());
     // The pieces built now, and the games' cache for the next check.
     let rebuilt: Vec<usize> = build
         .iter()
@@ -452,6 +308,189 @@ fn check_pieces(
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
     let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
+}
+
+/// Which pieces' diagnostics can be taken whole (an entry each, kept from
+/// the previous check), and for the others their games' keys and context
+/// ([`Build`], entry `None`); how many games were examined.
+fn reuse_pieces(
+    r: &Run<'_>,
+    slots: &[Slot],
+    olds: &[Option<&Arc<Entry>>],
+    inherit: Option<&super::resolve::Resolved>,
+) -> (Vec<Option<Arc<Entry>>>, Vec<Build>, usize) {
+    let (text, export_from) = (r.source.text.as_str(), r.export_from);
+    let resolution_hash = |p: usize, k: usize| {
+        inherit
+            .and_then(|x| x.pieces[p].resolutions.get(k))
+            .map_or(0, |x| x.value_hash())
+    };
+    let separators = export_from == Some(0);
+    let mut examined = 0;
+    let mut entries: Vec<Option<Arc<Entry>>> = Vec::with_capacity(slots.len());
+    let mut build: Vec<Build> = Vec::new();
+    for (p, s) in slots.iter().enumerate() {
+        let next_id = slots.get(p + 1).map(|n| n.id);
+        let old = olds[p];
+        // The text from the piece's last node to the next one's first is
+        // the same while both pieces are.
+        let kept = old.filter(|e| {
+            e.next_id.is_some() && e.next_id == next_id && slots[p + 1].info.first_node.is_some()
+        });
+        let tail = match kept {
+            _ if !separators => None,
+            Some(e) => e.tail.clone(),
+            None => tail_separator(text, s, &slots[p + 1..]),
+        };
+        let context = piece_context(s, r, separators, tail.is_some());
+        let old = old.filter(|e| e.tail == tail);
+        let inherit_kept = inherit.as_ref().is_none_or(|x| x.kept[p]);
+        if let Some(e) = old.filter(|e| inherit_kept && e.context == context) {
+            let inherit = inherit.as_ref().map(|x| x.pieces[p].clone());
+            let same_inherit = match (&inherit, &e.inherit) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            entries.push(Some(if e.next_id == next_id && same_inherit {
+                (*e).clone()
+            } else {
+                Arc::new(Entry {
+                    next_id,
+                    inherit,
+                    ..Entry::clone(e)
+                })
+            }));
+            continue;
+        }
+        examined += s.info.games.len();
+        let keys: Vec<u64> = s
+            .info
+            .games
+            .iter()
+            .enumerate()
+            .map(|(k, (span, _, h))| {
+                game_key(*h, resolution_hash(p, k), export_from, &moved(s, span))
+            })
+            .collect();
+        let key = piece_key(s.id, separators, tail.is_some(), &keys);
+        match old.filter(|e| e.key == key) {
+            Some(e) => entries.push(Some(Arc::new(Entry {
+                context,
+                next_id,
+                inherit: inherit.as_ref().map(|x| x.pieces[p].clone()),
+                ..Entry::clone(e)
+            }))),
+            None => {
+                entries.push(None);
+                build.push((p, keys, context, key, tail));
+            }
+        }
+    }
+
+    (entries, build, examined)
+}
+
+/// The games of the pieces of `build` that no check has seen, checked on
+/// every core (the others taken from the walk, the replaced games or the
+/// previous check): per piece its games' checks, its check when built as
+/// soon as its games were (unless the state is kept), and how many games
+/// were checked.
+fn check_unseen(
+    r: &Run<'_>,
+    slots: &[Slot],
+    build: &[Build],
+    dones: &mut [Vec<(usize, Arc<GameCheck>)>],
+    replaced: &Games,
+    inherit: Option<&super::resolve::Resolved>,
+) -> (Found, Vec<Option<PieceCheck>>, usize) {
+    let (source, prev, export_from) = (r.source, r.prev, r.export_from);
+    let text = source.text.as_str();
+    let separators = export_from == Some(0);
+    // Unless the state is kept, a piece's check is built as soon as its
+    // games are, so that the games of every piece are never held at once
+    // (`check_once`).
+    let mut found: Found = Vec::with_capacity(build.len());
+    let mut todo: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    let mut checked = 0;
+    for (b, (p, keys, ..)) in build.iter().enumerate() {
+        let mut got: Vec<Option<Arc<GameCheck>>> = vec![None; keys.len()];
+        let done = std::mem::take(&mut dones[*p]);
+        let checked_now = done.len();
+        checked += checked_now;
+        for (k, d) in done {
+            got[k] = Some(d);
+        }
+        let mut missing = Vec::with_capacity(keys.len().saturating_sub(checked_now));
+        for (k, key) in keys.iter().enumerate() {
+            if got[k].is_none() {
+                got[k] = replaced.get(key).or_else(|| prev.games.get(key)).cloned();
+                if got[k].is_none() {
+                    missing.push(k);
+                }
+            }
+        }
+        if !missing.is_empty() {
+            todo.push((b, *p, missing));
+        }
+        found.push(Mutex::new(got));
+    }
+    let fresh = crate::par::map(&todo, |(b, p, list)| {
+        let s = &slots[*p];
+        let trees = r.forest.piece_trees(*p, text);
+        let (chunks, _) = syntax::games(&trees[..], text);
+        let mut seen = rules::text::CapCounts::default();
+        let diags = list.iter().map(|&k| {
+            let i = s.games.start + k;
+            let span = moved(s, &s.info.games[k].0);
+            let resolution = inherit.as_ref().and_then(|x| x.pieces[*p].resolution(k));
+            let mut d = check_one(
+                source,
+                &chunks[k],
+                span,
+                i,
+                resolution.as_ref(),
+                r.opts,
+                export_from,
+            );
+            if !r.kept {
+                d.thin(&mut seen);
+            }
+            (k, Arc::new(d))
+        });
+        if r.kept {
+            return (diags.collect(), None);
+        }
+        let mut got = std::mem::take(&mut *lock(&found[*b]));
+        for (k, d) in diags {
+            got[k] = Some(d);
+        }
+        let check = piece_check(
+            s,
+            &build[*b].1,
+            every_game(got),
+            separators,
+            build[*b].4.clone(),
+            false,
+        );
+        (Vec::new(), Some(check))
+    });
+    let mut built: Vec<Option<PieceCheck>> = (0..build.len()).map(|_| None).collect();
+    for ((b, _, list), (diags, check)) in todo.iter().zip(fresh) {
+        checked += list.len();
+        let mut got = lock(&found[*b]);
+        for (k, d) in diags {
+            got[k] = Some(d);
+        }
+        built[*b] = check;
+    }
+
+    (found, built, checked)
+}
+
+/// A range of the piece's text when last checked, where the piece is now.
+fn moved(s: &Slot, r: &Range<usize>) -> Range<usize> {
+    let by = s.start as isize - s.info.start as isize;
+    (r.start as isize + by) as usize..(r.end as isize + by) as usize
 }
 
 /// The check of a document whose trees are walked as one (a game reaches
