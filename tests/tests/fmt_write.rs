@@ -120,6 +120,42 @@ fn a_read_only_file_is_refused_unless_force() {
 }
 
 #[test]
+fn check_fix_refuses_a_read_only_file_unless_force() {
+    let d = dir("readonly-fix");
+    let ro = d.join("ro.pbn");
+    let text = "[Contract \"3N\"]\n";
+    std::fs::write(&ro, text).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(pbn_binary())
+            .arg("check")
+            .args(args)
+            .arg(&ro)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--fix"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ro.pbn: read-only file (mode 444)"), "{err}");
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), text);
+    let (code, err) = run(&["--fix", "--force"]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(err.contains("applied 1 fix"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&ro).unwrap(),
+        "[Contract \"3NT\"]\n"
+    );
+    let mode = std::fs::metadata(&ro).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o444, "mode kept");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn mode_and_owner_are_kept_and_set_before_the_rename() {
     let d = dir("mode");
     let f = d.join("private.pbn");

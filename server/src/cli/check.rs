@@ -105,6 +105,9 @@ pub struct CheckArgs {
     /// Print the changes --fix would make as a unified diff; write nothing.
     #[arg(long)]
     diff: bool,
+    /// With --fix, also write a file that is read-only (keeping its mode).
+    #[arg(long, requires = "fix")]
+    force: bool,
     /// Print how many diagnostics of each code were found (most frequent
     /// first, with the code's severity and title) instead of every
     /// diagnostic: a first look at a large archive.
@@ -137,6 +140,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             &policies,
             super::fix::Mode {
                 write: !args.diff,
+                force: args.force,
                 unsafe_fixes: args.unsafe_fixes,
                 style: Style {
                     color: color_on(&args.color),

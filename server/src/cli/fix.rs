@@ -15,6 +15,8 @@ use std::process::ExitCode;
 pub struct Mode {
     /// Write the files (else print a diff).
     pub write: bool,
+    /// Write read-only files too (`--force`).
+    pub force: bool,
     pub unsafe_fixes: bool,
     pub style: Style,
     /// What is left as JSON (`--output-format json`).
@@ -116,7 +118,7 @@ pub fn run(
             }
             match (&original, input) {
                 (_, Input::Stdin) => super::out::stdout(&out),
-                (Some(original), _) => match write::replace(original, &out, false) {
+                (Some(original), _) => match write::replace(original, &out, mode.force) {
                     Ok(()) => errln!("{name}: applied {}", applied_text(&fixed)),
                     Err(e) => {
                         errln!("error: {name}: {}", write::message(&e));
