@@ -238,7 +238,7 @@ pub const HOSTILE: &[Hostile] = &[
         name: "many_note_references",
         what: "an auction of {n} calls, each with a note reference and no notes (a scan per diagnostic made it quadratic: 20,000 calls took 1.4 s, 1.3 million over 300 s)",
         // Ten times what made the scans show; the bench's exponent and a
-        // unit test in rules/fixes.rs guard the binary search.
+        // unit test in rules/fixes/annotations.rs guard the binary search.
         n: Some(20_000),
         peak_mb: 52,
         fmt_peak_mb: None,

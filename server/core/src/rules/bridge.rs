@@ -310,7 +310,7 @@ fn auction(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
 }
 
 /// PBN0511: a `*` written right after a call (or its annotations) with
-/// calls after it, BEN's alert mark (`4C*`); its fix is in `fixes.rs`.
+/// calls after it, BEN's alert mark (`4C*`); its fix is in `fixes/annotations.rs`.
 fn star_after_call(ctx: &GameCtx<'_>, a: &crate::model::Auction, out: &mut Vec<Diagnostic>) {
     use crate::model::CallToken;
     let e = &a.entries;
