@@ -1,7 +1,7 @@
 //! `pbn fmt` and `pbn dump` stream piece by piece
 //! (`format::format_streamed_as_written`, `model::dump::write_streamed`):
 //! their output must be byte for byte that of the whole-document path
-//! (`format::format`, `model::dump::dump` printed by serde_json), on the
+//! (`format::format_parsed`, `model::dump::dump` printed by serde_json), on the
 //! corpus, the fixtures and examples, and generated files of several pieces
 //! with the cases that cross pieces (`#`/`##` values, §4.8; games kept as
 //! written; a byte order mark; CR and CRLF line ends; the export header).
@@ -10,8 +10,7 @@
 //! whole text, then formatted (`whole_fixed`).
 
 use pbn_core::format::{
-    format, format_streamed, format_streamed_as_written, safe_fixed, EolOption, FormatOptions,
-    Formatted,
+    format_streamed, format_streamed_as_written, safe_fixed, EolOption, FormatOptions, Formatted,
 };
 use pbn_core::text::{decode, SourceText};
 use pbn_tests::gen::{generate, GenOptions};
@@ -39,11 +38,19 @@ fn streamed(source: &SourceText, opts: &FormatOptions) -> (String, usize) {
         parts += 1;
         text.push_str(s)
     });
-    let whole = format(source, opts);
+    let whole = format_whole(source, opts);
     assert_eq!(r.verbatim_games, whole.verbatim_games);
     assert_eq!(r.unprintable_games, whole.unprintable_games);
     assert_eq!(r.dropped_duplicates, whole.dropped_duplicates);
     (text, parts)
+}
+
+/// The formatter on the whole document, parsed and lowered at once: the
+/// reference for the streamed path.
+fn format_whole(source: &SourceText, opts: &FormatOptions) -> Formatted {
+    let trees = pbn_core::syntax::parse_pieces(&source.text);
+    let doc = pbn_core::model::lower(&trees, &source.text);
+    pbn_core::format::format_parsed(source, &trees, &doc, opts)
 }
 
 fn dump_whole(text: &str, pretty: bool) -> String {
@@ -72,20 +79,20 @@ fn first_difference(a: &str, b: &str) -> String {
 }
 
 /// The reference for `pbn fmt`'s text: every safe fix applied to the
-/// whole text at once, then [`format`], the file's own line end kept.
+/// whole text at once, then formatted whole, the file's own line end kept.
 fn whole_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let (mut fixed, fixes) = safe_fixed(source);
     if let Some(f) = &mut fixed {
         f.dominant_line_ending = source.dominant_line_ending;
     }
-    let mut out = format(fixed.as_ref().unwrap_or(source), opts);
+    let mut out = format_whole(fixed.as_ref().unwrap_or(source), opts);
     out.fixes = fixes;
     out
 }
 
 fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
     for opts in options() {
-        let whole = format(source, &opts).text;
+        let whole = format_whole(source, &opts).text;
         let (text, _) = streamed(source, &opts);
         if text != whole {
             failures.push(format!(

@@ -74,13 +74,15 @@ impl Formatted {
     }
 }
 
-/// Formats a whole document (a large one on every core) as written, no
-/// fix applied (`pbn fmt` writes [`format_fixed`]'s text).
+/// Formats a document as written, no fix applied (`pbn fmt` writes
+/// [`format_fixed`]'s text): [`format_streamed_as_written`]'s text,
+/// collected. [`format_parsed`] of the whole document is the tests'
+/// reference for it (`tests/tests/streaming.rs`).
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let trees = crate::syntax::parse_pieces(&source.text);
-    let doc = model::lower(&trees, &source.text);
-    let out = format_parsed(source, &trees, &doc, opts);
-    crate::par::drop_later((trees, doc));
+    let n = source.text.len();
+    let mut text = String::with_capacity(n + n / 8);
+    let mut out = format_streamed_as_written(source, opts, |part| text.push_str(part));
+    out.text = text;
     out
 }
 
@@ -132,11 +134,12 @@ pub fn format_streamed(
     streamed(source, opts, true, sink)
 }
 
-/// [`format`] piece by piece ([`model::lower::for_each_piece`]): the
-/// formatted text is handed to `sink` in order, a part at a time, and the
-/// result's `text` is empty. What `sink` gets, put together, is [`format`]'s
-/// text (`tests/tests/streaming.rs`), without the tree and model of the
-/// whole document.
+/// The document formatted as written, piece by piece
+/// ([`model::lower::for_each_piece`]): the formatted text is handed to
+/// `sink` in order, a part at a time, and the result's `text` is empty;
+/// the tree and model of the whole document never exist at once. What
+/// `sink` gets, put together, is [`format_parsed`]'s text for the whole
+/// document (`tests/tests/streaming.rs`).
 pub fn format_streamed_as_written(
     source: &SourceText,
     opts: &FormatOptions,
@@ -470,7 +473,8 @@ pub fn eol_of(opts: &FormatOptions, source: &SourceText) -> &'static str {
     }
 }
 
-/// Formats a document already parsed and lowered.
+/// Formats a document already parsed and lowered, whole: the tests'
+/// reference for the streamed formatter ([`format`]).
 pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(
     source: &SourceText,
     trees: &T,
