@@ -45,76 +45,7 @@ pub(super) fn resolve_pieces(
     let by = n as isize - prev.count as isize;
     let back = old_entries.len() as isize - slots.len() as isize;
 
-    // Tag summaries: kept by the pieces, found by hash among those of the
-    // pieces replaced, the others lowered now.
-    let lined: HashSet<*const Entry> = olds.iter().flatten().map(|e| Arc::as_ptr(e)).collect();
-    let mut known: HashMap<u64, Arc<TagSummary>> = HashMap::default();
-    for e in old_entries
-        .iter()
-        .filter(|e| !lined.contains(&Arc::as_ptr(e)))
-    {
-        if let Some(inh) = &e.inherit {
-            for (g, s) in e.info.games.iter().zip(inh.summaries.iter()) {
-                known.insert(g.2, s.clone());
-            }
-        }
-    }
-    let mut summaries: Vec<Option<Vec<Option<Arc<TagSummary>>>>> = Vec::new();
-    let mut missing: Vec<(usize, Vec<usize>)> = Vec::new();
-    // Games of the same text share a summary: the first one missing is
-    // lowered, the others (`twins`: piece, game, hash) take its summary.
-    let mut first: HashSet<u64> = HashSet::default();
-    let mut twins: Vec<(usize, usize, u64)> = Vec::new();
-    for (p, s) in slots.iter().enumerate() {
-        if let Some(inh) = olds[p].and_then(|e| e.inherit.as_ref()) {
-            summaries.push(None);
-            debug_assert_eq!(inh.summaries.len(), s.info.games.len());
-            continue;
-        }
-        let got: Vec<Option<Arc<TagSummary>>> = s
-            .info
-            .games
-            .iter()
-            .map(|g| known.get(&g.2).cloned())
-            .collect();
-        let mut list = Vec::new();
-        for (k, g) in s.info.games.iter().enumerate() {
-            if got[k].is_none() {
-                if first.insert(g.2) {
-                    list.push(k);
-                } else {
-                    twins.push((p, k, g.2));
-                }
-            }
-        }
-        if !list.is_empty() {
-            missing.push((p, list));
-        }
-        summaries.push(Some(got));
-    }
-    drop(first);
-    let fresh = crate::par::map(&missing, |(p, list)| {
-        let trees = forest.piece_trees(*p, text);
-        let (chunks, _) = syntax::games(&trees[..], text);
-        let first = slots[*p].games.start;
-        list.iter()
-            .map(|&k| {
-                let g = lower_game(first + k, &chunks[k], text);
-                (k, Arc::new(TagSummary::of(&g)))
-            })
-            .collect::<Vec<_>>()
-    });
-    for ((p, _), got) in missing.iter().zip(fresh) {
-        let list = summaries[*p].as_mut().expect("a piece without summaries");
-        for (k, s) in got {
-            known.insert(slots[*p].info.games[k].2, s.clone());
-            list[k] = Some(s);
-        }
-    }
-    for (p, k, h) in twins {
-        let list = summaries[p].as_mut().expect("a piece without summaries");
-        list[k] = known.get(&h).cloned();
-    }
+    let mut summaries = tag_summaries(forest, text, slots, olds, old_entries);
 
     // The fold.
     let mut out: Vec<Arc<PieceInherit>> = Vec::with_capacity(slots.len());
@@ -197,4 +128,88 @@ pub(super) fn resolve_pieces(
         kept,
         stepped,
     }
+}
+
+/// Per piece, its games' tag summaries (`None` inside: not found yet).
+type Summaries = Vec<Option<Vec<Option<Arc<TagSummary>>>>>;
+
+/// Per piece not kept with its inheritance, its games' tag summaries: kept
+/// by the pieces, found by hash among those of the pieces replaced, the
+/// others lowered now (`None` for a piece whose inheritance is kept).
+fn tag_summaries(
+    forest: &Forest,
+    text: &str,
+    slots: &[Slot],
+    olds: &[Option<&Arc<Entry>>],
+    old_entries: &[Arc<Entry>],
+) -> Summaries {
+    let lined: HashSet<*const Entry> = olds.iter().flatten().map(|e| Arc::as_ptr(e)).collect();
+    let mut known: HashMap<u64, Arc<TagSummary>> = HashMap::default();
+    for e in old_entries
+        .iter()
+        .filter(|e| !lined.contains(&Arc::as_ptr(e)))
+    {
+        if let Some(inh) = &e.inherit {
+            for (g, s) in e.info.games.iter().zip(inh.summaries.iter()) {
+                known.insert(g.2, s.clone());
+            }
+        }
+    }
+    let mut summaries: Summaries = Vec::new();
+    let mut missing: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Games of the same text share a summary: the first one missing is
+    // lowered, the others (`twins`: piece, game, hash) take its summary.
+    let mut first: HashSet<u64> = HashSet::default();
+    let mut twins: Vec<(usize, usize, u64)> = Vec::new();
+    for (p, s) in slots.iter().enumerate() {
+        if let Some(inh) = olds[p].and_then(|e| e.inherit.as_ref()) {
+            summaries.push(None);
+            debug_assert_eq!(inh.summaries.len(), s.info.games.len());
+            continue;
+        }
+        let got: Vec<Option<Arc<TagSummary>>> = s
+            .info
+            .games
+            .iter()
+            .map(|g| known.get(&g.2).cloned())
+            .collect();
+        let mut list = Vec::new();
+        for (k, g) in s.info.games.iter().enumerate() {
+            if got[k].is_none() {
+                if first.insert(g.2) {
+                    list.push(k);
+                } else {
+                    twins.push((p, k, g.2));
+                }
+            }
+        }
+        if !list.is_empty() {
+            missing.push((p, list));
+        }
+        summaries.push(Some(got));
+    }
+    drop(first);
+    let fresh = crate::par::map(&missing, |(p, list)| {
+        let trees = forest.piece_trees(*p, text);
+        let (chunks, _) = syntax::games(&trees[..], text);
+        let first = slots[*p].games.start;
+        list.iter()
+            .map(|&k| {
+                let g = lower_game(first + k, &chunks[k], text);
+                (k, Arc::new(TagSummary::of(&g)))
+            })
+            .collect::<Vec<_>>()
+    });
+    for ((p, _), got) in missing.iter().zip(fresh) {
+        let list = summaries[*p].as_mut().expect("a piece without summaries");
+        for (k, s) in got {
+            known.insert(slots[*p].info.games[k].2, s.clone());
+            list[k] = Some(s);
+        }
+    }
+    for (p, k, h) in twins {
+        let list = summaries[p].as_mut().expect("a piece without summaries");
+        list[k] = known.get(&h).cloned();
+    }
+    summaries
 }

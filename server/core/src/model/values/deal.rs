@@ -670,29 +670,7 @@ pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
     {
         return None;
     }
-    // The cards, and the text of each suit of each given hand.
-    let mut occs: Vec<Occurrence> = Vec::new();
-    let mut suit_text: [[Range<usize>; 4]; 4] = Default::default();
-    for &s in &given {
-        let range = deal.hand_ranges[s].clone();
-        let mut start = range.start;
-        for (si, part) in raw[range.clone()].split('.').enumerate() {
-            let suit = *Suit::DESC.get(si)?;
-            suit_text[s][si] = start..start + part.len();
-            for (j, c) in part.char_indices() {
-                let card = Card {
-                    suit,
-                    rank: rank_of_char(c)?,
-                };
-                occs.push(Occurrence {
-                    seat: s,
-                    card: card_index(card),
-                    at: start + j,
-                });
-            }
-            start += part.len() + 1;
-        }
-    }
+    let (occs, suit_text) = card_occurrences(raw, &deal, &given)?;
     let mut counts = [0usize; 4];
     let mut times = [0u8; 52];
     for o in &occs {
@@ -781,7 +759,60 @@ pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
     }
 
     let (_, (out, add)) = found?;
-    // The edits, from the end of the text: out before in at one offset.
+    let value = corrected_text(raw, &occs, &suit_text, out, add);
+    Some(DealCorrection {
+        value,
+        removed: out.map(|i| (Seat::ALL[occs[i].seat], card_of_index(occs[i].card))),
+        added: add.map(|(card, s)| (Seat::ALL[s], card_of_index(card))),
+    })
+}
+
+/// Per seat, per suit (spades first): where the suit's ranks are written.
+type SuitTexts = [[Range<usize>; 4]; 4];
+
+/// The cards of the given hands of `raw` (their seats and offsets), and
+/// the text of each suit of each given hand; `None` when a character is no
+/// rank.
+fn card_occurrences(
+    raw: &str,
+    deal: &Deal,
+    given: &[usize],
+) -> Option<(Vec<Occurrence>, SuitTexts)> {
+    let mut occs: Vec<Occurrence> = Vec::new();
+    let mut suit_text: SuitTexts = Default::default();
+    for &s in given {
+        let range = deal.hand_ranges[s].clone();
+        let mut start = range.start;
+        for (si, part) in raw[range.clone()].split('.').enumerate() {
+            let suit = *Suit::DESC.get(si)?;
+            suit_text[s][si] = start..start + part.len();
+            for (j, c) in part.char_indices() {
+                let card = Card {
+                    suit,
+                    rank: rank_of_char(c)?,
+                };
+                occs.push(Occurrence {
+                    seat: s,
+                    card: card_index(card),
+                    at: start + j,
+                });
+            }
+            start += part.len() + 1;
+        }
+    }
+    Some((occs, suit_text))
+}
+
+/// `raw` with the occurrence `out` taken out and the card `add` (card
+/// index, seat) put in its suit in rank order; the edits made from the end
+/// of the text, out before in at one offset.
+fn corrected_text(
+    raw: &str,
+    occs: &[Occurrence],
+    suit_text: &SuitTexts,
+    out: Option<usize>,
+    add: Option<(usize, usize)>,
+) -> String {
     let mut value = raw.to_string();
     let insert = add.map(|(card, s)| {
         let c = card_of_index(card);
@@ -807,11 +838,7 @@ pub fn unique_correction(raw: &str) -> Option<DealCorrection> {
             }
         }
     }
-    Some(DealCorrection {
-        value,
-        removed: out.map(|i| (Seat::ALL[occs[i].seat], card_of_index(occs[i].card))),
-        added: add.map(|(card, s)| (Seat::ALL[s], card_of_index(card))),
-    })
+    value
 }
 
 #[cfg(test)]
