@@ -1244,7 +1244,7 @@ fn render(
         "- Date: {}; commit {}; server `{}`\n",
         report::utc_now(),
         report::commit(),
-        pbn.display()
+        report::portable(&pbn.display().to_string())
     );
     md += &format!(
         "- Input: `pbn_tests::gen::generate(N, seed {}, {})`: fully played export-format games with notes, \

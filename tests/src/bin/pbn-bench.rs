@@ -553,9 +553,24 @@ mod report {
         let mut s = String::from("cargo run --release -p pbn-tests --bin pbn-bench --");
         for a in argv {
             s.push(' ');
-            s.push_str(a);
+            s.push_str(&portable(a));
         }
         s
+    }
+
+    /// A path as any reader can type it, not this machine's: a built `pbn`
+    /// as `target/release/pbn`, any other absolute path by its file name
+    /// (a program on the PATH, such as `python3`). Other text as it is.
+    pub fn portable(a: &str) -> String {
+        let path = std::path::Path::new(a);
+        if !path.is_absolute() {
+            return a.to_owned();
+        }
+        match path.file_name().and_then(|n| n.to_str()) {
+            Some("pbn") => "target/release/pbn".to_owned(),
+            Some(name) => name.to_owned(),
+            None => a.to_owned(),
+        }
     }
 
     /// Bytes as a short human size.
