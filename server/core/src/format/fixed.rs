@@ -43,14 +43,33 @@ pub(super) struct Unit<'u> {
 }
 
 impl Unit<'_> {
-    /// Whether a safe fix may apply: a diagnostic's, a syntax error's, the
-    /// open comment's or a long Note's.
+    /// Whether a safe fix may apply ([`may_fix`]).
     pub(super) fn has_fixes(&self, text: &str) -> bool {
-        !self.fixes.is_empty()
-            || self.open
-            || self.games.iter().any(|g| g.syntax_error)
-            || crate::rules::text::may_hold_long_note(&text[self.range.clone()])
+        may_fix(
+            text,
+            self.range.clone(),
+            self.games,
+            !self.fixes.is_empty(),
+            self.open,
+        )
     }
+}
+
+/// Whether a safe fix may apply to `text[range]`, whose games are `games`:
+/// a diagnostic's (`diagnosed`), a syntax error's (not in a part of a game
+/// longer than a window: parts get no fixes), an open comment's (`open`)
+/// or a long Note's.
+pub(super) fn may_fix(
+    text: &str,
+    range: Range<usize>,
+    games: &[Game],
+    diagnosed: bool,
+    open: bool,
+) -> bool {
+    diagnosed
+        || open
+        || games.iter().any(|g| g.syntax_error && !g.is_part())
+        || crate::rules::text::may_hold_long_note(&text[range])
 }
 
 /// The safe fixes of game `g`'s diagnostics (export rules on: see
@@ -74,7 +93,6 @@ pub(super) fn fix_unit(
     u: Unit<'_>,
     resolve: &dyn Fn(&mut [Game]),
 ) -> Option<FixedPiece> {
-    let opts = fix_options();
     let first = u.games.first().map_or(0, |g| g.index);
     let mut current: Option<FixedPiece> = None;
     let mut given = Some(u.fixes);
@@ -85,11 +103,7 @@ pub(super) fn fix_unit(
         };
         let mut diags: Vec<Diagnostic> = match given.take() {
             Some(d) => d.into_iter().map(|d| shifted(d, u.range.start)).collect(),
-            None => games
-                .iter()
-                .flat_map(|g| crate::rules::check_game(piece, &opts, true, g))
-                .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false)))
-                .collect(),
+            None => games.iter().flat_map(|g| game_fixes(piece, g)).collect(),
         };
         // The safe fixes of syntax errors (a stray line of text kept as a
         // comment, an unquoted value with spaces quoted): the game is

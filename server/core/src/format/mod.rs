@@ -255,14 +255,11 @@ pub fn format_piece_fixed<'a>(
             }
         })
         .collect();
-    let piece = &text[p.range.clone()];
-    let any = fixes.iter().any(|f| !f.is_empty())
-        || p.games.iter().any(|g| g.syntax_error && !g.is_part())
-        || crate::rules::text::may_hold_long_note(piece)
-        || crate::syntax::top_nodes(p.trees)
-            .iter()
-            .any(|n| n.kind() == "unterminated_comment");
-    if !any {
+    let open = crate::syntax::top_nodes(p.trees)
+        .iter()
+        .any(|n| n.kind() == "unterminated_comment");
+    let diagnosed = fixes.iter().any(|f| !f.is_empty());
+    if !fixed::may_fix(text, p.range.clone(), p.games, diagnosed, open) {
         return (format_part(text, p.trees, p.games, keep, opts), 0);
     }
     let groups = node_groups(p.trees);

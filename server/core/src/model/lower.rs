@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::syntax::{self, GameChunk, Trees};
-use contract_bridge::{Bid, Card, Rank};
+use contract_bridge::{Bid, Card};
 use std::ops::Range;
 use tree_sitter::{Node, TreeCursor};
 
@@ -886,11 +886,6 @@ pub fn parse_bid(t: &str) -> Option<Bid> {
 pub fn parse_card(t: &str) -> Option<Card> {
     let (suit, rank) = crate::spec::cards::read_standard(t)?;
     crate::bridge::card_of(suit, rank)
-}
-
-/// A rank character (`A K Q J T 9 … 2`, any case).
-pub fn rank_of(c: char) -> Option<Rank> {
-    super::values::deal::rank_of_char(c)
 }
 
 #[cfg(test)]
