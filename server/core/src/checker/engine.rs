@@ -180,6 +180,14 @@ struct Run<'a> {
     kept: bool,
 }
 
+impl Run<'_> {
+    /// Whether the file-level export rules (game separators, line ends)
+    /// apply: export format from the start of the file.
+    fn separators(&self) -> bool {
+        self.export_from == Some(0)
+    }
+}
+
 /// What a piece's diagnostics depend on besides its text when no game
 /// inherits values: whether export rules apply to each of its games (all,
 /// none, or from an offset inside it: [`game_key`]), to its separators,
@@ -227,7 +235,7 @@ fn check_pieces(
         .inherits
         .then(|| resolve_pieces(r.forest, text, &slots, &olds, prev));
 
-    let separators = export_from == Some(0);
+    let separators = r.separators();
     let (mut entries, build, examined) = reuse_pieces(r, &slots, &olds, inherit.as_ref());
     let (found, built, checked) =
         check_unseen(r, &slots, &build, &mut dones, replaced, inherit.as_ref());
@@ -325,7 +333,7 @@ fn reuse_pieces(
             .and_then(|x| x.pieces[p].resolutions.get(k))
             .map_or(0, |x| x.value_hash())
     };
-    let separators = export_from == Some(0);
+    let separators = r.separators();
     let mut examined = 0;
     let mut entries: Vec<Option<Arc<Entry>>> = Vec::with_capacity(slots.len());
     let mut build: Vec<Build> = Vec::new();
@@ -405,7 +413,7 @@ fn check_unseen(
 ) -> (Found, Vec<Option<PieceCheck>>, usize) {
     let (source, prev, export_from) = (r.source, r.prev, r.export_from);
     let text = source.text.as_str();
-    let separators = export_from == Some(0);
+    let separators = r.separators();
     // Unless the state is kept, a piece's check is built as soon as its
     // games are, so that the games of every piece are never held at once
     // (`check_once`).
@@ -577,7 +585,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     ));
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
-    if export_from == Some(0) {
+    if r.separators() {
         out.extend(rules::file_export_in(source, &top, &chunks));
     }
     rules::text::cap(&mut out, &dropped);
