@@ -223,6 +223,12 @@ fn format_input(args: &FmtArgs, input: &Input, t: &mut Tally) -> Result<(), Exit
         t.refused += 1;
         return Ok(());
     }
+    if !syntax_errors.is_empty() {
+        errln!(
+            "warning: {name}: {} kept as written (run `pbn check {name}`)",
+            games_phrase(&syntax_errors, "with syntax errors")
+        );
+    }
     notes(args, &name, &source, &result, write_as);
     if matches!(input, Input::Stdin) || args.stdout {
         super::out::stdout(&out);
@@ -270,8 +276,9 @@ fn format_input(args: &FmtArgs, input: &Input, t: &mut Tally) -> Result<(), Exit
     Ok(())
 }
 
-/// The warnings and notes about one formatted file, on stderr: games kept
-/// as written, the encoding written, fixes applied, data kept as comments.
+/// The warnings and notes about one formatted file, on stderr: games export
+/// format cannot hold, the encoding written, fixes applied, data kept as
+/// comments.
 fn notes(
     args: &FmtArgs,
     name: &str,
@@ -279,13 +286,6 @@ fn notes(
     result: &pbn_core::format::Formatted,
     write_as: Encoding,
 ) {
-    let syntax_errors = result.syntax_error_games();
-    if !syntax_errors.is_empty() {
-        errln!(
-            "warning: {name}: {} kept as written (run `pbn check {name}`)",
-            games_phrase(&syntax_errors, "with syntax errors")
-        );
-    }
     if !result.unprintable_games.is_empty() {
         errln!(
             "warning: {name}: {} kept as written (run `pbn check {name}`)",
