@@ -179,25 +179,23 @@ fn wrong_characters(off: usize, s: &str, parts: &[(usize, &str)]) -> Option<Valu
     if wrong.is_empty() {
         return None;
     }
-    {
-        let list: Vec<String> = wrong
-            .iter()
-            .map(|&c| match c {
-                ' ' => "a space".to_string(),
-                c => format!("`{c}`"),
-            })
-            .collect();
-        let verb = if wrong.len() == 1 {
-            "is not a digit"
-        } else {
-            "are not digits"
-        };
-        Some(issue(
-            &codes::DATE_FORMAT,
-            span.unwrap_or(off..off + s.len()),
-            format!("{DATE_RULE}; in `{s}`, {} {verb}", list.join(", ")),
-        ))
-    }
+    let list: Vec<String> = wrong
+        .iter()
+        .map(|&c| match c {
+            ' ' => "a space".to_string(),
+            c => format!("`{c}`"),
+        })
+        .collect();
+    let verb = if wrong.len() == 1 {
+        "is not a digit"
+    } else {
+        "are not digits"
+    };
+    Some(issue(
+        &codes::DATE_FORMAT,
+        span.unwrap_or(off..off + s.len()),
+        format!("{DATE_RULE}; in `{s}`, {} {verb}", list.join(", ")),
+    ))
 }
 
 /// Whether the month (01 to 12) and the day (in that month) exist;
