@@ -132,9 +132,9 @@ pub fn parse_deal(raw: &str) -> Parsed<Deal> {
         return other;
     }
     let mut issues = Vec::new();
-    let mut structure_ok = true;
-
-    let (first, body_start) = read_first(raw, &mut issues, &mut structure_ok);
+    let (first, body_start) = read_first(raw, &mut issues);
+    // Without a readable `<first>:` the structure is not read.
+    let mut structure_ok = first.is_some();
     let lowercase_first = first.is_some_and(|(_, lower)| lower);
     let first = first.map(|(s, _)| s);
 
@@ -288,12 +288,8 @@ fn hand_sizes(
 }
 
 /// `<first>:` (§3.4.11): the first hand's seat (and whether its letter is
-/// lower case) and where the hands start.
-fn read_first(
-    raw: &str,
-    issues: &mut Vec<ValueIssue>,
-    structure_ok: &mut bool,
-) -> (Option<(Seat, bool)>, usize) {
+/// lower case; `None` when it cannot be read) and where the hands start.
+fn read_first(raw: &str, issues: &mut Vec<ValueIssue>) -> (Option<(Seat, bool)>, usize) {
     match raw.find(':') {
         Some(colon) => {
             let lead = &raw[..colon];
@@ -318,7 +314,6 @@ fn read_first(
                         0..colon.max(1).min(raw.len()),
                         format!("the Deal starts with the direction of the first hand, W, N, E or S, and a colon, e.g. \"N:\" ({SECTION})"),
                     ));
-                    *structure_ok = false;
                     (None, colon + 1)
                 }
             }
@@ -330,7 +325,6 @@ fn read_first(
                 0..end.max(1).min(raw.len()),
                 format!("the Deal starts with <first>: the direction of the first hand and a colon, e.g. \"N:\" ({SECTION})"),
             ));
-            *structure_ok = false;
             (None, 0)
         }
     }
