@@ -113,6 +113,26 @@ fn explain_prints_rule_section_and_examples() {
     assert!(out.lines().count() > 100, "every code listed");
 }
 
+/// `pbn explain` says what a code's fix does and its kind, from the one
+/// registry of fixable codes (PBN0310's fix is made in `rules::fixes`,
+/// PBN0001's with the syntax diagnostic).
+#[test]
+fn explain_says_what_the_fix_does() {
+    let (code, out, _) = run(&["explain", "PBN0310"], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Fix: an empty `[Play \"\"]` without cards removed")
+            && out.contains("Its kind: safe"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["explain", "PBN0001"], None);
+    assert!(out.contains("Fix: a line of free text"), "{out}");
+    let (_, out, _) = run(&["explain", "PBN0901"], None);
+    assert!(out.contains("Its kind: unsafe"), "{out}");
+    let (_, out, _) = run(&["explain", "PBN0003"], None);
+    assert!(out.contains("Fix: none."), "{out}");
+}
+
 #[test]
 fn dump_is_stable_json() {
     let (code, out, _) = run(&["dump", &examples("schiphol.pbn")], None);
