@@ -66,6 +66,12 @@ pub struct Fix {
     /// fmt`; [`crate::text::reencoded`] gives the text as it then reads).
     /// [`apply_fixes`], which edits text, leaves such a fix alone.
     pub encoding: Option<crate::text::Encoding>,
+    /// Made in a game with a syntax error (`rules::fixes::attach`): taken
+    /// in a round of [`apply_fixes`] only with no other fix in this range
+    /// of the text (the game between its game breaks). Each such fix keeps
+    /// how the game reads around it, but two side by side may not (two
+    /// repeated tags removed join what stood on either side).
+    pub alone_in: Option<Range<usize>>,
 }
 
 impl Fix {
@@ -76,6 +82,7 @@ impl Fix {
             applicability,
             preferred: applicability == Applicability::Safe,
             encoding: None,
+            alone_in: None,
         }
     }
 
@@ -147,10 +154,23 @@ pub fn apply_fixes(
     let conflict = |a: &Range<usize>, b: &Range<usize>| {
         (a.start < b.end && b.start < a.end) || a.start == b.start || a.end == b.end
     };
+    // The ranges of the fixes taken that must be alone in them.
+    let mut alone: Vec<Range<usize>> = Vec::new();
+    let touches = |a: &Range<usize>, b: &Range<usize>| a.start <= b.end && b.start <= a.end;
     for (i, f) in fixes {
         if seen.last().is_some_and(|s| *s == f) {
             // The same fix on two diagnostics (a Deal's two PBN1012).
             applied.push(i);
+            continue;
+        }
+        let span = f.span();
+        let crowded = alone.iter().any(|a| touches(a, &span))
+            || f.alone_in.as_ref().is_some_and(|a| {
+                let before = taken.range(..=a.start).next_back();
+                let inside = taken.range(a.start..=a.end).next();
+                before.into_iter().any(|(_, (end, _))| *end >= a.start) || inside.is_some()
+            });
+        if crowded {
             continue;
         }
         let mut own: Vec<&Edit> = f.edits.iter().collect();
@@ -170,6 +190,7 @@ pub fn apply_fixes(
         for e in own {
             taken.insert(e.range.start, (e.range.end, e));
         }
+        alone.extend(f.alone_in.clone());
         seen.push(f);
         applied.push(i);
     }

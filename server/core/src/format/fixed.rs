@@ -181,6 +181,9 @@ fn shifted(mut d: Diagnostic, by: usize) -> Diagnostic {
                     _ => usize::MAX..usize::MAX,
                 };
             }
+            if let Some(a) = &mut f.alone_in {
+                *a = a.start.saturating_sub(by)..a.end.saturating_sub(by);
+            }
             d.fix = Some(Arc::new(f));
         }
     }

@@ -135,17 +135,6 @@ pub(super) fn print(
     opts: &FormatOptions,
     keep_absent: u16,
 ) -> Option<Printed> {
-    // A NUL (an error, PBN0101, §2.2) ends a `{` comment or a string for
-    // tree-sitter's lexer, so where it stands decides how the text before
-    // it reads, an earlier game's `{` included: a `{` whose `}` comes after
-    // a NUL is an unterminated comment that ends at its line. Printed, the
-    // game could move its NUL after a `}` (a section's data after a
-    // comment) and that `{` would then run to the `}` over the game (fuzz
-    // fixture `fmt/nul-section-moved-after-a-comment`). Keep the game as
-    // written.
-    if memchr::memchr(0, &text.as_bytes()[g.range.clone()]).is_some() {
-        return None;
-    }
     let mut p = Printer {
         text,
         game: g,
@@ -355,14 +344,9 @@ fn print_tag(p: &mut Printer<'_>, i: usize, out: &mut String) {
     p.tag_comments(Anchor::Tag(i), out);
     for d in p.duplicates.remove(&i).unwrap_or_default() {
         let raw = &p.text[p.game.tags[d].range.clone()];
-        match as_comment(raw) {
-            Some(c) => {
-                out.push_str(&c);
-                out.push('\n');
-                p.commented += 1;
-            }
-            None => p.failed = true,
-        }
+        out.push_str(&as_comment(raw));
+        out.push('\n');
+        p.commented += 1;
         p.tag_comments(Anchor::Tag(d), out);
     }
 }
@@ -408,20 +392,17 @@ fn wrapped(t: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// `raw` as `;` comments (§3.8), one a line; `None` when it holds a NUL.
-/// Never a `{…}` comment: a `}` the formatter wrote would close a `{`
-/// comment left open earlier in the file (one cut at a semi-empty line,
-/// PBN0004), and the games between would become part of that comment.
-fn as_comment(raw: &str) -> Option<String> {
-    if raw.contains('\0') {
-        return None;
-    }
+/// `raw` as `;` comments (§3.8), one a line. Never a `{…}` comment: a
+/// `}` the formatter wrote would close a `{` comment left open earlier in
+/// the file (one cut at a semi-empty line, PBN0004), and the games between
+/// would become part of that comment.
+fn as_comment(raw: &str) -> String {
     let lines: Vec<String> = raw
         .split("\r\n")
         .flat_map(|l| l.split(['\r', '\n']))
         .map(|l| format!(";{l}"))
         .collect();
-    Some(lines.join("\n"))
+    lines.join("\n")
 }
 
 /// Appends `piece` to the current line, separated by one space.

@@ -44,10 +44,32 @@ pub fn language() -> tree_sitter::Language {
 /// tools use [`parse_pieces`], which parses large files on every core, and
 /// the language server parses one [`Forest`] piece at a time.
 pub fn parse(text: &str) -> Tree {
-    with_parser(|p| {
+    with_parser(|p| parse_with_nul(p, text, 0..text.len()))
+}
+
+/// Parses `text[range]` (the parser's included ranges say which part)
+/// with each NUL read as U+0001. Tree-sitter's lexer takes a NUL for the
+/// end of the text, so no token could hold one and how the text around it
+/// parsed would depend on error recovery (a quoted value holding a NUL
+/// would not read as a string, so quoting it would change what the game
+/// around it means). Read as another control character, it stands inside
+/// a token as any other; PBN0101 still reports it, from the text. Offsets
+/// and line ends are unchanged.
+pub(crate) fn parse_with_nul(p: &mut Parser, text: &str, range: Range<usize>) -> Tree {
+    let b = text.as_bytes();
+    let tree = if memchr::memchr(0, &b[range]).is_none() {
         p.parse(text, None)
-            .expect("parsing without a timeout or cancellation flag always yields a tree")
-    })
+    } else {
+        let mut read = |i: usize, _: tree_sitter::Point| -> &[u8] {
+            match b.get(i..) {
+                Some([0, ..]) => &[1],
+                Some(rest) => &rest[..memchr::memchr(0, rest).unwrap_or(rest.len())],
+                None => &[],
+            }
+        };
+        p.parse_with_options(&mut read, None, None)
+    };
+    tree.expect("parsing without a timeout or cancellation flag always yields a tree")
 }
 
 fn with_parser<R>(f: impl FnOnce(&mut Parser) -> R) -> R {
@@ -443,9 +465,10 @@ mod tests {
                 vec!["E\0S", "7"]
             ]
         );
-        // A NUL may continue a token but not start one (as in tree-sitter's
-        // lexer with one node per token): `\0X` is a syntax error.
-        assert!(parse("[T \"a\"]\n1 \0X\n").root_node().has_error());
+        // The parser reads a NUL as U+0001 (`parse_with_nul`): it may start
+        // a token as any other control character, and a string may hold it.
+        assert!(!parse("[T \"a\"]\n1 \0X\n").root_node().has_error());
+        assert!(!parse("[T \"a\0\"]\n").root_node().has_error());
         // The ranges are exact, and a range inside a longer text stops at its end.
         let t = "ab  cd e";
         assert_eq!(section_cells(t, 0..6).collect::<Vec<_>>(), [0..2, 4..6]);

@@ -102,10 +102,148 @@ fn edit(range: Range<usize>, new_text: impl Into<String>) -> Edit {
 
 /// Gives each diagnostic of one game's rules its fix (the first of
 /// [`fixes_for`]).
+///
+/// In a game with a syntax error the parser read the text by error
+/// recovery, so an edit there may change how the rest of it reads (a
+/// repeated tag removed, and a `"##` after it becomes a string whose `##`
+/// reaches the next game, §4.8). There a fix is safe only when the game,
+/// fixed, reads the same around the edits ([`reads_the_same_around`]);
+/// else it is a guess, unsafe. And it is applied with no other fix in the
+/// game in the same round ([`Fix::alone_in`]).
 pub(crate) fn attach(text: &str, g: &Game, diags: &mut [Diagnostic]) {
     for d in diags.iter_mut() {
         if d.fix.is_none() {
-            d.fix = fixes_for(text, g, d).into_iter().next().map(Arc::new);
+            let Some(mut fix) = fixes_for(text, g, d).into_iter().next() else {
+                continue;
+            };
+            if g.syntax_error {
+                let around = between_game_breaks(text, &g.range);
+                if fix.applicability == Applicability::Safe
+                    && !reads_the_same_around(text, around.clone(), &fix)
+                {
+                    fix.applicability = Applicability::Unsafe;
+                    fix.preferred = false;
+                }
+                fix.alone_in = Some(around);
+            }
+            d.fix = Some(Arc::new(fix));
+        }
+    }
+}
+
+/// The lines around `r` from the semi-empty line (§3: a game break)
+/// before it to the end of the run of them after it: the text the
+/// canonical parse reads a broken game in, with the errors next to its
+/// nodes.
+fn between_game_breaks(text: &str, r: &Range<usize>) -> Range<usize> {
+    let b = text.as_bytes();
+    let blank = |line: &[u8]| line.iter().all(|c| matches!(c, b' ' | b'\t' | 0x0b | 0x0c));
+    let line_start = |i: usize| {
+        b[..i]
+            .iter()
+            .rposition(|&c| c == b'\n' || c == b'\r')
+            .map_or(0, |p| p + 1)
+    };
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |p| i + p);
+    let mut start = line_start(r.start.min(b.len()));
+    while start > 0 {
+        let mut e = start - 1;
+        if e > 0 && b[e] == b'\n' && b[e - 1] == b'\r' {
+            e -= 1;
+        }
+        let s = line_start(e);
+        if blank(&b[s..e]) {
+            break;
+        }
+        start = s;
+    }
+    let mut end = line_end(r.end.min(b.len()));
+    while end < b.len() {
+        let next = if b[end] == b'\r' && b.get(end + 1) == Some(&b'\n') {
+            end + 2
+        } else {
+            end + 1
+        };
+        let e = line_end(next);
+        if blank(&b[next..e]) {
+            // With the game break: the parser reads a game before one
+            // otherwise than one at the end of its input.
+            let mut i = next;
+            while i < b.len() && blank(&b[i..line_end(i)]) {
+                let e = line_end(i);
+                i = if b.get(e) == Some(&b'\r') && b.get(e + 1) == Some(&b'\n') {
+                    e + 2
+                } else {
+                    (e + 1).min(b.len())
+                };
+            }
+            return start..i;
+        }
+        end = e;
+    }
+    start..end
+}
+
+/// Whether `text[game]`, parsed on its own with `fix` applied, has the
+/// same tokens before and after the edited span, at the same places and
+/// under the same kinds of nodes, as without it. An edit outside the game
+/// never does.
+fn reads_the_same_around(text: &str, game: Range<usize>, fix: &Fix) -> bool {
+    let mut edits: Vec<&Edit> = fix.edits.iter().collect();
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    let (Some(first), Some(last)) = (edits.first(), edits.last()) else {
+        return false;
+    };
+    let span = first.range.start - game.start.min(first.range.start)
+        ..last.range.end.saturating_sub(game.start);
+    let mut fixed = String::with_capacity(game.len() + 16);
+    let mut at = game.start;
+    for e in &edits {
+        let inside = game.start <= e.range.start && e.range.end <= game.end;
+        match text.get(at..e.range.start) {
+            Some(kept) if inside && e.range.start <= e.range.end => fixed.push_str(kept),
+            _ => return false,
+        }
+        fixed.push_str(&e.new_text);
+        at = e.range.end;
+    }
+    match text.get(at..game.end) {
+        Some(rest) => fixed.push_str(rest),
+        None => return false,
+    }
+    let grown = fixed.len() as isize - game.len() as isize;
+    let after_span = span.start..(span.end as isize + grown) as usize;
+    let before = tokens_around(&text[game.clone()], &span, 0);
+    before == tokens_around(&fixed, &after_span, -grown)
+}
+
+/// The leaves of `text`'s parse that lie before or after `span`, each with
+/// the kinds of the nodes above it and its range, those after moved by
+/// `shift` bytes.
+fn tokens_around(text: &str, span: &Range<usize>, shift: isize) -> Vec<(Vec<u16>, Range<usize>)> {
+    let tree = crate::syntax::parse(text);
+    let mut out = Vec::new();
+    let mut kinds = Vec::new();
+    let mut c = tree.walk();
+    loop {
+        let n = c.node();
+        kinds.push(n.kind_id() | if n.is_missing() { 0x8000 } else { 0 });
+        if c.goto_first_child() {
+            continue;
+        }
+        let r = n.byte_range();
+        if r.end <= span.start {
+            out.push((kinds.clone(), r));
+        } else if r.start >= span.end {
+            let moved = |p: usize| (p as isize + shift) as usize;
+            out.push((kinds.clone(), moved(r.start)..moved(r.end)));
+        }
+        kinds.pop();
+        while !c.goto_next_sibling() {
+            if !c.goto_parent() {
+                return out;
+            }
+            kinds.pop();
         }
     }
 }

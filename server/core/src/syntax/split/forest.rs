@@ -33,14 +33,6 @@ pub struct Forest {
     /// after it were cut as if no `}` could follow, which a `}` typed after
     /// it makes wrong ([`Forest::recut`] then cuts the rest again).
     open: Option<usize>,
-    /// At or before the first `{` whose comment a NUL ends before a `}`
-    /// (moved by the edits like `open`): an edit anywhere after it may
-    /// insert a `}` before that NUL or delete the NUL, and so turn the
-    /// comment into one running over the cuts after it, so
-    /// [`Forest::recut`] starts its window at the piece holding it. Such
-    /// `{`s only occur in files with NUL bytes (without this, a `}` typed
-    /// into a later piece could leave a cut inside the comment it closes).
-    nul_open: Option<usize>,
 }
 
 /// The most text of the pieces in one of [`Forest::batches`]: two parts of
@@ -88,7 +80,7 @@ impl Forest {
     /// [`Forest::cut`] with a tree cache of `budget` bytes of piece text.
     pub fn cut_with_cache(text: &str, piece: usize, budget: usize) -> Forest {
         let close = last_close(text);
-        let (ranges, starts, open, nul_open) = cut_region(
+        let (ranges, starts, open) = cut_region(
             text,
             0..text.len(),
             Point { row: 0, column: 0 },
@@ -106,7 +98,6 @@ impl Forest {
             cache: std::sync::Arc::new(TreeCache::new(budget)),
             last_close: close,
             open,
-            nul_open,
         }
     }
 
@@ -279,7 +270,6 @@ impl Forest {
             }
         };
         self.open = self.open.map(moved);
-        self.nul_open = self.nul_open.map(moved);
     }
 
     /// Cuts the pieces [`Forest::edit`] marked again, with their
@@ -308,10 +298,6 @@ impl Forest {
                 last += 1;
             }
             let mut first = d.saturating_sub(1);
-            // A comment a NUL ended before it may now run on (see the field).
-            if let Some(p) = self.nul_open.filter(|&p| p < self.ranges[first].start) {
-                first = self.piece_at(p);
-            }
             let mut last = (last + 1).min(self.ranges.len() - 1);
             // A game cut into parts is cut again from its start: where its
             // parts end depends on the text from there
@@ -340,16 +326,9 @@ impl Forest {
             };
             let scanned = scan(&text[ws..we], 1, close_after(we));
             let cuts = scanned.cuts;
-            // The first unterminated `{` and the first `{` a NUL ends (see
-            // the fields; the window starts at or before the latter).
+            // The first unterminated `{` (see the field).
             let wlen = text.len();
             self.open = rescanned_mark(self.open, scanned.open.map(|o| o + ws), ws..we, wlen);
-            self.nul_open = rescanned_mark(
-                self.nul_open,
-                scanned.nul_open.map(|o| o + ws),
-                ws..we,
-                wlen,
-            );
             let old_inner: Vec<usize> = self.ranges[first + 1..=last]
                 .iter()
                 .map(|r| r.start)
@@ -385,7 +364,7 @@ impl Forest {
                 }
                 (ranges, starts, ids)
             } else {
-                let (ranges, starts, _, _) = cut_region(text, ws..we, at, self.piece, close);
+                let (ranges, starts, _) = cut_region(text, ws..we, at, self.piece, close);
                 let ids = fresh_ids(ranges.len()).collect();
                 (ranges, starts, ids)
             };
@@ -399,9 +378,9 @@ impl Forest {
     }
 }
 
-/// A mark of the first `{` of some kind (`Forest::open`, `Forest::nul_open`)
-/// after the window `w` of a text of `len` bytes was scanned again and
-/// found `found` there: kept before the window, the window's after it, and
+/// The mark of the first unterminated `{` (`Forest::open`) after the
+/// window `w` of a text of `len` bytes was scanned again and found `found`
+/// there: kept before the window, the window's after it, and
 /// where it was in the window, the window's or, where it is not known any
 /// more, the window's end (an edit after it then cuts from there again).
 fn rescanned_mark(

@@ -10,11 +10,11 @@
 //!
 //! The cut points are found by a byte scan that knows the only tokens that
 //! can span lines or hide a semi-empty line: `{…}` comments (§3.8). Strings,
-//! `;` comments and `%` escape lines end at the line end. A NUL byte ends a
-//! string, a `;` comment or a `{` comment there, as it does in
-//! tree-sitter's lexer (which takes it for the end of its input inside a
-//! token); the scan must agree with the lexer on where comments end, or a
-//! piece would not start where the grammar sees a game break.
+//! `;` comments and `%` escape lines end at the line end. The scan must
+//! agree with the lexer on where comments end, or a piece would not start
+//! where the grammar sees a game break; the parser reads a NUL byte as any
+//! other control character (`crate::syntax::parse_with_nul`), so a NUL
+//! ends nothing.
 //!
 //! **The canonical parse.** Where a document has no syntax error, any cutting
 //! gives the tree of the whole file. Where it has one, tree-sitter's error

@@ -34,12 +34,7 @@ pub(super) fn cut_region(
     at: Point,
     piece: usize,
     last_close: Option<usize>,
-) -> (
-    Vec<std::ops::Range<usize>>,
-    Vec<Point>,
-    Option<usize>,
-    Option<usize>,
-) {
+) -> (Vec<std::ops::Range<usize>>, Vec<Point>, Option<usize>) {
     let scanned = scan(
         &text[region.clone()],
         piece,
@@ -60,12 +55,7 @@ pub(super) fn cut_region(
         at = advance(text, start, c, at);
         start = c;
     }
-    (
-        ranges,
-        starts,
-        scanned.open.map(|o| o + region.start),
-        scanned.nul_open.map(|o| o + region.start),
-    )
+    (ranges, starts, scanned.open.map(|o| o + region.start))
 }
 
 /// The canonical parse of `text[region]` (which starts at a valid cut point,
@@ -74,7 +64,7 @@ pub(super) fn cut_region(
 /// parsed again one game at a time.
 fn parse_region(text: &str, region: std::ops::Range<usize>, at: Point, piece: usize) -> Vec<Tree> {
     let close = last_close(text);
-    let (ranges, starts, _, _) = cut_region(text, region, at, piece, close);
+    let (ranges, starts, _) = cut_region(text, region, at, piece, close);
     let bounds: Vec<(usize, usize, Point)> = ranges
         .iter()
         .zip(starts)
@@ -130,9 +120,7 @@ pub(super) fn parse_one(
 /// The piece is scanned as if no `}` followed it. The piece was cut where
 /// the scan of the whole text found a game break, so every `{` in it ends
 /// inside it: a `{` whose `}` is not in the piece is one the whole scan
-/// took for an unterminated comment (a NUL before its `}`: scanned with the
-/// `}` after the piece in mind, the piece would not be cut at its games, and
-/// the canonical parse would depend on where the pieces ended).
+/// took for an unterminated comment.
 fn parse_games(text: &str, start: usize, end: usize, at: Point) -> Option<Vec<Tree>> {
     let cuts = scan(&text[start..end], 1, false).cuts;
     if cuts.is_empty() {
@@ -247,9 +235,9 @@ fn parse_range(text: &str, start: usize, end: usize, at: Point) -> Tree {
     crate::syntax::with_parser(|p| {
         p.set_included_ranges(&[range])
             .expect("one range inside the text is a valid set of included ranges");
-        let tree = p.parse(text, None);
+        let tree = crate::syntax::parse_with_nul(p, text, start..end);
         p.set_included_ranges(&[])
             .expect("the empty set of ranges means the whole text");
-        tree.expect("parsing without a timeout or cancellation flag always yields a tree")
+        tree
     })
 }

@@ -22,10 +22,6 @@ pub(super) struct Scan {
     /// The first `{` with no `}` after it in the whole text (offset in the
     /// stretch), where there is one: an unterminated comment.
     pub(super) open: Option<usize>,
-    /// The first `{` whose comment a NUL ends before the `}` that follows
-    /// it (offset in the stretch): an unterminated comment that a `}` typed
-    /// before the NUL, or the NUL deleted, makes a comment to that `}`.
-    pub(super) nul_open: Option<usize>,
 }
 
 /// [`cut_points`] of a stretch of the text; `close_after`: the text has a
@@ -44,12 +40,11 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
     let n = b.len();
     let mut cuts = Vec::new();
     let mut open = None;
-    let mut nul_open = None;
     let mut no_close = false;
     let mut last = 0;
     let mut i = 0;
     let mut line_start = true;
-    let (mut close, mut nul) = (Next::new(b'}'), Next::new(0));
+    let mut close = Next::new(b'}');
     let mut part = Part::default();
     while i < n {
         let c = b[i];
@@ -63,28 +58,15 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
         match c {
             // Once no `}` follows, none follows any later `{` either: not
             // looked for again (that would be quadratic).
-            // A NUL before the `}` ends the comment there, as an
-            // unterminated one (tree-sitter's lexer takes a NUL for the end
-            // of its input inside a token; found by fuzzing `pbn fmt`).
             b'{' => match if no_close { None } else { close.from(b, i + 1) } {
-                Some(p) if nul.from(b, i + 1).is_some_and(|z| z < p) => {
-                    nul_open.get_or_insert(i);
-                    i = unterminated_comment_end(text, i);
-                }
                 Some(p) => i = p + 1,
-                // The comment may run on to a `}` after the stretch (unless
-                // a NUL ends it before).
-                None if close_after && nul.from(b, i + 1).is_none() => {
+                // The comment may run on to a `}` after the stretch.
+                None if close_after => {
                     return Scan {
                         cuts,
                         outside: false,
                         open,
-                        nul_open,
                     }
-                }
-                None if close_after => {
-                    nul_open.get_or_insert(i);
-                    i = unterminated_comment_end(text, i);
                 }
                 None => {
                     no_close = true;
@@ -95,19 +77,15 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                             cuts,
                             outside: false,
                             open,
-                            nul_open,
                         };
                     }
                 }
             },
-            b';' => {
-                let e = line_end(b, i);
-                i = memchr::memchr(0, &b[i..e]).map_or(e, |z| i + z);
-            }
+            b';' => i = line_end(b, i),
             b'"' => {
                 i += 1;
-                while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' && b[i] != 0 {
-                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r' | 0) {
+                while i < n && b[i] != b'"' && b[i] != b'\n' && b[i] != b'\r' {
+                    i += if b[i] == b'\\' && i + 1 < n && !matches!(b[i + 1], b'\n' | b'\r') {
                         2
                     } else {
                         1
@@ -165,7 +143,6 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
         cuts,
         outside: true,
         open,
-        nul_open,
     }
 }
 
@@ -219,21 +196,17 @@ impl Part {
 }
 
 /// The end of the unterminated comment starting with the `{` at `from`
-/// (no `}` follows it, or a NUL comes first): the grammar's
+/// (no `}` follows it): the grammar's
 /// `unterminated_comment` runs over line ends as long as the next line,
 /// after spaces, tabs, vertical tabs and form feeds, goes on with a
 /// character that is not white space (Unicode white space, as
 /// tree-sitter's `\s`) or `}`; it ends before the line end of a semi-empty
-/// line, at a NUL (which tree-sitter's lexer takes for the end of its input
-/// inside a token), or at the end of the text. Looks at each byte once.
+/// line, or at the end of the text. Looks at each byte once.
 pub(super) fn unterminated_comment_end(text: &str, from: usize) -> usize {
     let b = text.as_bytes();
     let mut i = from + 1;
     loop {
         let e = memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |p| i + p);
-        if let Some(z) = memchr::memchr(0, &b[i..e]) {
-            return i + z;
-        }
         if e == b.len() {
             return e;
         }
@@ -242,7 +215,7 @@ pub(super) fn unterminated_comment_end(text: &str, from: usize) -> usize {
             k += 1;
         }
         match text[k..].chars().next() {
-            Some(c) if c != '}' && c != '\0' && !c.is_whitespace() => i = k + c.len_utf8(),
+            Some(c) if c != '}' && !c.is_whitespace() => i = k + c.len_utf8(),
             _ => return e,
         }
     }
@@ -292,7 +265,7 @@ const fn byte_set(set: &[u8]) -> [bool; 256] {
 /// is where a game longer than a window may be cut).
 static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r[");
 /// The bytes that end or escape within a string.
-static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r\0");
+static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r");
 
 fn line_end(b: &[u8], from: usize) -> usize {
     let mut i = from;

@@ -60,14 +60,11 @@ fn a_game_longer_than_a_window_is_parsed_in_windows() {
     );
 }
 
-/// A NUL ends a string, a `;` comment or a `{` comment where it stands
-/// in tree-sitter's lexer; the scan cuts where the whole-file tree has
-/// its game breaks (otherwise a `{` with a NUL before its `}` would be
-/// taken for a comment over the blank lines after it, the piece would not
-/// be cut there, and an escape line after a blank line of lone CRs would
-/// not be in column 0 for tree-sitter).
+/// The parser reads a NUL as any other control character
+/// (`crate::syntax::parse_with_nul`): it ends no string or comment, and
+/// the scan cuts where the whole-file tree has its game breaks.
 #[test]
-fn a_nul_ends_comments_and_strings_as_in_the_lexer() {
+fn a_nul_ends_no_comment_or_string() {
     let g = "[Event \"a\"]\n";
     for text in [
         "{\0\n\n%\r\r%\n\n}\r\r\r\r\r\r".to_string(),
@@ -86,8 +83,8 @@ fn a_nul_ends_comments_and_strings_as_in_the_lexer() {
         breaks.dedup();
         assert_eq!(cut_points(&text, 1), breaks, "{text:?}");
     }
-    assert_eq!(unterminated_comment_end("{a\0b\n\nc", 0), 2);
-    assert_eq!(unterminated_comment_end("{a\n\0\n", 0), 2);
+    assert_eq!(unterminated_comment_end("{a\0b\n\nc", 0), 4);
+    assert_eq!(unterminated_comment_end("{a\n\0\n", 0), 4);
     assert_eq!(unterminated_comment_end("{a\n}", 0), 2);
 }
 
@@ -145,50 +142,6 @@ fn a_closing_brace_typed_after_an_unterminated_comment_cuts_again() {
     let fresh = Forest::cut(&typed, 1);
     assert_eq!(forest.ranges(), fresh.ranges());
     assert_eq!(forest.len(), 1);
-}
-
-/// A `{` whose comment a NUL ends before its `}` is cut after; a `}`
-/// typed before the NUL, pieces later, closes the comment there, so
-/// the cuts in between are cut again (found by fuzzing
-/// `incremental_reparse`, fixture
-/// `incremental_reparse/comment-cut-by-a-kept-piece-boundary`).
-#[test]
-fn a_closing_brace_typed_before_the_nul_that_ended_a_comment_cuts_again() {
-    let games = "[Event \"e\"]\n\n".repeat(20);
-    let text = format!("{{ x\n\n{games}a\0b}}\n\n[Event \"z\"]\n");
-    let mut forest = Forest::cut(&text, 1);
-    assert!(forest.len() > 10);
-    // Type `}` before the 19th game's line end, in a piece of its own.
-    let at = 5 + 18 * 13 + 11;
-    let typed = insert(&mut forest, &text, at, "}");
-    assert_eq!(&typed[at - 11..at + 2], "[Event \"e\"]}\n");
-    forest.recut(&typed);
-    let fresh = Forest::cut(&typed, 1);
-    assert_eq!(forest.ranges(), fresh.ranges());
-    assert_eq!(forest.len(), 4);
-    // Deleting the NUL instead closes the comment at the last `}`.
-    let mut forest = Forest::cut(&text, 1);
-    let nul = text.find('\0').unwrap();
-    let p = Point {
-        row: 2 + 20 * 2,
-        column: 1,
-    };
-    let q = Point {
-        row: p.row,
-        column: 2,
-    };
-    forest.edit(&InputEdit {
-        start_byte: nul,
-        old_end_byte: nul + 1,
-        new_end_byte: nul,
-        start_position: p,
-        old_end_position: q,
-        new_end_position: p,
-    });
-    let deleted = text.replacen('\0', "", 1);
-    forest.recut(&deleted);
-    assert_eq!(forest.ranges(), Forest::cut(&deleted, 1).ranges());
-    assert_eq!(forest.len(), 2);
 }
 
 /// A game longer than [`GAME_WINDOW`] is cut into parts at the last line
