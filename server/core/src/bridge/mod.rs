@@ -21,6 +21,8 @@
 //!   (`^L`), cards not in hand or played twice, end positions (§3.10), and the
 //!   legal next cards.
 //! - [`tags`]: [`compare_contract`] and [`compare_result`].
+//! - [`scoring`]: IMPs, matchpoints, percentages, the Butler datum and
+//!   cross-IMPs of a board's scores (§3.4.12).
 //! - here: [`board_dealer`], [`board_vulnerability`], [`duplicate_score`].
 //!
 //! # Wiring (for the model)
@@ -54,6 +56,7 @@
 
 pub mod auction;
 pub mod play;
+pub mod scoring;
 pub mod tags;
 
 #[cfg(test)]
