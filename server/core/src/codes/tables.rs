@@ -52,4 +52,13 @@ codes! {
          artificial score with `^` (§5.2). As for the Score tag (PBN0907), only a warning.",
         bad: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 450\n",
         good: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 420\n";
+    SCORE_TABLE_BUTLER = "PBN0808", "score-table-butler", Warning, Table, "§3.4.12",
+        "ScoreTable Butler datum or IMPs differ from the board's scores",
+        "With Butler scoring (§3.4.12: `Butler`, or `Butler-2` leaving out the highest and \
+         the lowest score; the datum the `Mean` of the scores, or their `Median`) each \
+         row's NS score is IMPed against the board's datum, rounded to the nearest 10, by \
+         the IMP scale of 1962. A ButlerDatum, IMP_NS or IMP_EW that differs was not \
+         recomputed after a score changed; the fix writes the computed value.",
+        bad: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 5 190\n-50 -6 190\n",
+        good: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 6 190\n-50 -6 190\n";
 }

@@ -3,8 +3,9 @@
 
 use super::GameCtx;
 use crate::bridge;
+use crate::bridge::scoring::{butler_datum, imps, Datum};
 use crate::codes::tables as c;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::model::values::{
     self, parse_columns, parse_decimal, parse_int, Column, ContractValue, Order,
 };
@@ -63,6 +64,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             }
             if tag.name == "ScoreTable" {
                 row_scores(ctx, &cols, &rows, out);
+                butler_imps(ctx, &cols, &rows, out);
             }
         }
         let columns = value.text.split(';').count().max(1);
@@ -281,6 +283,96 @@ fn score_ranges(
                 d = d.with_related(other.range.clone(), "the neighbouring range");
             }
             ctx.push(out, d);
+        }
+    }
+}
+
+/// §3.4.12: with Butler scoring named in the Scoring tag, a ScoreTable's
+/// ButlerDatum, IMP_NS and IMP_EW are the IMPs of each row's NS score
+/// (Score_NS, else minus Score_EW) against the datum of all of them
+/// ([`crate::bridge::scoring`]). Only where every row has a score, and the
+/// IMP scale is the current one (not `IMP_1948`, `IMP_1961`).
+fn butler_imps(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut Vec<Diagnostic>) {
+    let Some(scoring) = ctx.game.value("Scoring") else {
+        return;
+    };
+    let has = |f: &str| scoring.split(';').any(|x| x.trim().eq_ignore_ascii_case(f));
+    let without_extremes = has("Butler-2");
+    if !(has("Butler") || without_extremes) || has("IMP_1948") || has("IMP_1961") {
+        return;
+    }
+    let how = if has("Median") {
+        Datum::Median
+    } else {
+        Datum::Mean
+    };
+    let col = |name: &str| cols.iter().position(|c| c.name == name);
+    let (sns, sew) = (col("Score_NS"), col("Score_EW"));
+    let cells = [
+        (col("ButlerDatum"), "ButlerDatum", 0),
+        (col("IMP_NS"), "IMP_NS", 1),
+        (col("IMP_EW"), "IMP_EW", -1),
+    ];
+    if cells.iter().all(|(k, _, _)| k.is_none()) {
+        return;
+    }
+    // Scores far beyond any bridge score are left alone.
+    let score = |r: &[Element]| {
+        sns.and_then(|k| parse_int(&r[k].text))
+            .or_else(|| sew.and_then(|k| parse_int(&r[k].text)).map(|n| -n))
+            .filter(|n| n.abs() <= 100_000)
+            .map(|n| n as i32)
+    };
+    let Some(scores) = rows.iter().map(|r| score(r)).collect::<Option<Vec<i32>>>() else {
+        return;
+    };
+    let Some(datum) = butler_datum(&scores, without_extremes, how) else {
+        return;
+    };
+    let mut reported = 0;
+    for (r, &s) in rows.iter().zip(&scores) {
+        let n = imps(s - datum);
+        for (k, what, sign) in cells {
+            let Some(cell) = k.map(|k| &r[k]) else {
+                continue;
+            };
+            let want = if sign == 0 { datum } else { sign * n };
+            let Some(stated) = parse_int(&cell.text) else {
+                continue;
+            };
+            if stated == i64::from(want) || reported >= 20 {
+                continue;
+            }
+            reported += 1;
+            let quoted = ctx.text[cell.range.clone()].starts_with('"');
+            let new = if quoted {
+                format!("\"{want}\"")
+            } else {
+                want.to_string()
+            };
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    &c::SCORE_TABLE_BUTLER,
+                    cell.range.clone(),
+                    format!(
+                        "{what} is {stated}, but Butler scoring (`{scoring}`) of the board's {} \
+                         scores gives {want}{} (§3.4.12)",
+                        scores.len(),
+                        if sign == 0 {
+                            String::new()
+                        } else {
+                            format!(" against the datum {datum}")
+                        }
+                    ),
+                )
+                .with_fix(Some(Fix::replace(
+                    format!("Write {want}"),
+                    cell.range.clone(),
+                    new,
+                    Applicability::Safe,
+                ))),
+            );
         }
     }
 }

@@ -59,8 +59,8 @@ use tags::{
 };
 
 use crate::codes::{
-    bridge as cb, export as ce, notes as cn, syntax as cs, tags as ct, text as cx, values as cv,
-    CodeInfo,
+    bridge as cb, export as ce, notes as cn, syntax as cs, tables as cl, tags as ct, text as cx,
+    values as cv, CodeInfo,
 };
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::model::Game;
@@ -111,23 +111,31 @@ fn edit(range: Range<usize>, new_text: impl Into<String>) -> Edit {
 /// else it is a guess, unsafe. And it is applied with no other fix in the
 /// game in the same round ([`Fix::alone_in`]).
 pub(crate) fn attach(text: &str, g: &Game, diags: &mut [Diagnostic]) {
+    let mut around = None;
     for d in diags.iter_mut() {
         if d.fix.is_none() {
-            let Some(mut fix) = fixes_for(text, g, d).into_iter().next() else {
-                continue;
-            };
-            if g.syntax_error {
-                let around = between_game_breaks(text, &g.range);
-                if fix.applicability == Applicability::Safe
-                    && !reads_the_same_around(text, around.clone(), &fix)
-                {
-                    fix.applicability = Applicability::Unsafe;
-                    fix.preferred = false;
-                }
-                fix.alone_in = Some(around);
-            }
-            d.fix = Some(Arc::new(fix));
+            d.fix = fixes_for(text, g, d).into_iter().next().map(Arc::new);
         }
+        // Also the fixes a rule made with its diagnostic.
+        let Some(made) = d
+            .fix
+            .as_ref()
+            .filter(|f| g.syntax_error && f.alone_in.is_none())
+        else {
+            continue;
+        };
+        let around = around
+            .get_or_insert_with(|| between_game_breaks(text, &g.range))
+            .clone();
+        let mut fix = (**made).clone();
+        if fix.applicability == Applicability::Safe
+            && !reads_the_same_around(text, around.clone(), &fix)
+        {
+            fix.applicability = Applicability::Unsafe;
+            fix.preferred = false;
+        }
+        fix.alone_in = Some(around);
+        d.fix = Some(Arc::new(fix));
     }
 }
 
@@ -327,6 +335,7 @@ pub static FIXERS: &[Fixer] = &[
     fixer(&cb::ROTATED_DEAL, Unsafe, "the Deal's hands rotated so that the play fits them (it changes who held what)", Some(|t, g, r| one(rotate_deal(t, g, r)))),
     fixer(&cb::NONSTANDARD_CARD, Safe, "the card as read (`--` → `-`)", Some(|t, g, r| one(nonstandard_card(t, g, r)))),
     fixer(&cn::MISSING_NOTE, Unsafe, "`[Note \"n:\"]` added at the end of the section", Some(|t, g, r| one(add_note(t, g, r)))),
+    fixer(&cl::SCORE_TABLE_BUTLER, Safe, "the ButlerDatum, IMP_NS or IMP_EW cell as Butler scoring computes it from the board's scores", None),
     fixer(&cb::DECLARER_MISMATCH, Unsafe, "the Declarer from the auction (the tag may be right)", Some(|t, g, _| one(fix_declarer(t, g)))),
     fixer(&cb::CONTRACT_MISMATCH, Unsafe, "the Contract from the auction (the tag may be right)", Some(|t, g, _| one(fix_contract(t, g)))),
     fixer(&cb::RESULT_MISMATCH, Unsafe, "the Result as declarer's tricks in the play; or the Result marked `^`", Some(|t, g, _| fix_result(t, g))),
