@@ -58,7 +58,8 @@ codes! {
          the lowest score; the datum the `Mean` of the scores, or their `Median`) each \
          row's NS score is IMPed against the board's datum, rounded to the nearest 10, by \
          the IMP scale of 1962. A ButlerDatum, IMP_NS or IMP_EW that differs was not \
-         recomputed after a score changed; the fix writes the computed value.",
+         recomputed after a score changed, or the score is the wrong one; the fix \
+         (unsafe: it changes what the file states) writes the computed value.",
         bad: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 5 190\n-50 -6 190\n",
         good: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 6 190\n-50 -6 190\n";
 }

@@ -291,7 +291,9 @@ fn score_ranges(
 /// ButlerDatum, IMP_NS and IMP_EW are the IMPs of each row's NS score
 /// (Score_NS, else minus Score_EW) against the datum of all of them
 /// ([`crate::bridge::scoring`]). Only where every row has a score, and the
-/// IMP scale is the current one (not `IMP_1948`, `IMP_1961`).
+/// IMP scale is the current one (not `IMP_1948`, `IMP_1961`). The fix is
+/// unsafe: it changes what the file states (a safe fix never does), and
+/// the score may be the wrong cell.
 fn butler_imps(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut Vec<Diagnostic>) {
     let Some(scoring) = ctx.game.value("Scoring") else {
         return;
@@ -370,7 +372,7 @@ fn butler_imps(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mu
                     format!("Write {want}"),
                     cell.range.clone(),
                     new,
-                    Applicability::Safe,
+                    Applicability::Unsafe,
                 ))),
             );
         }

@@ -335,7 +335,7 @@ pub static FIXERS: &[Fixer] = &[
     fixer(&cb::ROTATED_DEAL, Unsafe, "the Deal's hands rotated so that the play fits them (it changes who held what)", Some(|t, g, r| one(rotate_deal(t, g, r)))),
     fixer(&cb::NONSTANDARD_CARD, Safe, "the card as read (`--` → `-`)", Some(|t, g, r| one(nonstandard_card(t, g, r)))),
     fixer(&cn::MISSING_NOTE, Unsafe, "`[Note \"n:\"]` added at the end of the section", Some(|t, g, r| one(add_note(t, g, r)))),
-    fixer(&cl::SCORE_TABLE_BUTLER, Safe, "the ButlerDatum, IMP_NS or IMP_EW cell as Butler scoring computes it from the board's scores", None),
+    fixer(&cl::SCORE_TABLE_BUTLER, Unsafe, "the ButlerDatum, IMP_NS or IMP_EW cell as Butler scoring computes it from the board's scores", None),
     fixer(&cb::DECLARER_MISMATCH, Unsafe, "the Declarer from the auction (the tag may be right)", Some(|t, g, _| one(fix_declarer(t, g)))),
     fixer(&cb::CONTRACT_MISMATCH, Unsafe, "the Contract from the auction (the tag may be right)", Some(|t, g, _| one(fix_contract(t, g)))),
     fixer(&cb::RESULT_MISMATCH, Unsafe, "the Result as declarer's tricks in the play; or the Result marked `^`", Some(|t, g, _| fix_result(t, g))),
