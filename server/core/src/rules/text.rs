@@ -186,8 +186,9 @@ fn capped_codes() -> [&'static crate::codes::CodeInfo; CAP_KINDS] {
 /// Limited to [`CAP`] per file: characters and lines, and the syntax
 /// errors, of which a file that is not PBN (a binary, a spreadsheet) has
 /// one every few bytes.
-const CAPPED: [&crate::codes::CodeInfo; 9] = [
+const CAPPED: [&crate::codes::CodeInfo; 10] = [
     &c::CONTROL_CHARACTER,
+    &c::TAB_IN_STRING,
     &c::NOT_LATIN1,
     &c::LINE_TOO_LONG,
     &c::TOKEN_TOO_LONG,
