@@ -424,6 +424,11 @@ async function convertTo(to) {
     save(`${stem()}.json`, json, "application/json");
     return { text: json, losses: [] };
   }
+  if (to === "score") {
+    const report = await core("score", { text: text() });
+    save(`${stem()}-score.txt`, report, "text/plain;charset=utf-8");
+    return { text: report, losses: [] };
+  }
   const r = await core("convert", { text: text(), to });
   const ext = { rbn: "rbn", lin: "lin", forum: "txt" }[to];
   save(`${stem()}.${ext}`, r.text, "text/plain;charset=utf-8");

@@ -33,6 +33,7 @@ const ops = {
     JSON.parse(pbn.fix_all(text, encoding, !!unsafeFixes)),
   format: ({ text, encoding }) => JSON.parse(pbn.format(text, encoding)),
   dump: ({ text, encoding }) => pbn.dump(text, encoding),
+  score: ({ text }) => pbn.score(text),
   records: ({ text, encoding, name }) => pbn.records_html(text, encoding, name),
   convert: ({ text, to }) => JSON.parse(pbn.convert(text, to)),
   explain: ({ code }) => JSON.parse(pbn.explain(code)),

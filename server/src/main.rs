@@ -13,7 +13,7 @@ use std::process::ExitCode;
     long_about = "Checker and tooling for PBN (Portable Bridge Notation 2.1) files.\n\n\
                   Every diagnostic has a stable code (PBN0001…) that names the rule and \
                   the spec section; `pbn explain CODE` prints the long text.",
-    after_help = "Examples:\n  pbn check examples/schiphol.pbn\n  pbn dump examples/schiphol.pbn\n  pbn fmt --check games/\n  pbn check --output-format json games/\n  pbn explain PBN0003\n  pbn show examples/schiphol.pbn --board 1\n  pbn html examples/schiphol.pbn -o records.html\n  pbn convert deals.rbn -o deals.pbn"
+    after_help = "Examples:\n  pbn check examples/schiphol.pbn\n  pbn dump examples/schiphol.pbn\n  pbn fmt --check games/\n  pbn check --output-format json games/\n  pbn explain PBN0003\n  pbn show examples/schiphol.pbn --board 1\n  pbn html examples/schiphol.pbn -o records.html\n  pbn convert deals.rbn -o deals.pbn\n  pbn score results.pbn"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,6 +32,7 @@ enum Command {
     Show(cli::show::ShowArgs),
     Html(cli::html::HtmlArgs),
     Convert(cli::convert::ConvertArgs),
+    Score(cli::score::ScoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,5 +49,6 @@ fn main() -> ExitCode {
         Command::Show(args) => cli::show::run(args),
         Command::Html(args) => cli::html::run(args),
         Command::Convert(args) => cli::convert::run(args),
+        Command::Score(args) => cli::score::run(args),
     }
 }

@@ -543,6 +543,7 @@ const HELP_EXAMPLES: &[(&str, i32)] = &[
     ("pbn show examples/schiphol.pbn --board 1", 0),
     ("pbn html examples/schiphol.pbn -o records.html", 0),
     ("pbn convert deals.rbn -o deals.pbn", 0),
+    ("pbn score results.pbn", 0),
     ("pbn check game.pbn", 0),
     ("pbn check --output-format json tournaments/", 0),
     (
@@ -597,7 +598,15 @@ const HELP_EXAMPLES: &[(&str, i32)] = &[
     ("pbn convert game.pbn -o post.txt", 0),
     ("pbn convert game.pbn --to forum", 0),
     ("cat deals.rbn | pbn convert - --from rbn --to pbn -o -", 0),
+    ("pbn score --write results.pbn", 0),
+    ("pbn score --diff results.pbn", 0),
+    ("pbn score - < results.pbn", 0),
 ];
+
+/// A results file whose figures are right (`pbn score` examples).
+const RESULTS: &str = "[Event \"Pairs\"]\n[Board \"1\"]\n[Vulnerable \"None\"]\n\
+[Scoring \"MP;MP1\"]\n[ScoreTable \"PairId_NS;PairId_EW;Score_NS\\4R;MP_NS;MP_EW\"]\n\
+1 4  420 4 0\n2 5  170 2 2\n3 6  -50 0 4\n";
 
 /// The `Commands:` of a help text.
 fn help_commands(help: &str) -> Vec<String> {
@@ -696,6 +705,7 @@ fn every_help_example_exits_as_its_help_says() {
         ("games/game.pbn", &game),
         ("tournaments/day1.pbn", &games),
         ("archive/old.pbn", &games),
+        ("results.pbn", &RESULTS.to_string()),
     ] {
         let path = dir.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -148,3 +148,38 @@ fn corpus_score_tables_agree_with_the_arithmetic() {
     assert!(!out.is_empty(), "no corpus file states Butler scores");
     insta::assert_snapshot!("agreement", out);
 }
+
+/// `pbn score`'s report (`pbn_core::render::score`) on every corpus file
+/// with a ScoreTable: how many of the figures each states agree with the
+/// computation, and every one that does not, with what the file says and
+/// what the computation gives.
+#[test]
+fn corpus_score_reports() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut out = String::new();
+    for (name, source) in corpus_sources(&dir) {
+        let text = &source.text;
+        let doc = lower(&parse(text), text);
+        let r = pbn_core::render::score::report(&doc);
+        if r.boards == 0 {
+            continue;
+        }
+        writeln!(
+            out,
+            "{name}: {} boards, {} of {} stated figures agree",
+            r.boards,
+            r.compared - r.differences,
+            r.compared
+        )
+        .unwrap();
+        for line in r
+            .text
+            .lines()
+            .filter(|l| l.contains("(file ") || l.contains(", computed "))
+        {
+            writeln!(out, "  {}", line.trim()).unwrap();
+        }
+    }
+    assert!(!out.is_empty(), "no corpus file has a ScoreTable");
+    insta::assert_snapshot!("reports", out);
+}

@@ -265,7 +265,7 @@ fn web_page_in_headless_chromium() {
         "{h}"
     );
 
-    // Download as: `pbn convert`'s output, and `pbn dump`'s.
+    // Download as: `pbn convert`'s output, `pbn dump`'s and `pbn score`'s.
     let original = std::fs::read(&records).unwrap();
     for to in ["rbn", "lin", "forum"] {
         let (_, cli, err) = run_pbn_stdin_bytes(
@@ -281,6 +281,11 @@ fn web_page_in_headless_chromium() {
     assert!(
         saved("converted.dump") == cli,
         "the dump differs from pbn dump"
+    );
+    let (_, cli, _) = run_pbn_stdin_bytes(&["score", "-"], Some(&original));
+    assert!(
+        saved("converted.score") == cli,
+        "the score report differs from pbn score"
     );
 
     // Pasted text is checked.

@@ -210,9 +210,9 @@ try {
       dd: await page.evaluate(() => window.pbnPage.doc.dd.map((d) => d && d.tricks)),
       progress: await page.textContent("#dd-progress"),
     };
-    // Download as RBN, LIN, forum text and the dump.
+    // Download as RBN, LIN, forum text, the dump and the score report.
     await page.click("#tab-editor");
-    for (const to of ["rbn", "lin", "forum", "dump"]) {
+    for (const to of ["rbn", "lin", "forum", "dump", "score"]) {
       await page.selectOption("#convert-to", to);
       const [download] = await Promise.all([page.waitForEvent("download"), page.click("#convert")]);
       await download.saveAs(path.join(spec.out, `converted.${to}`));

@@ -148,6 +148,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 },
                 json: args.output_format == Format::Json,
                 quiet: args.quiet,
+                only: None,
             },
         );
     }

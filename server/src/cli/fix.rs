@@ -6,8 +6,9 @@ use super::files::Input;
 use super::render::Style;
 use super::report::{print_human, FileReport};
 use super::write;
-use pbn_core::checker::fix::{fix_source, Fixed};
+use pbn_core::checker::fix::{fix_source_of, Fixed};
 use pbn_core::checker::CheckOptions;
+use pbn_core::codes::CodeInfo;
 use pbn_core::diagnostic::Severity;
 use pbn_core::text::{decode, encode};
 use std::process::ExitCode;
@@ -23,6 +24,16 @@ pub struct Mode {
     pub json: bool,
     /// No summary (`--quiet`).
     pub quiet: bool,
+    /// Only these codes' fixes, and only they are reported after (`pbn
+    /// score --write`); every code when `None`.
+    pub only: Option<&'static [&'static CodeInfo]>,
+}
+
+impl Mode {
+    fn wants(&self, code: &CodeInfo) -> bool {
+        self.only
+            .is_none_or(|only| only.iter().any(|c| std::ptr::eq(*c, code)))
+    }
 }
 
 /// `3 fixes (PBN0520 ×2, PBN0302)`.
@@ -73,7 +84,7 @@ pub fn run(
         };
         let source = decode(&bytes);
         let mut fixed = match std::panic::catch_unwind(|| {
-            fix_source(&source, opts, mode.unsafe_fixes)
+            fix_source_of(&source, opts, mode.unsafe_fixes, |c| mode.wants(c))
         }) {
             Ok(f) => f,
             Err(_) => {
@@ -132,6 +143,7 @@ pub fn run(
             super::out::stdout(&bytes);
         }
         policy.apply(&mut fixed.remaining.diagnostics);
+        fixed.remaining.diagnostics.retain(|d| mode.wants(d.code));
         for d in &fixed.remaining.diagnostics {
             match d.severity {
                 Severity::Error => errors += 1,

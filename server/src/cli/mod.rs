@@ -41,5 +41,6 @@ pub mod out;
 pub mod progress;
 pub mod render;
 pub mod report;
+pub mod score;
 pub mod show;
 pub mod write;

@@ -218,6 +218,13 @@ pub fn dump(text: &str, encoding: &str) -> String {
     out
 }
 
+/// `pbn score`: each board's figures recomputed, the pairs' totals.
+#[wasm_bindgen]
+pub fn score(text: &str) -> String {
+    let doc = pbn_core::model::lower(&pbn_core::syntax::parse_pieces(text), text);
+    pbn_core::render::score::report(&doc).text
+}
+
 /// `pbn html`: the hand records of `text` as one HTML page (without
 /// double-dummy analysis: [`DdSession`] adds it game by game).
 #[wasm_bindgen]

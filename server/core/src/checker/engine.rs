@@ -28,6 +28,7 @@ use crate::checker::{CheckOptions, CheckResult};
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::{Env, Resolution, TagSummary};
 use crate::model::lower::lower_game;
+use crate::model::score_table::ScoreMark;
 use crate::rules;
 use crate::rules::deal_id::DealIdMark;
 use crate::syntax::{self, Forest, GameChunk};
@@ -313,6 +314,7 @@ fn check_pieces(
     };
     let mut loose = rules::text::file_level(source);
     loose.extend(conflicts);
+    loose.extend(score_totals(text, &slots, &next.entries));
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
     let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
@@ -583,6 +585,16 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
         text,
         marks.iter().map(|(i, m)| (*i, m)),
     ));
+    let scores: Vec<(usize, ScoreMark)> = (0..n)
+        .filter_map(|i| {
+            let m = game_diags(i).score.as_deref()?.clone();
+            Some((i, m.shifted(spans[i].start as isize)))
+        })
+        .collect();
+    out.extend(rules::tables::score_totals(
+        text,
+        scores.iter().map(|(i, m)| (*i, m)),
+    ));
     // Between the games: the text of the gaps, and comments outside games.
     out.extend(between);
     if r.separators() {
@@ -658,10 +670,12 @@ fn piece_check(
     let mut games = Vec::with_capacity(if kept { got.len() } else { 0 });
     let mut diags = Vec::with_capacity(got.iter().map(|d| d.diags.len()).sum());
     let mut deal_ids = Vec::new();
+    let mut scores = Vec::new();
     let mut dropped = rules::text::CapCounts::default();
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
         deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
+        scores.extend(d.score.as_ref().map(|m| (local, (**m).clone().shifted(by))));
         rules::text::add_counts(&mut dropped, &d.dropped());
         let place = |x: Diagnostic| {
             let mut x = x.shifted(by);
@@ -703,6 +717,7 @@ fn piece_check(
         diags: Arc::new(diags),
         caps,
         deal_ids,
+        scores,
     }
 }
 
@@ -783,4 +798,25 @@ fn whole_games(
         base.insert(*key, diags);
     }
     Arc::new(base)
+}
+
+/// The TotalScoreTable rule across games (§5.10,
+/// [`rules::tables::score_totals`]) on the pieces' marks: nothing to do
+/// unless a piece holds a TotalScoreTable.
+fn score_totals(text: &str, slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagnostic> {
+    let has_totals = |e: &Arc<Entry>| e.check.scores.iter().any(|(_, m)| !m.totals.is_empty());
+    if !entries.iter().any(has_totals) {
+        return Vec::new();
+    }
+    let marks: Vec<(usize, ScoreMark)> = slots
+        .iter()
+        .zip(entries)
+        .flat_map(|(s, e)| {
+            e.check
+                .scores
+                .iter()
+                .map(move |(k, m)| (s.games.start + k, m.clone().shifted(s.start as isize)))
+        })
+        .collect();
+    rules::tables::score_totals(text, marks.iter().map(|(g, m)| (*g, m)))
 }

@@ -69,6 +69,17 @@ type Applied = Vec<(&'static CodeInfo, usize)>;
 /// check of `source`, checks again and repeats until no fix applies, at
 /// most [`MAX_PASSES`] times.
 pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) -> Fixed {
+    fix_source_of(source, opts, unsafe_fixes, |_| true)
+}
+
+/// [`fix_source`] with the fixes of the codes `wanted` takes only (`pbn
+/// score --write`: the scoring arithmetic's).
+pub fn fix_source_of(
+    source: &SourceText,
+    opts: &CheckOptions,
+    unsafe_fixes: bool,
+    wanted: impl Fn(&CodeInfo) -> bool,
+) -> Fixed {
     // Each fix of each diagnostic, counted and applied one by one; what is
     // left is grouped as the options say.
     let group = !opts.ungrouped;
@@ -86,7 +97,10 @@ pub fn fix_source(source: &SourceText, opts: &CheckOptions, unsafe_fixes: bool) 
     let mut undo: Option<(Option<SourceText>, Applied, CheckResult)> = None;
     loop {
         let src = current.as_ref().unwrap_or(source);
-        let res = check_text(src, opts);
+        let mut res = check_text(src, opts);
+        for d in res.diagnostics.iter_mut().filter(|d| !wanted(d.code)) {
+            d.fix = None;
+        }
         if *games.get_or_insert(res.games) != res.games {
             if let Some((before, mut before_applied, before_res)) = undo.take() {
                 before_applied.sort_by_key(|(c, _)| c.code);

@@ -6,6 +6,7 @@ use crate::checker::CheckOptions;
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::Resolution;
 use crate::model::lower::lower_game;
+use crate::model::score_table::ScoreMark;
 use crate::model::Game;
 use crate::rules;
 use crate::rules::deal_id::DealIdMark;
@@ -48,6 +49,8 @@ pub(super) struct GameCheck {
     dropped: Option<Box<rules::text::CapCounts>>,
     /// Its DealId and deal (§4.1.2: [`rules::deal_id`]).
     pub(super) deal_id: Option<Box<DealIdMark>>,
+    /// What it gives the TotalScoreTable totals (§5.10: [`ScoreMark`]).
+    pub(super) score: Option<Box<ScoreMark>>,
 }
 
 /// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
@@ -67,6 +70,7 @@ pub(super) fn check_one(
     }
     let start = span.start as isize;
     let deal_id = DealIdMark::of(&game).map(|m| Box::new(m.shifted(-start)));
+    let score = ScoreMark::of(&game).map(|m| Box::new(m.shifted(-start)));
     let diags: Vec<Diagnostic> = game_diagnostics(
         source,
         chunk,
@@ -82,6 +86,7 @@ pub(super) fn check_one(
         diags,
         dropped: Default::default(),
         deal_id,
+        score,
     };
     check.thin(&mut Default::default());
     check

@@ -8,6 +8,7 @@ use super::piece::PieceInfo;
 use crate::checker::CheckResult;
 use crate::diagnostic::Diagnostic;
 use crate::model::inherit::TagSummary;
+use crate::model::score_table::ScoreMark;
 use crate::rules;
 use crate::rules::deal_id::DealIdMark;
 use rustc_hash::FxHashMap as HashMap;
@@ -90,6 +91,8 @@ pub(super) struct PieceCheck {
     /// game, ranges relative to the piece's start. The rule across games
     /// reads these, not the games.
     pub(super) deal_ids: Vec<(usize, DealIdMark)>,
+    /// Its games' [`ScoreMark`]s (§5.10), placed as `deal_ids`.
+    pub(super) scores: Vec<(usize, ScoreMark)>,
 }
 
 /// The diagnostics of a check in document order, in segments: one per

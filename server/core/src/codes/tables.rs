@@ -52,14 +52,60 @@ codes! {
          artificial score with `^` (§5.2). As for the Score tag (PBN0907), only a warning.",
         bad: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 450\n",
         good: "[Vulnerable \"None\"]\n[ScoreTable \"Contract;Declarer;Result;Score_NS\"]\n4S N 10 420\n";
-    SCORE_TABLE_BUTLER = "PBN0808", "score-table-butler", Warning, Table, "§3.4.12",
-        "ScoreTable Butler datum or IMPs differ from the board's scores",
-        "With Butler scoring (§3.4.12: `Butler`, or `Butler-2` leaving out the highest and \
-         the lowest score; the datum the `Mean` of the scores, or their `Median`) each \
-         row's NS score is IMPed against the board's datum, rounded to the nearest 10, by \
-         the IMP scale of 1962. A ButlerDatum, IMP_NS or IMP_EW that differs was not \
-         recomputed after a score changed, or the score is the wrong one; the fix \
-         (unsafe: it changes what the file states) writes the computed value.",
+    SCORE_TABLE_IMPS = "PBN0808", "score-table-imps", Warning, Table, "§3.4.12",
+        "ScoreTable IMPs or Butler datum differ from the board's scores",
+        "When the Scoring tag says how IMPs are computed (§3.4.12), each ScoreTable row's \
+         IMP_NS and IMP_EW, and the ButlerDatum, follow from the rows' NS scores: `Butler` \
+         IMPs each score against the board's datum (the `Mean` of the scores, or their \
+         `Median`, rounded to the nearest 10; `Butler-2` leaves out the highest and the \
+         lowest), `Cross` against every other score and sums (`Cross1` divides by the \
+         number of scores, `Cross2` by the number of comparisons), and plain `IMP` on a \
+         board played at two tables compares the two. The scale is that of 1962, or \
+         `IMP_1948`'s (the scale of `IMP_1961` is not known, so its IMPs are not \
+         checked). A figure that differs was not recomputed after a score changed, or the \
+         score is the wrong one; the fix (unsafe: it changes what the file states) writes \
+         the computed value, and `pbn score --write` writes them all.",
         bad: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 5 190\n-50 -6 190\n",
         good: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 6 190\n-50 -6 190\n";
+    SCORE_TABLE_MATCHPOINTS = "PBN0809", "score-table-matchpoints", Warning, Table, "§3.4.12",
+        "ScoreTable matchpoints or percentages differ from the board's scores",
+        "With matchpoint scoring (§3.4.12: `MP`, `MatchPoints`, `BAM`), each ScoreTable \
+         row's MP_NS counts the other tables' NS scores it beat and tied: 2 and 1 by `MP1` \
+         (§4.2.3's ScoreMP), 1 and ½ by `MP2` (and BAM); MP_EW is the top minus MP_NS, \
+         Percentage_NS the MP_NS as a percentage of the top and Percentage_EW 100 minus \
+         it. Without `MP1` or `MP2` the scale is the one the stated figures fit. A row \
+         with a `Multiplicity` stands for that many tables; when some rows have no score \
+         (adjusted, `-`, `?`), the others' matchpoints are factored up to the full top \
+         (Neuberg). A figure is compared to the decimals it is written with. The fix \
+         (unsafe) writes the computed value.",
+        bad: "[Scoring \"MP;MP2\"]\n[ScoreTable \"Score_NS;MP_NS;MP_EW\"]\n420 1 1\n170 1 1\n-50 0 2\n",
+        good: "[Scoring \"MP;MP2\"]\n[ScoreTable \"Score_NS;MP_NS;MP_EW\"]\n420 2 0\n170 1 1\n-50 0 2\n";
+    SCORE_TAG_FIGURES = "PBN0810", "score-tag-figures", Warning, Table, "§4.2.3",
+        "ScoreMP, ScoreIMP or ScorePercentage differ from the game's ScoreTable row",
+        "A game's ScoreMP, ScoreIMP and ScorePercentage (§4.2.2–§4.2.4) are the figures of \
+         its own score (its Score tag, else the score of its Contract, Declarer and \
+         Result) among the board's results in its ScoreTable, computed as the Scoring tag \
+         says (see PBN0808 and PBN0809). A value that differs was not recomputed; the fix \
+         (unsafe) writes the computed one.",
+        bad: "[Scoring \"MP;MP1\"]\n[Score \"NS 420\"]\n[ScoreMP \"NS 2\"]\n[ScoreTable \"Score_NS\"]\n420\n170\n-50\n",
+        good: "[Scoring \"MP;MP1\"]\n[Score \"NS 420\"]\n[ScoreMP \"NS 4\"]\n[ScoreTable \"Score_NS\"]\n420\n170\n-50\n";
+    TOTAL_SCORE_TABLE = "PBN0811", "total-score-table", Warning, Table, "§5.10",
+        "TotalScoreTable total differs from the pair's boards in the file",
+        "A TotalScoreTable's TotalIMP (or TotalScoreIMP), MeanIMP, TotalMP, MeanMP, \
+         TotalPercentage and MeanPercentage (§5.10) are the pair's figures summed (or \
+         averaged) over its boards: each board's figures computed from its ScoreTable as \
+         the Scoring tag says (PBN0808, PBN0809), for the pair's rows by PairId_NS and \
+         PairId_EW (a pair numbered in both directions is one pair, unless a row has the \
+         same PairId on both sides). Checked only where the file holds all of the pair's \
+         boards (its NrBoards, when given); `pbn score` says which totals it cannot \
+         check. The fix (unsafe) writes the computed total.",
+        bad: "[Board \"1\"]\n[Scoring \"IMP\"]\n[ScoreTable \"PairId_NS;PairId_EW;Score_NS\"]\n1 2 620\n3 4 -100\n[TotalScoreTable \"PairId;TotalIMP\"]\n1 10\n2 -12\n",
+        good: "[Board \"1\"]\n[Scoring \"IMP\"]\n[ScoreTable \"PairId_NS;PairId_EW;Score_NS\"]\n1 2 620\n3 4 -100\n[TotalScoreTable \"PairId;TotalIMP\"]\n1 12\n2 -12\n";
 }
+
+/// The codes of the scoring arithmetic: what `pbn score --write` fixes.
+pub static FIGURE_CODES: [&super::CodeInfo; 3] = [
+    &SCORE_TABLE_IMPS,
+    &SCORE_TABLE_MATCHPOINTS,
+    &SCORE_TAG_FIGURES,
+];

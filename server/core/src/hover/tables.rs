@@ -3,6 +3,7 @@
 use super::words::side_score;
 use super::HoverInput;
 use crate::bridge;
+use crate::model::score_table::{Kind, ScoreTable};
 use crate::model::typed::typed;
 use crate::model::values::{self, ContractValue};
 use crate::model::Game;
@@ -77,6 +78,9 @@ pub(super) fn table_cell_hover(
         md.push_str("\n\n");
         md.push_str(&meaning);
     }
+    if tag.name == "ScoreTable" {
+        md.push_str(&row_figures(game, row));
+    }
     Some((md, e.range.clone()))
 }
 
@@ -123,4 +127,23 @@ fn row_meaning(
         side_score(score),
         bridge::vulnerability_name(vul)
     ))
+}
+
+/// How a ScoreTable row's matchpoints and IMPs follow from the board's
+/// scores by the game's Scoring ([`ScoreTable::explain`]): which scores it
+/// beat and tied, the datum, the comparisons.
+fn row_figures(game: &Game, row: usize) -> String {
+    let Some(t) = ScoreTable::of(game) else {
+        return String::new();
+    };
+    let mut md = String::new();
+    for (what, kind) in [("Matchpoints", Kind::Matchpoints), ("IMPs", Kind::Imps)] {
+        if t.computed(row, kind, false).is_none() {
+            continue;
+        }
+        if let Some(how) = t.explain(row, kind) {
+            md.push_str(&format!("\n\n{what} (`{}`): {how}", t.scoring));
+        }
+    }
+    md
 }

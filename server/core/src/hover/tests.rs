@@ -258,3 +258,25 @@ E NT  4
     ];
     insta::assert_snapshot!("values_a_player_reads", all.join("\n\n----\n\n"));
 }
+
+/// A ScoreTable row: how its matchpoints (MP1, the scores it beat and
+/// tied) and its Butler IMPs (the datum, the difference) were computed.
+#[test]
+fn a_score_table_row_says_how_it_was_scored() {
+    let text = r#"[Event "Pairs"]
+[Scoring "MP;MP1"]
+[ScoreTable "Score_NS\4R;MP_NS\1R"]
+ 420 4
+ 170 1
+ 170 1
+
+[Event "Butler"]
+[Scoring "IMP;Butler"]
+[ScoreTable "Score_NS\4R;IMP_NS\3R;ButlerDatum\4R"]
+ 420  6 190
+ -50 -6 190
+"#;
+    let s = snap(text);
+    let all = [at(&s, 3, "4", 2), at(&s, 4, "170", 0), at(&s, 11, "6", 0)];
+    insta::assert_snapshot!("score_table_rows", all.join("\n\n----\n\n"));
+}

@@ -12,6 +12,7 @@
 pub mod dump;
 pub mod inherit;
 pub mod lower;
+pub mod score_table;
 mod small_str;
 pub mod typed;
 pub mod values;

@@ -18,6 +18,7 @@
 
 pub mod html;
 pub mod markdown;
+pub mod score;
 pub mod text;
 
 use crate::bridge::auction::AuctionToken;

@@ -40,11 +40,7 @@ fn tags(g: &Game) -> Tags {
     let declarer = g
         .value("Declarer")
         .and_then(|v| values::parse_declarer(v).value)
-        .map(|d| match (d.seat, d.swapped) {
-            (None, _) => DeclarerTag::Empty,
-            (Some(s), true) => DeclarerTag::Swapped(s),
-            (Some(s), false) => DeclarerTag::Seat(s),
-        });
+        .map(values::Declarer::tag);
     let parsed = g
         .value("Contract")
         .and_then(|v| values::parse_contract(v).value);
@@ -583,7 +579,12 @@ fn score(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         return;
     };
     let vul = t.vulnerable.unwrap_or(bridge::Vulnerability::NONE);
-    let ns = bridge::duplicate_score(contract, declarer, tricks, vul) as i64;
+    let ns = bridge::duplicate_score(contract, declarer, tricks, vul);
+    let ns = i64::from(if super::tables::uses_old_mp(g) {
+        bridge::scoring::old_mp_score(ns, contract, declarer, tricks, vul)
+    } else {
+        ns
+    });
     let claimed = match score {
         SideScores::Declarer(n) => {
             if ns_side {

@@ -7,7 +7,7 @@ pub mod deal_id;
 pub(crate) mod export;
 pub mod fixes;
 mod notes;
-mod tables;
+pub(crate) mod tables;
 pub mod tags;
 pub(crate) mod text;
 mod values;
@@ -15,6 +15,7 @@ mod values;
 pub use text::write_encoding;
 
 use crate::diagnostic::Diagnostic;
+use crate::model::score_table::ScoreMark;
 use crate::model::{Document, Game};
 use crate::syntax::Trees;
 use crate::text::SourceText;
@@ -144,6 +145,15 @@ pub fn check_document<T: Trees + ?Sized>(
         .filter_map(|g| Some((g.index, deal_id::DealIdMark::of(g)?)))
         .collect();
     out.extend(deal_id::conflicts(text, marks.iter().map(|(g, m)| (*g, m))));
+    let scores: Vec<(usize, ScoreMark)> = doc
+        .games
+        .iter()
+        .filter_map(|g| Some((g.index, ScoreMark::of(g)?)))
+        .collect();
+    out.extend(tables::score_totals(
+        text,
+        scores.iter().map(|(g, m)| (*g, m)),
+    ));
     out
 }
 

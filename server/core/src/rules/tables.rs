@@ -3,9 +3,9 @@
 
 use super::GameCtx;
 use crate::bridge;
-use crate::bridge::scoring::{butler_datum, imps, Datum};
 use crate::codes::tables as c;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::model::score_table::{write_like, Kind, ScoreMark, ScoreTable, Verdict};
 use crate::model::values::{
     self, parse_columns, parse_decimal, parse_int, Column, ContractValue, Order,
 };
@@ -64,7 +64,7 @@ pub fn check(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
             }
             if tag.name == "ScoreTable" {
                 row_scores(ctx, &cols, &rows, out);
-                butler_imps(ctx, &cols, &rows, out);
+                figures(ctx, out);
             }
         }
         let columns = value.text.split(';').count().max(1);
@@ -287,95 +287,96 @@ fn score_ranges(
     }
 }
 
-/// §3.4.12: with Butler scoring named in the Scoring tag, a ScoreTable's
-/// ButlerDatum, IMP_NS and IMP_EW are the IMPs of each row's NS score
-/// (Score_NS, else minus Score_EW) against the datum of all of them
-/// ([`crate::bridge::scoring`]). Only where every row has a score, and the
-/// IMP scale is the current one (not `IMP_1948`, `IMP_1961`). The fix is
-/// unsafe: it changes what the file states (a safe fix never does), and
-/// the score may be the wrong cell.
-fn butler_imps(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut Vec<Diagnostic>) {
-    let Some(scoring) = ctx.game.value("Scoring") else {
-        return;
-    };
-    let has = |f: &str| scoring.split(';').any(|x| x.trim().eq_ignore_ascii_case(f));
-    let without_extremes = has("Butler-2");
-    if !(has("Butler") || without_extremes) || has("IMP_1948") || has("IMP_1961") {
-        return;
-    }
-    let how = if has("Median") {
-        Datum::Median
-    } else {
-        Datum::Mean
-    };
-    let col = |name: &str| cols.iter().position(|c| c.name == name);
-    let (sns, sew) = (col("Score_NS"), col("Score_EW"));
-    let cells = [
-        (col("ButlerDatum"), "ButlerDatum", 0),
-        (col("IMP_NS"), "IMP_NS", 1),
-        (col("IMP_EW"), "IMP_EW", -1),
-    ];
-    if cells.iter().all(|(k, _, _)| k.is_none()) {
-        return;
-    }
-    // Scores far beyond any bridge score are left alone.
-    let score = |r: &[Element]| {
-        sns.and_then(|k| parse_int(&r[k].text))
-            .or_else(|| sew.and_then(|k| parse_int(&r[k].text)).map(|n| -n))
-            .filter(|n| n.abs() <= 100_000)
-            .map(|n| n as i32)
-    };
-    let Some(scores) = rows.iter().map(|r| score(r)).collect::<Option<Vec<i32>>>() else {
-        return;
-    };
-    let Some(datum) = butler_datum(&scores, without_extremes, how) else {
+/// §3.4.12, §5.9: each MP, Percentage, IMP and ButlerDatum figure of a
+/// ScoreTable row against what the board's scores give by the game's
+/// Scoring ([`ScoreTable::figures`]): matchpoints and percentages when it
+/// scores matchpoints (PBN0809), IMPs and the datum when it names Butler,
+/// Cross or (two tables) plain IMPs (PBN0808). Then the game's own
+/// ScoreMP, ScoreIMP and ScorePercentage against its row (PBN0810). The
+/// fixes are unsafe: they change what the file states (a safe fix never
+/// does), and the score may be the wrong cell.
+fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(t) = ScoreTable::of(ctx.game) else {
         return;
     };
     let mut reported = 0;
-    for (r, &s) in rows.iter().zip(&scores) {
-        let n = imps(s - datum);
-        for (k, what, sign) in cells {
-            let Some(cell) = k.map(|k| &r[k]) else {
-                continue;
-            };
-            let want = if sign == 0 { datum } else { sign * n };
-            let Some(stated) = parse_int(&cell.text) else {
-                continue;
-            };
-            if stated == i64::from(want) || reported >= 20 {
-                continue;
-            }
-            reported += 1;
-            let quoted = ctx.text[cell.range.clone()].starts_with('"');
-            let new = if quoted {
-                format!("\"{want}\"")
-            } else {
-                want.to_string()
-            };
-            ctx.push(
-                out,
-                Diagnostic::new(
-                    &c::SCORE_TABLE_BUTLER,
-                    cell.range.clone(),
-                    format!(
-                        "{what} is {stated}, but Butler scoring (`{scoring}`) of the board's {} \
-                         scores gives {want}{} (§3.4.12)",
-                        scores.len(),
-                        if sign == 0 {
-                            String::new()
-                        } else {
-                            format!(" against the datum {datum}")
-                        }
-                    ),
-                )
-                .with_fix(Some(Fix::replace(
-                    format!("Write {want}"),
-                    cell.range.clone(),
-                    new,
-                    Applicability::Unsafe,
-                ))),
-            );
+    for f in t.figures() {
+        if f.agrees() || reported >= 20 {
+            continue;
         }
+        reported += 1;
+        let code = match f.kind {
+            Kind::Matchpoints | Kind::Percentage => &c::SCORE_TABLE_MATCHPOINTS,
+            Kind::Imps | Kind::Datum => &c::SCORE_TABLE_IMPS,
+        };
+        let want = f.written();
+        let mut how = t.explain(f.row, f.kind).unwrap_or_default();
+        if f.ew {
+            how.push_str(match f.kind {
+                Kind::Matchpoints => "; EW's is the top minus NS's",
+                Kind::Percentage => "; EW's is 100 minus NS's",
+                _ => "; EW's is minus NS's",
+            });
+        }
+        ctx.push(
+            out,
+            Diagnostic::new(
+                code,
+                f.cell.range.clone(),
+                format!(
+                    "{} is {}, but the board's scores give {want} by `{}`: {how} (§3.4.12, §5.9)",
+                    f.column, f.cell.text, t.scoring
+                ),
+            )
+            .with_fix(Some(cell_fix(ctx, f.cell, &want))),
+        );
+    }
+    score_tags(ctx, &t, out);
+}
+
+/// A fix writing `want` over a table cell, quoted if it was.
+fn cell_fix(ctx: &GameCtx<'_>, cell: &Element, want: &str) -> Fix {
+    let quoted = ctx.text[cell.range.clone()].starts_with('"');
+    let new = if quoted {
+        format!("\"{want}\"")
+    } else {
+        want.to_string()
+    };
+    Fix::replace(
+        format!("Write {want}"),
+        cell.range.clone(),
+        new,
+        Applicability::Unsafe,
+    )
+}
+
+/// §4.2.2–§4.2.4: the game's ScoreMP, ScoreIMP and ScorePercentage are the
+/// figures of its own score in its ScoreTable ([`ScoreTable::tag_figures`]).
+fn score_tags(ctx: &GameCtx<'_>, t: &ScoreTable<'_>, out: &mut Vec<Diagnostic>) {
+    for f in t.tag_figures(ctx.game) {
+        if f.wrong.is_empty() {
+            continue;
+        }
+        ctx.push(
+            out,
+            Diagnostic::new(
+                &c::SCORE_TAG_FIGURES,
+                f.range.clone(),
+                format!(
+                    "{}: {} by the game's ScoreTable and `{}`: {} (§4.2.2–§4.2.4)",
+                    f.tag,
+                    f.wrong.join(", "),
+                    t.scoring,
+                    t.explain(f.row, f.kind).unwrap_or_default()
+                ),
+            )
+            .with_fix(Some(Fix::replace(
+                format!("Write \"{}\"", f.computed),
+                f.range.clone(),
+                f.computed.clone(),
+                Applicability::Unsafe,
+            ))),
+        );
     }
 }
 
@@ -397,6 +398,7 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
         .value("Vulnerable")
         .and_then(|v| values::parse_vulnerable(v).value)
         .map_or(bridge::Vulnerability::NONE, |v| v.vulnerability);
+    let old_mp = uses_old_mp(ctx.game);
     let mut reported = 0;
     for r in rows {
         let Some(ContractValue::Contract(contract)) =
@@ -417,7 +419,12 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
         if tricks > 13 {
             continue;
         }
-        let ns = i64::from(bridge::duplicate_score(contract, declarer, tricks, vul));
+        let ns = bridge::duplicate_score(contract, declarer, tricks, vul);
+        let ns = i64::from(if old_mp {
+            bridge::scoring::old_mp_score(ns, contract, declarer, tricks, vul)
+        } else {
+            ns
+        });
         // The claimed NS score: Score_NS, else minus Score_EW.
         let claim = |k: Option<usize>, sign: i64| {
             k.and_then(|k| parse_int(&r[k].text).map(|n| (sign * n, &r[k])))
@@ -443,4 +450,58 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
             ),
         );
     }
+}
+
+/// The game's Scoring has `OldMP` (§3.4.12): its undertricks scored as
+/// before 1987 ([`bridge::scoring::old_mp_score`]).
+pub(super) fn uses_old_mp(g: &crate::model::Game) -> bool {
+    g.value("Scoring")
+        .and_then(|v| values::parse_scoring(v).value)
+        .is_some_and(|s| s.has("OldMP"))
+}
+
+/// §5.10: each TotalScoreTable figure against the pair's boards in the
+/// file ([`crate::model::score_table::totals`] of every game's
+/// [`ScoreMark`], `(game index, mark)` in game order, ranges in document
+/// offsets). Figures the boards cannot say are not reported (`pbn score`
+/// lists them).
+pub fn score_totals<'m>(
+    text: &str,
+    marks: impl Iterator<Item = (usize, &'m ScoreMark)>,
+) -> Vec<Diagnostic> {
+    let t = crate::model::score_table::totals(marks);
+    let mut out = Vec::new();
+    for c in &t.checks {
+        let Verdict::Differs(v) = c.verdict else {
+            continue;
+        };
+        let cell = c.cell;
+        let want = write_like(&cell.text, v);
+        let quoted = text
+            .get(cell.range.clone())
+            .is_some_and(|s| s.starts_with('"'));
+        let new = if quoted {
+            format!("\"{want}\"")
+        } else {
+            want.clone()
+        };
+        out.push(
+            Diagnostic::new(
+                &c::TOTAL_SCORE_TABLE,
+                cell.range.clone(),
+                format!(
+                    "{} of pair {} is {}, but its boards in the file give {want} (§5.10)",
+                    cell.column, cell.id, cell.text
+                ),
+            )
+            .with_fix(Some(Fix::replace(
+                format!("Write {want}"),
+                cell.range.clone(),
+                new,
+                Applicability::Unsafe,
+            )))
+            .with_game(Some(c.game)),
+        );
+    }
+    out
 }

@@ -120,6 +120,18 @@ pub struct Declarer {
 }
 
 impl Declarer {
+    /// The value as the bridge logic reads a Declarer tag.
+    pub fn tag(self) -> crate::bridge::DeclarerTag {
+        use crate::bridge::DeclarerTag;
+        match (self.seat, self.swapped) {
+            (None, _) => DeclarerTag::Empty,
+            (Some(s), true) => DeclarerTag::Swapped(s),
+            (Some(s), false) => DeclarerTag::Seat(s),
+        }
+    }
+}
+
+impl Declarer {
     /// `""`: all players passed.
     pub fn is_all_pass(&self) -> bool {
         self.seat.is_none()
