@@ -91,17 +91,10 @@ impl MpScale {
     }
 }
 
-/// The matchpoints of `scores[i]` against the other scores of the board.
+/// The matchpoints of `scores[i]` against the other scores of the board
+/// ([`Board::matchpoints`] of a board of one table per score).
 pub fn matchpoints(scores: &[i32], i: usize, scale: MpScale) -> f64 {
-    let me = scores[i];
-    let (mut lower, mut equal) = (0u32, 0u32);
-    for (j, &s) in scores.iter().enumerate() {
-        if j != i {
-            lower += u32::from(s < me);
-            equal += u32::from(s == me);
-        }
-    }
-    scale.win() * (f64::from(lower) + f64::from(equal) / 2.0)
+    Board::of(scores).matchpoints(i, scale).unwrap_or(0.0)
 }
 
 /// The top of a board of `n` scores: the matchpoints of a score above all
@@ -111,14 +104,9 @@ pub fn top(n: usize, scale: MpScale) -> f64 {
 }
 
 /// The percentage of the top that `scores[i]` earned (50 on a board
-/// played once).
+/// played once; [`Board::percentage`]).
 pub fn percentage(scores: &[i32], i: usize) -> f64 {
-    let t = top(scores.len(), MpScale::Mp2);
-    if t == 0.0 {
-        50.0
-    } else {
-        100.0 * matchpoints(scores, i, MpScale::Mp2) / t
-    }
+    Board::of(scores).percentage(i).unwrap_or(50.0)
 }
 
 /// What a Butler datum is taken from (§3.4.12 `Mean`, `Median`).
@@ -153,14 +141,11 @@ pub fn butler_datum(scores: &[i32], without_extremes: bool, how: Datum) -> Optio
 }
 
 /// The cross-IMPs of `scores[i]` (§3.4.12 `Cross`): the sum of its IMPs
-/// against every other score of the board.
+/// against every other score of the board ([`Board::imps`]).
 pub fn cross_imps(scores: &[i32], i: usize) -> i32 {
-    scores
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| j != i)
-        .map(|(_, &s)| imps(scores[i] - s))
-        .sum()
+    Board::of(scores)
+        .imps(i, ImpMethod::Cross(CrossPer::Nothing), ImpScale::Since1962)
+        .unwrap_or(0.0) as i32
 }
 
 /// How a board's scores are IMPed (§3.4.12).
@@ -296,6 +281,13 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board of one table per score.
+    pub fn of(scores: &[i32]) -> Board {
+        Board {
+            rows: scores.iter().map(|&s| (Some(s), 1)).collect(),
+        }
+    }
+
     /// The tables of the board.
     pub fn tables(&self) -> u32 {
         self.rows.iter().map(|r| r.1).sum()
