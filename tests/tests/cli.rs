@@ -748,3 +748,66 @@ fn every_help_example_exits_as_its_help_says() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pbn score` finds the hand-worked fixtures' wrong figures (exit 1);
+/// `--write` writes the computed ones over them, touching no other line;
+/// then `pbn check` reports none of the scoring codes and `pbn score`
+/// exits 0.
+#[test]
+fn score_write_leaves_the_arithmetic_clean() {
+    let dir = temp_dir("score-write");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check");
+    let mut files = Vec::new();
+    for name in ["scoring_methods.pbn", "score_totals.pbn"] {
+        let to = dir.join(name);
+        std::fs::copy(fixtures.join(name), &to).unwrap();
+        files.push(to.to_string_lossy().into_owned());
+    }
+    let before: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let args = |cmd: &[&'static str]| -> Vec<String> {
+        cmd.iter()
+            .map(|s| s.to_string())
+            .chain(files.iter().cloned())
+            .collect()
+    };
+    let call = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&a, None)
+    };
+    let (code, out, _) = call(args(&["score"]));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("3 (file 4)"), "{out}");
+    assert!(out.contains("pair 2: TotalMP 3, computed 1.5"), "{out}");
+    let (code, _, err) = call(args(&["score", "--write"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("applied"), "{err}");
+    for (f, old) in files.iter().zip(&before) {
+        let new = std::fs::read_to_string(f).unwrap();
+        let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+        assert_eq!(a.len(), b.len(), "{f}: lines added or removed");
+        for (x, y) in a.iter().zip(&b) {
+            if x != y {
+                // Only table rows and the score tags change.
+                assert!(
+                    !x.starts_with('[') || x.starts_with("[Score"),
+                    "{f}: `{x}` became `{y}`"
+                );
+            }
+        }
+    }
+    let (code, out, _) = call(args(&[
+        "check",
+        "--output-format",
+        "concise",
+        "--select",
+        "PBN0808,PBN0809,PBN0810,PBN0811",
+    ]));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("PBN08"), "{out}");
+    let (code, out, _) = call(args(&["score"]));
+    assert_eq!(code, 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

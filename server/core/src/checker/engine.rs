@@ -574,10 +574,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     next.games = whole_games(&keys, &spans, &game_diags, &mut out, &mut dropped);
     let marks: Vec<(usize, DealIdMark)> = (0..n)
         .filter_map(|i| {
-            let m = game_diags(i)
-                .deal_id
-                .as_ref()?
-                .shifted(spans[i].start as isize);
+            let m = game_diags(i).deal_id()?.shifted(spans[i].start as isize);
             Some((i, m))
         })
         .collect();
@@ -587,7 +584,7 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
     ));
     let scores: Vec<(usize, ScoreMark)> = (0..n)
         .filter_map(|i| {
-            let m = game_diags(i).score.as_deref()?.clone();
+            let m = game_diags(i).score()?.clone();
             Some((i, m.shifted(spans[i].start as isize)))
         })
         .collect();
@@ -674,8 +671,8 @@ fn piece_check(
     let mut dropped = rules::text::CapCounts::default();
     for (local, (d, (span, _, _))) in got.into_iter().zip(&info.games).enumerate() {
         let by = (span.start - info.start) as isize;
-        deal_ids.extend(d.deal_id.as_ref().map(|m| (local, m.shifted(by))));
-        scores.extend(d.score.as_ref().map(|m| (local, (**m).clone().shifted(by))));
+        deal_ids.extend(d.deal_id().map(|m| (local, m.shifted(by))));
+        scores.extend(d.score().map(|m| (local, m.clone().shifted(by))));
         rules::text::add_counts(&mut dropped, &d.dropped());
         let place = |x: Diagnostic| {
             let mut x = x.shifted(by);

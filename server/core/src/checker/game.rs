@@ -47,10 +47,27 @@ pub(super) struct GameCheck {
     /// the first [`rules::text::CAP`] of each, whatever the games before
     /// it hold. [`GameCheck::dropped`] reads it.
     dropped: Option<Box<rules::text::CapCounts>>,
+    /// What the rules across games read of it, when anything.
+    pub(super) across: Option<Box<Across>>,
+}
+
+/// What the rules across games read of a game, relative to its span.
+#[derive(Debug, Default)]
+pub(super) struct Across {
     /// Its DealId and deal (§4.1.2: [`rules::deal_id`]).
-    pub(super) deal_id: Option<Box<DealIdMark>>,
+    pub(super) deal_id: Option<DealIdMark>,
     /// What it gives the TotalScoreTable totals (§5.10: [`ScoreMark`]).
-    pub(super) score: Option<Box<ScoreMark>>,
+    pub(super) score: Option<ScoreMark>,
+}
+
+impl GameCheck {
+    pub(super) fn deal_id(&self) -> Option<&DealIdMark> {
+        self.across.as_ref()?.deal_id.as_ref()
+    }
+
+    pub(super) fn score(&self) -> Option<&ScoreMark> {
+        self.across.as_ref()?.score.as_ref()
+    }
 }
 
 /// Game `i` (`chunk`, whose span is `span`) lowered, given its inherited
@@ -69,8 +86,10 @@ pub(super) fn check_one(
         r.clone().apply_to(&mut game);
     }
     let start = span.start as isize;
-    let deal_id = DealIdMark::of(&game).map(|m| Box::new(m.shifted(-start)));
-    let score = ScoreMark::of(&game).map(|m| Box::new(m.shifted(-start)));
+    let deal_id = DealIdMark::of(&game).map(|m| m.shifted(-start));
+    let score = ScoreMark::of(&game).map(|m| m.shifted(-start));
+    let across =
+        (deal_id.is_some() || score.is_some()).then(|| Box::new(Across { deal_id, score }));
     let diags: Vec<Diagnostic> = game_diagnostics(
         source,
         chunk,
@@ -85,8 +104,7 @@ pub(super) fn check_one(
     let mut check = GameCheck {
         diags,
         dropped: Default::default(),
-        deal_id,
-        score,
+        across,
     };
     check.thin(&mut Default::default());
     check
@@ -152,7 +170,7 @@ mod tests {
     /// A check may hold one [`GameCheck`] for every game of a file: a
     /// game without diagnostics, dropped counts or DealId costs its empty
     /// list and two pointers, not the 80 bytes of the counts and the 56 of
-    /// a DealId mark (a file of 770,000 such games held 176 bytes each
+    /// a DealId mark and a score mark (a file of 770,000 such games held 176 bytes each
     /// behind their `Arc`).
     #[test]
     fn a_game_check_is_small() {

@@ -104,8 +104,9 @@ codes! {
 }
 
 /// The codes of the scoring arithmetic: what `pbn score --write` fixes.
-pub static FIGURE_CODES: [&super::CodeInfo; 3] = [
+pub static FIGURE_CODES: [&super::CodeInfo; 4] = [
     &SCORE_TABLE_IMPS,
     &SCORE_TABLE_MATCHPOINTS,
     &SCORE_TAG_FIGURES,
+    &TOTAL_SCORE_TABLE,
 ];

@@ -5,7 +5,7 @@ use super::GameCtx;
 use crate::bridge;
 use crate::codes::tables as c;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::model::score_table::{write_like, Kind, ScoreMark, ScoreTable, Verdict};
+use crate::model::score_table::{write_like, Figure, Kind, ScoreMark, ScoreTable, Verdict};
 use crate::model::values::{
     self, parse_columns, parse_decimal, parse_int, Column, ContractValue, Order,
 };
@@ -299,39 +299,95 @@ fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let Some(t) = ScoreTable::of(ctx.game) else {
         return;
     };
-    let mut reported = 0;
-    for f in t.figures() {
-        if f.agrees() || reported >= 20 {
+    let all = t.figures();
+    for (code, family, what) in [
+        (
+            &c::SCORE_TABLE_MATCHPOINTS,
+            [Kind::Matchpoints, Kind::Percentage],
+            "matchpoint and percentage",
+        ),
+        (
+            &c::SCORE_TABLE_IMPS,
+            [Kind::Imps, Kind::Datum],
+            "IMP and datum",
+        ),
+    ] {
+        let figures: Vec<&Figure<'_>> = all.iter().filter(|f| family.contains(&f.kind)).collect();
+        let wrong: Vec<&Figure<'_>> = figures.iter().copied().filter(|f| !f.agrees()).collect();
+        if wrong.len() >= MOSTLY && 2 * wrong.len() > figures.len() {
+            mostly_differ(ctx, &t, (code, what), &wrong, figures.len(), out);
             continue;
         }
-        reported += 1;
-        let code = match f.kind {
-            Kind::Matchpoints | Kind::Percentage => &c::SCORE_TABLE_MATCHPOINTS,
-            Kind::Imps | Kind::Datum => &c::SCORE_TABLE_IMPS,
-        };
-        let want = f.written();
-        let mut how = t.explain(f.row, f.kind).unwrap_or_default();
-        if f.ew {
-            how.push_str(match f.kind {
-                Kind::Matchpoints => "; EW's is the top minus NS's",
-                Kind::Percentage => "; EW's is 100 minus NS's",
-                _ => "; EW's is minus NS's",
-            });
+        for f in wrong.iter().take(20) {
+            let want = f.written();
+            let mut how = t.explain(f.row, f.kind).unwrap_or_default();
+            if f.ew {
+                how.push_str(match f.kind {
+                    Kind::Matchpoints => "; EW's is the top minus NS's",
+                    Kind::Percentage => "; EW's is 100 minus NS's",
+                    _ => "; EW's is minus NS's",
+                });
+            }
+            ctx.push(
+                out,
+                Diagnostic::new(
+                    code,
+                    f.cell.range.clone(),
+                    format!(
+                        "{} is {}, but the board's scores give {want} by `{}`: {how} (§3.4.12, §5.9)",
+                        f.column, f.cell.text, t.scoring
+                    ),
+                )
+                .with_fix(Some(cell_fix(ctx, f.cell, &want))),
+            );
         }
-        ctx.push(
-            out,
-            Diagnostic::new(
-                code,
-                f.cell.range.clone(),
-                format!(
-                    "{} is {}, but the board's scores give {want} by `{}`: {how} (§3.4.12, §5.9)",
-                    f.column, f.cell.text, t.scoring
-                ),
-            )
-            .with_fix(Some(cell_fix(ctx, f.cell, &want))),
-        );
     }
     score_tags(ctx, &t, out);
+}
+
+/// At least this many figures of a table differ, and more than half of
+/// them: the file computes them some other way (another convention, a
+/// Scoring tag that does not say how), reported once for the table.
+const MOSTLY: usize = 4;
+
+/// One diagnostic for a table whose figures mostly differ, on the first,
+/// with one fix writing every computed figure.
+fn mostly_differ(
+    ctx: &GameCtx<'_>,
+    t: &ScoreTable<'_>,
+    (code, what): (&'static crate::codes::CodeInfo, &str),
+    wrong: &[&Figure<'_>],
+    of: usize,
+    out: &mut Vec<Diagnostic>,
+) {
+    let f = wrong[0];
+    let edits = wrong
+        .iter()
+        .flat_map(|w| cell_fix(ctx, w.cell, &w.written()).edits)
+        .collect();
+    ctx.push(
+        out,
+        Diagnostic::new(
+            code,
+            f.cell.range.clone(),
+            format!(
+                "{} of the {of} {what} figures of this ScoreTable differ from what the board's \
+                 scores give by `{}`, so the file computes them some other way; the first: {} is \
+                 {}, computed {} ({}); `pbn score` shows each (§3.4.12, §5.9)",
+                wrong.len(),
+                t.scoring,
+                f.column,
+                f.cell.text,
+                f.written(),
+                t.explain(f.row, f.kind).unwrap_or_default()
+            ),
+        )
+        .with_fix(Some(Fix::new(
+            format!("Write the {} computed figures", wrong.len()),
+            edits,
+            Applicability::Unsafe,
+        ))),
+    );
 }
 
 /// A fix writing `want` over a table cell, quoted if it was.
