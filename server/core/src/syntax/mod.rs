@@ -8,7 +8,7 @@
 
 mod diagnostics;
 pub mod highlight;
-mod split;
+pub(crate) mod split;
 
 pub use diagnostics::{nodes_diagnostics, root_error, syntax_diagnostics, syntax_diagnostics_in};
 #[cfg(fuzzing)]

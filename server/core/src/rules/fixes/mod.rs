@@ -144,15 +144,14 @@ pub(crate) fn attach(text: &str, g: &Game, diags: &mut [Diagnostic]) {
 /// canonical parse reads a broken game in, with the errors next to its
 /// nodes.
 fn between_game_breaks(text: &str, r: &Range<usize>) -> Range<usize> {
+    use crate::syntax::split::scan::{after_newline, is_semi_empty, line_end, semi_empty_run_end};
     let b = text.as_bytes();
-    let blank = |line: &[u8]| line.iter().all(|c| matches!(c, b' ' | b'\t' | 0x0b | 0x0c));
     let line_start = |i: usize| {
         b[..i]
             .iter()
             .rposition(|&c| c == b'\n' || c == b'\r')
             .map_or(0, |p| p + 1)
     };
-    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |p| i + p);
     let mut start = line_start(r.start.min(b.len()));
     while start > 0 {
         let mut e = start - 1;
@@ -160,32 +159,21 @@ fn between_game_breaks(text: &str, r: &Range<usize>) -> Range<usize> {
             e -= 1;
         }
         let s = line_start(e);
-        if blank(&b[s..e]) {
+        if is_semi_empty(&b[s..e]) {
             break;
         }
         start = s;
     }
-    let mut end = line_end(r.end.min(b.len()));
+    let mut end = line_end(b, r.end.min(b.len()));
     while end < b.len() {
-        let next = if b[end] == b'\r' && b.get(end + 1) == Some(&b'\n') {
-            end + 2
-        } else {
-            end + 1
-        };
-        let e = line_end(next);
-        if blank(&b[next..e]) {
+        let next = after_newline(b, end);
+        let e = line_end(b, next);
+        if is_semi_empty(&b[next..e]) {
             // With the game break: the parser reads a game before one
-            // otherwise than one at the end of its input.
-            let mut i = next;
-            while i < b.len() && blank(&b[i..line_end(i)]) {
-                let e = line_end(i);
-                i = if b.get(e) == Some(&b'\r') && b.get(e + 1) == Some(&b'\n') {
-                    e + 2
-                } else {
-                    (e + 1).min(b.len())
-                };
-            }
-            return start..i;
+            // otherwise than one at the end of its input. A last
+            // semi-empty line without a line end is part of it.
+            let i = semi_empty_run_end(b, next);
+            return start..if is_semi_empty(&b[i..]) { b.len() } else { i };
         }
         end = e;
     }
@@ -392,6 +380,27 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The text between a range's game breaks: from the line after a
+    /// semi-empty line before it, through the run of semi-empty lines after
+    /// it (LF, CRLF or CR; a last semi-empty line without a line end too).
+    #[test]
+    fn between_game_breaks_takes_the_game_and_the_break_after_it() {
+        let t = "[A \"1\"]\n\n[B \"2\"]\r\n[C \"3\"]\r\n \r\n\t\r\n[D \"4\"]\r \r[E \"5\"]\n  ";
+        let at = |s: &str| t.find(s).unwrap();
+        // B..C: from B's line start through the two semi-empty lines.
+        let r = between_game_breaks(t, &(at("[C")..at("[C") + 2));
+        assert_eq!(&t[r], "[B \"2\"]\r\n[C \"3\"]\r\n \r\n\t\r\n");
+        // D: CR line ends, a semi-empty line of one space.
+        let r = between_game_breaks(t, &(at("[D")..at("[D") + 1));
+        assert_eq!(&t[r], "[D \"4\"]\r \r");
+        // E: the last line, semi-empty and without a line end, is taken.
+        let r = between_game_breaks(t, &(at("[E")..at("[E")));
+        assert_eq!(&t[r], "[E \"5\"]\n  ");
+        // A: the first game.
+        let r = between_game_breaks(t, &(0..1));
+        assert_eq!(&t[r], "[A \"1\"]\n\n");
+    }
     use super::*;
 
     #[test]

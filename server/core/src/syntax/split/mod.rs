@@ -42,7 +42,7 @@
 mod cache;
 mod forest;
 mod pieces;
-mod scan;
+pub(crate) mod scan;
 #[cfg(test)]
 mod tests;
 

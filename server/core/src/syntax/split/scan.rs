@@ -102,21 +102,8 @@ pub(super) fn scan(text: &str, piece: usize, close_after: bool) -> Scan {
                 i = after_newline(b, i);
                 line_start = true;
                 // A run of semi-empty lines right after this line end?
-                let mut j = i;
-                let mut blank = false;
-                loop {
-                    let mut k = j;
-                    while k < n && matches!(b[k], b' ' | b'\t' | 0x0b | 0x0c) {
-                        k += 1;
-                    }
-                    if k < n && (b[k] == b'\n' || b[k] == b'\r') {
-                        j = after_newline(b, k);
-                        blank = true;
-                    } else {
-                        break;
-                    }
-                }
-                if blank {
+                let j = semi_empty_run_end(b, i);
+                if j != i {
                     i = j;
                     part = Part::at(j);
                     if j < n && j - last >= piece {
@@ -267,7 +254,8 @@ static SPECIAL: [bool; 256] = byte_set(b"{;\"\n\r[");
 /// The bytes that end or escape within a string.
 static STRING_STOP: [bool; 256] = byte_set(b"\"\\\n\r");
 
-fn line_end(b: &[u8], from: usize) -> usize {
+/// Where the line at `from` ends: its `\n` or `\r`, or the end of `b`.
+pub(crate) fn line_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
     while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
         i += 1;
@@ -275,11 +263,32 @@ fn line_end(b: &[u8], from: usize) -> usize {
     i
 }
 
-fn after_newline(b: &[u8], i: usize) -> usize {
+/// The start of the line after the line end at `i` (`\r\n` is one).
+pub(crate) fn after_newline(b: &[u8], i: usize) -> usize {
     if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
         i + 2
     } else {
         i + 1
+    }
+}
+
+/// Whether a line is semi-empty: only white space the grammar skips
+/// (space, tab, vertical tab, form feed), a game break (§3.1).
+pub(crate) fn is_semi_empty(line: &[u8]) -> bool {
+    line.iter().all(|c| matches!(c, b' ' | b'\t' | 0x0b | 0x0c))
+}
+
+/// The end of the run of semi-empty lines, each with its line end, that
+/// starts at line start `i` (`i` when there is none).
+pub(crate) fn semi_empty_run_end(b: &[u8], i: usize) -> usize {
+    let mut j = i;
+    loop {
+        let e = line_end(b, j);
+        if e < b.len() && is_semi_empty(&b[j..e]) {
+            j = after_newline(b, e);
+        } else {
+            return j;
+        }
     }
 }
 
