@@ -186,7 +186,7 @@ pub struct Method {
     pub imps: Option<ImpMethod>,
     /// The IMP scale; `None` for `IMP_1961`, whose table is not known here.
     pub imp_scale: Option<ImpScale>,
-    /// `OldMP`: undertricks scored as before 1987 ([`old_mp_score`]).
+    /// `OldMP`: undertricks scored as before 1987 ([`board_score`]).
     pub old_mp: bool,
 }
 
@@ -240,17 +240,22 @@ impl Method {
     }
 }
 
-/// §3.4.12 `OldMP`: a doubled (redoubled) contract not vulnerable and
-/// down four or more got no extra 100 (200) for the fourth and each later
-/// undertrick. `ns`: today's NS score ([`super::duplicate_score`]) of
-/// `contract` by `declarer` taking `tricks`; the score as OldMP counts it.
-pub fn old_mp_score(
-    ns: i32,
+/// The NS score of `contract` by `declarer` taking `tricks`
+/// ([`super::duplicate_score`]), as the board is scored: with `old_mp`
+/// (§3.4.12 `OldMP`) a doubled (redoubled) contract not vulnerable and
+/// down four or more gets no extra 100 (200) for the fourth and each later
+/// undertrick.
+pub fn board_score(
     contract: super::Contract,
     declarer: super::Seat,
     tricks: u8,
     vulnerability: super::Vulnerability,
+    old_mp: bool,
 ) -> i32 {
+    let ns = super::duplicate_score(contract, declarer, tricks, vulnerability);
+    if !old_mp {
+        return ns;
+    }
     let per = match contract.penalty {
         super::Penalty::Undoubled => return ns,
         super::Penalty::Doubled => 100,
@@ -324,6 +329,17 @@ impl Board {
         Some((lower, equal))
     }
 
+    /// The score of the other table of a board played at two: another
+    /// row's, or row `i`'s own when it stands for both.
+    pub fn other_table(&self, i: usize) -> Option<i32> {
+        let (j, _) = self
+            .rows
+            .iter()
+            .enumerate()
+            .find(|&(j, r)| j != i || r.1 == 2)?;
+        self.rows[j].0
+    }
+
     /// The top: the matchpoints of a score above every other table's.
     pub fn top(&self, scale: MpScale) -> f64 {
         scale.win() * f64::from(self.tables().saturating_sub(1))
@@ -374,12 +390,7 @@ impl Board {
                 if self.tables() != 2 || self.scored() != 2 {
                     return None;
                 }
-                let (j, _) = self
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .find(|&(j, r)| j != i || r.1 == 2)?;
-                Some(against(self.rows[j].0?))
+                Some(against(self.other_table(i)?))
             }
             ImpMethod::Cross(per) => {
                 // Against every other table: one's own row's other tables
@@ -579,18 +590,19 @@ mod tests {
         let s = contract_bridge::Seat::South;
         let today = duplicate_score(c, s, 4, Vulnerability::NONE);
         assert_eq!(today, -1400);
-        assert_eq!(old_mp_score(today, c, s, 4, Vulnerability::NONE), -1100);
+        assert_eq!(board_score(c, s, 4, Vulnerability::NONE, false), today);
+        assert_eq!(board_score(c, s, 4, Vulnerability::NONE, true), -1100);
         // Down 3, or vulnerable: unchanged.
         let d3 = duplicate_score(c, s, 7, Vulnerability::NONE);
-        assert_eq!(old_mp_score(d3, c, s, 7, Vulnerability::NONE), d3);
+        assert_eq!(board_score(c, s, 7, Vulnerability::NONE, true), d3);
         let vul = duplicate_score(c, s, 4, Vulnerability::ALL);
-        assert_eq!(old_mp_score(vul, c, s, 4, Vulnerability::ALL), vul);
+        assert_eq!(board_score(c, s, 4, Vulnerability::ALL, true), vul);
         // Redoubled, East declaring: NS get 600 less.
         let cx: super::super::Contract = "4SXX".parse().unwrap();
         let e = contract_bridge::Seat::East;
         let today = duplicate_score(cx, e, 4, Vulnerability::NONE);
         assert_eq!(
-            old_mp_score(today, cx, e, 4, Vulnerability::NONE),
+            board_score(cx, e, 4, Vulnerability::NONE, true),
             today - 600
         );
     }

@@ -314,7 +314,7 @@ fn check_pieces(
     };
     let mut loose = rules::text::file_level(source);
     loose.extend(conflicts);
-    loose.extend(score_totals(text, &slots, &next.entries));
+    loose.extend(score_totals(&slots, &next.entries));
     let checked = merge_with_file(source, export_from, &ranges, n, segments, caps, loose);
     let resolutions = r.inherits.then(|| Resolutions::new(inherited));
     (with_games(checked, ranges, resolutions), next, stats)
@@ -589,7 +589,6 @@ fn check_whole_tree(r: &Run<'_>) -> (Checked, State, Stats) {
         })
         .collect();
     out.extend(rules::tables::score_totals(
-        text,
         scores.iter().map(|(i, m)| (*i, m)),
     ));
     // Between the games: the text of the gaps, and comments outside games.
@@ -800,7 +799,7 @@ fn whole_games(
 /// The TotalScoreTable rule across games (§5.10,
 /// [`rules::tables::score_totals`]) on the pieces' marks: nothing to do
 /// unless a piece holds a TotalScoreTable.
-fn score_totals(text: &str, slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagnostic> {
+fn score_totals(slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagnostic> {
     let has_totals = |e: &Arc<Entry>| e.check.scores.iter().any(|(_, m)| !m.totals.is_empty());
     if !entries.iter().any(has_totals) {
         return Vec::new();
@@ -815,5 +814,5 @@ fn score_totals(text: &str, slots: &[Slot], entries: &[Arc<Entry>]) -> Vec<Diagn
                 .map(move |(k, m)| (s.games.start + k, m.clone().shifted(s.start as isize)))
         })
         .collect();
-    rules::tables::score_totals(text, marks.iter().map(|(g, m)| (*g, m)))
+    rules::tables::score_totals(marks.iter().map(|(g, m)| (*g, m)))
 }

@@ -5,7 +5,7 @@
 //! [`crate::bridge::scoring`]). The checker (PBN0808, PBN0809, PBN0810),
 //! `pbn score` and the hover on a row all read a board through here.
 
-use super::values::{self, parse_columns, parse_decimal, parse_int, Column, SideScores};
+use super::values::{self, parse_columns, parse_decimal, parse_int, Column};
 use super::{Element, Game, Inherit};
 use crate::bridge;
 use crate::bridge::scoring::{Board, CrossPer, Datum, ImpMethod, Method, MpScale};
@@ -138,9 +138,7 @@ impl<'g> ScoreTable<'g> {
                 })
                 .collect(),
         };
-        let scoring = g.value("Scoring").unwrap_or("");
-        let parsed = values::parse_scoring(scoring).value;
-        let method = Method::of(|f| parsed.as_ref().is_some_and(|s| s.has(f)));
+        let (scoring, method) = method_of(g);
         let mut t = ScoreTable {
             columns,
             rows,
@@ -425,11 +423,7 @@ impl ScoreTable<'_> {
                     }
                     ImpMethod::Teams => format!(
                         "NS {me} against the other table's NS {} is {} IMPs by the {} scale",
-                        b.rows
-                            .iter()
-                            .enumerate()
-                            .find(|&(j, r)| j != i || r.1 == 2)
-                            .and_then(|(_, r)| r.0)?,
+                        b.other_table(i)?,
                         write_like("", imps),
                         scale.name()
                     ),
@@ -459,13 +453,7 @@ pub fn game_score(g: &Game, old_mp: bool) -> Option<i32> {
         .and_then(|v| values::parse_declarer(v).value)
         .and_then(|d| d.tag().auction_declarer());
     if let Some(s) = g.value("Score").and_then(|v| values::parse_score(v).value) {
-        let ns = match s {
-            SideScores::Sides { ns: Some(n), .. } => n,
-            SideScores::Sides { ew: Some(n), .. } => -n,
-            SideScores::Declarer(n) if bridge::is_north_south(declarer?) => n,
-            SideScores::Declarer(n) => -n,
-            SideScores::Sides { .. } => return None,
-        };
+        let ns = s.ns_value(declarer.map(bridge::is_north_south))?;
         return i32::try_from(ns).ok();
     }
     let Some(values::ContractValue::Contract(contract)) = g
@@ -489,12 +477,17 @@ pub fn game_score(g: &Game, old_mp: bool) -> Option<i32> {
         .value("Vulnerable")
         .and_then(|v| values::parse_vulnerable(v).value)
         .map_or(bridge::Vulnerability::NONE, |v| v.vulnerability);
-    let ns = bridge::duplicate_score(contract, declarer, tricks, vul);
-    Some(if old_mp {
-        crate::bridge::scoring::old_mp_score(ns, contract, declarer, tricks, vul)
-    } else {
-        ns
-    })
+    Some(crate::bridge::scoring::board_score(
+        contract, declarer, tricks, vul, old_mp,
+    ))
+}
+
+/// A game's Scoring value (`""` without one) and the method it names.
+pub fn method_of(g: &Game) -> (&str, Method) {
+    let scoring = g.value("Scoring").unwrap_or("");
+    let parsed = values::parse_scoring(scoring).value;
+    let method = Method::of(|f| parsed.as_ref().is_some_and(|s| s.has(f)));
+    (scoring, method)
 }
 
 /// One pair's figures on one board, from a ScoreTable row.

@@ -579,23 +579,12 @@ fn score(ctx: &GameCtx<'_>, g: &Game, t: &Tags, out: &mut Vec<Diagnostic>) {
         return;
     };
     let vul = t.vulnerable.unwrap_or(bridge::Vulnerability::NONE);
-    let ns = bridge::duplicate_score(contract, declarer, tricks, vul);
-    let ns = i64::from(if super::tables::uses_old_mp(g) {
-        bridge::scoring::old_mp_score(ns, contract, declarer, tricks, vul)
-    } else {
-        ns
-    });
-    let claimed = match score {
-        SideScores::Declarer(n) => {
-            if ns_side {
-                n
-            } else {
-                -n
-            }
-        }
-        SideScores::Sides { ns: Some(n), .. } => n,
-        SideScores::Sides { ew: Some(n), .. } => -n,
-        SideScores::Sides { .. } => return,
+    let old_mp = crate::model::score_table::method_of(g).1.old_mp;
+    let ns = i64::from(bridge::scoring::board_score(
+        contract, declarer, tricks, vul, old_mp,
+    ));
+    let Some(claimed) = score.ns_value(Some(ns_side)) else {
+        return;
     };
     if claimed != ns {
         if let Some(r) = tag_range(g, "Score") {

@@ -150,10 +150,7 @@ pub fn check_document<T: Trees + ?Sized>(
         .iter()
         .filter_map(|g| Some((g.index, ScoreMark::of(g)?)))
         .collect();
-    out.extend(tables::score_totals(
-        text,
-        scores.iter().map(|(g, m)| (*g, m)),
-    ));
+    out.extend(tables::score_totals(scores.iter().map(|(g, m)| (*g, m))));
     out
 }
 

@@ -5,7 +5,9 @@ use super::GameCtx;
 use crate::bridge;
 use crate::codes::tables as c;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::model::score_table::{write_like, Figure, Kind, ScoreMark, ScoreTable, Verdict};
+use crate::model::score_table::{
+    method_of, write_like, Figure, Kind, ScoreMark, ScoreTable, Verdict,
+};
 use crate::model::values::{
     self, parse_columns, parse_decimal, parse_int, Column, ContractValue, Order,
 };
@@ -338,7 +340,7 @@ fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                         f.column, f.cell.text, t.scoring
                     ),
                 )
-                .with_fix(Some(cell_fix(ctx, f.cell, &want))),
+                .with_fix(Some(cell_fix(f.cell.range.clone(), f.cell.quoted, &want))),
             );
         }
     }
@@ -363,7 +365,7 @@ fn mostly_differ(
     let f = wrong[0];
     let edits = wrong
         .iter()
-        .flat_map(|w| cell_fix(ctx, w.cell, &w.written()).edits)
+        .flat_map(|w| cell_fix(w.cell.range.clone(), w.cell.quoted, &w.written()).edits)
         .collect();
     ctx.push(
         out,
@@ -390,20 +392,15 @@ fn mostly_differ(
     );
 }
 
-/// A fix writing `want` over a table cell, quoted if it was.
-fn cell_fix(ctx: &GameCtx<'_>, cell: &Element, want: &str) -> Fix {
-    let quoted = ctx.text[cell.range.clone()].starts_with('"');
+/// A fix writing `want` over a table cell at `range` (its quotes
+/// included), quoted if it was.
+fn cell_fix(range: std::ops::Range<usize>, quoted: bool, want: &str) -> Fix {
     let new = if quoted {
         format!("\"{want}\"")
     } else {
         want.to_string()
     };
-    Fix::replace(
-        format!("Write {want}"),
-        cell.range.clone(),
-        new,
-        Applicability::Unsafe,
-    )
+    Fix::replace(format!("Write {want}"), range, new, Applicability::Unsafe)
 }
 
 /// §4.2.2–§4.2.4: the game's ScoreMP, ScoreIMP and ScorePercentage are the
@@ -454,7 +451,7 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
         .value("Vulnerable")
         .and_then(|v| values::parse_vulnerable(v).value)
         .map_or(bridge::Vulnerability::NONE, |v| v.vulnerability);
-    let old_mp = uses_old_mp(ctx.game);
+    let old_mp = method_of(ctx.game).1.old_mp;
     let mut reported = 0;
     for r in rows {
         let Some(ContractValue::Contract(contract)) =
@@ -475,12 +472,9 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
         if tricks > 13 {
             continue;
         }
-        let ns = bridge::duplicate_score(contract, declarer, tricks, vul);
-        let ns = i64::from(if old_mp {
-            bridge::scoring::old_mp_score(ns, contract, declarer, tricks, vul)
-        } else {
-            ns
-        });
+        let ns = i64::from(bridge::scoring::board_score(
+            contract, declarer, tricks, vul, old_mp,
+        ));
         // The claimed NS score: Score_NS, else minus Score_EW.
         let claim = |k: Option<usize>, sign: i64| {
             k.and_then(|k| parse_int(&r[k].text).map(|n| (sign * n, &r[k])))
@@ -508,23 +502,12 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
     }
 }
 
-/// The game's Scoring has `OldMP` (§3.4.12): its undertricks scored as
-/// before 1987 ([`bridge::scoring::old_mp_score`]).
-pub(super) fn uses_old_mp(g: &crate::model::Game) -> bool {
-    g.value("Scoring")
-        .and_then(|v| values::parse_scoring(v).value)
-        .is_some_and(|s| s.has("OldMP"))
-}
-
 /// §5.10: each TotalScoreTable figure against the pair's boards in the
 /// file ([`crate::model::score_table::totals`] of every game's
 /// [`ScoreMark`], `(game index, mark)` in game order, ranges in document
 /// offsets). Figures the boards cannot say are not reported (`pbn score`
 /// lists them).
-pub fn score_totals<'m>(
-    text: &str,
-    marks: impl Iterator<Item = (usize, &'m ScoreMark)>,
-) -> Vec<Diagnostic> {
+pub fn score_totals<'m>(marks: impl Iterator<Item = (usize, &'m ScoreMark)>) -> Vec<Diagnostic> {
     let t = crate::model::score_table::totals(marks);
     let mut out = Vec::new();
     for c in &t.checks {
@@ -533,14 +516,6 @@ pub fn score_totals<'m>(
         };
         let cell = c.cell;
         let want = write_like(&cell.text, v);
-        let quoted = text
-            .get(cell.range.clone())
-            .is_some_and(|s| s.starts_with('"'));
-        let new = if quoted {
-            format!("\"{want}\"")
-        } else {
-            want.clone()
-        };
         out.push(
             Diagnostic::new(
                 &c::TOTAL_SCORE_TABLE,
@@ -550,12 +525,7 @@ pub fn score_totals<'m>(
                     cell.column, cell.id, cell.text
                 ),
             )
-            .with_fix(Some(Fix::replace(
-                format!("Write {want}"),
-                cell.range.clone(),
-                new,
-                Applicability::Unsafe,
-            )))
+            .with_fix(Some(cell_fix(cell.range.clone(), cell.quoted, &want)))
             .with_game(Some(c.game)),
         );
     }

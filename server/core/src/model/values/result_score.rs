@@ -39,6 +39,20 @@ impl<T: Copy> SideScores<T> {
             SideScores::Declarer(_) => None,
         }
     }
+    /// The NS value: NS's, else minus EW's, else the bare value when the
+    /// declarer is NS (`declarer_is_ns`), minus it when EW.
+    pub fn ns_value(&self, declarer_is_ns: Option<bool>) -> Option<T>
+    where
+        T: std::ops::Neg<Output = T>,
+    {
+        match *self {
+            SideScores::Sides { ns: Some(n), .. } => Some(n),
+            SideScores::Sides { ew: Some(n), .. } => Some(-n),
+            SideScores::Sides { .. } => None,
+            SideScores::Declarer(n) => Some(if declarer_is_ns? { n } else { -n }),
+        }
+    }
+
     /// The value for the declaring side: the bare value, or the value of
     /// the declarer's side when given.
     pub fn for_declarer(&self, declarer_is_ns: bool) -> Option<T> {
