@@ -137,3 +137,24 @@ fn fix_reads_standard_input_and_writes_the_fixed_text() {
     assert!(text.contains("[Date \"2024.07.12\"]"), "{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("left: 0 error(s)"));
 }
+
+/// `pbn fmt` writes a recomputed scoring figure where the Scoring tag names
+/// the method (`MP;MP2`: a safe fix), and leaves it where the scale is only
+/// the one the stated figures fit (`MP`: unsafe).
+#[test]
+fn fmt_writes_the_figures_the_scoring_tag_computes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fix");
+    let fmt = |name: &str| {
+        let out = Command::new(pbn_binary())
+            .args(["fmt", "--stdout"])
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let named = fmt("0809-matchpoints.pbn");
+    assert!(named.ends_with("420 2 0\n170 1 1\n-50 0 2\n"), "{named}");
+    let guessed = fmt("0809-scale-of-the-figures-unsafe.pbn");
+    assert!(guessed.ends_with("420 2\n170 1\n-50 1\n"), "{guessed}");
+}

@@ -21,8 +21,9 @@ pub enum Eol {
 /// Every safe fix of `pbn check --fix` is applied first (`P` → `Pass`,
 /// `2024-07-12` → `2024.07.12`, `--` → `-` …): what the checker reads as
 /// something else is written as what it reads, and the file means what it
-/// meant (`pbn dump` is unchanged). Fixes that guess (`--unsafe-fixes`) are
-/// left to `pbn check --fix --unsafe-fixes`.
+/// meant (`pbn dump` is unchanged, but for matchpoints, IMPs and
+/// percentages recomputed as the Scoring tag says, `pbn score`). Fixes that
+/// guess (`--unsafe-fixes`) are left to `pbn check --fix --unsafe-fixes`.
 /// Tags in the mandatory order, then supplemental tags alphabetically, the
 /// auction and play 4 calls/cards a line starting with the dealer/opening
 /// leader, suffixes as NAGs, values in their export form, tables padded.

@@ -63,8 +63,9 @@ codes! {
          board played at two tables compares the two. The scale is that of 1962, or \
          `IMP_1948`'s (the scale of `IMP_1961` is not known, so its IMPs are not \
          checked). A figure that differs was not recomputed after a score changed, or the \
-         score is the wrong one; the fix (unsafe: it changes what the file states) writes \
-         the computed value, and `pbn score --write` writes them all.",
+         score is the wrong one; the fix writes the computed value (safe, as Scoring names \
+         the method; unsafe when most of the table's figures differ, as the file then \
+         computes them some other way), and `pbn score --write` writes them all.",
         bad: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 5 190\n-50 -6 190\n",
         good: "[Scoring \"IMP;Butler\"]\n[ScoreTable \"Score_NS;IMP_NS;ButlerDatum\"]\n420 6 190\n-50 -6 190\n";
     SCORE_TABLE_MATCHPOINTS = "PBN0809", "score-table-matchpoints", Warning, Table, "§3.4.12",
@@ -77,7 +78,8 @@ codes! {
          with a `Multiplicity` stands for that many tables; when some rows have no score \
          (adjusted, `-`, `?`), the others' matchpoints are factored up to the full top \
          (Neuberg). A figure is compared to the decimals it is written with. The fix \
-         (unsafe) writes the computed value.",
+         writes the computed value: safe where Scoring names the scale (MP cells on a \
+         scale the figures fit, or a table whose figures mostly differ, are unsafe).",
         bad: "[Scoring \"MP;MP2\"]\n[ScoreTable \"Score_NS;MP_NS;MP_EW\"]\n420 1 1\n170 1 1\n-50 0 2\n",
         good: "[Scoring \"MP;MP2\"]\n[ScoreTable \"Score_NS;MP_NS;MP_EW\"]\n420 2 0\n170 1 1\n-50 0 2\n";
     SCORE_TAG_FIGURES = "PBN0810", "score-tag-figures", Warning, Table, "§4.2.3",
@@ -86,7 +88,7 @@ codes! {
          its own score (its Score tag, else the score of its Contract, Declarer and \
          Result) among the board's results in its ScoreTable, computed as the Scoring tag \
          says (see PBN0808 and PBN0809). A value that differs was not recomputed; the fix \
-         (unsafe) writes the computed one.",
+         writes the computed one (unsafe for ScoreMP when Scoring names no scale).",
         bad: "[Scoring \"MP;MP1\"]\n[Score \"NS 420\"]\n[ScoreMP \"NS 2\"]\n[ScoreTable \"Score_NS\"]\n420\n170\n-50\n",
         good: "[Scoring \"MP;MP1\"]\n[Score \"NS 420\"]\n[ScoreMP \"NS 4\"]\n[ScoreTable \"Score_NS\"]\n420\n170\n-50\n";
     TOTAL_SCORE_TABLE = "PBN0811", "total-score-table", Warning, Table, "§5.10",
@@ -98,7 +100,8 @@ codes! {
          PairId_EW (a pair numbered in both directions is one pair, unless a row has the \
          same PairId on both sides). Checked only where the file holds all of the pair's \
          boards (its NrBoards, when given); `pbn score` says which totals it cannot \
-         check. The fix (unsafe) writes the computed total.",
+         check. The fix writes the computed total; it is unsafe, as it is made from every \
+         game of the file, not from its own alone (`pbn score --write` writes it).",
         bad: "[Board \"1\"]\n[Scoring \"IMP\"]\n[ScoreTable \"PairId_NS;PairId_EW;Score_NS\"]\n1 2 620\n3 4 -100\n[TotalScoreTable \"PairId;TotalIMP\"]\n1 10\n2 -12\n",
         good: "[Board \"1\"]\n[Scoring \"IMP\"]\n[ScoreTable \"PairId_NS;PairId_EW;Score_NS\"]\n1 2 620\n3 4 -100\n[TotalScoreTable \"PairId;TotalIMP\"]\n1 12\n2 -12\n";
 }

@@ -30,6 +30,13 @@ pub const FIGURES: [(&str, Kind, bool); 7] = [
     ("ButlerDatum", Kind::Datum, false),
 ];
 
+/// The score tags (§4.2.2–§4.2.4) and the kind of their figures.
+pub const FIGURE_TAGS: [(&str, Kind); 3] = [
+    ("ScoreMP", Kind::Matchpoints),
+    ("ScoreIMP", Kind::Imps),
+    ("ScorePercentage", Kind::Percentage),
+];
+
 /// A game's ScoreTable with its board.
 pub struct ScoreTable<'g> {
     pub columns: Vec<Column>,
@@ -170,6 +177,13 @@ impl<'g> ScoreTable<'g> {
         Some(t)
     }
 
+    /// Whether the Scoring tag names how figures of `kind` are computed:
+    /// all but matchpoints on the scale the stated figures fit (Scoring
+    /// names no `MP1`, `MP2` or `BAM`).
+    pub fn named(&self, kind: Kind) -> bool {
+        kind != Kind::Matchpoints || !self.mp_scale.1
+    }
+
     /// The index of column `name`.
     pub fn column(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)
@@ -279,11 +293,7 @@ impl ScoreTable<'_> {
             .and_then(|d| d.tag().auction_declarer())
             .map(bridge::is_north_south);
         let mut out = Vec::new();
-        for (tag, kind) in [
-            ("ScoreMP", Kind::Matchpoints),
-            ("ScoreIMP", Kind::Imps),
-            ("ScorePercentage", Kind::Percentage),
-        ] {
+        for (tag, kind) in FIGURE_TAGS {
             let Some(v) = g
                 .tags
                 .iter()

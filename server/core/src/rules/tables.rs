@@ -294,9 +294,10 @@ fn score_ranges(
 /// Scoring ([`ScoreTable::figures`]): matchpoints and percentages when it
 /// scores matchpoints (PBN0809), IMPs and the datum when it names Butler,
 /// Cross or (two tables) plain IMPs (PBN0808). Then the game's own
-/// ScoreMP, ScoreIMP and ScorePercentage against its row (PBN0810). The
-/// fixes are unsafe: they change what the file states (a safe fix never
-/// does), and the score may be the wrong cell.
+/// ScoreMP, ScoreIMP and ScorePercentage against its row (PBN0810). A fix
+/// is safe where the Scoring tag names the method ([`applicability`]);
+/// when most figures of a table differ, the one fix writing them all is
+/// unsafe: the file computes them some other way.
 fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let Some(t) = ScoreTable::of(ctx.game) else {
         return;
@@ -340,7 +341,12 @@ fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
                         f.column, f.cell.text, t.scoring
                     ),
                 )
-                .with_fix(Some(cell_fix(f.cell.range.clone(), f.cell.quoted, &want))),
+                .with_fix(Some(cell_fix(
+                    f.cell.range.clone(),
+                    f.cell.quoted,
+                    &want,
+                    t.named(f.kind),
+                ))),
             );
         }
     }
@@ -365,7 +371,7 @@ fn mostly_differ(
     let f = wrong[0];
     let edits = wrong
         .iter()
-        .flat_map(|w| cell_fix(w.cell.range.clone(), w.cell.quoted, &w.written()).edits)
+        .flat_map(|w| cell_fix(w.cell.range.clone(), w.cell.quoted, &w.written(), false).edits)
         .collect();
     ctx.push(
         out,
@@ -393,14 +399,27 @@ fn mostly_differ(
 }
 
 /// A fix writing `want` over a table cell at `range` (its quotes
-/// included), quoted if it was.
-fn cell_fix(range: std::ops::Range<usize>, quoted: bool, want: &str) -> Fix {
+/// included), quoted if it was; safe when the Scoring tag names how the
+/// figure is computed (`named`).
+fn cell_fix(range: std::ops::Range<usize>, quoted: bool, want: &str, named: bool) -> Fix {
     let new = if quoted {
         format!("\"{want}\"")
     } else {
         want.to_string()
     };
-    Fix::replace(format!("Write {want}"), range, new, Applicability::Unsafe)
+    Fix::replace(format!("Write {want}"), range, new, applicability(named))
+}
+
+/// A computed figure's fix is safe when the Scoring tag names the method
+/// ([`ScoreTable::named`]): the file says how the figure is computed, so
+/// the computed value is the one it means. On a matchpoint scale guessed
+/// from the figures it is unsafe.
+fn applicability(named: bool) -> Applicability {
+    if named {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
 }
 
 /// §4.2.2–§4.2.4: the game's ScoreMP, ScoreIMP and ScorePercentage are the
@@ -427,7 +446,7 @@ fn score_tags(ctx: &GameCtx<'_>, t: &ScoreTable<'_>, out: &mut Vec<Diagnostic>) 
                 format!("Write \"{}\"", f.computed),
                 f.range.clone(),
                 f.computed.clone(),
-                Applicability::Unsafe,
+                applicability(t.named(f.kind)),
             ))),
         );
     }
@@ -506,7 +525,9 @@ fn row_scores(ctx: &GameCtx<'_>, cols: &[Column], rows: &[&[Element]], out: &mut
 /// file ([`crate::model::score_table::totals`] of every game's
 /// [`ScoreMark`], `(game index, mark)` in game order, ranges in document
 /// offsets). Figures the boards cannot say are not reported (`pbn score`
-/// lists them).
+/// lists them). The fix is unsafe: a safe fix is made from its own game
+/// alone, so that `pbn fmt` and the editor can fix one piece of a file at a
+/// time; a total is made from every game (`pbn score --write` writes it).
 pub fn score_totals<'m>(marks: impl Iterator<Item = (usize, &'m ScoreMark)>) -> Vec<Diagnostic> {
     let t = crate::model::score_table::totals(marks);
     let mut out = Vec::new();
@@ -525,7 +546,12 @@ pub fn score_totals<'m>(marks: impl Iterator<Item = (usize, &'m ScoreMark)>) -> 
                     cell.column, cell.id, cell.text
                 ),
             )
-            .with_fix(Some(cell_fix(cell.range.clone(), cell.quoted, &want)))
+            .with_fix(Some(cell_fix(
+                cell.range.clone(),
+                cell.quoted,
+                &want,
+                false,
+            )))
             .with_game(Some(c.game)),
         );
     }
