@@ -7,7 +7,7 @@
 //! Not reproduced, on purpose:
 //! - errors_10 games 30-31 (`1`, `1N`), 48 (`S1`, `HHT`, `KT`) and 73 (`CS`,
 //!   `DS`, `--`) hold tokens that are no calls or cards: the model reports
-//!   them; passed on as `AuctionToken::Unknown` / `PlayToken::Unknown` they
+//!   them; passed on as `CallToken::Invalid` / `CardToken::Invalid` they
 //!   add nothing here, and the rest of the section is still checked.
 //! - game 49's "Double illegal" on `^R ^R C5` (a repeated mark the caller
 //!   sees, PBN0712 of `rules/notes.rs`) and game 35/45/46/47's annotation
@@ -90,7 +90,7 @@ fn errors_10_auctions() {
     // 30, 31 "Bad trump": `1` and `1N` are no calls; the model reports
     // them and hands them over as unreadable calls, which add nothing here.
     let mut items = auction_items("- 1C");
-    items[1].token = AuctionToken::Unknown;
+    items[1].token = CallToken::Invalid;
     assert!(analyze_auction(Some(North), West, &items).issues.is_empty());
     // 32 "Bad call: 1C".
     let a = auction(North, West, "- 1D 1C");
@@ -272,7 +272,7 @@ fn errors_10_results() {
     assert_eq!(tag_codes(&m), [c::RESULT_MISMATCH.code]);
     assert!(m[0].message.contains("6 to 11"), "{}", m[0].message);
     // 73: the bad ranks `CS`, `DS` and `--` are the model's; passed as
-    // unreadable cards (`CS`, `DS`: PlayToken::Unknown) and `-` (`--`, in the
+    // unreadable cards (`CS`, `DS`: CardToken::Invalid) and `-` (`--`, in the
     // last trick) the rest of the play stays consistent with Result "9".
     let p = play(
         SCHIPHOL,

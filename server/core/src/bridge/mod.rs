@@ -29,7 +29,7 @@
 //!
 //! `examples_tests.rs` is a runnable miniature of it. In short:
 //! - Auction: `analyze_auction(Dealer tag, Auction tag seat, items)`; an
-//!   unreadable call token (`1N`) becomes [`AuctionToken::Unknown`], and
+//!   unreadable call token (`1N`) becomes [`CallToken::Invalid`], and
 //!   `^I` before a token sets `insufficient_marked` (misplaced or repeated
 //!   marks stay PBN0712 of `rules/notes.rs`, which this module leaves alone).
 //!   Then `compare_contract(&analysis, Declarer tag, Contract tag)`, with
@@ -37,7 +37,7 @@
 //! - Play: `analyze_play(Deal hands, trump, DeclarerTag::playing_seat(),
 //!   Play tag seat, items)`, where trump is the Contract's denomination
 //!   (also the bare denomination of an end position, §3.10); an unreadable
-//!   card becomes [`PlayToken::Unknown`]. Then `compare_result(&play, Result tag,
+//!   card becomes [`CardToken::Invalid`]. Then `compare_result(&play, Result tag,
 //!   declarer)` when Declarer names a seat.
 //! - PBN0905/PBN0906 (info) compare Dealer/Vulnerable with
 //!   [`board_dealer`]/[`board_vulnerability`] of the Board tag; PBN0907
@@ -64,10 +64,10 @@ mod corpus_tests;
 #[cfg(test)]
 mod examples_tests;
 
-pub use auction::{analyze_auction, AuctionAnalysis, AuctionItem, AuctionToken, FinalContract};
+pub use auction::{analyze_auction, AuctionAnalysis, AuctionItem, CallToken, FinalContract};
 pub use contract_bridge::auction::Call;
 pub use contract_bridge::{Bid, Card, Contract, Hand, Level, Penalty, Rank, Seat, Strain, Suit};
-pub use play::{analyze_play, rotation, PlayAnalysis, PlayItem, PlayToken, Trick};
+pub use play::{analyze_play, rotation, CardToken, PlayAnalysis, PlayItem, Trick};
 pub use tags::{
     compare_contract, compare_result, left_out_passes, ContractTag, DeclarerTag, ResultForm,
     ResultTag, TagMismatch,

@@ -130,10 +130,10 @@ pub fn left_out_passes(
     declarer: Option<DeclarerTag>,
     contract: Option<ContractTag>,
 ) -> Option<usize> {
-    use super::auction::{analyze_auction, AuctionItem, AuctionToken};
+    use super::auction::{analyze_auction, AuctionItem, CallToken};
     let as_given_issues = as_given.issues.total();
     if dealer.is_some_and(|d| d != first)
-        || !matches!(items.first()?.token, AuctionToken::Bid(_))
+        || !matches!(items.first()?.token, CallToken::Bid(_))
         || declarer?.auction_declarer().is_none()
     {
         return None;
@@ -145,7 +145,7 @@ pub fn left_out_passes(
         return None;
     }
     let mut fits = (1..4).filter(|&k| {
-        let mut with = vec![AuctionItem::new(AuctionToken::Pass); k];
+        let mut with = vec![AuctionItem::new(CallToken::Pass); k];
         with.extend_from_slice(items);
         let a = analyze_auction(dealer, first, &with);
         a.issues.total() <= as_given_issues && compare_contract(&a, declarer, contract).is_empty()

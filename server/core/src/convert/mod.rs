@@ -344,20 +344,13 @@ pub(crate) fn short_bid(b: crate::bridge::Bid) -> String {
 /// writes it in its own spelling; only a token no reader understands stays
 /// [`CallToken::Invalid`]. Annotations and ranges are the entries'.
 pub fn read_calls(text: &str, entries: &[Entry<CallToken>]) -> Vec<Entry<CallToken>> {
-    use crate::bridge::AuctionToken;
     entries
         .iter()
         .map(|e| {
             let mut e = e.clone();
             if e.token == CallToken::Invalid {
-                e.token = match crate::model::typed::interpret_call(&text[e.range.clone()]) {
-                    Some((AuctionToken::Bid(b), _)) => CallToken::Bid(b),
-                    Some((AuctionToken::Pass, _)) => CallToken::Pass,
-                    Some((AuctionToken::Double, _)) => CallToken::Double,
-                    Some((AuctionToken::Redouble, _)) => CallToken::Redouble,
-                    Some((AuctionToken::AllPass, _)) => CallToken::AllPass,
-                    _ => CallToken::Invalid,
-                };
+                e.token = crate::model::typed::interpret_call(&text[e.range.clone()])
+                    .map_or(CallToken::Invalid, |(t, _)| t);
             }
             e
         })
@@ -369,17 +362,13 @@ pub fn read_calls(text: &str, entries: &[Entry<CallToken>]) -> Vec<Entry<CallTok
 /// `--`) becomes the card (or `-`) it spells; only a token no reader
 /// understands stays [`CardToken::Invalid`].
 pub fn read_cards(text: &str, entries: &[Entry<CardToken>]) -> Vec<Entry<CardToken>> {
-    use crate::bridge::PlayToken;
     entries
         .iter()
         .map(|e| {
             let mut e = e.clone();
             if e.token == CardToken::Invalid {
-                e.token = match crate::model::typed::interpret_card(&text[e.range.clone()]) {
-                    Some((PlayToken::Card(c), _)) => CardToken::Card(c),
-                    Some((PlayToken::Dash, _)) => CardToken::Dash,
-                    _ => CardToken::Invalid,
-                };
+                e.token = crate::model::typed::interpret_card(&text[e.range.clone()])
+                    .map_or(CardToken::Invalid, |(t, _)| t);
             }
             e
         })

@@ -17,7 +17,7 @@
 //! [`NoAnalysis`] reason.
 
 use super::DdError;
-use crate::bridge::{self, PlayItem, PlayToken, Seat, Strain};
+use crate::bridge::{self, CardToken, PlayItem, Seat, Strain};
 use crate::model::typed::{play_items, TypedGame};
 use crate::model::values::ContractValue;
 use crate::model::Game;
@@ -184,7 +184,7 @@ pub fn line_of(src: &str, g: &Game, t: &TypedGame) -> Result<PlayLine, NoAnalysi
     let has_card_after = |k: usize| {
         items[k + 1..]
             .iter()
-            .any(|i| matches!(i.token, PlayToken::Card(_) | PlayToken::Unknown))
+            .any(|i| matches!(i.token, CardToken::Card(_) | CardToken::Invalid))
     };
     let mut end = PlayEnd::NotPlayed;
     'tricks: for trick in &an.tricks {
@@ -197,8 +197,8 @@ pub fn line_of(src: &str, g: &Game, t: &TypedGame) -> Result<PlayLine, NoAnalysi
             let item: PlayItem = items[k];
             let stop = |why| PlayEnd::Stopped { item: k, why };
             let card = match item.token {
-                PlayToken::Card(c) => c,
-                PlayToken::Dash | PlayToken::Unknown if has_card_after(k) => {
+                CardToken::Card(c) => c,
+                CardToken::Dash | CardToken::Invalid if has_card_after(k) => {
                     end = stop(Stop::UnknownCard);
                     break 'tricks;
                 }

@@ -228,71 +228,8 @@ pub enum AnnotationKind {
     Irregularity(char),
 }
 
-/// A call token as read (§3.5.1); case is kept in the source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CallToken {
-    Bid(contract_bridge::Bid),
-    Pass,
-    Double,
-    Redouble,
-    /// `AP`: all (remaining) players pass.
-    AllPass,
-    /// `-`: not yet this player's turn (before the dealer).
-    Dash,
-    /// `^S`: a player skipped by a call out of rotation (§3.9 B).
-    Skip,
-    /// `+`: the next call, to be continued (§3.5).
-    Continuation,
-    /// `*`: no further calls (§3.5).
-    Terminator,
-    /// A call token that is not a legal call (`1N`, `P`, …).
-    Invalid,
-}
-
-impl CallToken {
-    /// The canonical text of a call (`Pass`, `X`, `XX`, `AP`, `3NT`) from
-    /// [`crate::spec::calls`]; for a token that is no call, the canonical
-    /// form of what it spells (`P` → `Pass`, `3N` → `3NT`), else `None`.
-    /// `written` is the token's text.
-    pub fn canonical(self, written: &str) -> Option<&'static str> {
-        use crate::spec::calls;
-        match self {
-            CallToken::Bid(b) => Some(crate::bridge::bid_word(b)),
-            CallToken::Pass => Some(calls::PASS),
-            CallToken::Double => Some(calls::DOUBLE),
-            CallToken::Redouble => Some(calls::REDOUBLE),
-            CallToken::AllPass => Some(calls::ALL_PASS),
-            CallToken::Invalid => calls::canonical(written),
-            _ => None,
-        }
-    }
-}
-
-impl CardToken {
-    /// The canonical text of a card (`SA`, `HT`) from [`crate::spec::cards`];
-    /// for a token that is no card, the canonical form of what it spells
-    /// (`S10` → `ST`, `--` → `-`), else `None`. `written` is the token's text.
-    pub fn canonical(self, written: &str) -> Option<&'static str> {
-        use crate::spec::cards;
-        match self {
-            CardToken::Card(c) => Some(crate::bridge::card_word(c)),
-            CardToken::Invalid if cards::is_dash_run(written) => Some("-"),
-            CardToken::Invalid => cards::canonical(written),
-            _ => None,
-        }
-    }
-}
-
-/// A card token as read (§3.6.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CardToken {
-    Card(contract_bridge::Card),
-    /// `-`: unknown or not played card.
-    Dash,
-    Continuation,
-    Terminator,
-    Invalid,
-}
+pub use crate::bridge::auction::CallToken;
+pub use crate::bridge::play::CardToken;
 
 /// A call or card with its annotations.
 #[derive(Clone, Debug, PartialEq, Eq)]

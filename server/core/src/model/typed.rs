@@ -5,10 +5,9 @@
 //! language server's hovers use it).
 
 use super::values::{self, Column, ContractTag, Deal, Parsed, ResultTag, SideScores, Vulnerable};
-use super::{AnnotationKind, Auction, CallToken, CardToken, Entry, Game, Inherit, Play};
+use super::{AnnotationKind, Auction, Entry, Game, Inherit, Play};
 use crate::bridge::{
-    self, AuctionAnalysis, AuctionItem, AuctionToken, PlayAnalysis, PlayItem, PlayToken, Seat,
-    Strain,
+    self, AuctionAnalysis, AuctionItem, CallToken, CardToken, PlayAnalysis, PlayItem, Seat, Strain,
 };
 
 /// A call or card token that is not standard PBN, as the analysis read it.
@@ -67,28 +66,28 @@ fn value<T>(g: &Game, name: &str, parse: fn(&str) -> Parsed<T>) -> Option<T> {
 
 /// Reads a call token that is not a PBN call: `Some` when its meaning is
 /// clear (`1N`, `P`, `Dbl`, …; the spellings of [`crate::spec::calls`]).
-pub fn interpret_call(text: &str) -> Option<(AuctionToken, String)> {
+pub fn interpret_call(text: &str) -> Option<(CallToken, String)> {
     use crate::spec::calls::{self, Call};
     let call = calls::read(text)?;
     let token = match call {
-        Call::Pass => AuctionToken::Pass,
-        Call::Double => AuctionToken::Double,
-        Call::Redouble => AuctionToken::Redouble,
-        Call::AllPass => AuctionToken::AllPass,
-        Call::Bid { level, strain } => AuctionToken::Bid(bridge::bid_of(level, strain)?),
+        Call::Pass => CallToken::Pass,
+        Call::Double => CallToken::Double,
+        Call::Redouble => CallToken::Redouble,
+        Call::AllPass => CallToken::AllPass,
+        Call::Bid { level, strain } => CallToken::Bid(bridge::bid_of(level, strain)?),
     };
     Some((token, call.canonical().to_owned()))
 }
 
 /// Reads a card token that is not a PBN card (`--`, `S10`; the spellings of
 /// [`crate::spec::cards`]).
-pub fn interpret_card(text: &str) -> Option<(PlayToken, String)> {
+pub fn interpret_card(text: &str) -> Option<(CardToken, String)> {
     if crate::spec::cards::is_dash_run(text) {
-        return Some((PlayToken::Dash, "-".into()));
+        return Some((CardToken::Dash, "-".into()));
     }
     let (suit, rank) = crate::spec::cards::read(text)?;
     let card = bridge::card_of(suit, rank)?;
-    Some((PlayToken::Card(card), bridge::card_word(card).to_owned()))
+    Some((CardToken::Card(card), bridge::card_word(card).to_owned()))
 }
 
 fn has_mark<T>(e: &Entry<T>, mark: char) -> bool {
@@ -107,15 +106,6 @@ pub fn auction_items(text: &str, a: &Auction) -> (Vec<AuctionItem>, Vec<(usize, 
         .enumerate()
         .map(|(k, e)| {
             let token = match e.token {
-                CallToken::Bid(b) => AuctionToken::Bid(b),
-                CallToken::Pass => AuctionToken::Pass,
-                CallToken::Double => AuctionToken::Double,
-                CallToken::Redouble => AuctionToken::Redouble,
-                CallToken::AllPass => AuctionToken::AllPass,
-                CallToken::Dash => AuctionToken::Dash,
-                CallToken::Skip => AuctionToken::Skip,
-                CallToken::Continuation => AuctionToken::Continuation,
-                CallToken::Terminator => AuctionToken::Terminator,
                 CallToken::Invalid => match interpret_call(&text[e.range.clone()]) {
                     Some((tok, as_text)) => {
                         readings.push((k, TokenReading::Nonstandard { as_text }));
@@ -123,9 +113,10 @@ pub fn auction_items(text: &str, a: &Auction) -> (Vec<AuctionItem>, Vec<(usize, 
                     }
                     None => {
                         readings.push((k, TokenReading::Invalid));
-                        AuctionToken::Unknown
+                        CallToken::Invalid
                     }
                 },
+                token => token,
             };
             AuctionItem {
                 token,
@@ -146,10 +137,6 @@ pub fn play_items(text: &str, p: &Play) -> (Vec<PlayItem>, Vec<(usize, TokenRead
         .enumerate()
         .map(|(k, e)| {
             let token = match e.token {
-                CardToken::Card(c) => PlayToken::Card(c),
-                CardToken::Dash => PlayToken::Dash,
-                CardToken::Continuation => PlayToken::Continuation,
-                CardToken::Terminator => PlayToken::Terminator,
                 CardToken::Invalid => match interpret_card(&text[e.range.clone()]) {
                     Some((tok, as_text)) => {
                         readings.push((k, TokenReading::Nonstandard { as_text }));
@@ -157,9 +144,10 @@ pub fn play_items(text: &str, p: &Play) -> (Vec<PlayItem>, Vec<(usize, TokenRead
                     }
                     None => {
                         readings.push((k, TokenReading::Invalid));
-                        PlayToken::Unknown
+                        CardToken::Invalid
                     }
                 },
+                token => token,
             };
             PlayItem {
                 token,

@@ -21,8 +21,6 @@ pub mod markdown;
 pub mod score;
 pub mod text;
 
-use crate::bridge::auction::AuctionToken;
-use crate::bridge::play::PlayToken;
 use crate::bridge::{self, hcp, seat_name, suit_symbol, Seat, Strain, Suit};
 use crate::model::typed::{interpret_call, interpret_card, typed, TypedGame};
 use crate::model::values::{self, ContractValue};
@@ -273,11 +271,11 @@ pub fn commentary_pieces(s: &str) -> Pieces {
 /// call. The second value: it is `AP`.
 fn read_call(written: &str) -> Option<(Pieces, bool)> {
     Some(match interpret_call(written)?.0 {
-        AuctionToken::Pass => (vec![text(calls::PASS)], false),
-        AuctionToken::Double => (vec![text(calls::DOUBLE)], false),
-        AuctionToken::Redouble => (vec![text(calls::REDOUBLE)], false),
-        AuctionToken::AllPass => (vec![text("All pass")], true),
-        AuctionToken::Bid(b) => (bid_pieces(b), false),
+        CallToken::Pass => (vec![text(calls::PASS)], false),
+        CallToken::Double => (vec![text(calls::DOUBLE)], false),
+        CallToken::Redouble => (vec![text(calls::REDOUBLE)], false),
+        CallToken::AllPass => (vec![text("All pass")], true),
+        CallToken::Bid(b) => (bid_pieces(b), false),
         _ => return None,
     })
 }
@@ -383,10 +381,10 @@ fn play_view(src: &str, g: &Game, t: &TypedGame) -> Option<PlayView> {
             CardToken::Invalid => {
                 let written = src.get(e.range.clone()).unwrap_or("?");
                 match interpret_card(written) {
-                    Some((PlayToken::Card(c), _)) => {
+                    Some((CardToken::Card(c), _)) => {
                         vec![Piece::Suit(c.suit), text(rank_text(c.rank))]
                     }
-                    Some((PlayToken::Dash, _)) => vec![text("–")],
+                    Some((CardToken::Dash, _)) => vec![text("–")],
                     _ => vec![text(written)],
                 }
             }

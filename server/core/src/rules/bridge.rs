@@ -398,7 +398,7 @@ fn left_out(
     let declarer = t.declarer?.playing_seat()?;
     let (p, _, leader, hands) = play_input(g)?;
     let (cards, _) = crate::model::typed::play_items(text, p);
-    let bridge::PlayToken::Card(lead) = cards.first()?.token else {
+    let bridge::CardToken::Card(lead) = cards.first()?.token else {
         return None;
     };
     // A hand not given (a second table's game without its Deal) cannot

@@ -52,9 +52,10 @@ use crate::spec::calls;
 use contract_bridge::auction::Call;
 use contract_bridge::{Bid, Contract, Seat};
 
-/// One auction token, as the model read it (annotations stripped).
+/// A call token of the auction section as read (§3.5.1; annotations
+/// stripped, case kept in the source text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AuctionToken {
+pub enum CallToken {
     Bid(Bid),
     Pass,
     /// `X`
@@ -71,23 +72,43 @@ pub enum AuctionToken {
     Continuation,
     /// `*`: the auction ends here, incomplete.
     Terminator,
-    /// A call token the caller could not read (e.g. `1N`, which it reports
-    /// itself). It occupies its turn; since its effect is unknown, later
-    /// calls are not judged, no contract is derived and the auction is not
-    /// called incomplete.
-    Unknown,
+    /// A call token that is not a legal call (`1N`, `P`, …; the model
+    /// reads it so, and the analysis's caller may read it as the call it
+    /// spells and report it itself). It occupies its turn; since its effect
+    /// is unknown, later calls are not judged, no contract is derived and
+    /// the auction is not called incomplete.
+    Invalid,
+}
+
+impl CallToken {
+    /// The canonical text of a call (`Pass`, `X`, `XX`, `AP`, `3NT`) from
+    /// [`crate::spec::calls`]; for a token that is no call, the canonical
+    /// form of what it spells (`P` → `Pass`, `3N` → `3NT`), else `None`.
+    /// `written` is the token's text.
+    pub fn canonical(self, written: &str) -> Option<&'static str> {
+        use crate::spec::calls;
+        match self {
+            CallToken::Bid(b) => Some(crate::bridge::bid_word(b)),
+            CallToken::Pass => Some(calls::PASS),
+            CallToken::Double => Some(calls::DOUBLE),
+            CallToken::Redouble => Some(calls::REDOUBLE),
+            CallToken::AllPass => Some(calls::ALL_PASS),
+            CallToken::Invalid => calls::canonical(written),
+            _ => None,
+        }
+    }
 }
 
 /// One item of the auction section: a token and whether `^I` preceded it.
 /// (A misplaced or repeated `^I` is the caller's PBN0712.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuctionItem {
-    pub token: AuctionToken,
+    pub token: CallToken,
     pub insufficient_marked: bool,
 }
 
 impl AuctionItem {
-    pub fn new(token: AuctionToken) -> Self {
+    pub fn new(token: CallToken) -> Self {
         AuctionItem {
             token,
             insufficient_marked: false,
@@ -97,14 +118,14 @@ impl AuctionItem {
     /// `^I <bid>`.
     pub fn insufficient(bid: Bid) -> Self {
         AuctionItem {
-            token: AuctionToken::Bid(bid),
+            token: CallToken::Bid(bid),
             insufficient_marked: true,
         }
     }
 }
 
-impl From<AuctionToken> for AuctionItem {
-    fn from(token: AuctionToken) -> Self {
+impl From<CallToken> for AuctionItem {
+    fn from(token: CallToken) -> Self {
         AuctionItem::new(token)
     }
 }
@@ -148,18 +169,18 @@ pub struct AuctionAnalysis {
     pub issues: Issues,
 }
 
-fn token_text(token: AuctionToken) -> String {
+fn token_text(token: CallToken) -> String {
     match token {
-        AuctionToken::Bid(b) => bid_text(b),
-        AuctionToken::Pass => calls::PASS.into(),
-        AuctionToken::Double => calls::DOUBLE.into(),
-        AuctionToken::Redouble => calls::REDOUBLE.into(),
-        AuctionToken::AllPass => calls::ALL_PASS.into(),
-        AuctionToken::Dash => "-".into(),
-        AuctionToken::Skip => "^S".into(),
-        AuctionToken::Continuation => "+".into(),
-        AuctionToken::Terminator => "*".into(),
-        AuctionToken::Unknown => "an unreadable call".into(),
+        CallToken::Bid(b) => bid_text(b),
+        CallToken::Pass => calls::PASS.into(),
+        CallToken::Double => calls::DOUBLE.into(),
+        CallToken::Redouble => calls::REDOUBLE.into(),
+        CallToken::AllPass => calls::ALL_PASS.into(),
+        CallToken::Dash => "-".into(),
+        CallToken::Skip => "^S".into(),
+        CallToken::Continuation => "+".into(),
+        CallToken::Terminator => "*".into(),
+        CallToken::Invalid => "an unreadable call".into(),
     }
 }
 

@@ -16,16 +16,16 @@ pub(crate) fn items(text: &str) -> Vec<AuctionItem> {
                 marked = true;
                 continue;
             }
-            "^S" => AuctionToken::Skip,
-            "-" => AuctionToken::Dash,
-            "PASS" => AuctionToken::Pass,
-            "X" => AuctionToken::Double,
-            "XX" => AuctionToken::Redouble,
-            "AP" => AuctionToken::AllPass,
-            "+" => AuctionToken::Continuation,
-            "*" => AuctionToken::Terminator,
-            "?" => AuctionToken::Unknown,
-            bid => AuctionToken::Bid(bid.parse().unwrap_or_else(|_| panic!("bad bid {bid}"))),
+            "^S" => CallToken::Skip,
+            "-" => CallToken::Dash,
+            "PASS" => CallToken::Pass,
+            "X" => CallToken::Double,
+            "XX" => CallToken::Redouble,
+            "AP" => CallToken::AllPass,
+            "+" => CallToken::Continuation,
+            "*" => CallToken::Terminator,
+            "?" => CallToken::Invalid,
+            bid => CallToken::Bid(bid.parse().unwrap_or_else(|_| panic!("bad bid {bid}"))),
         };
         out.push(AuctionItem {
             token,
@@ -277,7 +277,7 @@ fn skips_follow_section_3_9_b() {
 #[test]
 fn unknown_calls() {
     let mut it = items("1C ^I Pass 1S X Pass");
-    it[1].token = AuctionToken::Unknown;
+    it[1].token = CallToken::Invalid;
     let a = analyze_auction(Some(North), North, &it);
     clean(&a);
     assert!(!a.complete && a.contract.is_none());
@@ -286,7 +286,7 @@ fn unknown_calls() {
     assert!(a.legal_next_calls.is_empty());
     // Markers are still checked, and the calls before it.
     let mut it = items("1C 1C Pass * Pass");
-    it[2].token = AuctionToken::Unknown;
+    it[2].token = CallToken::Invalid;
     let a = analyze_auction(Some(North), North, &it);
     assert_eq!(
         codes_of(&a),

@@ -4,7 +4,7 @@
 //! legality and effect on the [`State`].
 
 use super::legality::{LastBid, State};
-use super::{token_text, AuctionItem, AuctionToken as T};
+use super::{token_text, AuctionItem, CallToken as T};
 use crate::bridge::{bid_text, rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Bid, Penalty, Seat};
@@ -115,7 +115,7 @@ impl Walk {
             self.first_call(i, item, seat);
         }
 
-        if item.token == T::Unknown {
+        if item.token == T::Invalid {
             self.uncertain = true;
         }
         if self.uncertain {
@@ -203,7 +203,7 @@ impl Walk {
     fn first_call(&mut self, i: usize, item: &AuctionItem, seat: Seat) {
         self.started = true;
         match (self.dealer, self.dealer_offset) {
-            (Some(d), Some(off)) if self.slot - 1 < off && item.token != T::Unknown => {
+            (Some(d), Some(off)) if self.slot - 1 < off && item.token != T::Invalid => {
                 let missing = off - (self.slot - 1);
                 self.issues.push(Issue::new(
                     &codes::CALL_BEFORE_DEALER,
@@ -321,7 +321,7 @@ impl Walk {
                 self.state.passes = 0;
                 self.bids.push((bid, seat));
             }
-            T::Dash | T::Continuation | T::Terminator | T::Unknown => unreachable!(),
+            T::Dash | T::Continuation | T::Terminator | T::Invalid => unreachable!(),
         }
     }
 }

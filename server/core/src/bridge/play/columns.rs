@@ -3,7 +3,7 @@
 //! columns make a trick. Finds what follows `*`, the end of the play or a
 //! `+`, and `*` with `+`.
 
-use super::{token_text, Input, PlayToken as T, Trick};
+use super::{token_text, CardToken as T, Input, Trick};
 use crate::bridge::{rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::Seat;

@@ -4,7 +4,7 @@
 
 use super::columns::Columns;
 use super::tricks::Walk;
-use super::{side, Input, PlayToken as T, Trick};
+use super::{side, CardToken as T, Input, Trick};
 use crate::bridge::{Issue, Issues};
 use crate::codes::bridge as codes;
 use contract_bridge::{Hand, Seat};

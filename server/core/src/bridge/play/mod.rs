@@ -50,9 +50,10 @@ mod tricks;
 use super::{card_text, Issues};
 use contract_bridge::{Card, Hand, Seat, Suit};
 
-/// One play token, as the model read it (annotations stripped).
+/// A card token of the play section as read (§3.6.1; annotations
+/// stripped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayToken {
+pub enum CardToken {
     Card(Card),
     /// `-`: an unknown card, or one not played yet.
     Dash,
@@ -60,16 +61,32 @@ pub enum PlayToken {
     Continuation,
     /// `*`: no further cards will or can be given.
     Terminator,
-    /// A card token the caller could not read (e.g. `S1`, which it reports
-    /// itself): a card was played there, but which one is unknown. Unlike
-    /// `-` it never means "not played yet".
-    Unknown,
+    /// A card token that is not a card (`S1`, `--`, …; the model reads it
+    /// so, and the analysis's caller may read it as the card it spells and
+    /// report it itself): a card was played there, but which one is
+    /// unknown. Unlike `-` it never means "not played yet".
+    Invalid,
+}
+
+impl CardToken {
+    /// The canonical text of a card (`SA`, `HT`) from [`crate::spec::cards`];
+    /// for a token that is no card, the canonical form of what it spells
+    /// (`S10` → `ST`, `--` → `-`), else `None`. `written` is the token's text.
+    pub fn canonical(self, written: &str) -> Option<&'static str> {
+        use crate::spec::cards;
+        match self {
+            CardToken::Card(c) => Some(crate::bridge::card_word(c)),
+            CardToken::Invalid if cards::is_dash_run(written) => Some("-"),
+            CardToken::Invalid => cards::canonical(written),
+            _ => None,
+        }
+    }
 }
 
 /// One item of the play section: a token and the irregularity marks before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayItem {
-    pub token: PlayToken,
+    pub token: CardToken,
     /// `^R`: a revoke.
     pub revoke_marked: bool,
     /// `^L`: a lead out of turn.
@@ -77,7 +94,7 @@ pub struct PlayItem {
 }
 
 impl PlayItem {
-    pub fn new(token: PlayToken) -> Self {
+    pub fn new(token: CardToken) -> Self {
         PlayItem {
             token,
             revoke_marked: false,
@@ -86,8 +103,8 @@ impl PlayItem {
     }
 }
 
-impl From<PlayToken> for PlayItem {
-    fn from(token: PlayToken) -> Self {
+impl From<CardToken> for PlayItem {
+    fn from(token: CardToken) -> Self {
         PlayItem::new(token)
     }
 }
@@ -196,13 +213,13 @@ fn side(seat: Seat) -> usize {
     seat as usize % 2
 }
 
-fn token_text(token: PlayToken) -> String {
+fn token_text(token: CardToken) -> String {
     match token {
-        PlayToken::Card(c) => card_text(c),
-        PlayToken::Dash => "-".into(),
-        PlayToken::Continuation => "+".into(),
-        PlayToken::Terminator => "*".into(),
-        PlayToken::Unknown => "an unreadable card".into(),
+        CardToken::Card(c) => card_text(c),
+        CardToken::Dash => "-".into(),
+        CardToken::Continuation => "+".into(),
+        CardToken::Terminator => "*".into(),
+        CardToken::Invalid => "an unreadable card".into(),
     }
 }
 
@@ -275,7 +292,7 @@ pub fn rotation(
         || hands.iter().any(Option::is_none)
         || items
             .iter()
-            .filter(|i| matches!(i.token, PlayToken::Card(_)))
+            .filter(|i| matches!(i.token, CardToken::Card(_)))
             .count()
             < 8
     {

@@ -1,7 +1,7 @@
 //! Who plays next in an unfinished play, and which cards he may play
 //! (following suit when he can).
 
-use super::{Input, PlayToken as T, Trick};
+use super::{CardToken as T, Input, Trick};
 use crate::bridge::rotate;
 use contract_bridge::{Card, Hand, Seat};
 

@@ -48,11 +48,11 @@ pub(crate) fn items(text: &str) -> Vec<PlayItem> {
                 l = true;
                 continue;
             }
-            "-" => PlayToken::Dash,
-            "+" => PlayToken::Continuation,
-            "*" => PlayToken::Terminator,
-            "?" => PlayToken::Unknown,
-            card => PlayToken::Card(card.parse().unwrap_or_else(|_| panic!("bad card {card}"))),
+            "-" => CardToken::Dash,
+            "+" => CardToken::Continuation,
+            "*" => CardToken::Terminator,
+            "?" => CardToken::Invalid,
+            card => CardToken::Card(card.parse().unwrap_or_else(|_| panic!("bad card {card}"))),
         };
         out.push(PlayItem {
             token,

@@ -3,7 +3,7 @@
 //! cards in playing order (in hand, played once, following suit: PBN0602
 //! to PBN0605, and cards after the `+`, PBN0609) and its winner.
 
-use super::{side, trick_winner, Input, PlayItem, PlayToken as T, Trick};
+use super::{side, trick_winner, CardToken as T, Input, PlayItem, Trick};
 use crate::bridge::suit_name;
 use crate::bridge::{card_text, rotate, seat_name, Issue, Issues};
 use crate::codes::bridge as codes;
@@ -159,7 +159,7 @@ impl Walk {
             .filter(|&s| {
                 item_at(s).is_some_and(|(_, it)| {
                     it.lead_out_of_turn_marked
-                        && matches!(it.token, T::Card(_) | T::Dash | T::Unknown)
+                        && matches!(it.token, T::Card(_) | T::Dash | T::Invalid)
                 })
             })
             .collect();
@@ -257,7 +257,7 @@ impl Walk {
         };
         let s = seat as usize;
         let is_lead = leader == Some(seat);
-        if item.revoke_marked && is_lead && matches!(item.token, T::Card(_) | T::Dash | T::Unknown)
+        if item.revoke_marked && is_lead && matches!(item.token, T::Card(_) | T::Dash | T::Invalid)
         {
             let why = if item.lead_out_of_turn_marked {
                 "a card led out of turn (`^L`) is the first card of its trick"
@@ -278,7 +278,7 @@ impl Walk {
                     self.dashes_played[s] += 1;
                 }
             }
-            T::Unknown => self.dashes_played[s] += 1,
+            T::Invalid => self.dashes_played[s] += 1,
             T::Card(c) => {
                 if self.plus_seen {
                     issues.push(

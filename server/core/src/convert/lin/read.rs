@@ -3,7 +3,7 @@
 use super::pairs::{clip, diag, pairs, starts_board, Pair, Seen};
 use super::LIN_SEATS;
 use crate::bridge::{
-    self, analyze_auction, AuctionItem, AuctionToken, Bid, Card, FinalContract, Hand, Level, Rank,
+    self, analyze_auction, AuctionItem, Bid, CallToken, Card, FinalContract, Hand, Level, Rank,
     Seat, Strain, Suit,
 };
 use crate::codes::Severity;
@@ -16,7 +16,7 @@ use std::ops::Range;
 struct LinCall {
     /// PBN text of the call (`Pass`, `X`, `XX`, `1NT`).
     text: String,
-    token: AuctionToken,
+    token: CallToken,
     /// Index into [`Board::notes`].
     note: Option<usize>,
 }
@@ -433,9 +433,9 @@ fn read_call(v: &str, range: Range<usize>, board: &mut Board, diags: &mut Vec<Re
     };
     let u = t.to_ascii_uppercase();
     let token = match u.as_str() {
-        "P" | "PASS" => Some(AuctionToken::Pass),
-        "D" | "X" | "DBL" => Some(AuctionToken::Double),
-        "R" | "XX" | "RDBL" => Some(AuctionToken::Redouble),
+        "P" | "PASS" => Some(CallToken::Pass),
+        "D" | "X" | "DBL" => Some(CallToken::Double),
+        "R" | "XX" | "RDBL" => Some(CallToken::Redouble),
         _ => {
             let b = u.as_bytes();
             let strain = match &u.get(1..) {
@@ -447,7 +447,7 @@ fn read_call(v: &str, range: Range<usize>, board: &mut Board, diags: &mut Vec<Re
                 _ => None,
             };
             match (b.first(), strain) {
-                (Some(l @ b'1'..=b'7'), Some(strain)) => Some(AuctionToken::Bid(Bid {
+                (Some(l @ b'1'..=b'7'), Some(strain)) => Some(CallToken::Bid(Bid {
                     level: Level::new(l - b'0'),
                     strain,
                 })),
@@ -467,9 +467,9 @@ fn read_call(v: &str, range: Range<usize>, board: &mut Board, diags: &mut Vec<Re
         return;
     };
     let text = match token {
-        AuctionToken::Bid(b) => bridge::bid_text(b),
-        AuctionToken::Double => "X".into(),
-        AuctionToken::Redouble => "XX".into(),
+        CallToken::Bid(b) => bridge::bid_text(b),
+        CallToken::Double => "X".into(),
+        CallToken::Redouble => "XX".into(),
         _ => "Pass".into(),
     };
     let note = alerted.then(|| {

@@ -4,13 +4,13 @@
 use super::pairs::{pairs, starts_board, Seen};
 use super::{HELD_TAGS, LIN_SEATS};
 use crate::bridge::{
-    self, analyze_auction, AuctionItem, AuctionToken, FinalContract, Hand, PlayAnalysis, Seat, Suit,
+    self, analyze_auction, AuctionItem, CallToken, FinalContract, Hand, PlayAnalysis, Seat, Suit,
 };
 use crate::convert::{Converted, Loss, Part};
 use crate::model::typed::TypedGame;
 use crate::model::values;
 use crate::model::values::deal::rank_char;
-use crate::model::{self, AnnotationKind, CallToken, CardToken, Entry, Inherit, TagRole};
+use crate::model::{self, AnnotationKind, CardToken, Entry, Inherit, TagRole};
 use std::ops::Range;
 
 /// The LIN form of a call: `p`, `d`, `r`, `1N`, `4S`.
@@ -379,7 +379,7 @@ impl<'a> BoardWriter<'a> {
             }
             let notes = note_texts(g, &a.notes);
             auction_held = true;
-            let mut push = |token: AuctionToken| {
+            let mut push = |token: CallToken| {
                 written_calls.push(AuctionItem {
                     token,
                     insufficient_marked: false,
@@ -391,7 +391,7 @@ impl<'a> BoardWriter<'a> {
                 if token == CallToken::AllPass {
                     for _ in 0..model::all_pass_count(&entries[..k]) {
                         self.line.push_str("mb|p|");
-                        push(AuctionToken::Pass);
+                        push(CallToken::Pass);
                     }
                     continue;
                 }
@@ -415,10 +415,8 @@ impl<'a> BoardWriter<'a> {
                     break;
                 };
                 push(match token {
-                    CallToken::Double => AuctionToken::Double,
-                    CallToken::Redouble => AuctionToken::Redouble,
-                    CallToken::Bid(b) => AuctionToken::Bid(b),
-                    _ => AuctionToken::Pass,
+                    CallToken::Double | CallToken::Redouble | CallToken::Bid(_) => token,
+                    _ => CallToken::Pass,
                 });
                 match self.call_note(e, &notes) {
                     Some("") => self.line.push_str(&format!("mb|{call}!|")),
