@@ -915,8 +915,8 @@ fn render(
     md += &match big.diagnostics {
         Some((e, w, o)) => format!(
             "- pbn check result on that file: {} error(s), {} warning(s), {} other (expected: the generator \
-             writes LF line endings, which export format forbids, one error per file; one hint per game for \
-             the application-specific `DoubleDummyTricks` tag)\n",
+             writes LF line endings, which export format forbids, one error per file; the other is the \
+             hint on the application-specific `DoubleDummyTricks` tag, one per game grouped into one)\n",
             thousands(e),
             thousands(w),
             thousands(o)
@@ -927,12 +927,12 @@ fn render(
         Endplay::Ready { version, .. } => match big.endplay_boards {
             Some((b, p)) => {
                 format!(
-                    "- endplay {version} (PyPI) in `.venv`; it read {} boards, {} with play\n",
+                    "- endplay {version} (PyPI); it read {} boards, {} with play\n",
                     thousands(b),
                     thousands(p)
                 )
             }
-            None => format!("- endplay {version} (PyPI) in `.venv`\n"),
+            None => format!("- endplay {version} (PyPI)\n"),
         },
         Endplay::Unavailable(why) => format!("- endplay: **not measured**: {why}\n"),
     };
@@ -945,7 +945,7 @@ fn render(
          lowers and checks each piece's games on one worker, on every core ({cores} here; \
          `checker::check` from an empty state), dropping each piece's trees when done; the \
          \"tree-sitter parse\" and \"parse + lower\" rows are one thread on the whole file, and the \
-         stages below run the whole-document path (`check::check_whole`), for reference. \
+         stages (`--detail`) run the whole-document path (`checker::check_whole`), for reference. \
          Sizes {} games; a measurement estimated (power law through the two smaller sizes) to exceed \
          {} per run is not run and its estimate is shown in *italics*\n\n",
         sizes.iter().map(|s| games_s(s.games)).collect::<Vec<_>>().join(", "),
@@ -973,7 +973,6 @@ fn render(
 
     // Main table at the largest size.
     let parse_s = secs("parse");
-    md += &format!("### {} games\n\n", games_s(big.games));
     md += "| tool | input | reps | best s | median s | MB/s | µs/game | × bare parse |\n\
            |---|---|---:|---:|---:|---:|---:|---:|\n";
     for spec in specs.iter().filter(|s| s.group == Group::Tool) {
@@ -1066,7 +1065,7 @@ fn render(
     let cli_s = secs("cli");
     let ep_s = secs("endplay");
     let mark = |e: bool| if e { " (estimated)" } else { "" };
-    md += "\n### Targets\n\n";
+    md += "\n";
     if args.quick {
         md += "Not judged in a `--quick` smoke run.\n";
         return md;
