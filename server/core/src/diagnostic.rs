@@ -49,6 +49,17 @@ pub enum Applicability {
     Unsafe,
 }
 
+impl Applicability {
+    /// `Safe` when `safe`, else `Unsafe`.
+    pub fn safe_if(safe: bool) -> Applicability {
+        if safe {
+            Applicability::Safe
+        } else {
+            Applicability::Unsafe
+        }
+    }
+}
+
 /// The text edits that resolve a diagnostic (as ruff's fixes): edits do not
 /// overlap and are in no particular order. A fix of the file's encoding
 /// (§2.2) has no edits and names the encoding to write the file in

@@ -255,11 +255,8 @@ fn fix_of_all(diags: &[Diagnostic], list: &[usize]) -> Option<Fix> {
             kept.push(e.clone());
         }
     }
-    let applicability = if fixes.iter().all(|f| f.applicability == Applicability::Safe) {
-        Applicability::Safe
-    } else {
-        Applicability::Unsafe
-    };
+    let applicability =
+        Applicability::safe_if(fixes.iter().all(|f| f.applicability == Applicability::Safe));
     let mut fix = Fix::new(
         format!("{} (and the {} more like it)", first.title, fixes.len() - 1),
         kept,

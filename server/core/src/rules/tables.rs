@@ -295,7 +295,9 @@ fn score_ranges(
 /// scores matchpoints (PBN0809), IMPs and the datum when it names Butler,
 /// Cross or (two tables) plain IMPs (PBN0808). Then the game's own
 /// ScoreMP, ScoreIMP and ScorePercentage against its row (PBN0810). A fix
-/// is safe where the Scoring tag names the method ([`applicability`]);
+/// is safe where the Scoring tag names the method ([`ScoreTable::named`]):
+/// the file says how the figure is computed, so the computed value is the
+/// one it means;
 /// when most figures of a table differ, the one fix writing them all is
 /// unsafe: the file computes them some other way.
 fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
@@ -407,19 +409,12 @@ fn cell_fix(range: std::ops::Range<usize>, quoted: bool, want: &str, named: bool
     } else {
         want.to_string()
     };
-    Fix::replace(format!("Write {want}"), range, new, applicability(named))
-}
-
-/// A computed figure's fix is safe when the Scoring tag names the method
-/// ([`ScoreTable::named`]): the file says how the figure is computed, so
-/// the computed value is the one it means. On a matchpoint scale guessed
-/// from the figures it is unsafe.
-fn applicability(named: bool) -> Applicability {
-    if named {
-        Applicability::Safe
-    } else {
-        Applicability::Unsafe
-    }
+    Fix::replace(
+        format!("Write {want}"),
+        range,
+        new,
+        Applicability::safe_if(named),
+    )
 }
 
 /// §4.2.2–§4.2.4: the game's ScoreMP, ScoreIMP and ScorePercentage are the
@@ -446,7 +441,7 @@ fn score_tags(ctx: &GameCtx<'_>, t: &ScoreTable<'_>, out: &mut Vec<Diagnostic>) 
                 format!("Write \"{}\"", f.computed),
                 f.range.clone(),
                 f.computed.clone(),
-                applicability(t.named(f.kind)),
+                Applicability::safe_if(t.named(f.kind)),
             ))),
         );
     }

@@ -70,15 +70,7 @@ use std::sync::Arc;
 /// A fix for a fix function to return: safe when `preferred` (the applicability
 /// is then decided per code by [`fixes_for`]).
 fn mk(title: impl Into<String>, edits: Vec<Edit>, preferred: bool) -> Fix {
-    let mut f = Fix::new(
-        title,
-        edits,
-        if preferred {
-            Applicability::Safe
-        } else {
-            Applicability::Unsafe
-        },
-    );
+    let mut f = Fix::new(title, edits, Applicability::safe_if(preferred));
     f.preferred = preferred;
     f
 }
@@ -380,6 +372,7 @@ pub fn fixes_for(text: &str, g: &Game, d: &Diagnostic) -> Vec<Fix> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// The text between a range's game breaks: from the line after a
     /// semi-empty line before it, through the run of semi-empty lines after
@@ -401,7 +394,6 @@ mod tests {
         let r = between_game_breaks(t, &(0..1));
         assert_eq!(&t[r], "[A \"1\"]\n\n");
     }
-    use super::*;
 
     #[test]
     fn fixers_are_sorted_by_code_once_each() {
