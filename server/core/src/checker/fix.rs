@@ -62,6 +62,55 @@ pub fn fix_round(
     Some((crate::text::reencoded(src, to)?, which))
 }
 
+/// How a round of [`fix_loop`] ended.
+pub enum Round<S> {
+    /// Fixes applied: the state after them, diagnosed. In the round after
+    /// the last one allowed (`apply` false), a state to which fixes still
+    /// apply: the text is unstable.
+    Fixed(S),
+    /// No fix applies, or the round's fixes were refused: the state before
+    /// the round stays (or one that says the loop's fixes are given up).
+    Unfixed(S),
+}
+
+/// What [`fix_loop`] ends with.
+pub struct Looped<S> {
+    /// The last state.
+    pub state: S,
+    /// The rounds that applied a fix.
+    pub passes: usize,
+    /// Whether fixes still applied after [`MAX_PASSES`] rounds.
+    pub unstable: bool,
+}
+
+/// The one fix loop of the core: `pbn check --fix` on the whole text
+/// ([`fix_source_of`]), `pbn fmt`'s file-level fixes and each of its
+/// stretches (`crate::format`). `round(state, apply)` applies the fixes of
+/// the diagnosed `state` (its diagnostics are part of it) and diagnoses the
+/// result; rounds go on while one applies, at most [`MAX_PASSES`]. Then
+/// `round` is called once more with `apply` false, to tell whether fixes
+/// still apply ([`Round::Fixed`]) without applying them.
+pub fn fix_loop<S>(start: S, mut round: impl FnMut(S, bool) -> Round<S>) -> Looped<S> {
+    let mut state = start;
+    let mut passes = 0;
+    loop {
+        let apply = passes < MAX_PASSES;
+        let (s, fixed) = match round(state, apply) {
+            Round::Fixed(s) => (s, true),
+            Round::Unfixed(s) => (s, false),
+        };
+        state = s;
+        if !fixed || !apply {
+            return Looped {
+                state,
+                passes,
+                unstable: fixed,
+            };
+        }
+        passes += 1;
+    }
+}
+
 /// The fixes applied so far, per code.
 type Applied = Vec<(&'static CodeInfo, usize)>;
 
@@ -87,60 +136,72 @@ pub fn fix_source_of(
         ungrouped: true,
         ..opts.with_fixes()
     };
-    let mut current: Option<SourceText> = None;
-    let mut applied: Applied = Vec::new();
-    let mut passes = 0;
-    // A round of fixes that changes the number of games is undone: fixes
-    // never move game breaks. (Deletions that empty a line take the line
-    // with them, `diagnostic::apply_fixes`; this is the safety net.)
-    let mut games = None;
-    let mut undo: Option<(Option<SourceText>, Applied, CheckResult)> = None;
-    loop {
-        let src = current.as_ref().unwrap_or(source);
+    let check = |src: &SourceText| {
         let mut res = check_text(src, opts);
         for d in res.diagnostics.iter_mut().filter(|d| !wanted(d.code)) {
             d.fix = None;
         }
-        if *games.get_or_insert(res.games) != res.games {
-            if let Some((before, mut before_applied, before_res)) = undo.take() {
-                before_applied.sort_by_key(|(c, _)| c.code);
-                return Fixed {
-                    source: before.unwrap_or_else(|| source.with_text(source.text.clone())),
-                    applied: before_applied,
-                    passes: passes - 1,
-                    unstable: false,
-                    remaining: grouped(before_res, group),
-                };
-            }
-        }
-        let fixed = if passes < MAX_PASSES {
-            fix_round(src, &res.diagnostics, unsafe_fixes)
-        } else {
-            None
-        };
-        let Some((next, which)) = fixed else {
-            let unstable = passes == MAX_PASSES
-                && apply_fixes(&src.text, &res.diagnostics, unsafe_fixes).is_some();
-            applied.sort_by_key(|(c, _)| c.code);
-            return Fixed {
-                source: current.unwrap_or_else(|| source.with_text(source.text.clone())),
-                applied,
-                passes,
-                unstable,
-                remaining: grouped(res, group),
+        res
+    };
+    // The text (`None`: the input's), its check, the fixes applied to it.
+    struct State {
+        text: Option<SourceText>,
+        res: CheckResult,
+        applied: Applied,
+    }
+    let start = State {
+        text: None,
+        res: check(source),
+        applied: Vec::new(),
+    };
+    let games = start.res.games;
+    let Looped {
+        state,
+        passes,
+        unstable,
+    } = fix_loop(start, |s, apply| {
+        let src = s.text.as_ref().unwrap_or(source);
+        if !apply {
+            return match apply_fixes(&src.text, &s.res.diagnostics, unsafe_fixes) {
+                Some(_) => Round::Fixed(s),
+                None => Round::Unfixed(s),
             };
+        }
+        let Some((next, which)) = fix_round(src, &s.res.diagnostics, unsafe_fixes) else {
+            return Round::Unfixed(s);
         };
-        let before_applied = applied.clone();
+        let res = check(&next);
+        // A round of fixes that changes the number of games is refused:
+        // fixes never move game breaks. (Deletions that empty a line take
+        // the line with them, `diagnostic::apply_fixes`; this is the
+        // safety net.)
+        if res.games != games {
+            return Round::Unfixed(s);
+        }
+        let mut applied = s.applied;
         for i in which {
-            let code = res.diagnostics[i].code;
+            let code = s.res.diagnostics[i].code;
             match applied.iter_mut().find(|(c, _)| std::ptr::eq(*c, code)) {
                 Some((_, n)) => *n += 1,
                 None => applied.push((code, 1)),
             }
         }
-        passes += 1;
-        let before = current.replace(next);
-        undo = Some((before, before_applied, res));
+        Round::Fixed(State {
+            text: Some(next),
+            res,
+            applied,
+        })
+    });
+    let mut applied = state.applied;
+    applied.sort_by_key(|(c, _)| c.code);
+    Fixed {
+        source: state
+            .text
+            .unwrap_or_else(|| source.with_text(source.text.clone())),
+        applied,
+        passes,
+        unstable,
+        remaining: grouped(state.res, group),
     }
 }
 

@@ -11,7 +11,7 @@
 //! that stretch alone, never on which pieces the document was cut into
 //! (`super::format_piece_fixed`).
 
-use crate::checker::fix::MAX_PASSES;
+use crate::checker::fix::{fix_loop, Round};
 use crate::checker::CheckOptions;
 use crate::diagnostic::{apply_fixes, Diagnostic, Fix};
 use crate::model::lower::lower_piece;
@@ -82,9 +82,9 @@ pub(super) fn game_fixes(text: &str, g: &Game) -> Vec<Diagnostic> {
 }
 
 /// Stretch `u` of `text` with the safe fixes of its games' diagnostics
-/// applied until none is left (at most [`MAX_PASSES`] rounds); `None` when
-/// no safe fix applies, or a fix makes a game longer than a window. `pbn
-/// fmt` writes export format, so the export rules' fixes apply to every
+/// applied until none is left ([`crate::checker::fix::fix_loop`]); `None`
+/// when no safe fix applies, or a fix makes a game longer than a window.
+/// `pbn fmt` writes export format, so the export rules' fixes apply to every
 /// game ([`fix_options`]), wherever the document's `% EXPORT` line is.
 /// `resolve` gives the games of a fixed stretch, lowered again, their
 /// `#`/`##` values.
@@ -94,66 +94,83 @@ pub(super) fn fix_unit(
     resolve: &dyn Fn(&mut [Game]),
 ) -> Option<FixedPiece> {
     let first = u.games.first().map_or(0, |g| g.index);
-    let mut current: Option<FixedPiece> = None;
-    let mut given = Some(u.fixes);
-    for _ in 0..MAX_PASSES {
-        let (piece, games) = match &current {
-            Some(c) => (c.text.as_str(), c.games.as_slice()),
-            None => (&text[u.range.clone()], u.games),
+    let piece = &text[u.range.clone()];
+    let given = u.fixes.into_iter().map(|d| shifted(d, u.range.start));
+    // The stretch (`None`: as written) and its safe fixes; `Err` once a fix
+    // made a game longer than a window.
+    type State = Result<(Option<FixedPiece>, Vec<Diagnostic>), ()>;
+    let start: State = Ok((
+        None,
+        unit_fixes(piece, u.games, Some(given.collect()), u.open),
+    ));
+    let looped = fix_loop(start, |state, apply| {
+        let Ok((current, diags)) = state else {
+            return Round::Unfixed(state);
         };
-        let mut diags: Vec<Diagnostic> = match given.take() {
-            Some(d) => d.into_iter().map(|d| shifted(d, u.range.start)).collect(),
-            None => games.iter().flat_map(|g| game_fixes(piece, g)).collect(),
+        let piece = current.as_ref().map_or(piece, |c| c.text.as_str());
+        let Some((fixed, applied)) = apply.then(|| apply_fixes(piece, &diags, false)).flatten()
+        else {
+            return Round::Unfixed(Ok((current, diags)));
         };
-        // The safe fixes of syntax errors (a stray line of text kept as a
-        // comment, an unquoted value with spaces quoted): the game is
-        // then formatted, not kept as written.
-        let broken = games.iter().any(|g| g.syntax_error);
-        // And a `{` comment between games left open (PBN0004), closed where
-        // it is read to end, as the whole text's fixes close it.
-        let open = current.as_ref().map_or(u.open, |c| {
-            crate::syntax::top_nodes(&c.trees)
-                .iter()
-                .any(|n| n.kind() == "unterminated_comment")
-        });
-        // And a Note too long for one line, cut and continued in a comment.
-        let long = crate::rules::text::may_hold_long_note(piece);
-        if broken || open || long {
-            let trees = crate::syntax::parse_split(piece, usize::MAX);
-            if broken || open {
-                diags.extend(
-                    crate::syntax::syntax_diagnostics(&trees, piece)
-                        .into_iter()
-                        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false))),
-                );
-            }
-            if long {
-                diags.extend(crate::rules::text::long_note_fixes(piece, &trees));
-            }
-        }
-        let Some((fixed, applied)) = apply_fixes(piece, &diags, false) else {
-            break;
-        };
-        let applied = applied.len();
         // The diagnostics and the last round's stretch are done with: freed
         // before the fixed text is parsed and lowered, so that at most two
         // trees and models of it exist at once, not three.
         drop(diags);
-        let fixes = current.take().map_or(0, |c| c.fixes) + applied;
+        let fixes = current.map_or(0, |c| c.fixes) + applied.len();
         let trees = crate::syntax::parse_split(&fixed, usize::MAX);
         let (mut games, _) = lower_piece(&trees, &fixed, first);
         if games.iter().any(Game::is_part) {
-            return None;
+            return Round::Unfixed(Err(()));
         }
         resolve(&mut games);
-        current = Some(FixedPiece {
-            text: fixed,
-            trees,
-            games,
-            fixes,
-        });
+        let open = crate::syntax::top_nodes(&trees)
+            .iter()
+            .any(|n| n.kind() == "unterminated_comment");
+        let diags = unit_fixes(&fixed, &games, None, open);
+        Round::Fixed(Ok((
+            Some(FixedPiece {
+                text: fixed,
+                trees,
+                games,
+                fixes,
+            }),
+            diags,
+        )))
+    });
+    looped.state.ok().and_then(|(current, _)| current)
+}
+
+/// The safe fixes of stretch `piece`, whose games are `games`: those of
+/// their diagnostics (`given`, or made here); those of
+/// its syntax errors (a stray line of text kept as a comment, an unquoted
+/// value with spaces quoted: the game is then formatted, not kept as
+/// written) and of a `{` comment between games left `open` (PBN0004,
+/// closed where it is read to end, as the whole text's fixes close it); and
+/// those of a Note too long for one line (cut and continued in a comment).
+fn unit_fixes(
+    piece: &str,
+    games: &[Game],
+    given: Option<Vec<Diagnostic>>,
+    open: bool,
+) -> Vec<Diagnostic> {
+    let mut diags =
+        given.unwrap_or_else(|| games.iter().flat_map(|g| game_fixes(piece, g)).collect());
+    let broken = games.iter().any(|g| g.syntax_error);
+    let long = crate::rules::text::may_hold_long_note(piece);
+    if broken || open || long {
+        let trees = crate::syntax::parse_split(piece, usize::MAX);
+        if broken || open {
+            diags.extend(
+                crate::syntax::syntax_diagnostics(&trees, piece)
+                    .into_iter()
+                    .filter(|d| d.fix.as_ref().is_some_and(|f| f.applies(false))),
+            );
+        }
+        if long {
+            diags.extend(crate::rules::text::long_note_fixes(piece, &trees));
+        }
     }
-    current
+    diags
 }
 
 /// The options `pbn fmt` fixes with: export rules on (the formatter writes

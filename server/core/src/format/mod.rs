@@ -368,17 +368,19 @@ fn units(
 /// encoding), round after round as [`crate::checker::fix::fix_source`]
 /// applies them, and how many; `None` when none applies.
 fn file_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
-    let mut current: Option<SourceText> = None;
-    let mut fixes = 0;
-    for _ in 0..crate::checker::fix::MAX_PASSES {
+    use crate::checker::fix::{fix_loop, fix_round, Round};
+    let start = (None, crate::rules::text::file_level(source), 0);
+    let looped = fix_loop(start, |(current, diags, fixes), apply| {
         let src = current.as_ref().unwrap_or(source);
-        let diags = crate::rules::text::file_level(src);
-        let Some((next, which)) = crate::checker::fix::fix_round(src, &diags, false) else {
-            break;
-        };
-        fixes += which.len();
-        current = Some(next);
-    }
+        match apply.then(|| fix_round(src, &diags, false)).flatten() {
+            Some((next, which)) => {
+                let diags = crate::rules::text::file_level(&next);
+                Round::Fixed((Some(next), diags, fixes + which.len()))
+            }
+            None => Round::Unfixed((current, diags, fixes)),
+        }
+    });
+    let (current, _, fixes) = looped.state;
     (current, fixes)
 }
 
