@@ -951,7 +951,7 @@ pub fn incremental_reparse(data: &[u8]) {
             .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
             .collect::<Vec<_>>()
     };
-    let want = pbn_core::checker::check_whole(&fresh_source, &opts);
+    let want = pbn_core::reference::check_whole(&fresh_source, &opts);
     assert_eq!(
         key(&checked.flatten().diagnostics),
         key(&want.diagnostics),

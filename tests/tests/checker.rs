@@ -6,8 +6,9 @@
 //! files under random edits (including edits to `#`/`##` values, whose
 //! change reaches later games).
 
+use pbn_core::checker::CheckOptions;
 use pbn_core::checker::{check, State};
-use pbn_core::checker::{check_whole, CheckOptions};
+use pbn_core::reference::check_whole;
 use pbn_core::text::SourceText;
 use pbn_tests::corpus::{corpus_dir, corpus_sources, own_sources};
 use pbn_tests::gen::{generate, GenOptions, Rng};

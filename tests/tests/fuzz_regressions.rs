@@ -191,7 +191,7 @@ fn escape_line_column_is_rechecked_by_incremental_reparse() {
 
 /// `fmt` target (`b\x0c\n\nl`): the piecewise parse cuts the document after
 /// the blank line, so the grammar's scanner must see that line as blank
-/// too, or `format_parsed`, which splits games at `game_break` nodes, drops
+/// too, or `reference::format_whole`, which splits games at `game_break` nodes, drops
 /// the second game. Form feed and vertical tab count as blank in the
 /// scanner and in syntax/split/scan.rs alike.
 #[test]

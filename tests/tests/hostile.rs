@@ -33,7 +33,8 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use pbn_core::checker::{check_text, check_whole, CheckOptions};
+use pbn_core::checker::{check_text, CheckOptions};
+use pbn_core::reference::check_whole;
 use pbn_core::text::decode;
 use pbn_tests::binary::pbn_binary;
 use pbn_tests::hostile::by_name;

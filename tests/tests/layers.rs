@@ -23,6 +23,7 @@ const CORE_LAYERS: &[&str] = &[
     "rules",
     "checker",
     "format",
+    "reference",
     "render",
     "hover",
     "convert",

@@ -53,8 +53,8 @@ fn assert_same(name: &str, text: &str) -> usize {
     }
     let source = pbn_core::text::SourceText::from_text(text.to_owned());
     let opts = pbn_core::checker::CheckOptions::default();
-    let a = pbn_core::checker::check_parsed(&source, &whole, &opts).diagnostics;
-    let b = pbn_core::checker::check_parsed(&source, &pieces, &opts).diagnostics;
+    let a = pbn_core::reference::check_parsed(&source, &whole, &opts).diagnostics;
+    let b = pbn_core::reference::check_parsed(&source, &pieces, &opts).diagnostics;
     let key = |v: &[pbn_core::diagnostic::Diagnostic]| {
         v.iter()
             .map(|d| (d.code.code, d.range.clone(), d.message.clone(), d.game))
@@ -65,8 +65,8 @@ fn assert_same(name: &str, text: &str) -> usize {
         export: true,
         ..Default::default()
     };
-    let a = pbn_core::checker::check_parsed(&source, &whole, &export).diagnostics;
-    let b = pbn_core::checker::check_parsed(&source, &pieces, &export).diagnostics;
+    let a = pbn_core::reference::check_parsed(&source, &whole, &export).diagnostics;
+    let b = pbn_core::reference::check_parsed(&source, &pieces, &export).diagnostics;
     assert_eq!(key(&a), key(&b), "{name}: export diagnostics differ");
     let da = pbn_core::model::lower(&whole, text);
     let db = pbn_core::model::lower(&pieces, text);
@@ -76,8 +76,8 @@ fn assert_same(name: &str, text: &str) -> usize {
         "{name}: models differ"
     );
     let fo = pbn_core::format::FormatOptions::default();
-    let fa = pbn_core::format::format_parsed(&source, &whole, &da, &fo);
-    let fb = pbn_core::format::format_parsed(&source, &pieces, &db, &fo);
+    let fa = pbn_core::reference::format_whole(&source, &whole, &da, &fo);
+    let fb = pbn_core::reference::format_whole(&source, &pieces, &db, &fo);
     assert_eq!(fa.text, fb.text, "{name}: formatted output differs");
     pieces.len()
 }

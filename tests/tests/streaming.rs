@@ -1,17 +1,16 @@
-//! `pbn fmt` and `pbn dump` stream piece by piece
-//! (`format::format_streamed_as_written`, `model::dump::write_streamed`):
-//! their output must be byte for byte that of the whole-document path
-//! (`format::format_parsed`, `model::dump::dump` printed by serde_json), on the
+//! `pbn fmt` and `pbn dump` stream piece by piece (`format::format`,
+//! `model::dump::write_streamed`): their output must be byte for byte that
+//! of the whole-document path (`reference::format_whole`,
+//! `model::dump::dump` printed by serde_json), on the
 //! corpus, the fixtures and examples, and generated files of several pieces
 //! with the cases that cross pieces (`#`/`##` values, §4.8; games kept as
 //! written; a byte order mark; CR and CRLF line ends; the export header).
 //! With the safe fixes applied first (`format::format_streamed`, what
 //! `pbn fmt` writes), the output is that of the safe fixes applied to the
-//! whole text, then formatted (`whole_fixed`).
+//! whole text, then formatted (`whole_fixed`, from `reference::fix_whole`).
 
-use pbn_core::format::{
-    format_streamed, format_streamed_as_written, safe_fixed, EolOption, FormatOptions, Formatted,
-};
+use pbn_core::format::{format, format_streamed, EolOption, FormatOptions, Formatted};
+use pbn_core::reference::fix_whole;
 use pbn_core::text::{decode, SourceText};
 use pbn_tests::gen::{generate, GenOptions};
 
@@ -31,18 +30,13 @@ fn options() -> Vec<FormatOptions> {
     all
 }
 
-fn streamed(source: &SourceText, opts: &FormatOptions) -> (String, usize) {
-    let mut text = String::new();
-    let mut parts = 0;
-    let r = format_streamed_as_written(source, opts, |s| {
-        parts += 1;
-        text.push_str(s)
-    });
+fn streamed(source: &SourceText, opts: &FormatOptions) -> String {
+    let r = format(source, opts);
     let whole = format_whole(source, opts);
     assert_eq!(r.verbatim_games, whole.verbatim_games);
     assert_eq!(r.unprintable_games, whole.unprintable_games);
     assert_eq!(r.dropped_duplicates, whole.dropped_duplicates);
-    (text, parts)
+    r.text
 }
 
 /// The formatter on the whole document, parsed and lowered at once: the
@@ -50,7 +44,7 @@ fn streamed(source: &SourceText, opts: &FormatOptions) -> (String, usize) {
 fn format_whole(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let trees = pbn_core::syntax::parse_pieces(&source.text);
     let doc = pbn_core::model::lower(&trees, &source.text);
-    pbn_core::format::format_parsed(source, &trees, &doc, opts)
+    pbn_core::reference::format_whole(source, &trees, &doc, opts)
 }
 
 fn dump_whole(text: &str, pretty: bool) -> String {
@@ -81,7 +75,7 @@ fn first_difference(a: &str, b: &str) -> String {
 /// The reference for `pbn fmt`'s text: every safe fix applied to the
 /// whole text at once, then formatted whole, the file's own line end kept.
 fn whole_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
-    let (mut fixed, fixes) = safe_fixed(source);
+    let (mut fixed, fixes) = fix_whole(source);
     if let Some(f) = &mut fixed {
         f.dominant_line_ending = source.dominant_line_ending;
     }
@@ -93,7 +87,7 @@ fn whole_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
 fn check_same(name: &str, source: &SourceText, failures: &mut Vec<String>) {
     for opts in options() {
         let whole = format_whole(source, &opts).text;
-        let (text, _) = streamed(source, &opts);
+        let text = streamed(source, &opts);
         if text != whole {
             failures.push(format!(
                 "{name} {opts:?}: fmt {}",
@@ -161,7 +155,8 @@ fn streamed_fmt_and_dump_equal_the_whole_document_path_on_generated_files() {
         let source = decode(text.as_bytes());
         check_same(&format!("tricky crlf={crlf}"), &source, &mut failures);
         // It is streamed: more than one part reaches the sink.
-        let (_, parts) = streamed(&source, &FormatOptions::default());
+        let mut parts = 0;
+        format_streamed(&source, &FormatOptions::default(), |_| parts += 1);
         assert!(parts > 4, "{parts} parts");
     }
     let plain = generate(200, 3, &GenOptions::default());
@@ -239,7 +234,7 @@ fn a_game_cut_into_parts_is_kept_as_written() {
 
     let opts = pbn_core::checker::CheckOptions::default();
     let piecewise = pbn_core::checker::check_text(&source, &opts);
-    let whole = pbn_core::checker::check_whole(&source, &opts);
+    let whole = pbn_core::reference::check_whole(&source, &opts);
     assert_eq!(piecewise.diagnostics, whole.diagnostics);
     assert_eq!(piecewise.games, 5);
     let parts: Vec<usize> = piecewise

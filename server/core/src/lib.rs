@@ -18,6 +18,8 @@
 //! - [`checker`]: the incremental checker that runs the rules piece by
 //!   piece, for `pbn check` and the language server alike;
 //! - [`format`]: the export-format formatter;
+//! - [`reference`]: the tests' whole-document references for the checker,
+//!   the fixes and the formatter;
 //! - [`render`]: hand records (terminal text, HTML, hover Markdown);
 //! - [`hover`]: the hover's Markdown at a byte offset (the language server
 //!   and the web page);
@@ -36,6 +38,7 @@ pub mod hash;
 pub mod hover;
 pub mod model;
 pub mod par;
+pub mod reference;
 pub mod render;
 pub mod rules;
 pub mod spec;

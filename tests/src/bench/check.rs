@@ -945,7 +945,7 @@ fn render(
          lowers and checks each piece's games on one worker, on every core ({cores} here; \
          `checker::check` from an empty state), dropping each piece's trees when done; the \
          \"tree-sitter parse\" and \"parse + lower\" rows are one thread on the whole file, and the \
-         stages (`--detail`) run the whole-document path (`checker::check_whole`), for reference. \
+         stages (`--detail`) run the whole-document path (`reference::check_whole`), for reference. \
          Sizes {} games; a measurement estimated (power law through the two smaller sizes) to exceed \
          {} per run is not run and its estimate is shown in *italics*\n\n",
         sizes.iter().map(|s| games_s(s.games)).collect::<Vec<_>>().join(", "),

@@ -41,7 +41,7 @@ impl Fixed {
 /// ([`crate::text::reencoded`]), since the writer encodes the final text.
 /// Returns the fixed source and the diagnostics whose fix was applied;
 /// `None` when none applies.
-pub fn fix_round(
+pub(crate) fn fix_round(
     src: &SourceText,
     diagnostics: &[Diagnostic],
     unsafe_fixes: bool,
@@ -63,7 +63,7 @@ pub fn fix_round(
 }
 
 /// How a round of [`fix_loop`] ended.
-pub enum Round<S> {
+pub(crate) enum Round<S> {
     /// Fixes applied: the state after them, diagnosed. In the round after
     /// the last one allowed (`apply` false), a state to which fixes still
     /// apply: the text is unstable.
@@ -74,13 +74,13 @@ pub enum Round<S> {
 }
 
 /// What [`fix_loop`] ends with.
-pub struct Looped<S> {
+pub(crate) struct Looped<S> {
     /// The last state.
-    pub state: S,
+    pub(crate) state: S,
     /// The rounds that applied a fix.
-    pub passes: usize,
+    pub(crate) passes: usize,
     /// Whether fixes still applied after [`MAX_PASSES`] rounds.
-    pub unstable: bool,
+    pub(crate) unstable: bool,
 }
 
 /// The one fix loop of the core: `pbn check --fix` on the whole text
@@ -90,7 +90,7 @@ pub struct Looped<S> {
 /// result; rounds go on while one applies, at most [`MAX_PASSES`]. Then
 /// `round` is called once more with `apply` false, to tell whether fixes
 /// still apply ([`Round::Fixed`]) without applying them.
-pub fn fix_loop<S>(start: S, mut round: impl FnMut(S, bool) -> Round<S>) -> Looped<S> {
+pub(crate) fn fix_loop<S>(start: S, mut round: impl FnMut(S, bool) -> Round<S>) -> Looped<S> {
     let mut state = start;
     let mut passes = 0;
     loop {

@@ -4,7 +4,7 @@
 //! never follow the usual dealer rotation) become one diagnostic on the
 //! first occurrence, with the count, the first games, the places as
 //! related information and one fix holding every edit. Applied last, to
-//! a whole file's diagnostics, by every check ([`super::check_parsed`],
+//! a whole file's diagnostics, by every check ([`crate::reference::check_parsed`],
 //! [`super::check_segments`]); only codes with a
 //! [`crate::codes::pattern`] are ever grouped, so a revoke, an impossible
 //! deal or a wrong score keeps its own diagnostic in its own game.

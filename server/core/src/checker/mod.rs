@@ -1,8 +1,8 @@
-//! Checking a whole document: `pbn check`'s [`check_text`] (the language
-//! server's game-by-game re-check, [`crate::checker::engine`], from an empty state)
-//! and the reference it is tested against, [`check_whole`] (every rule on
-//! the whole parsed and lowered document at once). Both run the rule
-//! functions of [`crate::rules`].
+//! Checking a document: `pbn check`'s [`check_text`] (the language
+//! server's game-by-game re-check, [`crate::checker::engine`], from an
+//! empty state) and the server's [`check_segments`]. The reference they
+//! are tested against is [`crate::reference::check_whole`]. All run the
+//! rule functions of [`crate::rules`].
 
 mod deal_ids;
 mod engine;
@@ -23,7 +23,7 @@ pub use state::{Checked, GameRanges, Segment, State, Stats};
 
 pub use crate::rules::CheckOptions;
 
-use crate::diagnostic::{sort, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::model::{CommentKind, Document};
 use crate::syntax::{self, Trees};
 use crate::text::SourceText;
@@ -47,7 +47,7 @@ pub struct CheckResult {
 /// after the tags are read (kept, the trees of a whole document took about
 /// 45 bytes a byte of text, beyond the memory ceiling of ROBUSTNESS.md), a
 /// few of them kept in a small cache. The diagnostics are those of
-/// [`check_whole`] (tested in `tests/tests/checker.rs`).
+/// [`crate::reference::check_whole`] (tested in `tests/tests/checker.rs`).
 pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let text = source.text.as_str();
     let budget = if source.uses_hash_values() {
@@ -59,36 +59,6 @@ pub fn check_text(source: &SourceText, opts: &CheckOptions) -> CheckResult {
     let result = engine::check_once(source, &forest, opts);
     crate::par::drop_later(forest);
     result
-}
-
-/// Checks a decoded document the straightforward way: parsed as one piece
-/// (its broken games one at a time, as every parse is), lowered whole, all
-/// rules run on the whole model. What [`check_text`] must give, piece by
-/// piece; the tests' reference.
-pub fn check_whole(source: &SourceText, opts: &CheckOptions) -> CheckResult {
-    let trees = syntax::parse_split(&source.text, usize::MAX);
-    check_parsed(source, &trees, opts)
-}
-
-/// Checks a parsed document: lowered whole, every rule run on the whole
-/// model ([`check_whole`]'s second half; the tests' reference for parses
-/// cut in pieces).
-pub fn check_parsed<T: Trees + ?Sized>(
-    source: &SourceText,
-    trees: &T,
-    opts: &CheckOptions,
-) -> CheckResult {
-    let doc = crate::model::lower(trees, &source.text);
-    let mut diagnostics = syntax_diagnostics_for(trees, &source.text, &doc);
-    diagnostics.extend(crate::rules::check_document(source, trees, &doc, opts));
-    crate::rules::text::cap(&mut diagnostics, &Default::default());
-    sort(&mut diagnostics);
-    if !opts.ungrouped {
-        group::group(&mut diagnostics, doc.games.len());
-    }
-    let games = doc.games.len();
-    crate::par::drop_later(doc);
-    CheckResult { games, diagnostics }
 }
 
 /// [`syntax::syntax_diagnostics`] for a document whose model is already lowered:
@@ -218,7 +188,7 @@ mod cap_tests {
         let piecewise = check_text(&source, &opts);
         assert_eq!(
             piecewise.diagnostics,
-            super::check_whole(&source, &opts).diagnostics
+            crate::reference::check_whole(&source, &opts).diagnostics
         );
         let control = codes(&text, "PBN0101");
         assert_eq!(control.len(), crate::rules::text::CAP);

@@ -177,7 +177,7 @@ fn unit_fixes(
 /// export format, and the export rules' fixes are what makes a value its
 /// export form: `3N` → `3NT`, `s` → `S`, a Deal from the dealer), fixes
 /// built, each diagnostic's fix on its own (none grouped).
-pub(super) fn fix_options() -> CheckOptions {
+pub(crate) fn fix_options() -> CheckOptions {
     CheckOptions {
         export: true,
         fixes: true,

@@ -30,6 +30,7 @@ mod game;
 mod incremental;
 mod options;
 
+pub(crate) use fixed::fix_options;
 pub use incremental::{edits, PieceOut};
 
 pub use options::{EolOption, FormatOptions};
@@ -75,13 +76,12 @@ impl Formatted {
 }
 
 /// Formats a document as written, no fix applied (`pbn fmt` writes
-/// [`format_fixed`]'s text): [`format_streamed_as_written`]'s text,
-/// collected. [`format_parsed`] of the whole document is the tests'
-/// reference for it (`tests/tests/streaming.rs`).
+/// [`format_fixed`]'s text), piece by piece. [`crate::reference::format_whole`]
+/// is the tests' reference for it (`tests/tests/streaming.rs`).
 pub fn format(source: &SourceText, opts: &FormatOptions) -> Formatted {
     let n = source.text.len();
     let mut text = String::with_capacity(n + n / 8);
-    let mut out = format_streamed_as_written(source, opts, |part| text.push_str(part));
+    let mut out = streamed(source, opts, false, |part| text.push_str(part));
     out.text = text;
     out
 }
@@ -101,25 +101,6 @@ pub fn format_fixed(source: &SourceText, opts: &FormatOptions) -> Formatted {
     out
 }
 
-/// The text with every safe fix of its diagnostics, export rules on,
-/// applied to the whole text at once ([`crate::checker::fix::fix_source`],
-/// round after round), and how many were applied; `None` when there was
-/// none. [`format`] of it is the tests' reference for [`format_fixed`]
-/// (`tests/tests/streaming.rs`). A safe fix never changes what
-/// a game means (`pbn dump`: `tests/tests/fix_meaning.rs`), so a game whose
-/// syntax error a safe fix removes is formatted like any other.
-pub fn safe_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
-    let fixed = crate::checker::fix::fix_source(source, &fixed::fix_options(), false);
-    let fixes = fixed.count();
-    let crate::checker::fix::Fixed {
-        source: text,
-        remaining,
-        ..
-    } = fixed;
-    crate::par::drop_later(remaining);
-    ((fixes > 0).then_some(text), fixes)
-}
-
 /// [`format_fixed`] piece by piece: each piece of the document (the
 /// checker's cut, [`model::lower::for_each_piece_at`]) is checked, its safe
 /// fixes applied and the result formatted before the next piece is read,
@@ -134,21 +115,10 @@ pub fn format_streamed(
     streamed(source, opts, true, sink)
 }
 
-/// The document formatted as written, piece by piece
-/// ([`model::lower::for_each_piece`]): the formatted text is handed to
-/// `sink` in order, a part at a time, and the result's `text` is empty;
-/// the tree and model of the whole document never exist at once. What
-/// `sink` gets, put together, is [`format_parsed`]'s text for the whole
-/// document (`tests/tests/streaming.rs`).
-pub fn format_streamed_as_written(
-    source: &SourceText,
-    opts: &FormatOptions,
-    sink: impl FnMut(&str),
-) -> Formatted {
-    streamed(source, opts, false, sink)
-}
-
-/// [`format_streamed`] (`fix`) or [`format_streamed_as_written`].
+/// [`format_streamed`] (`fix`), or the document formatted as written,
+/// piece by piece ([`model::lower::for_each_piece`]): the formatted text is
+/// handed to `sink` in order, a part at a time, and the result's `text` is
+/// empty; the tree and model of the whole document never exist at once.
 fn streamed(
     source: &SourceText,
     opts: &FormatOptions,
@@ -472,30 +442,6 @@ pub fn eol_of(opts: &FormatOptions, source: &SourceText) -> &'static str {
     }
 }
 
-/// Formats a document already parsed and lowered, whole: the tests'
-/// reference for the streamed formatter ([`format`]).
-pub fn format_parsed<T: crate::syntax::Trees + ?Sized>(
-    source: &SourceText,
-    trees: &T,
-    doc: &model::Document,
-    opts: &FormatOptions,
-) -> Formatted {
-    let keep_absent = if opts.add_missing_tags {
-        game::absent_to_keep(doc)
-    } else {
-        vec![0; doc.games.len()]
-    };
-    let mut out = Assembler::new(source);
-    out.push(format_part(
-        &source.text,
-        trees.trees(),
-        &doc.games,
-        &keep_absent,
-        opts,
-    ));
-    out.finish(opts)
-}
-
 /// Which of a document's mandatory tags (a bit per tag of the seven-tag
 /// roster) a game must not get as `"?"` when missing, because a later game
 /// inherits them with `#` (§4.8); for [`format_part`].
@@ -543,7 +489,7 @@ enum Kept {
 /// document, whose games these are, in order); `keep_absent` has an entry
 /// per game of `games` ([`absent_to_keep`]'s for them, or zeros). Parts of a document
 /// formatted one after the other and put together by an [`Assembler`] give
-/// what [`format_parsed`] gives for the whole: the language server formats
+/// what [`crate::reference::format_whole`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
 /// all of it.
 pub fn format_part<'a>(

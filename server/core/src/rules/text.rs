@@ -22,7 +22,7 @@ pub fn check<T: Trees + ?Sized>(source: &SourceText, trees: &T) -> Vec<Diagnosti
         &crate::syntax::top_nodes(trees),
     ));
     // The per-file limits ([`cap`]) apply to the whole list, syntax
-    // diagnostics included: `checker::check_parsed` and the engine apply them.
+    // diagnostics included: `reference::check_parsed` and the engine apply them.
     let (chunks, _) = games(trees, text);
     for d in &mut out {
         d.game = game_at(&chunks, d.range.start);
