@@ -511,6 +511,21 @@ fn note_items(
     Some(items)
 }
 
+/// How many of a section's entries (their ranges, and whether each ends
+/// the section: `+`, `*`) come before the word at `replace`; `None` when the
+/// word is before the section (`zone`) or after its end.
+fn entries_before(
+    zone: &Zone,
+    replace: &Range<usize>,
+    entries: impl Iterator<Item = (Range<usize>, bool)>,
+) -> Option<usize> {
+    let ends: Vec<bool> = entries
+        .take_while(|(r, _)| r.end <= replace.start)
+        .map(|(_, end)| end)
+        .collect();
+    (replace.start >= zone.range.start && !ends.contains(&true)).then_some(ends.len())
+}
+
 /// The legal next calls after the calls before the cursor.
 fn call_items(
     snap: &Snapshot,
@@ -520,22 +535,14 @@ fn call_items(
 ) -> Option<Vec<CompletionItem>> {
     let replace = word_at(&snap.source.text, offset)?;
     let a = g.auction.as_ref()?;
-    if replace.start < zone.range.start {
-        return None;
-    }
-    let before = a
-        .entries
-        .iter()
-        .take_while(|e| e.range.end <= replace.start)
-        .count();
-    if a.entries[..before].iter().any(|e| {
-        matches!(
+    let entries = a.entries.iter().map(|e| {
+        let end = matches!(
             e.token,
             model::CallToken::Continuation | model::CallToken::Terminator
-        )
-    }) {
-        return None;
-    }
+        );
+        (e.range.clone(), end)
+    });
+    let before = entries_before(zone, &replace, entries)?;
     let mut g2 = g.clone();
     if let Some(a2) = g2.auction.as_mut() {
         a2.entries.truncate(before);
@@ -624,22 +631,14 @@ fn card_items(
 ) -> Option<Vec<CompletionItem>> {
     let replace = word_at(&snap.source.text, offset)?;
     let p = g.play.as_ref()?;
-    if replace.start < zone.range.start {
-        return None;
-    }
-    let before = p
-        .entries
-        .iter()
-        .take_while(|e| e.range.end <= replace.start)
-        .count();
-    if p.entries[..before].iter().any(|e| {
-        matches!(
+    let entries = p.entries.iter().map(|e| {
+        let end = matches!(
             e.token,
             model::CardToken::Continuation | model::CardToken::Terminator
-        )
-    }) {
-        return None;
-    }
+        );
+        (e.range.clone(), end)
+    });
+    let before = entries_before(zone, &replace, entries)?;
     let mut g2 = g.clone();
     if let Some(p2) = g2.play.as_mut() {
         p2.entries.truncate(before);
