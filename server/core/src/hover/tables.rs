@@ -115,10 +115,7 @@ fn row_meaning(
         (None, None) => return None,
     };
     let t = typed(h.text, game);
-    let vul = t
-        .vulnerable
-        .map(|v| v.vulnerability)
-        .or_else(|| t.board.map(bridge::board_vulnerability))?;
+    let vul = t.vulnerability()?;
     let score = bridge::duplicate_score(contract, declarer, tricks, vul);
     Some(format!(
         "{} by {}, {tricks} tricks → {} (vulnerable: {})",

@@ -161,26 +161,18 @@ pub(super) fn score_hover(t: &TypedGame) -> Option<String> {
         return Some(format!("**{form}**: declarer unknown, so no score"));
     };
     let ns = bridge::is_north_south(declarer);
-    let mut tricks_from = "";
-    let tricks = t
-        .result
-        .and_then(|r| r.tricks)
-        .and_then(|r| r.for_declarer(ns))
-        .or_else(|| {
-            let p = t.play.as_ref()?;
-            tricks_from = " (from the play)";
-            p.complete.then_some(p.declarer_tricks).flatten()
-        });
-    let (vul, vul_from) = match (t.vulnerable, t.board) {
-        (Some(v), _) => (Some(v.vulnerability), String::new()),
-        (None, Some(b)) => (
-            Some(bridge::board_vulnerability(b)),
-            format!(" (from Board {b})"),
-        ),
-        (None, None) => (None, String::new()),
+    let declared = t.declarer_tricks();
+    let tricks = declared.map(|(n, _)| n);
+    let tricks_from = match declared {
+        Some((_, true)) => " (from the play)",
+        _ => "",
+    };
+    let vul_from = match (t.vulnerable, t.board) {
+        (None, Some(b)) => format!(" (from Board {b})"),
+        _ => String::new(),
     };
     let head = format!("**{form} by {}**", declarer.letter());
-    let Some(vul) = vul else {
+    let Some(vul) = t.vulnerability() else {
         return Some(format!("{head}: vulnerability unknown, so no score"));
     };
     let vul_text = format!(
@@ -247,10 +239,7 @@ pub(super) fn outcome(t: &TypedGame) -> Option<(contract_bridge::Contract, Seat,
         .result?
         .tricks?
         .for_declarer(bridge::is_north_south(declarer))?;
-    let vul = t
-        .vulnerable
-        .map(|v| v.vulnerability)
-        .or_else(|| t.board.map(bridge::board_vulnerability))?;
+    let vul = t.vulnerability()?;
     Some((
         c,
         declarer,

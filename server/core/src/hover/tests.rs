@@ -280,3 +280,20 @@ fn a_score_table_row_says_how_it_was_scored() {
     let all = [at(&s, 3, "4", 2), at(&s, 4, "170", 0), at(&s, 11, "6", 0)];
     insta::assert_snapshot!("score_table_rows", all.join("\n\n----\n\n"));
 }
+
+/// A Contract without a Result counts the tricks of the play only when
+/// every trick was played: a play that stops with `*` says nothing of the
+/// tricks not played, and the hand record says the same.
+#[test]
+fn a_contract_takes_its_tricks_from_a_play_only_when_every_trick_was_played() {
+    let head = "[Board \"1\"]\n[Deal \"N:AKQJ.AKQ.AKQ.AKQ 5432.5432.432.32 T987.T987.T9.T98 6.J6.J8765.J7654\"]\n[Declarer \"S\"]\n[Contract \"1NT\"]\n[Play \"W\"]\n";
+    let stopped = snap(&format!("{head}S5 S6 SA ST\n*\n"));
+    let hover = at(&stopped, 3, "1NT", 0);
+    assert!(hover.contains("tricks unknown"), "{hover}");
+    assert!(!hover.contains("from the play"), "{hover}");
+    let text = format!("{head}S5 S6 SA ST\n*\n[Result \"\"]\n");
+    let doc = crate::model::lower(&crate::syntax::parse_pieces(&text), &text);
+    let record = crate::render::record(&text, &doc.games[0]);
+    let line = crate::render::plain(&record.contract.unwrap_or_default());
+    assert_eq!(line, "1NT by South");
+}

@@ -58,6 +58,29 @@ impl TypedGame {
                 bridge::FinalContract::PassedOut => None,
             })
     }
+
+    /// The vulnerability: the Vulnerable tag's (§3.4.10), else the Board
+    /// number's in the duplicate cycle ([`bridge::board_vulnerability`]).
+    pub fn vulnerability(&self) -> Option<bridge::Vulnerability> {
+        self.vulnerable
+            .map(|v| v.vulnerability)
+            .or_else(|| self.board.map(bridge::board_vulnerability))
+    }
+
+    /// The tricks declarer's side took: the Result tag's, else the play's
+    /// when every trick was played (`true`: from the play). A play that
+    /// stops (`*`, or no cards at all) says nothing of the tricks not
+    /// played.
+    pub fn declarer_tricks(&self) -> Option<(u8, bool)> {
+        let ns = bridge::is_north_south(self.declarer_seat()?);
+        if let Some(n) = self.result.and_then(|r| r.tricks?.for_declarer(ns)) {
+            return Some((n, false));
+        }
+        let p = self.play.as_ref()?;
+        let played = p.ns_tricks + p.ew_tricks;
+        let n = (played > 0 && played == p.total_tricks).then_some(p.declarer_tricks)??;
+        Some((n, true))
+    }
 }
 
 fn value<T>(g: &Game, name: &str, parse: fn(&str) -> Parsed<T>) -> Option<T> {

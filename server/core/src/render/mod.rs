@@ -448,21 +448,7 @@ fn contract_line(t: &TypedGame) -> Option<Pieces> {
         return Some(p);
     };
     p.push(text(format!(" by {}", seat_name(declarer))));
-    let ns = bridge::is_north_south(declarer);
-    let tricks = t
-        .result
-        .and_then(|r| r.tricks)
-        .and_then(|r| r.for_declarer(ns))
-        .or_else(|| {
-            // Only a play of every trick says how many were won: a play
-            // that stops (`*`, or no cards at all) says nothing of the rest.
-            let p = t.play.as_ref()?;
-            let played = p.ns_tricks + p.ew_tricks;
-            (played > 0 && played == p.total_tricks)
-                .then_some(p.declarer_tricks)
-                .flatten()
-        });
-    let Some(n) = tricks else {
+    let Some((n, _)) = t.declarer_tricks() else {
         return Some(p);
     };
     let needed = contract.bid.level.get() as i32 + 6;
@@ -472,11 +458,7 @@ fn contract_line(t: &TypedGame) -> Option<Pieces> {
         d => format!("−{}", -d),
     };
     p.push(text(format!(", {n} tricks ({how})")));
-    let vul = t
-        .vulnerable
-        .map(|v| v.vulnerability)
-        .or(t.board.map(bridge::board_vulnerability));
-    if let Some(vul) = vul {
+    if let Some(vul) = t.vulnerability() {
         let score = bridge::duplicate_score(contract, declarer, n, vul);
         p.push(text(if score >= 0 {
             format!(", NS +{score}")
