@@ -243,6 +243,15 @@ pub fn is_vulnerable(vulnerability: Vulnerability, seat: Seat) -> bool {
     vulnerability.contains(side)
 }
 
+/// A score for NS as the side that scores it: "NS +420", "EW +200".
+pub fn side_score(ns: i32) -> String {
+    if ns >= 0 {
+        format!("NS +{ns}")
+    } else {
+        format!("EW +{}", -ns)
+    }
+}
+
 /// The duplicate score of `contract` played by `declarer` taking `tricks`
 /// tricks (0..=13; larger values are clamped), from North-South's point of
 /// view (positive when NS score). Wraps `contract_bridge::Contract::score`.

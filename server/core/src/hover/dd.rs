@@ -5,8 +5,8 @@
 //! waiting); [`SolveNow`] solves on the spot; [`NoDd`] leaves double dummy
 //! out.
 
-use super::words::side_score;
 use super::HoverInput;
+use crate::bridge::side_score;
 use crate::bridge::suit_symbol;
 use crate::bridge::{self, Strain};
 use crate::dd::leads::Leads;

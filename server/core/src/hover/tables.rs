@@ -1,8 +1,8 @@
 //! Table cells (any section whose tag value is a column spec, §5.2).
 
-use super::words::side_score;
 use super::HoverInput;
 use crate::bridge;
+use crate::bridge::side_score;
 use crate::model::score_table::{Kind, ScoreTable};
 use crate::model::typed::typed;
 use crate::model::values::{self, ContractValue};

@@ -4,8 +4,9 @@
 
 use super::annotations::note_tag_hover;
 use super::dd::{dd_section, dd_tricks_hover, leads_section, optimum_score_hover};
-use super::words::{side_score, strain_word};
+use super::words::strain_word;
 use super::HoverInput;
+use crate::bridge::side_score;
 use crate::bridge::{self, seat_name, Seat, Strain};
 use crate::model::typed::{typed, TypedGame};
 use crate::model::values::{self, ContractValue};

@@ -460,11 +460,7 @@ fn contract_line(t: &TypedGame) -> Option<Pieces> {
     p.push(text(format!(", {n} tricks ({how})")));
     if let Some(vul) = t.vulnerability() {
         let score = bridge::duplicate_score(contract, declarer, n, vul);
-        p.push(text(if score >= 0 {
-            format!(", NS +{score}")
-        } else {
-            format!(", EW +{}", -score)
-        }));
+        p.push(text(format!(", {}", bridge::side_score(score))));
     }
     Some(p)
 }
