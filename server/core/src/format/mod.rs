@@ -492,7 +492,7 @@ enum Kept {
 /// what [`crate::reference::format_whole`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
 /// all of it.
-pub fn format_part<'a>(
+pub(crate) fn format_part<'a>(
     text: &'a str,
     trees: &[tree_sitter::Tree],
     games: &[model::Game],
