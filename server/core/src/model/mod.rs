@@ -351,6 +351,27 @@ impl Game {
         Some(note)
     }
 
+    /// The index of each of the Note tags `notes` (tag indices) that has
+    /// one, with its tag: the number before the colon, blanks around it
+    /// and any size allowed. Lenient on purpose: a Note whose value breaks
+    /// the form ([`values::parse_note`] reports it) still pairs with the
+    /// references to its number, so that they do not each read as a
+    /// reference to no note.
+    pub fn note_indices<'a>(
+        &'a self,
+        notes: &'a [usize],
+    ) -> impl Iterator<Item = (u32, usize)> + 'a {
+        notes.iter().filter_map(|&i| {
+            let text = self.tags.get(i)?.value.as_ref()?.text.as_str();
+            let (n, _) = text.split_once(':')?;
+            let n = n.trim();
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some((n.parse().ok()?, i))
+        })
+    }
+
     /// The game's comments and escape lines in document order but for
     /// those that continue a Note ([`Game::note`] reads them): what the
     /// renderers and converters show as commentary.
@@ -485,6 +506,29 @@ pub fn empty_play_tag(g: &Game) -> Option<&Tag> {
 #[cfg(test)]
 mod tests {
     use super::{raw_offset, unescape, Annotation, AnnotationKind, Entry};
+
+    /// A Note whose value breaks the form still has the number a reader
+    /// sees; one without a number before its colon has none.
+    #[test]
+    fn a_note_keeps_its_number_when_its_form_is_broken() {
+        let text = "[Auction \"N\"]\n1C =1= 1D =2= AP\n[Note \" 1 :a\"]\n[Note \"40:b\"]\n[Note \"x:c\"]\n[Note \"2\"]\n";
+        let doc = crate::model::lower(&crate::syntax::parse_pieces(text), text);
+        let g = &doc.games[0];
+        let notes = &g.auction.as_ref().unwrap().notes;
+        let found: Vec<u32> = g.note_indices(notes).map(|(n, _)| n).collect();
+        assert_eq!(found, [1, 40]);
+        // The check reads it so too: the reference `=1=` has its note, and
+        // only `=2=`'s is missing.
+        let source = crate::text::decode(text.as_bytes());
+        let res = crate::checker::check_text(&source, &Default::default());
+        let missing: Vec<&str> = res
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.code == crate::codes::notes::MISSING_NOTE.code)
+            .map(|d| &text[d.range.clone()])
+            .collect();
+        assert_eq!(missing, ["=2="]);
+    }
 
     /// One or two annotations after a token take room for one or two, not
     /// for the four a growing vector starts with; a fifth grows as usual.

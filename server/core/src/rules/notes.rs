@@ -2,7 +2,6 @@
 //! references and the notes they refer to (§3.5.2–§3.5.5, §3.6.2–§3.6.5,
 //! §3.7, §3.9).
 
-use super::tags::note_index;
 use super::GameCtx;
 use crate::codes::notes as c;
 use crate::diagnostic::Diagnostic;
@@ -42,16 +41,8 @@ fn section<'a>(
     let g = ctx.game;
     // Note index → tag index, for this section.
     let mut defined: BTreeMap<u32, usize> = BTreeMap::new();
-    for &i in notes {
-        if let Some(n) = note_index(
-            g.tags[i]
-                .value
-                .as_ref()
-                .map(|v| v.text.as_str())
-                .unwrap_or(""),
-        ) {
-            defined.entry(n).or_insert(i);
-        }
+    for (n, i) in g.note_indices(notes) {
+        defined.entry(n).or_insert(i);
     }
     let mut used: HashSet<u32> = HashSet::default();
 

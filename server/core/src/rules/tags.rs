@@ -235,36 +235,18 @@ fn note_indices(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     .flatten()
     {
         let mut seen: HashMap<u32, usize> = HashMap::default();
-        for &i in notes {
-            if let Some(n) = note_index(
-                g.tags[i]
-                    .value
-                    .as_ref()
-                    .map(|v| v.text.as_str())
-                    .unwrap_or(""),
-            ) {
-                if let Some(&f) = seen.get(&n) {
-                    ctx.push(out, Diagnostic::new(
-                        &c::DUPLICATE_NOTE,
-                        g.tags[i].range.clone(),
-                        format!("a second note number {n} in this section; notes must differ in their index (§3.5.5)"),
-                    ).with_related(g.tags[f].range.clone(), format!("first note {n}")));
-                } else {
-                    seen.insert(n, i);
-                }
+        for (n, i) in g.note_indices(notes) {
+            if let Some(&f) = seen.get(&n) {
+                ctx.push(out, Diagnostic::new(
+                    &c::DUPLICATE_NOTE,
+                    g.tags[i].range.clone(),
+                    format!("a second note number {n} in this section; notes must differ in their index (§3.5.5)"),
+                ).with_related(g.tags[f].range.clone(), format!("first note {n}")));
+            } else {
+                seen.insert(n, i);
             }
         }
     }
-}
-
-/// The index of a Note value `"n:text"`, if it has one.
-pub fn note_index(value: &str) -> Option<u32> {
-    let (n, _) = value.split_once(':')?;
-    let n = n.trim();
-    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    n.parse().ok()
 }
 
 fn all_known() -> impl Iterator<Item = &'static str> {

@@ -222,10 +222,7 @@ pub(super) fn star_as_alert(text: &str, g: &Game, r: &Range<usize>) -> Option<Fi
             AnnotationKind::NoteRef(Some(n)) => Some(n),
             _ => None,
         });
-    let notes = a.notes.iter().filter_map(|&i| {
-        let v = g.tags.get(i)?.value.as_ref()?;
-        values::parse_note(&v.raw).value.map(|n| u32::from(n.index))
-    });
+    let notes = g.note_indices(&a.notes).map(|(n, _)| n);
     let n = refs.chain(notes).max().unwrap_or(0) + 1;
     if n > 32 {
         return None;
