@@ -249,13 +249,10 @@ pub fn check_cell(column_name: &str, cell: &str) -> Option<ValueIssue> {
         "Declarer" => first_of(super::parse_declarer(v).issues),
         "Result" => first_of(super::parse_result(v).issues),
         "Denomination" => first_of(super::contract::parse_denomination(v).issues),
-        "Card" => {
-            let mut c = v.chars();
-            let ok = matches!(c.next().map(|s| s.to_ascii_uppercase()), Some('S' | 'H' | 'D' | 'C'))
-                && c.next().and_then(super::deal::rank_of_char).is_some()
-                && c.next().is_none();
-            (!ok).then(|| bad("a card <suit><rank> as in the play section", "§5.3, §3.6.1")).flatten()
-        }
+        "Card" => crate::spec::cards::read_standard(v)
+            .is_none()
+            .then(|| bad("a card <suit><rank> as in the play section", "§5.3, §3.6.1"))
+            .flatten(),
         "Call" => {
             use crate::spec::calls::{self, Call};
             // Pass, X, XX, AP in any case (§3.11), or a bid as a contract
