@@ -136,7 +136,7 @@ fn export_header_is_idempotent() {
 /// `fmt` target: with `add_missing_tags`, a `"?"` added to a game without
 /// `Site` would become what a later `"#"` inherits (§4.8) and change that
 /// game's Site from "Foo" to unknown, so the formatter leaves such a tag
-/// absent (format/game.rs, `absent_to_keep`).
+/// absent (format/game.rs, `keep_from_marks`).
 #[test]
 fn added_question_mark_is_not_inherited_by_a_later_hash() {
     let text = "[Site \"Foo\"]\n[Board \"1\"]\n\n[Board \"2\"]\n\n[Site \"#\"]\n[Board \"3\"]\n";

@@ -10,7 +10,8 @@
 
 use crate::checker::{group, syntax_diagnostics_for, CheckOptions, CheckResult};
 use crate::diagnostic::sort;
-use crate::format::{absent_to_keep, format_part, Assembler, FormatOptions, Formatted};
+use crate::format::{format_part, keep_from_marks, mandatory_marks, Assembler};
+use crate::format::{FormatOptions, Formatted};
 use crate::model::Document;
 use crate::syntax::{self, Trees};
 use crate::text::SourceText;
@@ -52,7 +53,8 @@ pub fn format_whole<T: Trees + ?Sized>(
     opts: &FormatOptions,
 ) -> Formatted {
     let keep_absent = if opts.add_missing_tags {
-        absent_to_keep(doc)
+        let marks: Vec<(u16, u16)> = doc.games.iter().map(mandatory_marks).collect();
+        keep_from_marks(&marks)
     } else {
         vec![0; doc.games.len()]
     };

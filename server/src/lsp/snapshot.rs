@@ -392,11 +392,14 @@ impl Snapshot {
         let text = self.source.text.as_str();
         // Only `#` values make a game's missing tags depend on later games.
         let keep: Vec<u16> = if opts.add_missing_tags && self.source.uses_hash_values() {
-            let mut doc = model::Document::default();
-            if !self.for_each_piece(|games, _| doc.games.extend(games.iter().cloned())) {
+            let mut marks = Vec::new();
+            let marked = self.for_each_piece(|games, _| {
+                marks.extend(games.iter().map(pbn_core::format::mandatory_marks))
+            });
+            if !marked {
                 return None;
             }
-            pbn_core::format::absent_to_keep(&doc)
+            pbn_core::format::keep_from_marks(&marks)
         } else {
             vec![0; self.game_spans().len()]
         };

@@ -5,7 +5,7 @@ use crate::bridge::seat_letter;
 use crate::hash::Map as HashMap;
 use crate::model::values;
 use crate::model::{
-    AnnotationKind, CallToken, CardToken, CommentKind, Document, Entry, Game, Inherit, TagRole,
+    AnnotationKind, CallToken, CardToken, CommentKind, Entry, Game, Inherit, TagRole,
 };
 use crate::spec::sections::Section;
 use crate::spec::tags::MANDATORY;
@@ -79,19 +79,8 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// For each game, the mandatory tags (bit `i` for `MANDATORY[i]`) that
-/// `add_missing_tags` must not add because a later game's `"#"` would
-/// inherit the added `"?"` (§4.8: `#` takes the value of the tag in the
-/// nearest previous game): the game lacks the tag and the next game that has
-/// it writes `"#"`. Adding `"?"` would change that game's value from the
-/// earlier real value (or `""`) to unknown, so the tag stays absent.
-pub(super) fn absent_to_keep(doc: &Document) -> Vec<u16> {
-    let marks: Vec<(u16, u16)> = doc.games.iter().map(mandatory_marks).collect();
-    keep_from_marks(&marks)
-}
-
 /// The mandatory tags (bit `i` for `MANDATORY[i]`) game `g` has, and those
-/// of them whose value is `"#"`: all [`absent_to_keep`] needs of a game.
+/// of them whose value is `"#"`: all [`keep_from_marks`] needs of a game.
 pub(super) fn mandatory_marks(g: &Game) -> (u16, u16) {
     let (mut present, mut hash) = (0u16, 0u16);
     for (bit, name) in MANDATORY.iter().enumerate() {
@@ -105,7 +94,13 @@ pub(super) fn mandatory_marks(g: &Game) -> (u16, u16) {
     (present, hash)
 }
 
-/// [`absent_to_keep`] from every game's [`mandatory_marks`], in order.
+/// For each game, from every game's [`mandatory_marks`] in order, the
+/// mandatory tags (bit `i` for `MANDATORY[i]`) that `add_missing_tags` must
+/// not add because a later game's `"#"` would inherit the added `"?"`
+/// (§4.8: `#` takes the value of the tag in the nearest previous game): the
+/// game lacks the tag and the next game that has it writes `"#"`. Adding
+/// `"?"` would change that game's value from the earlier real value (or
+/// `""`) to unknown, so the tag stays absent.
 pub(super) fn keep_from_marks(marks: &[(u16, u16)]) -> Vec<u16> {
     let mut next_is_hash: u16 = 0;
     let mut out = vec![0; marks.len()];
@@ -127,7 +122,7 @@ pub(super) struct Printed {
 }
 
 /// Prints a game; `None` when it cannot be printed safely (then the caller
-/// prints it verbatim). `keep_absent` (from [`absent_to_keep`]) names the
+/// prints it verbatim). `keep_absent` (from [`keep_from_marks`]) names the
 /// missing mandatory tags that must not be added.
 pub(super) fn print(
     text: &str,

@@ -419,12 +419,15 @@ fn fixed_part(
 }
 
 /// The mandatory tags a game has and those of them it writes `"#"` (a bit
-/// per tag of the roster): what [`absent_to_keep`] needs of each game.
+/// per tag of the roster): what [`keep_from_marks`] needs of each game.
 pub fn mandatory_marks(g: &model::Game) -> (u16, u16) {
     game::mandatory_marks(g)
 }
 
-/// [`absent_to_keep`] from each game's [`mandatory_marks`], in order.
+/// Which of a document's mandatory tags (a bit per tag of the seven-tag
+/// roster) a game must not get as `"?"` when missing, because a later game
+/// inherits them with `#` (§4.8), from each game's [`mandatory_marks`] in
+/// order; for [`format_part`].
 pub fn keep_from_marks(marks: &[(u16, u16)]) -> Vec<u16> {
     game::keep_from_marks(marks)
 }
@@ -440,13 +443,6 @@ pub fn eol_of(opts: &FormatOptions, source: &SourceText) -> &'static str {
         EolOption::Crlf => "\r\n",
         EolOption::Lf => "\n",
     }
-}
-
-/// Which of a document's mandatory tags (a bit per tag of the seven-tag
-/// roster) a game must not get as `"?"` when missing, because a later game
-/// inherits them with `#` (§4.8); for [`format_part`].
-pub fn absent_to_keep(doc: &model::Document) -> Vec<u16> {
-    game::absent_to_keep(doc)
 }
 
 /// One part of a formatted document: the blocks between game breaks of
@@ -487,7 +483,7 @@ enum Kept {
 
 /// Formats the games `games` of `trees` (consecutive pieces of the
 /// document, whose games these are, in order); `keep_absent` has an entry
-/// per game of `games` ([`absent_to_keep`]'s for them, or zeros). Parts of a document
+/// per game of `games` ([`keep_from_marks`]'s for them, or zeros). Parts of a document
 /// formatted one after the other and put together by an [`Assembler`] give
 /// what [`crate::reference::format_whole`] gives for the whole: the language server formats
 /// a large document piece by piece, never holding the trees and model of
