@@ -2,7 +2,8 @@
 //! games of a stretch between two cut points (a game and the text after
 //! it up to the next game break, [`crate::syntax::cut_points`]) are
 //! checked, the safe fixes of their diagnostics applied (round after round,
-//! as [`crate::checker::fix::fix_source`] does on the whole text), and the
+//! by the loop [`crate::checker::fix::fix_source`] runs on the whole text,
+//! `fix_loop`), and the
 //! fixed text of the stretch parsed and lowered again for the formatter.
 //! Every fix is made from one game and edits only that game
 //! (`crate::rules::fixes`), so a stretch can be fixed on its own; its

@@ -335,8 +335,9 @@ fn units(
 
 /// `source` with the fixes of its file-level diagnostics applied
 /// ([`crate::rules::text::file_level`]: the charset declaration, the
-/// encoding), round after round as [`crate::checker::fix::fix_source`]
-/// applies them, and how many; `None` when none applies.
+/// encoding), round after round by the loop
+/// [`crate::checker::fix::fix_source`] runs (`fix_loop`), and how many;
+/// `None` when none applies.
 fn file_fixed(source: &SourceText) -> (Option<SourceText>, usize) {
     use crate::checker::fix::{fix_loop, fix_round, Round};
     let start = (None, crate::rules::text::file_level(source), 0);
