@@ -90,8 +90,6 @@ pub struct TrickView {
 pub struct PlayView {
     pub tricks: Vec<TrickView>,
     pub notes: Vec<(u32, String)>,
-    /// Tricks won by declarer's side over the tricks played, when known.
-    pub declarer_tricks: Option<u8>,
 }
 
 /// The double-dummy tricks: `[declarer][strain]`, declarers N, S, E, W and
@@ -412,7 +410,6 @@ fn play_view(src: &str, g: &Game, t: &TypedGame) -> Option<PlayView> {
     Some(PlayView {
         tricks,
         notes: notes(g, &p.notes),
-        declarer_tricks: an.declarer_tricks,
     })
 }
 
