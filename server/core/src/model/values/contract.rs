@@ -49,38 +49,31 @@ fn strain_prefix(
     off: usize,
     warnings: &mut Vec<ValueIssue>,
 ) -> Option<(Strain, usize, bool)> {
-    let b = s.as_bytes();
-    let first = *b.first()?;
-    let lower = first.is_ascii_lowercase();
-    let strain = match first.to_ascii_uppercase() {
-        b'S' => Strain::Spades,
-        b'H' => Strain::Hearts,
-        b'D' => Strain::Diamonds,
-        b'C' => Strain::Clubs,
-        b'N' => {
-            if let Some(&t) = b.get(1).filter(|t| t.eq_ignore_ascii_case(&b'T')) {
-                if t.is_ascii_lowercase() != lower {
-                    warnings.push(issue(
-                        &codes::VALUE_CASE,
-                        off..off + 2,
-                        format!(
-                            "notrump is written \"NT\" or \"nt\" (§3.11), not \"{}\"",
-                            &s[..2]
-                        ),
-                    ));
-                }
-                return Some((Strain::Notrump, 2, lower));
-            }
+    use crate::spec::calls::strain;
+    let lower = s.as_bytes().first()?.is_ascii_lowercase();
+    let first = s.get(..1).and_then(strain);
+    if let Some(n @ 0..=3) = first {
+        return Some((crate::bridge::strain_of(n)?, 1, lower));
+    }
+    if first != Some(4) {
+        return None;
+    }
+    if let Some(nt) = s.get(..2).filter(|t| strain(t) == Some(4)) {
+        if nt.as_bytes()[1].is_ascii_lowercase() != lower {
             warnings.push(issue(
-                &codes::NONSTANDARD_CONTRACT,
-                off..off + 1,
-                "read `N` as notrump; PBN writes notrump as \"NT\" (§3.4.14)",
+                &codes::VALUE_CASE,
+                off..off + 2,
+                format!("notrump is written \"NT\" or \"nt\" (§3.11), not \"{nt}\""),
             ));
-            return Some((Strain::Notrump, 1, lower));
         }
-        _ => return None,
-    };
-    Some((strain, 1, lower))
+        return Some((Strain::Notrump, 2, lower));
+    }
+    warnings.push(issue(
+        &codes::NONSTANDARD_CONTRACT,
+        off..off + 1,
+        "read `N` as notrump; PBN writes notrump as \"NT\" (§3.4.14)",
+    ));
+    Some((Strain::Notrump, 1, lower))
 }
 
 /// Parses a Contract tag value (§3.4.14): `Pass`, `<k><denomination><risk>`
