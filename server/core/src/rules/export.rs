@@ -115,13 +115,11 @@ fn seat_letter(v: &str) -> Option<char> {
     }
 }
 
+/// The letter of the seat after `s` clockwise: declarer's left-hand
+/// opponent, the opening leader (§3.6).
 fn lho(s: char) -> char {
-    match s {
-        'N' => 'E',
-        'E' => 'S',
-        'S' => 'W',
-        _ => 'N',
-    }
+    let next = crate::spec::seats::from_letter(s).map_or(0, |i| (i + 1) % 4);
+    crate::spec::seats::LETTERS[next].as_bytes()[0] as char
 }
 
 /// Whether `offset` starts a line. Looks at one byte: scanning back to the
