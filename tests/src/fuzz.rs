@@ -325,10 +325,10 @@ fn lf(s: &str) -> String {
 /// piece as the language server does gives the same output, and games with
 /// syntax errors are printed verbatim. The output has as many games, and
 /// every game without an error means the same, also after the safe fixes
-/// `pbn fmt` applies first (which may recompute its scoring figures only). If the check reports no error, formatting is
-/// idempotent, `pbn dump` of input and output is equal and every comment
-/// and escape line survives (plus the `% PBN 2.1` / `% EXPORT` header when
-/// asked for).
+/// `pbn fmt` applies first (which may recompute its scoring figures only).
+/// If the check reports no error, formatting is idempotent, `pbn dump` of
+/// input and output is equal and every comment and escape line survives
+/// (plus the `% PBN 2.1` / `% EXPORT` header when asked for).
 pub fn fmt(data: &[u8]) {
     fresh_execution();
     let source = decode(data);

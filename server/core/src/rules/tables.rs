@@ -297,9 +297,8 @@ fn score_ranges(
 /// ScoreMP, ScoreIMP and ScorePercentage against its row (PBN0810). A fix
 /// is safe where the Scoring tag names the method ([`ScoreTable::named`]):
 /// the file says how the figure is computed, so the computed value is the
-/// one it means;
-/// when most figures of a table differ, the one fix writing them all is
-/// unsafe: the file computes them some other way.
+/// one it means. When most figures of a table differ, the one fix writing
+/// them all is unsafe: the file computes them some other way.
 fn figures(ctx: &GameCtx<'_>, out: &mut Vec<Diagnostic>) {
     let Some(t) = ScoreTable::of(ctx.game) else {
         return;
