@@ -517,17 +517,6 @@ mod tests {
         let notes = &g.auction.as_ref().unwrap().notes;
         let found: Vec<u32> = g.note_indices(notes).map(|(n, _)| n).collect();
         assert_eq!(found, [1, 40]);
-        // The check reads it so too: the reference `=1=` has its note, and
-        // only `=2=`'s is missing.
-        let source = crate::text::decode(text.as_bytes());
-        let res = crate::checker::check_text(&source, &Default::default());
-        let missing: Vec<&str> = res
-            .diagnostics
-            .iter()
-            .filter(|d| d.code.code == crate::codes::notes::MISSING_NOTE.code)
-            .map(|d| &text[d.range.clone()])
-            .collect();
-        assert_eq!(missing, ["=2="]);
     }
 
     /// One or two annotations after a token take room for one or two, not

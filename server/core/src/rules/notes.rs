@@ -279,3 +279,23 @@ fn evaluate<'a>(
         ).with_related(first.range.clone(), "first evaluation")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// A Note whose value breaks the form still defines its number
+    /// ([`crate::model::Game::note_indices`]): the reference `=1=` to
+    /// `" 1 :a"` has its note, and only `=2=`'s is missing.
+    #[test]
+    fn a_reference_finds_a_note_whose_form_is_broken() {
+        let text = "[Auction \"N\"]\n1C =1= 1D =2= AP\n[Note \" 1 :a\"]\n[Note \"x:c\"]\n";
+        let source = crate::text::decode(text.as_bytes());
+        let res = crate::checker::check_text(&source, &Default::default());
+        let missing: Vec<&str> = res
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.code == crate::codes::notes::MISSING_NOTE.code)
+            .map(|d| &text[d.range.clone()])
+            .collect();
+        assert_eq!(missing, ["=2="]);
+    }
+}
