@@ -335,4 +335,16 @@ mod tests {
         let before = 0..1;
         assert_eq!(annotations_at(&g, &before), None);
     }
+
+    /// The alert note takes a number no Note has: a Note whose form is
+    /// broken (`" 2 :x"`) still holds its number 2.
+    #[test]
+    fn an_alert_note_takes_a_number_no_note_holds() {
+        let text = "[Auction \"N\"]\n1H Pass 2C =1= Pass\n4C* Pass 4H Pass\nPass Pass\n[Note \"1:Drury\"]\n[Note \" 2 :x\"]\n";
+        let source = crate::text::decode(text.as_bytes());
+        let fixed = crate::checker::fix::fix_source(&source, &Default::default(), true);
+        let out = &fixed.source.text;
+        assert!(out.contains("4C =3="), "{out}");
+        assert!(out.contains("[Note \"3:Alert\"]"), "{out}");
+    }
 }
